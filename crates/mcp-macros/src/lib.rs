@@ -1,0 +1,40 @@
+//! Procedural macros of the `mcp` crate. Use them through `mcp` (`mcp::tool`, `mcp::resolver`),
+//! whose documentation describes them.
+
+mod params;
+mod resolver;
+mod signature;
+mod tool;
+
+use proc_macro::TokenStream;
+
+/// Turns a function into an MCP tool, registered with `McpServer::tool(name)`.
+///
+/// The name comes from the function (override with `name = "…"`), the description from its doc
+/// comment, and the input schema from its parameters. Attributes: `name`, `title`,
+/// `description`, and the hints `read_only`, `destructive`, `idempotent`, `open_world` (each
+/// optionally `= bool`).
+///
+/// Parameters: a `Context` is injected; `#[resolve(path)]` is filled by a resolver; any other
+/// parameter is a tool argument (doc comments become its description; `#[arg(rename = "…")]`,
+/// `#[arg(default)]`, `#[arg(default = expr)]`, `#[arg(description = "…")]`).
+///
+/// The function stays callable as `name::call(..)`.
+#[proc_macro_attribute]
+pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Turns a function into a resolver, used with `#[resolve(name)]` on tool or resolver
+/// parameters.
+///
+/// Each parameter is a `Context`, another `#[resolve(..)]`, or the tool argument of the same
+/// name and type. The function stays callable as `name::call(..)`.
+#[proc_macro_attribute]
+pub fn resolver(attr: TokenStream, item: TokenStream) -> TokenStream {
+    resolver::expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}

@@ -1,0 +1,106 @@
+//! `#[resolver]`: a function becomes a unit struct implementing `mcp::resolve::Resolver`.
+
+use crate::params::{Param, ParamKind};
+use crate::signature::{Signature, last_segment};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Return types that say for themselves how they resolve (`IntoResolution`); anything else is
+/// a plain value.
+const SELF_RESOLVING: &[&str] = &["Result", "Elicit", "ElicitUrl", "Sample", "ListRoots"];
+
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    if !attr.is_empty() {
+        return Err(syn::Error::new_spanned(
+            attr,
+            "#[resolver] takes no options",
+        ));
+    }
+    let signature = Signature::parse(item, "resolver")?;
+    let name = signature.name();
+    let name_str = name.to_string();
+    let ret = signature.return_type();
+    let self_resolving =
+        last_segment(&ret).is_some_and(|segment| SELF_RESOLVING.contains(&segment.as_str()));
+    let (output, wrap) = if self_resolving {
+        (
+            quote!(<#ret as ::mcp::__private::IntoResolution>::Value),
+            quote!(),
+        )
+    } else {
+        (quote!(#ret), quote!(::mcp::__private::Ready))
+    };
+
+    let gather = signature.params.iter().enumerate().map(|(position, p)| {
+        let (ident, ty) = (&p.ident, &p.ty);
+        match &p.kind {
+            ParamKind::Context => quote! {
+                let #ident: ::mcp::__private::Context = inputs.context();
+            },
+            ParamKind::Argument => quote! {
+                let #ident: #ty = inputs.argument::<#ty>(#position);
+            },
+            ParamKind::Resolved(path) => {
+                let param_name = p.wire_name();
+                quote! {
+                    let #ident: #ty = match inputs.resolved::<
+                        <#path as ::mcp::__private::Resolver>::Output, #ty
+                    >(#position, #param_name) {
+                        ::core::result::Result::Ok(value) => value,
+                        ::core::result::Result::Err(error) => {
+                            return ::mcp::__private::Box::pin(async move {
+                                ::core::result::Result::Err(error)
+                            });
+                        }
+                    };
+                }
+            }
+        }
+    });
+    let call_expr = signature.call_expr();
+    let run = if signature.is_async() {
+        quote! { let __value = #call_expr.await; }
+    } else {
+        let what = format!("resolver '{name_str}'");
+        quote! {
+            let __value = ::mcp::__private::run_blocking(#what, move || #call_expr).await?;
+        }
+    };
+    let specs = signature.params.iter().map(Param::spec);
+    let unit = signature.unit_struct_and_call(
+        "The resolver's own function, callable directly (e.g. from unit tests).",
+    );
+
+    Ok(quote! {
+        #unit
+
+        impl ::mcp::__private::Resolver for #name {
+            type Output = #output;
+
+            fn definition() -> ::mcp::__private::ResolverDefinition {
+                fn __run(
+                    inputs: ::mcp::__private::ResolverInputs<'_>,
+                ) -> ::mcp::__private::ResolverFuture {
+                    #(#gather)*
+                    ::mcp::__private::Box::pin(async move {
+                        #run
+                        ::mcp::__private::IntoResolution::into_resolution(#wrap(__value)).map(
+                            |value| ::mcp::__private::Arc::new(value) as ::mcp::__private::ResolvedValue,
+                        )
+                    })
+                }
+
+                const PARAMS: &[::mcp::__private::ParamSpec] = &[#(#specs),*];
+
+                ::mcp::__private::ResolverDefinition {
+                    id: ::mcp::__private::TypeId::of::<#name>,
+                    name: #name_str,
+                    key: ::core::concat!(::core::module_path!(), "::", #name_str),
+                    params: PARAMS,
+                    output_type: ::mcp::__private::TypeId::of::<#output>,
+                    run: __run,
+                }
+            }
+        }
+    })
+}

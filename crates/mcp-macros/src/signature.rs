@@ -1,0 +1,133 @@
+//! What both macros read from a function: its docs, its parameters, its return type, and the
+//! unit struct that replaces it.
+
+use crate::params::{Param, ParamKind};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Attribute, ItemFn, ReturnType, Type};
+
+/// A parsed `#[tool]`/`#[resolver]` function.
+pub(crate) struct Signature {
+    pub(crate) item: ItemFn,
+    pub(crate) params: Vec<Param>,
+}
+
+impl Signature {
+    pub(crate) fn parse(item: TokenStream, what: &str) -> syn::Result<Self> {
+        let mut item: ItemFn = syn::parse2(item)?;
+        if !item.sig.generics.params.is_empty() {
+            return Err(syn::Error::new_spanned(
+                &item.sig.generics,
+                format!("a {what} cannot be generic"),
+            ));
+        }
+        if let Some(receiver) = item.sig.receiver() {
+            return Err(syn::Error::new_spanned(
+                receiver,
+                format!("a {what} is a free function, not a method"),
+            ));
+        }
+        let mut params = Vec::new();
+        for input in &mut item.sig.inputs {
+            if let syn::FnArg::Typed(typed) = input {
+                params.push(Param::parse(typed)?);
+            }
+        }
+        Ok(Self { item, params })
+    }
+
+    pub(crate) fn name(&self) -> &syn::Ident {
+        &self.item.sig.ident
+    }
+
+    pub(crate) fn is_async(&self) -> bool {
+        self.item.sig.asyncness.is_some()
+    }
+
+    /// The declared return type, `()` when there is none.
+    pub(crate) fn return_type(&self) -> Type {
+        match &self.item.sig.output {
+            ReturnType::Default => syn::parse_quote!(()),
+            ReturnType::Type(_, ty) => (**ty).clone(),
+        }
+    }
+
+    /// The doc comment, lines joined.
+    pub(crate) fn docs(&self) -> Option<String> {
+        docs(&self.item.attrs)
+    }
+
+    /// The unit struct named like the function, carrying its docs, and the function itself as
+    /// the struct's associated `call`.
+    pub(crate) fn unit_struct_and_call(&self, call_doc: &str) -> TokenStream {
+        let ItemFn {
+            attrs,
+            vis,
+            sig,
+            block,
+        } = &self.item;
+        let name = &sig.ident;
+        let doc_attrs: Vec<&Attribute> =
+            attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
+        let other_attrs: Vec<&Attribute> =
+            attrs.iter().filter(|a| !a.path().is_ident("doc")).collect();
+        let mut call_sig = sig.clone();
+        call_sig.ident = syn::Ident::new("call", name.span());
+        quote! {
+            #(#doc_attrs)*
+            #[allow(non_camel_case_types)]
+            #[derive(Clone, Copy, Debug, Default)]
+            #vis struct #name;
+
+            impl #name {
+                #[doc = #call_doc]
+                #(#other_attrs)*
+                #[allow(clippy::too_many_arguments)]
+                #vis #call_sig #block
+            }
+        }
+    }
+
+    /// The call of the original function with every parameter bound to a local of its name.
+    pub(crate) fn call_expr(&self) -> TokenStream {
+        let name = self.name();
+        let args = self.params.iter().map(|p| &p.ident);
+        quote! { #name::call(#(#args),*) }
+    }
+
+    pub(crate) fn params_of(&self, kind: fn(&ParamKind) -> bool) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(move |p| kind(&p.kind))
+    }
+}
+
+/// Joins `#[doc = "…"]` lines, dropping the one leading space rustdoc adds.
+pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+            {
+                let line = s.value();
+                lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
+            }
+        }
+    }
+    let text = lines.join("\n").trim().to_owned();
+    (!text.is_empty()).then_some(text)
+}
+
+/// The last path segment's name of a type, e.g. `Result` for `std::io::Result<T>`.
+pub(crate) fn last_segment(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Group(group) => last_segment(&group.elem),
+        Type::Paren(paren) => last_segment(&paren.elem),
+        _ => None,
+    }
+}

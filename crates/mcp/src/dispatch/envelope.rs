@@ -1,0 +1,45 @@
+//! The one place where results differ by revision: 2026-07-28 results carry `resultType` and
+//! `_meta.serverInfo` (and cache hints on cacheable results); 2025-11-25 results carry neither.
+
+use crate::protocol::Era;
+use crate::protocol::jsonrpc::{RequestId, result_line};
+use crate::server::core::ServerCore;
+
+/// Whether a result may be cached by a 2026-07-28 client.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cacheable {
+    No,
+    Yes,
+}
+
+/// Writes the response line for `result_json` (a serialized JSON object) under `era`.
+pub(crate) fn result(
+    core: &ServerCore,
+    era: Era,
+    id: &RequestId,
+    result_json: &str,
+    cacheable: Cacheable,
+) -> String {
+    match era {
+        Era::Legacy => result_line(id, result_json),
+        Era::Modern => {
+            let body = result_json.trim_end();
+            let body = body.strip_suffix('}').expect("results are JSON objects");
+            let mut out = String::with_capacity(body.len() + core.server_info_meta.len() + 64);
+            out.push_str(body);
+            if !body.trim_end().ends_with('{') {
+                out.push(',');
+            }
+            out.push_str(r#""resultType":"complete","#);
+            if cacheable == Cacheable::Yes {
+                out.push_str(&format!(
+                    r#""ttlMs":{},"cacheScope":"public","#,
+                    core.limits.list_ttl.as_millis()
+                ));
+            }
+            out.push_str(&core.server_info_meta);
+            out.push('}');
+            result_line(id, &out)
+        }
+    }
+}

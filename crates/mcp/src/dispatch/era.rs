@@ -1,0 +1,74 @@
+//! Which revision a request is served under, decided per message.
+//!
+//! `initialize` opens a 2025-11-25 session. A request whose `params._meta` carries
+//! `io.modelcontextprotocol/protocolVersion` (or client capabilities) is a stateless 2026-07-28
+//! request and must carry both. Anything else belongs to the session, served leniently even
+//! before `initialize` (real clients send `logging/setLevel` early).
+
+use super::session::Session;
+use crate::protocol::jsonrpc::code;
+use crate::protocol::logging::LoggingLevel;
+use crate::protocol::meta::{MetaOnly, RequestMeta};
+use crate::protocol::progress::ProgressToken;
+use crate::protocol::version::MODERN_VERSIONS;
+use crate::protocol::{ClientCapabilities, Era, ErrorObject, Implementation};
+use serde_json::json;
+use serde_json::value::RawValue;
+use std::sync::Arc;
+
+/// Who is asking, under which revision: everything a `Context` needs from the request.
+pub(crate) struct Served {
+    pub(crate) era: Era,
+    pub(crate) protocol_version: Arc<str>,
+    pub(crate) capabilities: Arc<ClientCapabilities>,
+    pub(crate) client_info: Option<Arc<Implementation>>,
+    pub(crate) log_level: Option<LoggingLevel>,
+    pub(crate) progress_token: Option<ProgressToken>,
+}
+
+/// Classifies a request (other than `initialize`).
+pub(crate) fn classify(
+    params: Option<&RawValue>,
+    session: &Session,
+) -> Result<Served, ErrorObject> {
+    let meta = match params {
+        None => RequestMeta::default(),
+        Some(raw) => serde_json::from_str::<MetaOnly>(raw.get())
+            .map_err(|_| ErrorObject::invalid_params("Invalid params: malformed _meta"))?
+            .meta
+            .unwrap_or_default(),
+    };
+    if meta.protocol_version.is_none() && meta.client_capabilities.is_none() {
+        let handshake = session.handshake();
+        return Ok(Served {
+            era: Era::Legacy,
+            protocol_version: handshake.protocol_version.clone(),
+            capabilities: handshake.capabilities.clone(),
+            client_info: Some(handshake.client_info.clone()),
+            log_level: Some(session.log_level()),
+            progress_token: meta.progress_token,
+        });
+    }
+    let (Some(version), Some(capabilities)) = (meta.protocol_version, meta.client_capabilities)
+    else {
+        return Err(ErrorObject::invalid_params(
+            "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and \
+             io.modelcontextprotocol/clientCapabilities",
+        ));
+    };
+    let Some(version) = MODERN_VERSIONS.iter().find(|v| **v == version) else {
+        return Err(ErrorObject::new(
+            code::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+        )
+        .with_data(json!({ "supported": MODERN_VERSIONS, "requested": version })));
+    };
+    Ok(Served {
+        era: Era::Modern,
+        protocol_version: Arc::from(*version),
+        capabilities: Arc::new(capabilities),
+        client_info: meta.client_info.map(Arc::new),
+        log_level: meta.log_level,
+        progress_token: meta.progress_token,
+    })
+}

@@ -1,0 +1,7 @@
+//! The dispatch layer: revision selection per message, routing, sessions, and connections.
+
+pub(crate) mod connection;
+pub(crate) mod envelope;
+pub(crate) mod era;
+pub(crate) mod router;
+pub(crate) mod session;

@@ -1,0 +1,171 @@
+//! Routes one request to its handler and writes the response line.
+
+use super::envelope::{self, Cacheable};
+use super::era::{Served, classify};
+use super::session::{Handshake, Session};
+use crate::context::{Context, Outbound, RequestScope};
+use crate::error::ToolError;
+use crate::protocol::jsonrpc::{Request, RequestId, error_line, result_line};
+use crate::protocol::lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
+use crate::protocol::logging::SetLevelParams;
+use crate::protocol::tools::{CallToolParams, PaginatedParams};
+use crate::protocol::version::{all_supported, negotiate_legacy};
+use crate::protocol::{Era, ErrorObject};
+use crate::server::core::ServerCore;
+use crate::server::tool::{ToolCall, failure};
+use futures_util::FutureExt;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, LazyLock};
+
+/// What a request is served with besides its own message.
+pub(crate) struct Exchange {
+    pub(crate) core: Arc<ServerCore>,
+    pub(crate) session: Arc<Session>,
+    pub(crate) outbound: Outbound,
+    pub(crate) headers: Option<Arc<http::HeaderMap>>,
+}
+
+/// Handles `request` and returns the response line.
+pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
+    let Request { id, method, params } = request;
+    let outcome = if method == "initialize" {
+        initialize(exchange, params.as_deref()).map(|json| result_line(&id, &json))
+    } else {
+        match classify(params.as_deref(), &exchange.session) {
+            Ok(served) => route(exchange, &id, &method, params, served).await,
+            Err(error) => Err(error),
+        }
+    };
+    outcome.unwrap_or_else(|error| error_line(Some(&id), &error))
+}
+
+async fn route(
+    exchange: &Exchange,
+    id: &RequestId,
+    method: &str,
+    params: Option<Box<RawValue>>,
+    served: Served,
+) -> Result<String, ErrorObject> {
+    let core = &exchange.core;
+    let era = served.era;
+    let respond = |json: &str, cacheable| envelope::result(core, era, id, json, cacheable);
+    match (method, era) {
+        ("tools/call", _) if !core.tools.is_empty() => {
+            let params: CallToolParams = parse(params.as_deref())?;
+            let json = call_tool(exchange, id, params, served).await?;
+            Ok(respond(&json, Cacheable::No))
+        }
+        ("tools/list", _) if !core.tools.is_empty() => {
+            let params: PaginatedParams = parse_or_default(params.as_deref())?;
+            let page = core
+                .tool_pages
+                .page(params.cursor.as_deref())
+                .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?;
+            Ok(respond(page.get(), Cacheable::Yes))
+        }
+        ("ping", _) => Ok(respond("{}", Cacheable::No)),
+        ("server/discover", Era::Modern) => {
+            let versions = &*ALL_VERSIONS;
+            let result = DiscoverResult {
+                supported_versions: versions,
+                capabilities: &core.capabilities,
+                instructions: core.instructions.as_deref(),
+                ttl_ms: core.limits.list_ttl.as_millis() as u64,
+                cache_scope: CacheScope::Public,
+            };
+            Ok(respond(&to_json(&result), Cacheable::No))
+        }
+        ("logging/setLevel", Era::Legacy) => {
+            let params: SetLevelParams = parse(params.as_deref())?;
+            exchange.session.set_log_level(params.level);
+            Ok(respond("{}", Cacheable::No))
+        }
+        _ => Err(ErrorObject::method_not_found(method)),
+    }
+}
+
+static ALL_VERSIONS: LazyLock<Vec<&'static str>> = LazyLock::new(all_supported);
+
+fn initialize(exchange: &Exchange, params: Option<&RawValue>) -> Result<String, ErrorObject> {
+    let params: InitializeParams = parse(params)?;
+    let version = negotiate_legacy(&params.protocol_version);
+    exchange.session.set_handshake(Handshake {
+        protocol_version: Arc::from(version),
+        capabilities: Arc::new(params.capabilities),
+        client_info: Arc::new(params.client_info),
+    });
+    let core = &exchange.core;
+    let result = InitializeResult {
+        protocol_version: version,
+        capabilities: &core.capabilities,
+        server_info: &core.info,
+        instructions: core.instructions.as_deref(),
+    };
+    Ok(to_json(&result))
+}
+
+async fn call_tool(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: CallToolParams,
+    served: Served,
+) -> Result<String, ErrorObject> {
+    let core = &exchange.core;
+    let Some(tool) = core.tools.get(&params.name) else {
+        return Err(ErrorObject::invalid_params(format!(
+            "Unknown tool: {}",
+            params.name.chars().take(128).collect::<String>()
+        )));
+    };
+    let context = Context::new(RequestScope {
+        request_id: id.clone(),
+        era: served.era,
+        protocol_version: served.protocol_version,
+        client_capabilities: served.capabilities,
+        client_info: served.client_info,
+        progress_token: served.progress_token,
+        log_level: served.log_level,
+        state: core.state.clone(),
+        outbound: exchange.outbound.clone(),
+        headers: exchange.headers.clone(),
+    });
+    let name = tool.definition.name;
+    let call = ToolCall {
+        context,
+        arguments: params.arguments,
+        tool: tool.clone(),
+    };
+    let result = AssertUnwindSafe((tool.definition.call)(call))
+        .catch_unwind()
+        .await;
+    let result = result.unwrap_or_else(|panic| {
+        let message = crate::resolve::run::panic_message(&panic);
+        tracing::error!(tool = name, panic = message, "tool panicked");
+        failure(name, &ToolError::new("the tool panicked"))
+    });
+    Ok(to_json(&result))
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("results serialize")
+}
+
+fn parse<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObject> {
+    let text = params.map_or("{}", RawValue::get);
+    serde_json::from_str(text).map_err(|error| {
+        let why = error.to_string();
+        let why = why.split(" at line ").next().unwrap_or_default();
+        ErrorObject::invalid_params(format!("Invalid params: {why}"))
+    })
+}
+
+fn parse_or_default<T: DeserializeOwned + Default>(
+    params: Option<&RawValue>,
+) -> Result<T, ErrorObject> {
+    match params {
+        None => Ok(T::default()),
+        Some(_) => parse(params),
+    }
+}

@@ -1,0 +1,124 @@
+//! Client and server capabilities, as declared on the wire.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// What a client declared it can do: from `initialize` (2025-11-25, for the whole session) or
+/// from each request's `_meta` (2026-07-28, for that request only).
+///
+/// Unknown members are kept, so the declaration can be echoed or inspected as sent.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClientCapabilities {
+    /// `roots`: the client can list its roots.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Value>,
+    /// `sampling`: the client can run its LLM (`{"tools":{}}` for tool use).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Value>,
+    /// `elicitation`: the client can ask its user (`{}` means form mode only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elicitation: Option<Value>,
+    /// Everything else (`experimental`, `extensions`, `tasks`, …).
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+impl ClientCapabilities {
+    /// Form-mode elicitation: `elicitation` declared with `form`, or with neither mode.
+    pub fn elicitation_form(&self) -> bool {
+        match &self.elicitation {
+            Some(Value::Object(modes)) => modes.contains_key("form") || !modes.contains_key("url"),
+            Some(_) => true,
+            None => false,
+        }
+    }
+
+    /// URL-mode elicitation: `elicitation.url` declared.
+    pub fn elicitation_url(&self) -> bool {
+        matches!(&self.elicitation, Some(Value::Object(m)) if m.contains_key("url"))
+    }
+
+    /// `sampling` declared.
+    pub fn sampling(&self) -> bool {
+        self.sampling.is_some()
+    }
+
+    /// `sampling.tools` declared.
+    pub fn sampling_tools(&self) -> bool {
+        matches!(&self.sampling, Some(Value::Object(m)) if m.contains_key("tools"))
+    }
+
+    /// `roots` declared.
+    pub fn roots(&self) -> bool {
+        self.roots.is_some()
+    }
+}
+
+/// A capability with only a `listChanged` flag.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListChanged {
+    /// Whether the server announces changes of the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_changed: Option<bool>,
+}
+
+/// The `resources` capability.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourcesCapability {
+    /// Whether clients may subscribe to resource updates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subscribe: Option<bool>,
+    /// Whether the server announces changes of the list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_changed: Option<bool>,
+}
+
+/// What this server offers; derived from what was registered.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerCapabilities {
+    /// Tools are offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<ListChanged>,
+    /// Prompts are offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts: Option<ListChanged>,
+    /// Resources are offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourcesCapability>,
+    /// Argument completion is offered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completions: Option<Map<String, Value>>,
+    /// Log messages to the client are offered (deprecated in 2026-07-28).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logging: Option<Map<String, Value>>,
+    /// Extensions (2026-07-28), keyed by prefixed id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Map<String, Value>>,
+    /// Experimental, non-standard capabilities.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experimental: Option<Map<String, Value>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn caps(json: &str) -> ClientCapabilities {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn reads_elicitation_modes_as_the_spec_defines_them() {
+        assert!(caps(r#"{"elicitation":{}}"#).elicitation_form());
+        assert!(!caps(r#"{"elicitation":{"url":{}}}"#).elicitation_form());
+        assert!(caps(r#"{"elicitation":{"url":{}}}"#).elicitation_url());
+        assert!(caps(r#"{"elicitation":{"form":{},"url":{}}}"#).elicitation_form());
+        assert!(!caps("{}").elicitation_form());
+        assert!(caps(r#"{"sampling":{"tools":{}}}"#).sampling_tools());
+        assert!(!caps(r#"{"sampling":{}}"#).sampling_tools());
+        assert!(caps(r#"{"roots":{"listChanged":true}}"#).roots());
+    }
+}

@@ -1,0 +1,362 @@
+//! JSON-RPC 2.0 framing shared by both protocol revisions: ids, incoming messages, error objects,
+//! and the compact response lines the server writes.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+/// A JSON-RPC request id: a string or an integer, echoed back exactly as received.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RequestId {
+    /// A numeric id.
+    Number(i64),
+    /// A string id.
+    String(String),
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestId::Number(n) => write!(f, "{n}"),
+            RequestId::String(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// The error codes of both revisions.
+pub mod code {
+    /// The message is not valid JSON.
+    pub const PARSE_ERROR: i32 = -32700;
+    /// The JSON is not a valid JSON-RPC message.
+    pub const INVALID_REQUEST: i32 = -32600;
+    /// The method does not exist or is not offered by this server.
+    pub const METHOD_NOT_FOUND: i32 = -32601;
+    /// The parameters are missing, malformed or refer to something unknown.
+    pub const INVALID_PARAMS: i32 = -32602;
+    /// The server failed while handling the request.
+    pub const INTERNAL_ERROR: i32 = -32603;
+    /// 2026-07-28: an HTTP header disagrees with the body.
+    pub const HEADER_MISMATCH: i32 = -32020;
+    /// 2026-07-28: the request needs a client capability the client did not declare.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
+    /// 2026-07-28: the protocol version in `_meta` is not served.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+    /// 2025-11-25: a resource was not found (2026-07-28 uses [`INVALID_PARAMS`]).
+    pub const RESOURCE_NOT_FOUND_LEGACY: i32 = -32002;
+}
+
+/// A JSON-RPC error object: what a client sees when a request fails at the protocol level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorObject {
+    /// One of the codes in [`code`].
+    pub code: i32,
+    /// A short, human-readable message. It never carries internal details.
+    pub message: Cow<'static, str>,
+    /// Structured detail, e.g. `supported`/`requested` for an unsupported version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<serde_json::Value>,
+}
+
+impl ErrorObject {
+    /// An error with a code and a message and no data.
+    pub fn new(code: i32, message: impl Into<Cow<'static, str>>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// Attaches structured data.
+    pub fn with_data(mut self, data: serde_json::Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// `-32602` with the given message.
+    pub fn invalid_params(message: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(code::INVALID_PARAMS, message)
+    }
+
+    /// `-32601` for the given method.
+    pub fn method_not_found(method: &str) -> Self {
+        Self::new(
+            code::METHOD_NOT_FOUND,
+            format!("Method not found: {}", truncate(method, 64)),
+        )
+    }
+
+    /// `-32603` with a fixed message; the cause belongs in the server log only.
+    pub fn internal() -> Self {
+        Self::new(code::INTERNAL_ERROR, "Internal error")
+    }
+}
+
+impl fmt::Display for ErrorObject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for ErrorObject {}
+
+fn truncate(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => &s[..at],
+        None => s,
+    }
+}
+
+/// One message received from the client, classified.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A request: it gets exactly one response (unless cancelled).
+    Request(Request),
+    /// A notification: it gets no response.
+    Notification(Notification),
+    /// The client's answer to a request the server sent (2025-11-25 only).
+    Response(ResponseIn),
+}
+
+/// A request from the client.
+#[derive(Debug)]
+pub struct Request {
+    /// The id to answer under.
+    pub id: RequestId,
+    /// The method name.
+    pub method: String,
+    /// The raw parameters, parsed later by the handler that knows their shape.
+    pub params: Option<Box<RawValue>>,
+}
+
+/// A notification from the client.
+#[derive(Debug)]
+pub struct Notification {
+    /// The method name.
+    pub method: String,
+    /// The raw parameters.
+    pub params: Option<Box<RawValue>>,
+}
+
+/// A response from the client to a server-initiated request.
+#[derive(Debug)]
+pub struct ResponseIn {
+    /// The id of the server's request.
+    pub id: RequestId,
+    /// The result, or the client's error.
+    pub outcome: Result<Box<RawValue>, ErrorObject>,
+}
+
+#[derive(Deserialize)]
+struct Envelope {
+    jsonrpc: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    id: Option<serde_json::Value>,
+    method: Option<String>,
+    params: Option<Box<RawValue>>,
+    result: Option<Box<RawValue>>,
+    error: Option<ErrorObject>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
+/// Why a line could not be read as a JSON-RPC message, with the id to answer under when one was
+/// readable.
+#[derive(Debug)]
+pub struct Rejected {
+    /// The id of the offending request, or `None` (answered with `"id": null`).
+    pub id: Option<RequestId>,
+    /// The error to send.
+    pub error: ErrorObject,
+}
+
+impl Incoming {
+    /// Parses one message. Malformed JSON is `-32700`; JSON that is not a JSON-RPC 2.0 message is
+    /// `-32600`.
+    pub fn parse(text: &str) -> Result<Incoming, Rejected> {
+        let value: Box<RawValue> = serde_json::from_str(text).map_err(|_| Rejected {
+            id: None,
+            error: ErrorObject::new(
+                code::PARSE_ERROR,
+                "Parse error: the message is not valid JSON",
+            ),
+        })?;
+        let envelope: Envelope = serde_json::from_str(value.get()).map_err(|_| invalid(None))?;
+        let id = match envelope.id {
+            None => None,
+            Some(v) => match RequestId::deserialize(&v) {
+                Ok(id) => Some(id),
+                Err(_) => return Err(invalid(None)),
+            },
+        };
+        if envelope.jsonrpc.as_deref() != Some("2.0") {
+            return Err(invalid(id));
+        }
+        if let Some(params) = &envelope.params {
+            let first = params.get().trim_start().as_bytes().first().copied();
+            if !matches!(first, Some(b'{') | Some(b'[')) {
+                return Err(invalid(id));
+            }
+        }
+        match (envelope.method, id, envelope.result, envelope.error) {
+            (Some(method), Some(id), None, None) => Ok(Incoming::Request(Request {
+                id,
+                method,
+                params: envelope.params,
+            })),
+            (Some(method), None, None, None) => Ok(Incoming::Notification(Notification {
+                method,
+                params: envelope.params,
+            })),
+            (None, Some(id), Some(result), None) => Ok(Incoming::Response(ResponseIn {
+                id,
+                outcome: Ok(result),
+            })),
+            (None, Some(id), None, Some(error)) => Ok(Incoming::Response(ResponseIn {
+                id,
+                outcome: Err(error),
+            })),
+            (_, id, _, _) => Err(invalid(id)),
+        }
+    }
+}
+
+fn invalid(id: Option<RequestId>) -> Rejected {
+    Rejected {
+        id,
+        error: ErrorObject::new(
+            code::INVALID_REQUEST,
+            "Invalid Request: not a JSON-RPC 2.0 message",
+        ),
+    }
+}
+
+/// Writes `{"jsonrpc":"2.0","id":<id>,"result":<result>}` where `result` is already JSON.
+pub fn result_line(id: &RequestId, result_json: &str) -> String {
+    let mut out = String::with_capacity(result_json.len() + 48);
+    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+    push_id(&mut out, Some(id));
+    out.push_str(r#","result":"#);
+    out.push_str(result_json);
+    out.push('}');
+    out
+}
+
+/// Writes `{"jsonrpc":"2.0","id":<id or null>,"error":<error>}`.
+pub fn error_line(id: Option<&RequestId>, error: &ErrorObject) -> String {
+    let mut out = String::with_capacity(96);
+    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+    push_id(&mut out, id);
+    out.push_str(r#","error":"#);
+    out.push_str(&serde_json::to_string(error).expect("error objects serialize"));
+    out.push('}');
+    out
+}
+
+/// Writes a notification line.
+pub fn notification_line<P: Serialize>(method: &str, params: &P) -> String {
+    #[derive(Serialize)]
+    struct Out<'a, P> {
+        jsonrpc: &'static str,
+        method: &'a str,
+        params: &'a P,
+    }
+    serde_json::to_string(&Out {
+        jsonrpc: "2.0",
+        method,
+        params,
+    })
+    .expect("notifications serialize")
+}
+
+/// Writes a request line (server → client, 2025-11-25 only).
+pub fn request_line<P: Serialize>(id: &RequestId, method: &str, params: &P) -> String {
+    #[derive(Serialize)]
+    struct Out<'a, P> {
+        jsonrpc: &'static str,
+        id: &'a RequestId,
+        method: &'a str,
+        params: &'a P,
+    }
+    serde_json::to_string(&Out {
+        jsonrpc: "2.0",
+        id,
+        method,
+        params,
+    })
+    .expect("requests serialize")
+}
+
+fn push_id(out: &mut String, id: Option<&RequestId>) {
+    match id {
+        None => out.push_str("null"),
+        Some(RequestId::Number(n)) => {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
+        Some(RequestId::String(s)) => {
+            out.push_str(&serde_json::to_string(s).expect("strings serialize"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_requests_notifications_and_responses() {
+        let req = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).unwrap();
+        assert!(matches!(
+            req,
+            Incoming::Request(Request {
+                id: RequestId::Number(1),
+                ..
+            })
+        ));
+        let note = Incoming::parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        assert!(matches!(note, Ok(Incoming::Notification(_))));
+        let resp = Incoming::parse(r#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#).unwrap();
+        assert!(matches!(
+            resp,
+            Incoming::Response(ResponseIn { outcome: Ok(_), .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_malformed_and_non_jsonrpc_input() {
+        assert_eq!(
+            Incoming::parse("{nope").unwrap_err().error.code,
+            code::PARSE_ERROR
+        );
+        let no_version = Incoming::parse(r#"{"id":4,"method":"ping"}"#).unwrap_err();
+        assert_eq!(no_version.error.code, code::INVALID_REQUEST);
+        assert_eq!(no_version.id, Some(RequestId::Number(4)));
+        assert_eq!(
+            Incoming::parse("[]").unwrap_err().error.code,
+            code::INVALID_REQUEST
+        );
+        let bad_params = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":3}"#);
+        assert_eq!(bad_params.unwrap_err().error.code, code::INVALID_REQUEST);
+        let null_id = Incoming::parse(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#);
+        assert_eq!(null_id.unwrap_err().error.code, code::INVALID_REQUEST);
+    }
+
+    #[test]
+    fn writes_compact_lines() {
+        let id = RequestId::String("a\"b".into());
+        assert_eq!(
+            result_line(&id, "{}"),
+            r#"{"jsonrpc":"2.0","id":"a\"b","result":{}}"#
+        );
+        let err = ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found: x");
+        assert_eq!(
+            error_line(None, &err),
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found: x"}}"#
+        );
+    }
+}

@@ -1,0 +1,49 @@
+//! Request `_meta`: how a 2026-07-28 request carries its revision and capabilities, and how any
+//! request asks for progress.
+
+use super::capabilities::ClientCapabilities;
+use super::implementation::Implementation;
+use super::logging::LoggingLevel;
+use super::progress::ProgressToken;
+use serde::Deserialize;
+
+/// `_meta` key: the request's protocol revision (2026-07-28).
+pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key: the client's capabilities for this request (2026-07-28).
+pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key: who the client is (2026-07-28).
+pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key: the lowest log level the client wants for this request (2026-07-28).
+pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+/// Result `_meta` key: who the server is (2026-07-28).
+pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+/// Notification `_meta` key: the subscription a notification belongs to (2026-07-28).
+pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// The parts of a request's `_meta` the server acts on. Everything else is ignored.
+#[derive(Debug, Default, Deserialize)]
+pub struct RequestMeta {
+    /// Present exactly when the request is a 2026-07-28 one.
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+    pub protocol_version: Option<String>,
+    /// Required on 2026-07-28 requests.
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
+    pub client_capabilities: Option<ClientCapabilities>,
+    /// Optional on 2026-07-28 requests; for display and logs only.
+    #[serde(rename = "io.modelcontextprotocol/clientInfo")]
+    pub client_info: Option<Implementation>,
+    /// The per-request log opt-in (2026-07-28).
+    #[serde(rename = "io.modelcontextprotocol/logLevel")]
+    pub log_level: Option<LoggingLevel>,
+    /// The opt-in to progress notifications (both revisions).
+    #[serde(rename = "progressToken")]
+    pub progress_token: Option<ProgressToken>,
+}
+
+/// Reads only `params._meta` of any request.
+#[derive(Debug, Default, Deserialize)]
+pub struct MetaOnly {
+    /// The request's `_meta`, if any.
+    #[serde(rename = "_meta", default)]
+    pub meta: Option<RequestMeta>,
+}

@@ -1,0 +1,24 @@
+//! `FromResolved`: which parameter types may consume which resolver outputs.
+
+use crate::error::ToolError;
+
+/// A parameter type that can be filled from a resolver's output `O`.
+///
+/// Every `T: Clone` consumes a resolver whose output is `T`. Question kinds add their own
+/// consumers (e.g. the model `M` of an elicitation, or the whole outcome).
+#[diagnostic::on_unimplemented(
+    message = "a resolver whose output is `{O}` cannot fill a parameter of type `{Self}`",
+    label = "this parameter's type does not match the resolver's output",
+    note = "change the parameter to the resolver's output type `{O}` (or the resolver's return type)",
+    note = "a resolver returning `Result<T, E>` outputs `T`"
+)]
+pub trait FromResolved<O>: Sized {
+    /// Builds the parameter's value; `param` names the consuming parameter for error messages.
+    fn from_resolved(output: &O, param: &'static str) -> Result<Self, ToolError>;
+}
+
+impl<T: Clone> FromResolved<T> for T {
+    fn from_resolved(output: &T, _param: &'static str) -> Result<Self, ToolError> {
+        Ok(output.clone())
+    }
+}

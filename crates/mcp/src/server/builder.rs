@@ -1,0 +1,206 @@
+//! `McpServer`: the builder a server author starts from.
+
+use super::core::{Limits, ServerCore};
+use super::registry::{DEFAULT_PAGE_SIZE, ToolRegistry};
+use super::tool::IntoTool;
+use crate::context::SharedState;
+use crate::context::state::SharedValue;
+use crate::error::{Error, InvalidSignature, Result};
+use crate::protocol::Implementation;
+use crate::resolve::Resolver;
+use crate::resolve::plan::Overrides;
+use std::any::TypeId;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A lifespan builder: runs once at start and yields one shared value.
+type Startup =
+    Box<dyn FnOnce() -> Pin<Box<dyn Future<Output = Result<SharedValue>> + Send>> + Send>;
+
+/// An MCP server: its identity, tools and shared state. Serves both protocol revisions
+/// (2025-11-25 sessions and stateless 2026-07-28 requests) from the same registrations.
+///
+/// ```no_run
+/// use mcp::prelude::*;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// #[tokio::main]
+/// async fn main() -> mcp::Result<()> {
+///     McpServer::new("calculator").version("1.0.0").tool(add)?.serve_stdio().await
+/// }
+/// ```
+pub struct McpServer {
+    info: Implementation,
+    instructions: Option<String>,
+    tools: ToolRegistry,
+    overrides: Overrides,
+    state: SharedState,
+    startup: Vec<Startup>,
+    limits: Limits,
+    page_size: usize,
+}
+
+impl McpServer {
+    /// A server named `name` (reported as `serverInfo.name`), with no tools yet.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            info: Implementation {
+                name: name.into(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                ..Implementation::default()
+            },
+            instructions: None,
+            tools: ToolRegistry::default(),
+            overrides: Overrides::new(),
+            state: SharedState::default(),
+            startup: Vec::new(),
+            limits: Limits::default(),
+            page_size: DEFAULT_PAGE_SIZE,
+        }
+    }
+
+    /// The version reported as `serverInfo.version`.
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.info.version = version.into();
+        self
+    }
+
+    /// A display title reported in `serverInfo`.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.info.title = Some(title.into());
+        self
+    }
+
+    /// How to use this server, for the client's model.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Shares `value` with every handler: [`Context::state`](crate::Context::state) returns it.
+    /// One value per type; a second value of the same type replaces the first.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// Builds shared state once when the server starts serving (a database pool, a client),
+    /// before the first request is read. A failure stops the server before it serves.
+    ///
+    /// ```
+    /// # use mcp::prelude::*;
+    /// struct Pool;
+    /// let server = McpServer::new("db").lifespan(|| async { Ok::<_, std::io::Error>(Pool) });
+    /// # drop(server);
+    /// ```
+    pub fn lifespan<T, E, F, Fut>(mut self, build: F) -> Self
+    where
+        T: Send + Sync + 'static,
+        E: std::fmt::Display,
+        F: FnOnce() -> Fut + Send + 'static,
+        Fut: Future<Output = std::result::Result<T, E>> + Send + 'static,
+    {
+        self.startup.push(Box::new(move || {
+            Box::pin(async move {
+                let value = build().await.map_err(|e| Error::Startup(e.to_string()))?;
+                Ok(SharedValue::new(value))
+            })
+        }));
+        self
+    }
+
+    /// Registers a tool (a function annotated with `#[tool]`).
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when the name is invalid or taken, the input schema's root is not an
+    /// object, or the tool's resolver graph is broken (a parameter no source can fill, a type
+    /// that differs from the tool argument of the same name, a cycle). The message names the
+    /// culprit.
+    pub fn tool(mut self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
+        self.tools.add(tool.into_tool(), &self.overrides)?;
+        Ok(self)
+    }
+
+    /// Replaces the resolver `original` with `replacement` in every tool of this server, for
+    /// tests: a fake stock lookup, a fixed clock. The replacement must produce the same output
+    /// type (checked at compile time); its own parameters are checked like any resolver's.
+    ///
+    /// ```
+    /// use mcp::prelude::*;
+    ///
+    /// #[resolver]
+    /// async fn price(title: String) -> u32 { title.len() as u32 }
+    ///
+    /// #[resolver]
+    /// async fn free() -> u32 { 0 }
+    ///
+    /// /// Quotes a price.
+    /// #[tool]
+    /// async fn quote(#[resolve(price)] price: u32) -> String { price.to_string() }
+    ///
+    /// let server = McpServer::new("shop").tool(quote)?.override_resolver(price, free)?;
+    /// # Ok::<(), mcp::InvalidSignature>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when a tool's graph is broken once the replacement is in place.
+    pub fn override_resolver<R, W>(
+        mut self,
+        original: R,
+        replacement: W,
+    ) -> std::result::Result<Self, InvalidSignature>
+    where
+        R: Resolver,
+        W: Resolver<Output = R::Output>,
+    {
+        let _ = (original, replacement);
+        self.overrides.insert(TypeId::of::<R>(), W::definition());
+        self.tools.replan(&self.overrides)?;
+        Ok(self)
+    }
+
+    /// The most tools one `tools/list` page holds (default 100).
+    pub fn page_size(mut self, page_size: usize) -> Self {
+        self.page_size = page_size.max(1);
+        self
+    }
+
+    /// The longest message accepted on stdio (default 4 MiB); a longer line is answered with a
+    /// JSON-RPC error and skipped.
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_message_bytes = bytes;
+        self
+    }
+
+    /// How long in-flight requests may finish after the client closed the connection (default
+    /// 5 s).
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.limits.shutdown_grace = grace;
+        self
+    }
+
+    /// Runs start-up (lifespan builders) and freezes the server for serving.
+    pub(crate) async fn build(self) -> Result<Arc<ServerCore>> {
+        let mut state = self.state;
+        for startup in self.startup {
+            state.insert_value(startup().await?);
+        }
+        Ok(Arc::new(ServerCore::new(
+            self.info,
+            self.instructions,
+            self.tools,
+            state,
+            self.limits,
+            self.page_size,
+        )))
+    }
+}

@@ -1,0 +1,77 @@
+//! `ServerCore`: the built server the dispatcher serves from; immutable while serving.
+
+use super::registry::{ToolPages, ToolRegistry};
+use crate::context::SharedState;
+use crate::protocol::Implementation;
+use crate::protocol::capabilities::{ListChanged, ServerCapabilities};
+use crate::protocol::meta::SERVER_INFO;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Limits and tunables of a running server.
+#[derive(Clone, Debug)]
+pub(crate) struct Limits {
+    /// The longest message accepted on a line-based transport.
+    pub(crate) max_message_bytes: usize,
+    /// How long `tools/list` and `server/discover` results may be cached (2026-07-28).
+    pub(crate) list_ttl: Duration,
+    /// How long in-flight requests may run on after the client closed the connection.
+    pub(crate) shutdown_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_message_bytes: 4 * 1024 * 1024,
+            list_ttl: Duration::from_secs(60),
+            shutdown_grace: Duration::from_secs(5),
+        }
+    }
+}
+
+pub(crate) struct ServerCore {
+    pub(crate) info: Implementation,
+    pub(crate) instructions: Option<String>,
+    pub(crate) capabilities: ServerCapabilities,
+    pub(crate) tools: ToolRegistry,
+    pub(crate) tool_pages: ToolPages,
+    pub(crate) state: Arc<SharedState>,
+    pub(crate) limits: Limits,
+    /// `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, serialized once.
+    pub(crate) server_info_meta: String,
+}
+
+impl ServerCore {
+    pub(crate) fn new(
+        info: Implementation,
+        instructions: Option<String>,
+        tools: ToolRegistry,
+        state: SharedState,
+        limits: Limits,
+        page_size: usize,
+    ) -> Self {
+        let capabilities = ServerCapabilities {
+            tools: (!tools.is_empty()).then(|| ListChanged {
+                list_changed: Some(false),
+            }),
+            logging: Some(Default::default()),
+            ..ServerCapabilities::default()
+        };
+        let server_info_meta = format!(
+            r#""_meta":{{{}:{}}}"#,
+            serde_json::to_string(SERVER_INFO).expect("strings serialize"),
+            serde_json::to_string(&info).expect("implementation serializes")
+        );
+        let tool_pages = tools.pages(page_size);
+        Self {
+            info,
+            instructions,
+            capabilities,
+            tools,
+            tool_pages,
+            state: Arc::new(state),
+            limits,
+            server_info_meta,
+        }
+    }
+}

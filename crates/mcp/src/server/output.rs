@@ -1,0 +1,178 @@
+//! What a tool may return, and how it becomes a `CallToolResult`.
+//!
+//! Text-like values (strings, content blocks, a `CallToolResult`) become `content`. Any other
+//! `Serialize + JsonSchema` value becomes `structuredContent` (wrapped as `{"result": …}` when its
+//! schema's root is not an object), with an `outputSchema` and a text copy. `Result<T, E>` turns
+//! `Err(e)` into an `isError` result with `e`'s message. `#[tool]` picks the conversion from the
+//! declared return type, at compile time.
+
+use super::tool::ToolCall;
+use crate::error::ToolError;
+use crate::protocol::content::Content;
+use crate::protocol::tools::CallToolResult;
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::fmt::Display;
+use std::marker::PhantomData;
+
+/// A return value that is content for the model, not structured output.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a tool",
+    note = "return a String, content blocks, a CallToolResult, or a `Serialize + JsonSchema` type"
+)]
+pub trait IntoCallToolResult {
+    /// The result (or the tool's failure).
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError>;
+}
+
+impl IntoCallToolResult for CallToolResult {
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(self)
+    }
+}
+
+impl IntoCallToolResult for String {
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::text(self))
+    }
+}
+
+impl IntoCallToolResult for &'static str {
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::text(self))
+    }
+}
+
+impl IntoCallToolResult for Content {
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult {
+            content: vec![self],
+            ..CallToolResult::default()
+        })
+    }
+}
+
+impl IntoCallToolResult for Vec<Content> {
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult {
+            content: self,
+            ..CallToolResult::default()
+        })
+    }
+}
+
+impl IntoCallToolResult for () {
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
+        Ok(CallToolResult::default())
+    }
+}
+
+impl<T: IntoCallToolResult, E: Display> IntoCallToolResult for Result<T, E> {
+    fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
+        self.map_err(|e| ToolError::new(e.to_string()))?
+            .into_call_tool_result()
+    }
+}
+
+/// Whether a tool has structured output, decided once at registration.
+#[derive(Clone, Debug)]
+pub enum OutputShape {
+    /// Content only; no `outputSchema`.
+    Content,
+    /// Structured output with this schema (before any `{"result": …}` wrapping).
+    Structured(schemars::Schema),
+}
+
+/// Compile-time dispatch on a tool's return type (see the module docs). Used by `#[tool]`.
+#[doc(hidden)]
+pub struct Probe<T>(PhantomData<fn() -> T>);
+
+impl<T> Probe<T> {
+    #[doc(hidden)]
+    pub const fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+impl<T> Default for Probe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[doc(hidden)]
+pub trait ViaContent {
+    type Value;
+    fn output_shape(&self) -> OutputShape;
+    fn tool_result(&self, value: Self::Value, call: &ToolCall) -> CallToolResult;
+}
+
+impl<T: IntoCallToolResult> ViaContent for &&Probe<T> {
+    type Value = T;
+    fn output_shape(&self) -> OutputShape {
+        OutputShape::Content
+    }
+    fn tool_result(&self, value: T, call: &ToolCall) -> CallToolResult {
+        value
+            .into_call_tool_result()
+            .unwrap_or_else(|error| call.failed(error))
+    }
+}
+
+#[doc(hidden)]
+pub trait ViaStructuredResult {
+    type Value;
+    fn output_shape(&self) -> OutputShape;
+    fn tool_result(&self, value: Self::Value, call: &ToolCall) -> CallToolResult;
+}
+
+impl<T: Serialize + JsonSchema, E: Display> ViaStructuredResult for &Probe<Result<T, E>> {
+    type Value = Result<T, E>;
+    fn output_shape(&self) -> OutputShape {
+        OutputShape::Structured(super::schema::schema_for::<T>())
+    }
+    fn tool_result(&self, value: Result<T, E>, call: &ToolCall) -> CallToolResult {
+        match value {
+            Ok(value) => structured(&value, call),
+            Err(error) => call.failed(ToolError::new(error.to_string())),
+        }
+    }
+}
+
+#[doc(hidden)]
+pub trait ViaStructured {
+    type Value;
+    fn output_shape(&self) -> OutputShape;
+    fn tool_result(&self, value: Self::Value, call: &ToolCall) -> CallToolResult;
+}
+
+impl<T: Serialize + JsonSchema> ViaStructured for Probe<T> {
+    type Value = T;
+    fn output_shape(&self) -> OutputShape {
+        OutputShape::Structured(super::schema::schema_for::<T>())
+    }
+    fn tool_result(&self, value: T, call: &ToolCall) -> CallToolResult {
+        structured(&value, call)
+    }
+}
+
+fn structured<T: Serialize>(value: &T, call: &ToolCall) -> CallToolResult {
+    let value = match serde_json::to_value(value) {
+        Ok(value) => value,
+        Err(error) => {
+            tracing::error!(%error, "structured tool output failed to serialize");
+            return call.failed(ToolError::new("the tool's output could not be serialized"));
+        }
+    };
+    let text = value.to_string();
+    let structured = if call.wraps_output() {
+        serde_json::json!({ "result": value })
+    } else {
+        value
+    };
+    CallToolResult {
+        content: vec![Content::text(text)],
+        structured_content: Some(structured),
+        is_error: None,
+    }
+}

@@ -1,0 +1,142 @@
+//! The tool registry: tools in registration order, their `tools/list` pages serialized once.
+
+use super::output::OutputShape;
+use super::schema::{input_schema, output_schema};
+use super::tool::{RegisteredTool, ToolDefinition};
+use crate::error::InvalidSignature;
+use crate::protocol::tools::Tool;
+use crate::resolve::plan::{Overrides, ToolPlan};
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// How many tools one `tools/list` page holds by default.
+pub(crate) const DEFAULT_PAGE_SIZE: usize = 100;
+
+#[derive(Default)]
+pub(crate) struct ToolRegistry {
+    tools: Vec<Arc<RegisteredTool>>,
+    listed: Vec<Tool>,
+    by_name: HashMap<&'static str, usize>,
+}
+
+/// The `tools/list` pages, each serialized once: `{"tools":[…],"nextCursor":"…"}`.
+pub(crate) struct ToolPages {
+    pages: Vec<Box<RawValue>>,
+}
+
+impl ToolRegistry {
+    pub(crate) fn add(
+        &mut self,
+        definition: ToolDefinition,
+        overrides: &Overrides,
+    ) -> Result<(), InvalidSignature> {
+        let name = definition.name;
+        check_name(name)?;
+        if self.by_name.contains_key(name) {
+            return Err(InvalidSignature::new(format!(
+                "tool '{name}' is registered twice"
+            )));
+        }
+        let (tool, wrap_output) = describe(&definition)?;
+        let plan = ToolPlan::build(name, definition.params, overrides)?;
+        self.by_name.insert(name, self.tools.len());
+        self.tools.push(Arc::new(RegisteredTool {
+            definition,
+            plan,
+            wrap_output,
+        }));
+        self.listed.push(tool);
+        Ok(())
+    }
+
+    /// Rebuilds every plan, after the overrides changed.
+    pub(crate) fn replan(&mut self, overrides: &Overrides) -> Result<(), InvalidSignature> {
+        for tool in &mut self.tools {
+            let definition = tool.definition.clone();
+            let plan = ToolPlan::build(definition.name, definition.params, overrides)?;
+            *tool = Arc::new(RegisteredTool {
+                definition,
+                plan,
+                wrap_output: tool.wrap_output,
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredTool>> {
+        self.by_name.get(name).map(|&index| &self.tools[index])
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Serializes the `tools/list` pages.
+    pub(crate) fn pages(&self, page_size: usize) -> ToolPages {
+        let page_size = page_size.max(1);
+        let chunks: Vec<&[Tool]> = if self.listed.is_empty() {
+            vec![&[]]
+        } else {
+            self.listed.chunks(page_size).collect()
+        };
+        let last = chunks.len() - 1;
+        let pages = chunks
+            .into_iter()
+            .enumerate()
+            .map(|(index, tools)| {
+                let mut json = String::from(r#"{"tools":"#);
+                json.push_str(&serde_json::to_string(tools).expect("tools serialize"));
+                if index < last {
+                    json.push_str(&format!(r#","nextCursor":"{}""#, index + 1));
+                }
+                json.push('}');
+                RawValue::from_string(json).expect("valid JSON")
+            })
+            .collect();
+        ToolPages { pages }
+    }
+}
+
+impl ToolPages {
+    /// The page a cursor points at; `None` for a cursor this server did not issue.
+    pub(crate) fn page(&self, cursor: Option<&str>) -> Option<&RawValue> {
+        let index = match cursor {
+            None => 0,
+            Some(cursor) => cursor.parse::<usize>().ok()?,
+        };
+        self.pages.get(index).map(|page| &**page)
+    }
+}
+
+fn describe(definition: &ToolDefinition) -> Result<(Tool, bool), InvalidSignature> {
+    let input_schema = input_schema(definition.name, (definition.input_schema)())?;
+    let (output_schema, wrap_output) = match (definition.output)() {
+        OutputShape::Content => (None, false),
+        OutputShape::Structured(schema) => {
+            let (schema, wrapped) = output_schema(schema);
+            (Some(schema), wrapped)
+        }
+    };
+    let annotations = Some(definition.annotations.clone()).filter(|a| !a.is_empty());
+    let tool = Tool {
+        name: definition.name.to_owned(),
+        title: definition.title.map(str::to_owned),
+        description: definition.description.map(str::to_owned),
+        input_schema,
+        output_schema,
+        annotations,
+    };
+    Ok((tool, wrap_output))
+}
+
+/// Tool names: 1–128 characters of `A-Z a-z 0-9 _ - .` (SEP-986).
+fn check_name(name: &str) -> Result<(), InvalidSignature> {
+    let valid_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if name.is_empty() || name.len() > 128 || !name.chars().all(valid_char) {
+        return Err(InvalidSignature::new(format!(
+            "tool name '{name}' is invalid: use 1 to 128 characters from A-Z, a-z, 0-9, '_', '-', '.'"
+        )));
+    }
+    Ok(())
+}

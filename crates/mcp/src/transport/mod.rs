@@ -1,0 +1,18 @@
+//! Transports: stdio (and any byte-stream pair), and in-memory.
+
+mod lines;
+pub mod memory;
+mod stdio;
+
+pub use memory::MemoryClient;
+
+/// Sends `tracing` output to stderr (stdout belongs to the protocol on stdio), filtered by
+/// `RUST_LOG` (default `warn`). Call it once, first thing in `main`; later calls do nothing.
+pub fn log_to_stderr() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

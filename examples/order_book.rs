@@ -1,0 +1,79 @@
+//! Dependencies of dependencies: `estimate_delivery` needs `check_stock`, and `order_book` needs
+//! both, yet `check_stock` runs once per call.
+//!
+//! `stock_lookups` reports how many times `check_stock` has run, so a test can see it.
+//!
+//! Run: `cargo run --example order_book` (stdio).
+
+use mcp::prelude::*;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How many copies of a title the shop has.
+#[derive(Clone, Debug)]
+struct Stock {
+    #[allow(dead_code)]
+    title: String,
+    copies: u32,
+}
+
+/// The shop's inventory, and how often it was consulted.
+struct Inventory {
+    copies: HashMap<&'static str, u32>,
+    lookups: AtomicU64,
+}
+
+#[resolver]
+async fn check_stock(title: String, ctx: Context) -> Stock {
+    let inventory = ctx.state::<Inventory>();
+    inventory.lookups.fetch_add(1, Ordering::Relaxed);
+    let copies = inventory.copies.get(title.as_str()).copied().unwrap_or(0);
+    Stock { title, copies }
+}
+
+#[resolver]
+async fn estimate_delivery(#[resolve(check_stock)] stock: Stock) -> String {
+    if stock.copies > 0 {
+        "tomorrow"
+    } else {
+        "in 2-3 weeks"
+    }
+    .to_owned()
+}
+
+/// Order a book from the shop.
+#[tool]
+async fn order_book(
+    title: String,
+    #[resolve(check_stock)] stock: Stock,
+    #[resolve(estimate_delivery)] delivery: String,
+) -> String {
+    if stock.copies == 0 {
+        return format!("'{title}' is on backorder; it would arrive {delivery}.");
+    }
+    format!("Ordered '{title}'; it arrives {delivery}.")
+}
+
+/// How many stock lookups the shop has made since it started.
+#[tool]
+async fn stock_lookups(ctx: Context) -> String {
+    ctx.state::<Inventory>()
+        .lookups
+        .load(Ordering::Relaxed)
+        .to_string()
+}
+
+#[tokio::main]
+async fn main() -> mcp::Result<()> {
+    mcp::transport::log_to_stderr();
+    let inventory = Inventory {
+        copies: HashMap::from([("Dune", 7), ("Neuromancer", 0)]),
+        lookups: AtomicU64::new(0),
+    };
+    McpServer::new("Bookshop")
+        .state(inventory)
+        .tool(order_book)?
+        .tool(stock_lookups)?
+        .serve_stdio()
+        .await
+}

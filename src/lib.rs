@@ -1,0 +1,1 @@
+//! Examples, tests and benchmarks of the `mcp` SDK live in `examples/`, `tests/` and `benches/`.
