@@ -32,7 +32,10 @@ impl fmt::Display for InvalidSignature {
 impl std::error::Error for InvalidSignature {}
 
 /// Why a server could not start or stopped serving.
-#[derive(Debug, thiserror::Error)]
+///
+/// Its `Debug` output is its message, so `main` returning `mcp::Result<()>` prints a readable
+/// error.
+#[derive(thiserror::Error)]
 pub enum Error {
     /// The tool or resolver graph is invalid.
     #[error("invalid signature: {0}")]
@@ -43,6 +46,12 @@ pub enum Error {
     /// Building the shared state at start-up failed.
     #[error("start-up failed: {0}")]
     Startup(String),
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 /// `Result` with this crate's [`Error`].

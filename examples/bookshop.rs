@@ -1,0 +1,99 @@
+//! The main example: a small bookshop whose tools declare their dependencies.
+//!
+//! - `reserve_book`: a resolver (`check_stock`) fills a parameter the model never sees.
+//! - `order_book`: resolvers depending on resolvers; `check_stock` still runs once per call.
+//! - `book_info`: structured output (`structuredContent` + `outputSchema`).
+//! - `add`: the smallest possible tool, for benchmarks.
+//!
+//! Run: `cargo run --example bookshop` (stdio; connect any MCP client to it, e.g.
+//! `npx @modelcontextprotocol/inspector cargo run --example bookshop`).
+
+use mcp::prelude::*;
+use std::collections::HashMap;
+
+/// How many copies of a title the shop has.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+struct Stock {
+    /// The book's title.
+    title: String,
+    /// Copies on the shelf.
+    copies: u32,
+}
+
+/// The shop's inventory, shared by every request.
+struct Inventory(HashMap<&'static str, u32>);
+
+#[resolver]
+async fn check_stock(title: String, ctx: Context) -> Stock {
+    let copies = ctx
+        .state::<Inventory>()
+        .0
+        .get(title.as_str())
+        .copied()
+        .unwrap_or(0);
+    Stock { title, copies }
+}
+
+#[resolver]
+async fn estimate_delivery(#[resolve(check_stock)] stock: Stock) -> String {
+    if stock.copies > 0 {
+        "tomorrow"
+    } else {
+        "in 2-3 weeks"
+    }
+    .to_owned()
+}
+
+/// Reserve a copy of a book.
+#[tool]
+async fn reserve_book(title: String, #[resolve(check_stock)] stock: Stock) -> String {
+    if stock.copies == 0 {
+        return format!("'{title}' is out of stock.");
+    }
+    format!("Reserved '{title}' ({} copies left).", stock.copies - 1)
+}
+
+/// Order a book from the shop.
+#[tool]
+async fn order_book(
+    title: String,
+    #[resolve(check_stock)] stock: Stock,
+    #[resolve(estimate_delivery)] delivery: String,
+) -> String {
+    if stock.copies == 0 {
+        return format!("'{title}' is on backorder; it would arrive {delivery}.");
+    }
+    format!("Ordered '{title}'; it arrives {delivery}.")
+}
+
+/// Look up how many copies of a book are on the shelf.
+#[tool(read_only)]
+async fn book_info(title: String, #[resolve(check_stock)] stock: Stock) -> Stock {
+    debug_assert_eq!(title, stock.title);
+    stock
+}
+
+/// Add two numbers.
+#[tool(read_only)]
+async fn add(
+    /// The first number.
+    a: i64,
+    /// The second number.
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+#[tokio::main]
+async fn main() -> mcp::Result<()> {
+    mcp::transport::log_to_stderr();
+    McpServer::new("Bookshop")
+        .instructions("A bookshop: reserve and order books, look up stock.")
+        .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
+        .tool(reserve_book)?
+        .tool(order_book)?
+        .tool(book_info)?
+        .tool(add)?
+        .serve_stdio()
+        .await
+}
