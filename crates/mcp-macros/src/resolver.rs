@@ -67,12 +67,20 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
     };
     let specs = signature.params.iter().map(Param::spec);
-    let unit = signature.unit_struct_and_call(
-        "The resolver's own function, callable directly (e.g. from unit tests).",
+    let function = signature.function();
+    let vis = &signature.item.vis;
+    let type_doc = format!(
+        "The resolver [`{name_str}()`]: name it in `#[resolve({name_str})]` on a tool or resolver \
+         parameter."
     );
 
     Ok(quote! {
-        #unit
+        #function
+
+        #[doc = #type_doc]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #name {}
 
         impl ::mcp::__private::Resolver for #name {
             type Output = #output;

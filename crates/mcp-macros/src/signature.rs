@@ -57,42 +57,28 @@ impl Signature {
         docs(&self.item.attrs)
     }
 
-    /// The unit struct named like the function, carrying its docs, and the function itself as
-    /// the struct's associated `call`.
-    pub(crate) fn unit_struct_and_call(&self, call_doc: &str) -> TokenStream {
-        let ItemFn {
-            attrs,
-            vis,
-            sig,
-            block,
-        } = &self.item;
-        let name = &sig.ident;
-        let doc_attrs: Vec<&Attribute> =
-            attrs.iter().filter(|a| a.path().is_ident("doc")).collect();
-        let other_attrs: Vec<&Attribute> =
-            attrs.iter().filter(|a| !a.path().is_ident("doc")).collect();
-        let mut call_sig = sig.clone();
-        call_sig.ident = syn::Ident::new("call", name.span());
+    /// The function as written, minus the parameter attributes this crate owns.
+    pub(crate) fn function(&self) -> TokenStream {
+        let item = &self.item;
         quote! {
-            #(#doc_attrs)*
-            #[allow(non_camel_case_types)]
-            #[derive(Clone, Copy, Debug, Default)]
-            #vis struct #name;
-
-            impl #name {
-                #[doc = #call_doc]
-                #(#other_attrs)*
-                #[allow(clippy::too_many_arguments)]
-                #vis #call_sig #block
-            }
+            #[allow(clippy::too_many_arguments)]
+            #item
         }
+    }
+
+    /// The attributes of the function split into its doc comment and the rest.
+    pub(crate) fn split_attrs(&self) -> (Vec<&Attribute>, Vec<&Attribute>) {
+        self.item
+            .attrs
+            .iter()
+            .partition(|a| a.path().is_ident("doc"))
     }
 
     /// The call of the original function with every parameter bound to a local of its name.
     pub(crate) fn call_expr(&self) -> TokenStream {
         let name = self.name();
         let args = self.params.iter().map(|p| &p.ident);
-        quote! { #name::call(#(#args),*) }
+        quote! { #name(#(#args),*) }
     }
 
     pub(crate) fn params_of(&self, kind: fn(&ParamKind) -> bool) -> impl Iterator<Item = &Param> {

@@ -158,14 +158,22 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
     };
     let specs = signature.params.iter().map(Param::spec);
-    let unit = signature
-        .unit_struct_and_call("The tool's own function, callable directly (e.g. from unit tests).");
+    let (docs, attrs) = signature.split_attrs();
+    let vis = &signature.item.vis;
+    let inner = {
+        let mut item = signature.item.clone();
+        item.attrs = attrs.into_iter().cloned().collect();
+        item.vis = syn::Visibility::Inherited;
+        item
+    };
 
     Ok(quote! {
-        #unit
-
-        impl ::mcp::server::IntoTool for #name {
-            fn into_tool(self) -> ::mcp::__private::ToolDefinition {
+        #(#docs)*
+        ///
+        /// *An MCP tool: register it with `McpServer::tool`.*
+        #vis fn #name(_: ::mcp::server::ToolMarker) -> ::mcp::__private::ToolDefinition {
+                #[allow(clippy::too_many_arguments)]
+                #inner
                 #(#defaults)*
 
                 #[derive(::mcp::__private::serde::Deserialize, ::mcp::__private::schemars::JsonSchema)]
@@ -226,7 +234,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     params: PARAMS,
                     call: __call,
                 }
-            }
         }
     })
 }

@@ -146,23 +146,18 @@ impl McpServer {
     /// #[tool]
     /// async fn quote(#[resolve(price)] price: u32) -> String { price.to_string() }
     ///
-    /// let server = McpServer::new("shop").tool(quote)?.override_resolver(price, free)?;
+    /// let server = McpServer::new("shop").tool(quote)?.override_resolver::<price, free>()?;
     /// # Ok::<(), mcp::InvalidSignature>(())
     /// ```
     ///
     /// # Errors
     ///
     /// [`InvalidSignature`] when a tool's graph is broken once the replacement is in place.
-    pub fn override_resolver<R, W>(
-        mut self,
-        original: R,
-        replacement: W,
-    ) -> std::result::Result<Self, InvalidSignature>
+    pub fn override_resolver<R, W>(mut self) -> std::result::Result<Self, InvalidSignature>
     where
         R: Resolver,
         W: Resolver<Output = R::Output>,
     {
-        let _ = (original, replacement);
         self.overrides.insert(TypeId::of::<R>(), W::definition());
         self.tools.replan(&self.overrides)?;
         Ok(self)
