@@ -3,7 +3,8 @@
 use crate::params::{DefaultValue, Param, ParamKind};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::LitStr;
 
 #[derive(Default)]
@@ -158,6 +159,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
     };
     let specs = signature.params.iter().map(Param::spec);
+    // Spanned on the return type, so an unsupported one is reported there.
+    let convert = quote_spanned! {ret.span()=>
+        (&&&::mcp::__private::Probe::<#ret>::new()).tool_result(__output, &call)
+    };
+    let shape = quote_spanned! {ret.span()=>
+        (&&&::mcp::__private::Probe::<#ret>::new()).output_shape()
+    };
     let (docs, attrs) = signature.split_attrs();
     let vis = &signature.item.vis;
     let inner = {
@@ -206,14 +214,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                         let __Arguments { #(#argument_idents),* } = __arguments;
                         #(#contexts)*
                         #run
-                        (&&&::mcp::__private::Probe::<#ret>::new()).tool_result(__output, &call)
+                        #convert
                     })
                 }
 
                 fn __output() -> ::mcp::server::OutputShape {
                     #[allow(unused_imports)]
                     use ::mcp::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
-                    (&&&::mcp::__private::Probe::<#ret>::new()).output_shape()
+                    #shape
                 }
 
                 const PARAMS: &[::mcp::__private::ParamSpec] = &[#(#specs),*];
