@@ -93,15 +93,14 @@ pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
         if !attr.path().is_ident("doc") {
             continue;
         }
-        if let syn::Meta::NameValue(nv) = &attr.meta {
-            if let syn::Expr::Lit(syn::ExprLit {
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Str(s),
                 ..
             }) = &nv.value
-            {
-                let line = s.value();
-                lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
-            }
+        {
+            let line = s.value();
+            lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
         }
     }
     let text = lines.join("\n").trim().to_owned();

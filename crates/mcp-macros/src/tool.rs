@@ -4,8 +4,8 @@ use crate::params::{DefaultValue, Param, ParamKind};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::LitStr;
+use syn::spanned::Spanned;
 
 #[derive(Default)]
 struct ToolOptions {

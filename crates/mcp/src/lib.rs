@@ -62,6 +62,12 @@ pub use mcp_macros::{resolver, tool};
 pub use protocol::{CallToolResult, Content};
 pub use server::McpServer;
 
+/// Guides, with examples that are compiled as doc tests.
+pub mod guide {
+    #[doc = include_str!("../../../docs/dependencies.md")]
+    pub mod dependencies {}
+}
+
 /// Everything a server author usually needs, in one import.
 pub mod prelude {
     pub use crate::context::Context;

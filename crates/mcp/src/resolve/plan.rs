@@ -96,11 +96,11 @@ impl ToolPlan {
         plan.waits_for = vec![0; plan.nodes.len()];
         for (index, node) in plan.nodes.iter().enumerate() {
             for input in &node.inputs {
-                if let NodeInput::Node(dependency) = *input {
-                    if !plan.dependents[dependency].contains(&index) {
-                        plan.dependents[dependency].push(index);
-                        plan.waits_for[index] += 1;
-                    }
+                if let NodeInput::Node(dependency) = *input
+                    && !plan.dependents[dependency].contains(&index)
+                {
+                    plan.dependents[dependency].push(index);
+                    plan.waits_for[index] += 1;
                 }
             }
         }

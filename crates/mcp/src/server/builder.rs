@@ -144,7 +144,9 @@ impl McpServer {
     ///
     /// /// Quotes a price.
     /// #[tool]
-    /// async fn quote(#[resolve(price)] price: u32) -> String { price.to_string() }
+    /// async fn quote(title: String, #[resolve(price)] price: u32) -> String {
+    ///     format!("{title}: {price}")
+    /// }
     ///
     /// let server = McpServer::new("shop").tool(quote)?.override_resolver::<price, free>()?;
     /// # Ok::<(), mcp::InvalidSignature>(())

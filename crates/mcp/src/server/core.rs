@@ -51,7 +51,7 @@ impl ServerCore {
         page_size: usize,
     ) -> Self {
         let capabilities = ServerCapabilities {
-            tools: (!tools.is_empty()).then(|| ListChanged {
+            tools: (!tools.is_empty()).then_some(ListChanged {
                 list_changed: Some(false),
             }),
             logging: Some(Default::default()),

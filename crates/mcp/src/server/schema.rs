@@ -27,13 +27,12 @@ pub(crate) fn input_schema(tool: &str, schema: Schema) -> Result<Value, InvalidS
             "tool '{tool}': the input schema's root must be `type: object`"
         )));
     }
-    if let Some(map) = value.as_object_mut() {
-        if map
+    if let Some(map) = value.as_object_mut()
+        && map
             .get("properties")
             .is_some_and(|p| p.as_object().is_some_and(Map::is_empty))
-        {
-            map.remove("properties");
-        }
+    {
+        map.remove("properties");
     }
     Ok(value)
 }

