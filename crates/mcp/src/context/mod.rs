@@ -1,9 +1,11 @@
 //! `Context`: what a tool or resolver knows about the request it serves, and what it can send
 //! back while it runs (progress, log messages).
 
+mod client_requests;
 mod outbound;
 pub(crate) mod state;
 
+pub use client_requests::{ClientRequestError, ClientRequests};
 pub use outbound::Outbound;
 pub(crate) use state::SharedState;
 
@@ -50,6 +52,10 @@ pub(crate) struct RequestScope {
     pub(crate) state: Arc<SharedState>,
     pub(crate) outbound: Outbound,
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
+    /// The session's requests to the client; `None` on 2026-07-28 (servers send no requests).
+    pub(crate) client_requests: Option<Arc<ClientRequests>>,
+    /// How long a request to the client may wait for its answer.
+    pub(crate) client_request_timeout: std::time::Duration,
 }
 
 impl Context {

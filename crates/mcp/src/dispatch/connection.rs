@@ -5,12 +5,11 @@ use super::router::{Exchange, handle};
 use super::session::Session;
 use crate::context::Outbound;
 use crate::protocol::cancelled::CancelledParams;
-use crate::protocol::jsonrpc::{ErrorObject, Incoming, Notification, RequestId, code, error_line};
+use crate::protocol::jsonrpc::{ErrorObject, Incoming, Notification, code, error_line};
 use crate::server::core::ServerCore;
 use futures_util::{Stream, StreamExt};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use tokio::task::{AbortHandle, JoinSet};
+use std::sync::Arc;
+use tokio::task::JoinSet;
 
 /// A message that could not be read off the transport.
 #[derive(Debug)]
@@ -20,8 +19,6 @@ pub(crate) enum ReadError {
     /// The transport failed; the connection ends.
     Io(std::io::Error),
 }
-
-type InFlight = Arc<Mutex<HashMap<RequestId, AbortHandle>>>;
 
 /// Serves one connection until the input ends, then lets in-flight requests finish (within the
 /// shutdown grace) before returning.
@@ -35,7 +32,6 @@ where
         outbound: outbound.clone(),
         headers: None,
     });
-    let in_flight: InFlight = Arc::default();
     let mut tasks = JoinSet::new();
     loop {
         tokio::select! {
@@ -54,10 +50,11 @@ where
                     );
                     outbound.send(error_line(None, &error));
                 }
-                Some(Ok(line)) => dispatch(&exchange, &in_flight, &mut tasks, &line),
+                Some(Ok(line)) => dispatch(&exchange, &mut tasks, &line),
             },
         }
     }
+    exchange.session.close();
     let grace = core.limits.shutdown_grace;
     let drained = tokio::time::timeout(grace, async { while tasks.join_next().await.is_some() {} });
     if drained.await.is_err() {
@@ -69,7 +66,7 @@ where
     }
 }
 
-fn dispatch(exchange: &Arc<Exchange>, in_flight: &InFlight, tasks: &mut JoinSet<()>, line: &str) {
+fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
     if line.trim().is_empty() {
         return;
     }
@@ -81,49 +78,42 @@ fn dispatch(exchange: &Arc<Exchange>, in_flight: &InFlight, tasks: &mut JoinSet<
         }
         Ok(Incoming::Request(request)) => {
             let id = request.id.clone();
-            let exchange = exchange.clone();
-            let registry = in_flight.clone();
-            let task_id = id.clone();
-            let mut guard = in_flight.lock().unwrap_or_else(|e| e.into_inner());
-            let handle = tasks.spawn(async move {
-                let line = handle(&exchange, request).await;
-                let finished = registry
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .remove(&task_id);
-                if finished.is_some() {
-                    exchange.outbound.send(line);
-                }
+            let task_exchange = exchange.clone();
+            // Spawned and tracked under one lock, so the task cannot finish before it is tracked.
+            let session = exchange.session.clone();
+            session.track_with(id.clone(), || {
+                tasks.spawn(async move {
+                    let line = handle(&task_exchange, request).await;
+                    if task_exchange.session.finish(&id) {
+                        task_exchange.outbound.send(line);
+                    }
+                })
             });
-            guard.insert(id, handle);
         }
-        Ok(Incoming::Notification(notification)) => notify(in_flight, notification),
+        Ok(Incoming::Notification(notification)) => notify(&exchange.session, notification),
         Ok(Incoming::Response(response)) => {
-            tracing::debug!(id = %response.id, "response to an unknown server request; ignored");
+            let id = response.id.clone();
+            if !exchange.session.client_requests().complete(response) {
+                tracing::debug!(%id, "response to an unknown server request; ignored");
+            }
         }
     }
 }
 
-fn notify(in_flight: &InFlight, notification: Notification) {
+/// Acts on a client notification: `notifications/cancelled` stops the request it names; the
+/// others need nothing from the server.
+pub(crate) fn notify(session: &Session, notification: Notification) {
     if notification.method != "notifications/cancelled" {
         return;
     }
     let Some(params) = notification.params else {
         return;
     };
-    let Ok(CancelledParams {
+    if let Ok(CancelledParams {
         request_id: Some(id),
         ..
     }) = serde_json::from_str(params.get())
-    else {
-        return;
-    };
-    if let Some(task) = in_flight
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&id)
     {
-        task.abort();
-        tracing::debug!(%id, "request cancelled by the client");
+        session.cancel(&id);
     }
 }

@@ -119,9 +119,10 @@ async fn call_tool(
             params.name.chars().take(128).collect::<String>()
         )));
     };
+    let era = served.era;
     let context = Context::new(RequestScope {
         request_id: id.clone(),
-        era: served.era,
+        era,
         protocol_version: served.protocol_version,
         client_capabilities: served.capabilities,
         client_info: served.client_info,
@@ -130,6 +131,8 @@ async fn call_tool(
         state: core.state.clone(),
         outbound: exchange.outbound.clone(),
         headers: exchange.headers.clone(),
+        client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
+        client_request_timeout: core.limits.client_request_timeout,
     });
     let name = tool.definition.name;
     let call = ToolCall {

@@ -1,10 +1,14 @@
 //! A 2025-11-25 session: what `initialize` negotiated, held for the connection (stdio) or the
 //! `Mcp-Session-Id` (HTTP).
 
+use crate::context::ClientRequests;
+use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::logging::LoggingLevel;
 use crate::protocol::version::LATEST_LEGACY;
 use crate::protocol::{ClientCapabilities, Implementation};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
+use tokio::task::AbortHandle;
 
 /// What the handshake fixed for the session.
 pub(crate) struct Handshake {
@@ -24,11 +28,15 @@ impl Default for Handshake {
     }
 }
 
+/// One client's session: its handshake, its log level, its requests in flight (so
+/// `notifications/cancelled` can stop them) and the server's requests to it.
 #[derive(Default)]
 pub(crate) struct Session {
     handshake: RwLock<Arc<Handshake>>,
     /// From `logging/setLevel`; until then every level is sent.
     log_level: Mutex<Option<LoggingLevel>>,
+    in_flight: Mutex<HashMap<RequestId, AbortHandle>>,
+    client_requests: Arc<ClientRequests>,
 }
 
 impl Session {
@@ -52,5 +60,41 @@ impl Session {
 
     pub(crate) fn set_log_level(&self, level: LoggingLevel) {
         *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = Some(level);
+    }
+
+    fn in_flight(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, AbortHandle>> {
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts a request's task and remembers it, so the client can cancel it. The task is
+    /// spawned while the registry is locked, so it cannot finish before it is remembered.
+    pub(crate) fn track_with(&self, id: RequestId, spawn: impl FnOnce() -> AbortHandle) {
+        let mut in_flight = self.in_flight();
+        let task = spawn();
+        in_flight.insert(id, task);
+    }
+
+    /// Forgets a finished request; `false` when it was cancelled meanwhile (its response must
+    /// not be sent).
+    pub(crate) fn finish(&self, id: &RequestId) -> bool {
+        self.in_flight().remove(id).is_some()
+    }
+
+    /// Stops a running request (`notifications/cancelled`).
+    pub(crate) fn cancel(&self, id: &RequestId) {
+        if let Some(task) = self.in_flight().remove(id) {
+            task.abort();
+            tracing::debug!(%id, "request cancelled by the client");
+        }
+    }
+
+    /// The server's requests to this client.
+    pub(crate) fn client_requests(&self) -> &Arc<ClientRequests> {
+        &self.client_requests
+    }
+
+    /// The client left: stop waiting for its answers.
+    pub(crate) fn close(&self) {
+        self.client_requests.disconnect();
     }
 }

@@ -185,6 +185,14 @@ impl McpServer {
         self
     }
 
+    /// How long a question sent to a 2025-11-25 client (`elicitation/create`,
+    /// `sampling/createMessage`, `roots/list`) waits for its answer before the tool call fails
+    /// (default 5 minutes: a person may be answering).
+    pub fn client_request_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.client_request_timeout = timeout;
+        self
+    }
+
     /// Runs start-up (lifespan builders) and freezes the server for serving.
     pub(crate) async fn build(self) -> Result<Arc<ServerCore>> {
         let mut state = self.state;

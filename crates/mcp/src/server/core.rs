@@ -17,6 +17,8 @@ pub(crate) struct Limits {
     pub(crate) list_ttl: Duration,
     /// How long in-flight requests may run on after the client closed the connection.
     pub(crate) shutdown_grace: Duration,
+    /// How long a request to the client (a legacy question) waits for its answer.
+    pub(crate) client_request_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -25,6 +27,7 @@ impl Default for Limits {
             max_message_bytes: 4 * 1024 * 1024,
             list_ttl: Duration::from_secs(60),
             shutdown_grace: Duration::from_secs(5),
+            client_request_timeout: Duration::from_secs(300),
         }
     }
 }

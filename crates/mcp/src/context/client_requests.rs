@@ -1,0 +1,100 @@
+//! Requests the server sends to the client (2025-11-25 sessions only): `elicitation/create`,
+//! `sampling/createMessage`, `roots/list`. Each waits for the client's response, routed back by
+//! id, with a timeout; dropping the wait (the tool call was cancelled) forgets the request.
+
+use super::outbound::Outbound;
+use crate::protocol::jsonrpc::{ErrorObject, RequestId, ResponseIn, request_line};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// Why a request to the client got no usable answer.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientRequestError {
+    /// The client answered with a JSON-RPC error.
+    #[error("the client answered {0}")]
+    Rejected(ErrorObject),
+    /// The client did not answer in time.
+    #[error("the client did not answer within {0:?}")]
+    TimedOut(Duration),
+    /// The connection to the client is gone.
+    #[error("the client is gone")]
+    Disconnected,
+}
+
+/// The server's outstanding requests to one client session.
+#[derive(Debug, Default)]
+pub struct ClientRequests {
+    next_id: AtomicI64,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Box<RawValue>, ErrorObject>>>>,
+}
+
+/// Removes a pending entry when its waiter goes away (answered, timed out or cancelled).
+struct Forget<'a> {
+    requests: &'a ClientRequests,
+    id: RequestId,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.requests.lock().remove(&self.id);
+    }
+}
+
+impl ClientRequests {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<
+        '_,
+        HashMap<RequestId, oneshot::Sender<Result<Box<RawValue>, ErrorObject>>>,
+    > {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends `method` with `params` on `outbound` and waits up to `timeout` for the answer.
+    pub async fn send<P: Serialize>(
+        &self,
+        outbound: &Outbound,
+        method: &str,
+        params: &P,
+        timeout: Duration,
+    ) -> Result<Box<RawValue>, ClientRequestError> {
+        let id = RequestId::String(format!(
+            "s-{}",
+            self.next_id.fetch_add(1, Ordering::Relaxed)
+        ));
+        let (answer, answered) = oneshot::channel();
+        self.lock().insert(id.clone(), answer);
+        let _forget = Forget {
+            requests: self,
+            id: id.clone(),
+        };
+        if !outbound.send(request_line(&id, method, params)) {
+            return Err(ClientRequestError::Disconnected);
+        }
+        match tokio::time::timeout(timeout, answered).await {
+            Ok(Ok(Ok(result))) => Ok(result),
+            Ok(Ok(Err(error))) => Err(ClientRequestError::Rejected(error)),
+            Ok(Err(_)) => Err(ClientRequestError::Disconnected),
+            Err(_) => Err(ClientRequestError::TimedOut(timeout)),
+        }
+    }
+
+    /// Routes a client's response to the request waiting for it. Returns `false` for an id
+    /// nothing waits for (unknown, answered, or given up on).
+    pub fn complete(&self, response: ResponseIn) -> bool {
+        match self.lock().remove(&response.id) {
+            Some(waiter) => waiter.send(response.outcome).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Fails every outstanding request: the client is gone.
+    pub fn disconnect(&self) {
+        self.lock().clear();
+    }
+}
