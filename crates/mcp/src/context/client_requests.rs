@@ -24,13 +24,20 @@ pub enum ClientRequestError {
     /// The connection to the client is gone.
     #[error("the client is gone")]
     Disconnected,
+    /// The request is served under 2026-07-28, where servers send no requests (questions
+    /// travel as `input_required` results instead).
+    #[error("a 2026-07-28 request cannot send requests to the client")]
+    NoBackChannel,
 }
+
+type Answer = Result<Box<RawValue>, ErrorObject>;
+type Pending = HashMap<RequestId, oneshot::Sender<Answer>>;
 
 /// The server's outstanding requests to one client session.
 #[derive(Debug, Default)]
 pub struct ClientRequests {
     next_id: AtomicI64,
-    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Box<RawValue>, ErrorObject>>>>,
+    pending: Mutex<Pending>,
 }
 
 /// Removes a pending entry when its waiter goes away (answered, timed out or cancelled).
@@ -46,12 +53,7 @@ impl Drop for Forget<'_> {
 }
 
 impl ClientRequests {
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<
-        '_,
-        HashMap<RequestId, oneshot::Sender<Result<Box<RawValue>, ErrorObject>>>,
-    > {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
         self.pending.lock().unwrap_or_else(|e| e.into_inner())
     }
 

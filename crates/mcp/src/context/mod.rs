@@ -158,6 +158,28 @@ impl Context {
             .send(notification_line("notifications/message", &params));
     }
 
+    /// Sends a request to the client and waits for its result: `elicitation/create`,
+    /// `sampling/createMessage` or `roots/list` on a 2025-11-25 session. Resolvers ask their
+    /// questions through the SDK instead (on both revisions); this is the low-level path.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientRequestError::NoBackChannel`] on a 2026-07-28 request; the client's error, a
+    /// timeout, or a disconnect otherwise.
+    pub async fn send_request<P: serde::Serialize>(
+        &self,
+        method: &str,
+        params: &P,
+    ) -> Result<Box<serde_json::value::RawValue>, ClientRequestError> {
+        let Some(requests) = &self.inner.client_requests else {
+            return Err(ClientRequestError::NoBackChannel);
+        };
+        let timeout = self.inner.client_request_timeout;
+        requests
+            .send(&self.inner.outbound, method, params, timeout)
+            .await
+    }
+
     /// Logs `message` at `info` level (see [`Context::log`]).
     pub async fn info(&self, message: impl Into<String>) {
         self.log(
