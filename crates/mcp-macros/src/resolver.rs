@@ -22,13 +22,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let ret = signature.return_type();
     let self_resolving =
         last_segment(&ret).is_some_and(|segment| SELF_RESOLVING.contains(&segment.as_str()));
-    let (output, wrap) = if self_resolving {
+    let (output, wrap, resolving) = if self_resolving {
         (
             quote!(<#ret as ::mcp::__private::IntoResolution>::Value),
             quote!(),
+            quote!(#ret),
         )
     } else {
-        (quote!(#ret), quote!(::mcp::__private::Ready))
+        (
+            quote!(#ret),
+            quote!(::mcp::__private::Ready),
+            quote!(::mcp::__private::Ready<#ret>),
+        )
     };
 
     let gather = signature.params.iter().enumerate().map(|(position, p)| {
@@ -49,7 +54,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                         ::core::result::Result::Ok(value) => value,
                         ::core::result::Result::Err(error) => {
                             return ::mcp::__private::Box::pin(async move {
-                                ::core::result::Result::Err(error)
+                                ::mcp::__private::Outcome::Failed(error)
                             });
                         }
                     };
@@ -63,7 +68,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     } else {
         let what = format!("resolver '{name_str}'");
         quote! {
-            let __value = ::mcp::__private::run_blocking(#what, move || #call_expr).await?;
+            let __value = match ::mcp::__private::run_blocking(#what, move || #call_expr).await {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(error) => return ::mcp::__private::Outcome::Failed(error),
+            };
         }
     };
     let specs = signature.params.iter().map(Param::spec);
@@ -107,6 +115,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     params: PARAMS,
                     output_type: ::mcp::__private::TypeId::of::<#output>,
                     run: __run,
+                    prepare: <#resolving as ::mcp::__private::IntoResolution>::prepare,
                 }
             }
         }

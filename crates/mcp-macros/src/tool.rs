@@ -128,7 +128,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     <#path as ::mcp::__private::Resolver>::Output, #ty
                 >(#position, #param_name) {
                     ::core::result::Result::Ok(value) => value,
-                    ::core::result::Result::Err(error) => return call.failed(error),
+                    ::core::result::Result::Err(error) => return call.stopped(error),
                 };
             }
         });
@@ -137,7 +137,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             {
                 let __resolution = match call.resolve(&__arguments).await {
                     ::core::result::Result::Ok(resolution) => resolution,
-                    ::core::result::Result::Err(error) => return call.failed(error),
+                    ::core::result::Result::Err(stop) => return call.stopped(stop),
                 };
                 #(#takes)*
             }
@@ -154,7 +154,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         quote! {
             let __output = match ::mcp::__private::run_blocking("the tool", move || #call_expr).await {
                 ::core::result::Result::Ok(output) => output,
-                ::core::result::Result::Err(error) => return call.failed(error),
+                ::core::result::Result::Err(error) => return call.stopped(error),
             };
         }
     };
@@ -207,14 +207,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                         use ::mcp::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
                         let __arguments: __Arguments = match call.parse_arguments() {
                             ::core::result::Result::Ok(arguments) => arguments,
-                            ::core::result::Result::Err(error) => return call.failed(error),
+                            ::core::result::Result::Err(error) => return call.stopped(error),
                         };
                         #resolution
                         #[allow(unused_variables)]
                         let __Arguments { #(#argument_idents),* } = __arguments;
                         #(#contexts)*
                         #run
-                        #convert
+                        ::mcp::__private::ToolOutcome::Complete(#convert)
                     })
                 }
 

@@ -54,6 +54,7 @@ mod error;
 pub mod protocol;
 pub mod resolve;
 pub mod server;
+pub mod state;
 pub mod transport;
 
 pub use context::Context;
@@ -73,7 +74,8 @@ pub mod prelude {
     pub use crate::context::Context;
     pub use crate::error::{InvalidSignature, ToolError};
     pub use crate::protocol::{CallToolResult, Content};
-    pub use crate::resolve::Resolver;
+    pub use crate::protocol::{CreateMessageResult, ListRootsResult};
+    pub use crate::resolve::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Resolver, Sample};
     pub use crate::server::McpServer;
     pub use mcp_macros::{resolver, tool};
     pub use schemars::JsonSchema;
@@ -86,13 +88,14 @@ pub mod __private {
     pub use crate::context::Context;
     pub use crate::error::ToolError;
     pub use crate::protocol::tools::ToolAnnotations;
+    pub use crate::resolve::Outcome;
     pub use crate::resolve::{
         ArgumentSource, FromResolved, IntoResolution, ParamSpec, Ready, ResolvedValue, Resolver,
         ResolverDefinition, ResolverFuture, ResolverInputs,
     };
     pub use crate::server::output::{Probe, ViaContent, ViaStructured, ViaStructuredResult};
     pub use crate::server::schema::schema_for;
-    pub use crate::server::{ToolCall, ToolDefinition, ToolFuture};
+    pub use crate::server::{ToolCall, ToolDefinition, ToolFuture, ToolOutcome};
     pub use schemars;
     pub use serde;
     pub use std::any::{Any, TypeId};

@@ -5,11 +5,15 @@ use crate::protocol::Era;
 use crate::protocol::jsonrpc::{RequestId, result_line};
 use crate::server::core::ServerCore;
 
-/// Whether a result may be cached by a 2026-07-28 client.
+/// What kind of result it is, for the 2026-07-28 envelope.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Cacheable {
-    No,
-    Yes,
+pub(crate) enum Kind {
+    /// `resultType: "complete"`.
+    Complete,
+    /// A complete result the client may cache (`ttlMs`, `cacheScope`).
+    Cacheable,
+    /// `resultType: "input_required"`: questions for the client.
+    InputRequired,
 }
 
 /// Writes the response line for `result_json` (a serialized JSON object) under `era`.
@@ -18,7 +22,7 @@ pub(crate) fn result(
     era: Era,
     id: &RequestId,
     result_json: &str,
-    cacheable: Cacheable,
+    kind: Kind,
 ) -> String {
     match era {
         Era::Legacy => result_line(id, result_json),
@@ -30,8 +34,12 @@ pub(crate) fn result(
             if !body.trim_end().ends_with('{') {
                 out.push(',');
             }
-            out.push_str(r#""resultType":"complete","#);
-            if cacheable == Cacheable::Yes {
+            if kind == Kind::InputRequired {
+                out.push_str(r#""resultType":"input_required","#);
+            } else {
+                out.push_str(r#""resultType":"complete","#);
+            }
+            if kind == Kind::Cacheable {
                 out.push_str(&format!(
                     r#""ttlMs":{},"cacheScope":"public","#,
                     core.limits.list_ttl.as_millis()

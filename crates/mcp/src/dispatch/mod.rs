@@ -3,5 +3,6 @@
 pub(crate) mod connection;
 pub(crate) mod envelope;
 pub(crate) mod era;
+pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod session;

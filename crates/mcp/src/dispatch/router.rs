@@ -1,7 +1,8 @@
 //! Routes one request to its handler and writes the response line.
 
-use super::envelope::{self, Cacheable};
+use super::envelope::{self, Kind};
 use super::era::{Served, classify};
+use super::rounds;
 use super::session::{Handshake, Session};
 use crate::context::{Context, Outbound, RequestScope};
 use crate::error::ToolError;
@@ -11,8 +12,9 @@ use crate::protocol::logging::SetLevelParams;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
+use crate::resolve::{RoundInputs, Stop};
 use crate::server::core::ServerCore;
-use crate::server::tool::{ToolCall, failure};
+use crate::server::tool::{ToolCall, ToolOutcome, failure};
 use futures_util::FutureExt;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -54,8 +56,8 @@ async fn route(
     match (method, era) {
         ("tools/call", _) if !core.tools.is_empty() => {
             let params: CallToolParams = parse(params.as_deref())?;
-            let json = call_tool(exchange, id, params, served).await?;
-            Ok(respond(&json, Cacheable::No))
+            let (json, kind) = call_tool(exchange, id, params, served).await?;
+            Ok(respond(&json, kind))
         }
         ("tools/list", _) if !core.tools.is_empty() => {
             let params: PaginatedParams = parse_or_default(params.as_deref())?;
@@ -63,9 +65,9 @@ async fn route(
                 .tool_pages
                 .page(params.cursor.as_deref())
                 .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?;
-            Ok(respond(page.get(), Cacheable::Yes))
+            Ok(respond(page.get(), Kind::Cacheable))
         }
-        ("ping", _) => Ok(respond("{}", Cacheable::No)),
+        ("ping", _) => Ok(respond("{}", Kind::Complete)),
         ("server/discover", Era::Modern) => {
             let versions = &*ALL_VERSIONS;
             let result = DiscoverResult {
@@ -75,12 +77,12 @@ async fn route(
                 ttl_ms: core.limits.list_ttl.as_millis() as u64,
                 cache_scope: CacheScope::Public,
             };
-            Ok(respond(&to_json(&result), Cacheable::No))
+            Ok(respond(&to_json(&result), Kind::Complete))
         }
         ("logging/setLevel", Era::Legacy) => {
             let params: SetLevelParams = parse(params.as_deref())?;
             exchange.session.set_log_level(params.level);
-            Ok(respond("{}", Cacheable::No))
+            Ok(respond("{}", Kind::Complete))
         }
         _ => Err(ErrorObject::method_not_found(method)),
     }
@@ -111,7 +113,7 @@ async fn call_tool(
     id: &RequestId,
     params: CallToolParams,
     served: Served,
-) -> Result<String, ErrorObject> {
+) -> Result<(String, Kind), ErrorObject> {
     let core = &exchange.core;
     let Some(tool) = core.tools.get(&params.name) else {
         return Err(ErrorObject::invalid_params(format!(
@@ -120,6 +122,11 @@ async fn call_tool(
         )));
     };
     let era = served.era;
+    let name = tool.definition.name;
+    let round = match era {
+        Era::Modern => rounds::open(core, name, &params)?,
+        Era::Legacy => RoundInputs::default(),
+    };
     let context = Context::new(RequestScope {
         request_id: id.clone(),
         era,
@@ -134,21 +141,36 @@ async fn call_tool(
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
     });
-    let name = tool.definition.name;
+    let arguments = params.arguments;
     let call = ToolCall {
         context,
-        arguments: params.arguments,
+        arguments: arguments.clone(),
         tool: tool.clone(),
+        round,
     };
-    let result = AssertUnwindSafe((tool.definition.call)(call))
+    let outcome = AssertUnwindSafe((tool.definition.call)(call))
         .catch_unwind()
         .await;
-    let result = result.unwrap_or_else(|panic| {
+    let outcome = outcome.unwrap_or_else(|panic| {
         let message = crate::resolve::run::panic_message(&panic);
         tracing::error!(tool = name, panic = message, "tool panicked");
-        failure(name, &ToolError::new("the tool panicked"))
+        ToolOutcome::Complete(failure(name, &ToolError::new("the tool panicked")))
     });
-    Ok(to_json(&result))
+    match outcome {
+        ToolOutcome::Complete(result) => Ok((to_json(&result), Kind::Complete)),
+        ToolOutcome::Stopped(Stop::Protocol(error)) => Err(error),
+        ToolOutcome::Stopped(Stop::Failed(error)) => {
+            Ok((to_json(&failure(name, &error)), Kind::Complete))
+        }
+        ToolOutcome::Stopped(Stop::InputRequired(input)) if era == Era::Modern => Ok((
+            rounds::seal(core, name, arguments.as_deref(), input),
+            Kind::InputRequired,
+        )),
+        ToolOutcome::Stopped(Stop::InputRequired(_)) => {
+            tracing::error!(tool = name, "a 2025-11-25 call asked for another round");
+            Err(ErrorObject::internal())
+        }
+    }
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> String {

@@ -10,13 +10,19 @@ mod from_resolved;
 mod inputs;
 mod into_resolution;
 pub(crate) mod plan;
+mod question;
+mod questions;
 mod resolver;
+pub(crate) mod rounds;
 pub(crate) mod run;
 
 pub use from_resolved::FromResolved;
 pub use inputs::{ArgumentSource, ResolverInputs};
-pub use into_resolution::{IntoResolution, Ready};
+pub use into_resolution::{IntoResolution, Outcome, Ready};
+pub use question::{AnswerError, Capability, Question};
+pub use questions::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Sample, UrlConsent};
 pub use resolver::{
     ParamSpec, ResolvedValue, Resolver, ResolverDefinition, ResolverFuture, ResolverOutcome,
 };
-pub use run::Resolution;
+pub use rounds::{InputRequired, RoundInputs};
+pub use run::{Resolved, Stop};

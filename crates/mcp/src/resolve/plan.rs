@@ -126,6 +126,12 @@ impl Builder<'_> {
                 cycle.join(" -> ")
             )));
         }
+        (definition.prepare)().map_err(|why| {
+            InvalidSignature::new(format!(
+                "tool '{}': resolver '{}' cannot ask its question: {why}",
+                self.tool, definition.name
+            ))
+        })?;
         self.path.push(definition.name);
         self.on_path.push(id);
         let mut inputs = Vec::with_capacity(definition.params.len());

@@ -1,7 +1,7 @@
 //! The `Resolver` trait that `#[resolver]` implements, and what a resolver declares about itself.
 
 use super::inputs::ResolverInputs;
-use crate::error::ToolError;
+use super::into_resolution::Outcome;
 use std::any::{Any, TypeId};
 use std::future::Future;
 use std::pin::Pin;
@@ -11,7 +11,7 @@ use std::sync::Arc;
 pub type ResolvedValue = Arc<dyn Any + Send + Sync>;
 
 /// What running a resolver's body produced.
-pub type ResolverOutcome = Result<ResolvedValue, ToolError>;
+pub type ResolverOutcome = Outcome<ResolvedValue>;
 
 /// The future a resolver's body runs as.
 pub type ResolverFuture = Pin<Box<dyn Future<Output = ResolverOutcome> + Send>>;
@@ -89,6 +89,8 @@ pub struct ResolverDefinition {
     pub output_type: fn() -> TypeId,
     /// Runs the body with its inputs gathered.
     pub run: fn(ResolverInputs<'_>) -> ResolverFuture,
+    /// Checks, at registration, what the resolver may ask (e.g. that its form renders).
+    pub prepare: fn() -> Result<(), String>,
 }
 
 impl std::fmt::Debug for ResolverDefinition {

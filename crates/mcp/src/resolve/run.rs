@@ -1,23 +1,29 @@
 //! Running a tool's resolver graph for one round: every resolver at most once, independent ones
-//! concurrently, each as soon as the values it needs exist.
+//! concurrently, each as soon as the values it needs exist. A question is asked right away on a
+//! 2025-11-25 session; on 2026-07-28 it is answered from the recorded state or this round's
+//! responses, or else it waits for the next round, with every other independent question.
 
 use super::from_resolved::FromResolved;
 use super::inputs::{ArgumentSource, ResolverInputs, read_value};
-use super::plan::ToolPlan;
+use super::into_resolution::Outcome;
+use super::plan::{PlanNode, ToolPlan};
+use super::question::Question;
 use super::resolver::{ResolvedValue, ResolverOutcome};
-use crate::context::Context;
+use super::rounds::{InputRequired, NextRound, Recorded, RoundInputs};
+use crate::context::{ClientRequestError, Context};
 use crate::error::ToolError;
+use crate::protocol::{Era, ErrorObject};
 use futures_util::FutureExt;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::panic::AssertUnwindSafe;
 
 /// The values of one round, from which the tool takes its resolved parameters.
-pub struct Resolution<'p> {
+pub struct Resolved<'p> {
     plan: &'p ToolPlan,
     values: Vec<Option<ResolvedValue>>,
 }
 
-impl Resolution<'_> {
+impl Resolved<'_> {
     /// The value for the tool's `position`-th resolved parameter (counting resolved parameters
     /// only), converted to the parameter's type.
     pub fn take<O: 'static, P: FromResolved<O>>(
@@ -29,17 +35,36 @@ impl Resolution<'_> {
     }
 }
 
-/// Runs every resolver of `plan` once.
+/// Why a round did not produce every value.
+#[derive(Debug)]
+pub enum Stop {
+    /// A resolver failed: an `isError` result.
+    Failed(ToolError),
+    /// A protocol error (e.g. `-32021` for an undeclared capability).
+    Protocol(ErrorObject),
+    /// Questions wait for the client (2026-07-28).
+    InputRequired(InputRequired),
+}
+
+impl From<ToolError> for Stop {
+    fn from(error: ToolError) -> Self {
+        Stop::Failed(error)
+    }
+}
+
+/// Runs every resolver of `plan` once for this round.
 pub(crate) async fn resolve<'p>(
     plan: &'p ToolPlan,
     context: &Context,
     arguments: &dyn ArgumentSource,
-) -> Result<Resolution<'p>, ToolError> {
+    round: &RoundInputs,
+) -> Result<Resolved<'p>, Stop> {
     let count = plan.nodes.len();
     let mut values: Vec<Option<ResolvedValue>> = vec![None; count];
     if count == 0 {
-        return Ok(Resolution { plan, values });
+        return Ok(Resolved { plan, values });
     }
+    let mut next = NextRound::default();
     let mut waits_for = plan.waits_for.clone();
     let mut running = FuturesUnordered::new();
     for (node, waiting) in waits_for.iter().enumerate() {
@@ -48,7 +73,19 @@ pub(crate) async fn resolve<'p>(
         }
     }
     while let Some((node, outcome)) = running.next().await {
-        values[node] = Some(outcome?);
+        let name = plan.nodes[node].definition.name;
+        let key = plan.nodes[node].definition.key;
+        let value = match outcome {
+            NodeOutcome::Value(value) => value,
+            NodeOutcome::Stop(stop) => return Err(stop),
+            NodeOutcome::Ask(question) => {
+                match answer_from_round(context, name, key, &question, round, &mut next)? {
+                    Some(value) => value,
+                    None => continue,
+                }
+            }
+        };
+        values[node] = Some(value);
         for &dependent in &plan.dependents[node] {
             waits_for[dependent] -= 1;
             if waits_for[dependent] == 0 {
@@ -56,7 +93,21 @@ pub(crate) async fn resolve<'p>(
             }
         }
     }
-    Ok(Resolution { plan, values })
+    if !next.requests.is_empty() {
+        return Err(Stop::InputRequired(InputRequired {
+            requests: next.requests,
+            state: next.state,
+        }));
+    }
+    Ok(Resolved { plan, values })
+}
+
+/// What one node's run came to, after a 2025-11-25 question was answered in place.
+enum NodeOutcome {
+    Value(ResolvedValue),
+    Stop(Stop),
+    /// A 2026-07-28 question, for the round's bookkeeping.
+    Ask(Question),
 }
 
 fn start(
@@ -65,7 +116,7 @@ fn start(
     context: &Context,
     arguments: &dyn ArgumentSource,
     values: &[Option<ResolvedValue>],
-) -> impl Future<Output = (usize, ResolverOutcome)> + Send + use<> {
+) -> impl Future<Output = (usize, NodeOutcome)> + Send + use<> {
     let PlanNode { definition, inputs } = &plan.nodes[node];
     let name = definition.name;
     let body = (definition.run)(ResolverInputs {
@@ -74,20 +125,111 @@ fn start(
         values,
         sources: inputs,
     });
-    AssertUnwindSafe(body).catch_unwind().map(move |result| {
-        let outcome = result.unwrap_or_else(|panic| {
-            tracing::error!(
-                resolver = name,
-                panic = panic_message(&panic),
-                "resolver panicked"
-            );
-            Err(ToolError::new(format!("resolver '{name}' panicked")))
-        });
+    let context = context.clone();
+    async move {
+        let outcome: ResolverOutcome = match AssertUnwindSafe(body).catch_unwind().await {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                tracing::error!(
+                    resolver = name,
+                    panic = panic_message(&panic),
+                    "resolver panicked"
+                );
+                Outcome::Failed(ToolError::new(format!("resolver '{name}' panicked")))
+            }
+        };
+        let outcome = match outcome {
+            Outcome::Ready(value) => NodeOutcome::Value(value),
+            Outcome::Failed(error) => NodeOutcome::Stop(Stop::Failed(error)),
+            Outcome::Ask(question) if context.era() == Era::Modern => NodeOutcome::Ask(question),
+            Outcome::Ask(question) => match ask_now(&context, name, question).await {
+                Ok(value) => NodeOutcome::Value(value),
+                Err(stop) => NodeOutcome::Stop(stop),
+            },
+        };
         (node, outcome)
-    })
+    }
 }
 
-use super::plan::PlanNode;
+/// 2025-11-25: sends the question as a request to the client and reads its answer.
+async fn ask_now(context: &Context, name: &str, question: Question) -> Result<ResolvedValue, Stop> {
+    if !question
+        .capability
+        .declared_by(context.client_capabilities())
+    {
+        return Err(Stop::Protocol(question.capability.missing(name)));
+    }
+    let params = question
+        .params
+        .clone()
+        .unwrap_or_else(|| serde_json::json!({}));
+    let answer = context
+        .send_request(question.method, &params)
+        .await
+        .map_err(|error| {
+            let why = match error {
+                ClientRequestError::Rejected(error) => {
+                    format!("the client answered: {}", error.message)
+                }
+                other => other.to_string(),
+            };
+            Stop::Failed(ToolError::new(format!(
+                "Resolver '{name}' got no answer: {why}"
+            )))
+        })?;
+    let answer: serde_json::Value = serde_json::from_str(answer.get()).map_err(|_| {
+        Stop::Failed(ToolError::new(format!(
+            "Resolver '{name}' got an unreadable answer"
+        )))
+    })?;
+    (question.decode)(&answer).map_err(|error| Stop::Failed(error.for_resolver(name)))
+}
+
+/// 2026-07-28: the recorded answer to this exact question, or a fresh answer to the question
+/// asked last round; otherwise the question is asked (in this round's `inputRequests`).
+fn answer_from_round(
+    context: &Context,
+    name: &str,
+    key: &str,
+    question: &Question,
+    round: &RoundInputs,
+    next: &mut NextRound,
+) -> Result<Option<ResolvedValue>, Stop> {
+    let digest = question.digest();
+    if let Some(recorded) = round.state.answered.get(key).filter(|r| r.q == digest) {
+        if let Ok(value) = (question.decode)(&recorded.d) {
+            next.state.answered.insert(key.to_owned(), recorded.clone());
+            return Ok(Some(value));
+        }
+        tracing::info!(
+            resolver = name,
+            "a recorded answer no longer fits its question; asking again"
+        );
+    }
+    let asked_last_round = round.state.asked.get(key) == Some(&digest);
+    if let Some(answer) = round.responses.get(key).filter(|_| asked_last_round) {
+        let value =
+            (question.decode)(answer).map_err(|error| Stop::Failed(error.for_resolver(name)))?;
+        next.state.answered.insert(
+            key.to_owned(),
+            Recorded {
+                d: answer.clone(),
+                q: digest,
+            },
+        );
+        return Ok(Some(value));
+    }
+    if !question
+        .capability
+        .declared_by(context.client_capabilities())
+    {
+        return Err(Stop::Protocol(question.capability.missing(name)));
+    }
+    next.requests
+        .insert(key.to_owned(), question.input_request());
+    next.state.asked.insert(key.to_owned(), digest);
+    Ok(None)
+}
 
 /// The text of a panic payload, for the server log.
 pub(crate) fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> &str {

@@ -9,6 +9,7 @@ use crate::error::{Error, InvalidSignature, Result};
 use crate::protocol::Implementation;
 use crate::resolve::Resolver;
 use crate::resolve::plan::Overrides;
+use crate::state::{KeyRing, StateCodec};
 use std::any::TypeId;
 use std::future::Future;
 use std::pin::Pin;
@@ -45,6 +46,8 @@ pub struct McpServer {
     startup: Vec<Startup>,
     limits: Limits,
     page_size: usize,
+    state_keys: Option<KeyRing>,
+    state_ttl: Duration,
 }
 
 impl McpServer {
@@ -63,6 +66,8 @@ impl McpServer {
             startup: Vec::new(),
             limits: Limits::default(),
             page_size: DEFAULT_PAGE_SIZE,
+            state_keys: None,
+            state_ttl: Duration::from_secs(600),
         }
     }
 
@@ -193,8 +198,30 @@ impl McpServer {
         self
     }
 
+    /// The keys that seal `requestState` on 2026-07-28 rounds: the first seals, all open, so
+    /// keys can be rotated. Replicas that share keys (and the server name) resume each other's
+    /// rounds. Without this, keys come from the `MCP_REQUEST_STATE_KEYS` environment variable
+    /// (see [`KeyRing::from_env`]), or else one random key per process.
+    pub fn request_state_keys(mut self, keys: KeyRing) -> Self {
+        self.state_keys = Some(keys);
+        self
+    }
+
+    /// How long a round's `requestState` stays valid (default 10 minutes, renewed each round).
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.state_ttl = ttl;
+        self
+    }
+
     /// Runs start-up (lifespan builders) and freezes the server for serving.
     pub(crate) async fn build(self) -> Result<Arc<ServerCore>> {
+        let keys = match self.state_keys {
+            Some(keys) => keys,
+            None => KeyRing::from_env()
+                .map_err(|e| Error::Startup(e.to_string()))?
+                .unwrap_or_else(KeyRing::ephemeral),
+        };
+        let state_codec = StateCodec::new(keys, self.info.name.clone()).with_ttl(self.state_ttl);
         let mut state = self.state;
         for startup in self.startup {
             state.insert_value(startup().await?);
@@ -206,6 +233,7 @@ impl McpServer {
             state,
             self.limits,
             self.page_size,
+            state_codec,
         )))
     }
 }

@@ -5,6 +5,7 @@ use crate::context::SharedState;
 use crate::protocol::Implementation;
 use crate::protocol::capabilities::{ListChanged, ServerCapabilities};
 use crate::protocol::meta::SERVER_INFO;
+use crate::state::StateCodec;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -42,6 +43,8 @@ pub(crate) struct ServerCore {
     pub(crate) limits: Limits,
     /// `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, serialized once.
     pub(crate) server_info_meta: String,
+    /// Seals and opens `requestState` (2026-07-28 rounds).
+    pub(crate) state_codec: StateCodec,
 }
 
 impl ServerCore {
@@ -52,6 +55,7 @@ impl ServerCore {
         state: SharedState,
         limits: Limits,
         page_size: usize,
+        state_codec: StateCodec,
     ) -> Self {
         let capabilities = ServerCapabilities {
             tools: (!tools.is_empty()).then_some(ListChanged {
@@ -75,6 +79,7 @@ impl ServerCore {
             state: Arc::new(state),
             limits,
             server_info_meta,
+            state_codec,
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::error::ToolError;
 use crate::protocol::tools::{CallToolResult, ToolAnnotations};
 use crate::resolve::plan::ToolPlan;
 use crate::resolve::run::resolve;
-use crate::resolve::{ArgumentSource, ParamSpec, Resolution};
+use crate::resolve::{ArgumentSource, ParamSpec, Resolved, RoundInputs, Stop};
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::future::Future;
@@ -14,7 +14,16 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 /// The future a tool call runs as.
-pub type ToolFuture = Pin<Box<dyn Future<Output = CallToolResult> + Send>>;
+pub type ToolFuture = Pin<Box<dyn Future<Output = ToolOutcome> + Send>>;
+
+/// How a tool call ended.
+#[derive(Debug)]
+pub enum ToolOutcome {
+    /// A result (possibly an `isError` one).
+    Complete(CallToolResult),
+    /// Stopped before the body ran: a protocol error, or questions for the client.
+    Stopped(Stop),
+}
 
 /// Everything a server needs to list and call one tool. `#[tool]` builds it from the function;
 /// it is read once, at registration.
@@ -84,6 +93,7 @@ pub struct ToolCall {
     pub(crate) context: Context,
     pub(crate) arguments: Option<Box<RawValue>>,
     pub(crate) tool: Arc<RegisteredTool>,
+    pub(crate) round: RoundInputs,
 }
 
 impl ToolCall {
@@ -115,13 +125,21 @@ impl ToolCall {
     pub async fn resolve<'a>(
         &'a self,
         arguments: &'a dyn ArgumentSource,
-    ) -> Result<Resolution<'a>, ToolError> {
-        resolve(&self.tool.plan, &self.context, arguments).await
+    ) -> Result<Resolved<'a>, Stop> {
+        resolve(&self.tool.plan, &self.context, arguments, &self.round).await
     }
 
     /// The `isError` result for a failure: `Error executing tool <name>: <message>`.
     pub fn failed(&self, error: ToolError) -> CallToolResult {
         failure(self.tool.definition.name, &error)
+    }
+
+    /// The outcome of a call that stopped early: a failure becomes an `isError` result.
+    pub fn stopped(&self, stop: impl Into<Stop>) -> ToolOutcome {
+        match stop.into() {
+            Stop::Failed(error) => ToolOutcome::Complete(self.failed(error)),
+            other => ToolOutcome::Stopped(other),
+        }
     }
 
     /// Whether structured output is wrapped as `{"result": …}`.

@@ -1,0 +1,72 @@
+//! `ElicitUrl`: a resolver asks the user to open a URL (an out-of-band flow such as an OAuth
+//! consent), needing the client's URL-mode elicitation.
+
+use crate::protocol::elicitation::{ElicitAction, ElicitResult};
+use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::resolve::question::{AnswerError, Capability, Question};
+use crate::resolve::resolver::ResolvedValue;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// What a resolver returns to send the user to a URL, unless that is no longer needed.
+/// Consumers take [`UrlConsent`]: `accept` means only that the user agreed to open it.
+pub enum ElicitUrl {
+    /// Nothing to ask (the flow already completed).
+    Done,
+    /// Ask the user to open `url`, explaining why in `message`.
+    Ask {
+        /// Why.
+        message: String,
+        /// Where.
+        url: String,
+    },
+}
+
+impl ElicitUrl {
+    /// Asks the user to open `url`.
+    pub fn ask(message: impl Into<String>, url: impl Into<String>) -> Self {
+        ElicitUrl::Ask {
+            message: message.into(),
+            url: url.into(),
+        }
+    }
+}
+
+/// The user's response to a URL elicitation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UrlConsent {
+    /// Nothing had to be asked.
+    NotNeeded,
+    /// The user agreed to open the URL.
+    Accepted,
+    /// The user said no.
+    Declined,
+    /// The user dismissed the question.
+    Cancelled,
+}
+
+impl IntoResolution for ElicitUrl {
+    type Value = UrlConsent;
+
+    fn into_resolution(self) -> Outcome<UrlConsent> {
+        match self {
+            ElicitUrl::Done => Outcome::Ready(UrlConsent::NotNeeded),
+            ElicitUrl::Ask { message, url } => Outcome::Ask(Question::new(
+                Capability::ElicitationUrl,
+                "elicitation/create",
+                Some(json!({"mode": "url", "message": message, "url": url})),
+                decode,
+            )),
+        }
+    }
+}
+
+fn decode(answer: &Value) -> Result<ResolvedValue, AnswerError> {
+    let answer: ElicitResult =
+        serde_json::from_value(answer.clone()).map_err(|_| AnswerError::NotElicitation)?;
+    Ok(Arc::new(match answer.action {
+        ElicitAction::Accept => UrlConsent::Accepted,
+        ElicitAction::Decline => UrlConsent::Declined,
+        ElicitAction::Cancel => UrlConsent::Cancelled,
+    }))
+}

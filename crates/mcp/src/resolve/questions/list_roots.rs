@@ -1,0 +1,26 @@
+//! `ListRoots`: a resolver asks for the client's roots (`roots/list`).
+
+use crate::protocol::roots::ListRootsResult;
+use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::resolve::question::{AnswerError, Capability, Question};
+use crate::resolve::resolver::ResolvedValue;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// What a resolver returns to ask for the client's roots. Consumers take [`ListRootsResult`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListRoots;
+
+impl IntoResolution for ListRoots {
+    type Value = ListRootsResult;
+
+    fn into_resolution(self) -> Outcome<ListRootsResult> {
+        Outcome::Ask(Question::new(Capability::Roots, "roots/list", None, decode))
+    }
+}
+
+fn decode(answer: &Value) -> Result<ResolvedValue, AnswerError> {
+    serde_json::from_value::<ListRootsResult>(answer.clone())
+        .map(|result| Arc::new(result) as ResolvedValue)
+        .map_err(|_| AnswerError::WrongKind)
+}

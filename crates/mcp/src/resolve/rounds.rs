@@ -1,0 +1,61 @@
+//! What a 2026-07-28 request carries from round to round: the answers already given (each
+//! pinned to the exact question it answers) and the questions asked last round.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// An answer recorded in the state: the client's answer as sent, and the digest of the question.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Recorded {
+    /// The answer, as the client sent it.
+    pub(crate) d: Value,
+    /// The digest of the question it answered.
+    pub(crate) q: String,
+}
+
+/// The plaintext inside `requestState`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct RoundState {
+    /// Answered questions, by resolver key.
+    #[serde(default)]
+    pub(crate) answered: BTreeMap<String, Recorded>,
+    /// The digests of the questions asked last round, by resolver key.
+    #[serde(default)]
+    pub(crate) asked: BTreeMap<String, String>,
+}
+
+impl RoundState {
+    /// Reads the state; anything unreadable (an older format in a rolling upgrade) reads as "no
+    /// progress", never as an error: the string was already authenticated.
+    pub(crate) fn parse(text: &str) -> Self {
+        serde_json::from_str(text).unwrap_or_default()
+    }
+
+    pub(crate) fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("round state serializes")
+    }
+}
+
+/// What the engine reads on this round.
+#[derive(Debug, Default)]
+pub struct RoundInputs {
+    pub(crate) state: RoundState,
+    pub(crate) responses: Map<String, Value>,
+}
+
+/// The questions a round could not answer, and the state for the retry.
+#[derive(Debug)]
+pub struct InputRequired {
+    /// `inputRequests`, by resolver key.
+    pub(crate) requests: Map<String, Value>,
+    /// The plaintext state, sealed by the dispatcher.
+    pub(crate) state: RoundState,
+}
+
+/// The next round's state, built while this round runs.
+#[derive(Default)]
+pub(crate) struct NextRound {
+    pub(crate) state: RoundState,
+    pub(crate) requests: Map<String, Value>,
+}

@@ -1,0 +1,192 @@
+//! The key ring that seals `requestState`: the first key seals, every key opens (rotation), and
+//! keys can come from the environment so replicas resume each other's rounds.
+
+use aes_gcm::aead::{KeyInit, OsRng, rand_core::RngCore};
+use aes_gcm::{Aes256Gcm, Key};
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use hkdf::Hkdf;
+use sha2::{Digest, Sha256};
+
+/// The environment variable [`KeyRing::from_env`] reads: secrets of at least 32 bytes, base64
+/// (standard or URL-safe), separated by commas or spaces; the first one seals.
+pub const KEYS_ENV: &str = "MCP_REQUEST_STATE_KEYS";
+
+const HKDF_INFO: &[u8] = b"mcp/request-state/v1/aes-256-gcm";
+
+/// One derived key and its 4-byte id.
+pub(crate) struct SealingKey {
+    pub(crate) id: [u8; 4],
+    pub(crate) cipher: Aes256Gcm,
+}
+
+/// Keys that seal and open `requestState`.
+pub struct KeyRing {
+    pub(crate) keys: Vec<SealingKey>,
+}
+
+/// A secret that cannot be used as a sealing key.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    /// The ring has no key.
+    #[error("a requestState key ring needs at least one key")]
+    Empty,
+    /// A secret is shorter than 32 bytes.
+    #[error("requestState key {index} is {len} bytes; use at least 32 random bytes")]
+    TooShort {
+        /// Which key.
+        index: usize,
+        /// Its length.
+        len: usize,
+    },
+    /// A secret in the environment is not base64.
+    #[error("requestState key {index} in {KEYS_ENV} is not base64")]
+    NotBase64 {
+        /// Which key.
+        index: usize,
+    },
+    /// The same secret appears twice.
+    #[error("requestState key {index} repeats an earlier key")]
+    Duplicate {
+        /// Which key.
+        index: usize,
+    },
+}
+
+impl KeyRing {
+    /// A ring of the given secrets (each at least 32 bytes); the first seals, all open.
+    ///
+    /// # Errors
+    ///
+    /// When the ring is empty, a secret is too short, or a secret repeats.
+    pub fn new<I, S>(secrets: I) -> Result<Self, KeyError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<[u8]>,
+    {
+        let mut keys: Vec<SealingKey> = Vec::new();
+        for (index, secret) in secrets.into_iter().enumerate() {
+            let secret = secret.as_ref();
+            if secret.len() < 32 {
+                return Err(KeyError::TooShort {
+                    index,
+                    len: secret.len(),
+                });
+            }
+            let key = derive(secret);
+            if keys.iter().any(|k| k.id == key.id) {
+                return Err(KeyError::Duplicate { index });
+            }
+            keys.push(key);
+        }
+        if keys.is_empty() {
+            return Err(KeyError::Empty);
+        }
+        Ok(Self { keys })
+    }
+
+    /// A ring of one random key held by this process only: rounds resume only on this process.
+    pub fn ephemeral() -> Self {
+        let mut secret = [0u8; 32];
+        OsRng.fill_bytes(&mut secret);
+        Self::new([secret]).expect("a random 32-byte key is valid")
+    }
+
+    /// The ring in [`KEYS_ENV`], or `None` when the variable is unset or empty.
+    ///
+    /// # Errors
+    ///
+    /// When a key is not base64, too short, or repeated.
+    pub fn from_env() -> Result<Option<Self>, KeyError> {
+        let Ok(value) = std::env::var(KEYS_ENV) else {
+            return Ok(None);
+        };
+        let parts: Vec<&str> = value
+            .split([',', ' ', '\n'])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if parts.is_empty() {
+            return Ok(None);
+        }
+        let mut secrets = Vec::with_capacity(parts.len());
+        for (index, part) in parts.iter().enumerate() {
+            let bytes = STANDARD
+                .decode(part)
+                .or_else(|_| URL_SAFE_NO_PAD.decode(part.trim_end_matches('=')))
+                .map_err(|_| KeyError::NotBase64 { index })?;
+            secrets.push(bytes);
+        }
+        Self::new(secrets).map(Some)
+    }
+
+    pub(crate) fn sealing(&self) -> &SealingKey {
+        &self.keys[0]
+    }
+
+    pub(crate) fn find(&self, id: &[u8]) -> Option<&SealingKey> {
+        self.keys.iter().find(|k| k.id == id)
+    }
+}
+
+impl std::fmt::Debug for KeyRing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyRing")
+            .field("keys", &self.keys.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn derive(secret: &[u8]) -> SealingKey {
+    let mut derived = [0u8; 32];
+    Hkdf::<Sha256>::new(None, secret)
+        .expand(HKDF_INFO, &mut derived)
+        .expect("32 bytes fit HKDF");
+    let mut hasher = Sha256::new();
+    hasher.update(b"mcp/request-state/v1/kid:");
+    hasher.update(derived);
+    let digest = hasher.finalize();
+    let id = [digest[0], digest[1], digest[2], digest[3]];
+    let cipher = Aes256Gcm::new(Key::<Aes256Gcm>::from_slice(&derived));
+    SealingKey { id, cipher }
+}
+
+/// Encodes bytes the way tokens do (URL-safe base64 without padding).
+pub(crate) fn b64(bytes: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Decodes a token's base64; `None` when it is not canonical URL-safe base64.
+pub(crate) fn unb64(text: &str) -> Option<Vec<u8>> {
+    let bytes = URL_SAFE_NO_PAD.decode(text).ok()?;
+    (URL_SAFE_NO_PAD.encode(&bytes) == text).then_some(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_short_duplicate_and_empty_rings() {
+        assert!(matches!(
+            KeyRing::new([[7u8; 16]]),
+            Err(KeyError::TooShort { index: 0, len: 16 })
+        ));
+        assert!(matches!(
+            KeyRing::new([[7u8; 32], [7u8; 32]]),
+            Err(KeyError::Duplicate { index: 1 })
+        ));
+        assert!(matches!(
+            KeyRing::new(Vec::<Vec<u8>>::new()),
+            Err(KeyError::Empty)
+        ));
+    }
+
+    #[test]
+    fn ephemeral_rings_differ() {
+        assert_ne!(
+            KeyRing::ephemeral().sealing().id,
+            KeyRing::ephemeral().sealing().id
+        );
+    }
+}
