@@ -63,6 +63,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
     });
     let call_expr = signature.call_expr();
+    let bind_body = signature.bind_body();
     let run = if signature.is_async() {
         quote! { let __value = #call_expr.await; }
     } else {
@@ -97,6 +98,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 fn __run(
                     inputs: ::mcp::__private::ResolverInputs<'_>,
                 ) -> ::mcp::__private::ResolverFuture {
+                    #bind_body
                     #(#gather)*
                     ::mcp::__private::Box::pin(async move {
                         #run

@@ -74,11 +74,20 @@ impl Signature {
             .partition(|a| a.path().is_ident("doc"))
     }
 
-    /// The call of the original function with every parameter bound to a local of its name.
+    /// Binds the function to `__body` before its parameters are bound to locals of their names
+    /// (a parameter may be named like the function).
+    pub(crate) fn bind_body(&self) -> TokenStream {
+        let name = self.name();
+        quote! { let __body = #name; }
+    }
+
+    /// The call of the original function (bound by [`Signature::bind_body`]) with every
+    /// parameter bound to a local of its name.
     pub(crate) fn call_expr(&self) -> TokenStream {
         let name = self.name();
+        let _ = name;
         let args = self.params.iter().map(|p| &p.ident);
-        quote! { #name(#(#args),*) }
+        quote! { __body(#(#args),*) }
     }
 
     pub(crate) fn params_of(&self, kind: fn(&ParamKind) -> bool) -> impl Iterator<Item = &Param> {

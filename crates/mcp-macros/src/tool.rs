@@ -148,6 +148,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         quote! { let #ident: ::mcp::__private::Context = call.context(); }
     });
     let call_expr = signature.call_expr();
+    let bind_body = signature.bind_body();
     let run = if signature.is_async() {
         quote! { let __output = #call_expr.await; }
     } else {
@@ -205,6 +206,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     ::mcp::__private::Box::pin(async move {
                         #[allow(unused_imports)]
                         use ::mcp::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
+                        #bind_body
                         let __arguments: __Arguments = match call.parse_arguments() {
                             ::core::result::Result::Ok(arguments) => arguments,
                             ::core::result::Result::Err(error) => return call.stopped(error),

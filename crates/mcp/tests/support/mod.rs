@@ -59,3 +59,41 @@ pub fn text(response: &Value) -> &str {
 pub fn is_error(response: &Value) -> bool {
     response["result"]["isError"] == json!(true)
 }
+
+/// A 2026-07-28 `tools/call` that carries `inputResponses` and `requestState` from a previous
+/// round.
+pub fn retry_call(
+    id: u64,
+    tool: &str,
+    arguments: Value,
+    capabilities: Value,
+    responses: Value,
+    state: &str,
+) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{
+        "name":tool,"arguments":arguments,"inputResponses":responses,"requestState":state,
+        "_meta":modern_meta(capabilities)}})
+    .to_string()
+}
+
+/// The `requestState` of an `input_required` response.
+pub fn request_state(response: &Value) -> String {
+    assert_eq!(
+        response["result"]["resultType"], "input_required",
+        "{response}"
+    );
+    response["result"]["requestState"]
+        .as_str()
+        .expect("a requestState")
+        .to_owned()
+}
+
+/// The keys of an `input_required` response's `inputRequests`, sorted.
+pub fn asked_keys(response: &Value) -> Vec<String> {
+    let requests = response["result"]["inputRequests"]
+        .as_object()
+        .expect("inputRequests");
+    let mut keys: Vec<String> = requests.keys().cloned().collect();
+    keys.sort();
+    keys
+}
