@@ -590,7 +590,6 @@ async fn url_roots_and_sampling_questions_round_trip_on_2026_07_28() {
             "Dune",
         ),
     ];
-    let _ = "questions";
     for (id, (tool, key, answer, expected)) in cases.into_iter().enumerate() {
         let id = id as u64 * 2 + 1;
         let round1 = exchange(
@@ -599,7 +598,7 @@ async fn url_roots_and_sampling_questions_round_trip_on_2026_07_28() {
         )
         .await;
         let key = key.replace("kinds", "questions");
-        assert_eq!(asked_keys(&round1), [key.clone()], "{tool}");
+        assert_eq!(asked_keys(&round1), std::slice::from_ref(&key), "{tool}");
         let responses = json!({ key: answer });
         let done = exchange(
             &mut client,
