@@ -573,19 +573,19 @@ async fn url_roots_and_sampling_questions_round_trip_on_2026_07_28() {
     let cases = [
         (
             "account",
-            "kinds::sign_in",
+            "questions::sign_in",
             json!({"action": "accept"}),
             "Accepted",
         ),
         (
             "roots",
-            "kinds::workspace",
+            "questions::workspace",
             json!({"roots": [{"uri": "file:///src"}, {"uri": "file:///docs"}]}),
             "file:///src,file:///docs",
         ),
         (
             "suggestion",
-            "kinds::suggest",
+            "questions::suggest",
             json!({"role": "assistant", "content": {"type": "text", "text": "Dune"}, "model": "m"}),
             "Dune",
         ),
@@ -597,7 +597,7 @@ async fn url_roots_and_sampling_questions_round_trip_on_2026_07_28() {
             modern_call(id, tool, json!({}), modern_meta(caps.clone())),
         )
         .await;
-        let key = key.replace("kinds", "questions");
+        let key = key.to_owned();
         assert_eq!(asked_keys(&round1), std::slice::from_ref(&key), "{tool}");
         let responses = json!({ key: answer });
         let done = exchange(
