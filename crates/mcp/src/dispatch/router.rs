@@ -145,7 +145,7 @@ async fn call_tool(
     let call = ToolCall {
         context,
         arguments: arguments.clone(),
-        tool: tool.clone(),
+        handler: tool.handler.clone(),
         round,
     };
     let outcome = AssertUnwindSafe((tool.definition.call)(call))

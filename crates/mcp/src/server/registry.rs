@@ -2,7 +2,7 @@
 
 use super::output::OutputShape;
 use super::schema::{input_schema, output_schema};
-use super::tool::{RegisteredTool, ToolDefinition};
+use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
 use crate::protocol::tools::Tool;
 use crate::resolve::plan::{Overrides, ToolPlan};
@@ -41,10 +41,14 @@ impl ToolRegistry {
         let (tool, wrap_output) = describe(&definition)?;
         let plan = ToolPlan::build(name, definition.params, overrides)?;
         self.by_name.insert(name, self.tools.len());
-        self.tools.push(Arc::new(RegisteredTool {
-            definition,
+        let handler = Arc::new(Handler {
+            name,
             plan,
             wrap_output,
+        });
+        self.tools.push(Arc::new(RegisteredTool {
+            definition,
+            handler,
         }));
         self.listed.push(tool);
         Ok(())
@@ -55,10 +59,15 @@ impl ToolRegistry {
         for tool in &mut self.tools {
             let definition = tool.definition.clone();
             let plan = ToolPlan::build(definition.name, definition.params, overrides)?;
+            let wrap_output = tool.handler.wrap_output;
+            let handler = Arc::new(Handler {
+                name: definition.name,
+                plan,
+                wrap_output,
+            });
             *tool = Arc::new(RegisteredTool {
                 definition,
-                plan,
-                wrap_output: tool.wrap_output,
+                handler,
             });
         }
         Ok(())

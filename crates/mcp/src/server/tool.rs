@@ -79,20 +79,29 @@ where
 #[derive(Debug)]
 pub struct ToolMarker(());
 
-/// A registered tool: its definition and what registration derived from it.
-pub(crate) struct RegisteredTool {
-    pub(crate) definition: ToolDefinition,
+/// What registration derived for a tool, prompt or resource: what its generated code needs at
+/// call time.
+pub(crate) struct Handler {
+    /// The tool's (prompt's, resource's) name, for error messages.
+    pub(crate) name: &'static str,
+    /// Its resolver graph.
     pub(crate) plan: ToolPlan,
     /// Structured output is wrapped as `{"result": …}` because its schema's root is not an
-    /// object.
+    /// object (tools only).
     pub(crate) wrap_output: bool,
 }
 
-/// One call of a tool, as its generated code sees it.
+/// A registered tool: its definition and what registration derived from it.
+pub(crate) struct RegisteredTool {
+    pub(crate) definition: ToolDefinition,
+    pub(crate) handler: Arc<Handler>,
+}
+
+/// One call of a tool (or prompt, or resource), as its generated code sees it.
 pub struct ToolCall {
     pub(crate) context: Context,
     pub(crate) arguments: Option<Box<RawValue>>,
-    pub(crate) tool: Arc<RegisteredTool>,
+    pub(crate) handler: Arc<Handler>,
     pub(crate) round: RoundInputs,
 }
 
@@ -126,12 +135,12 @@ impl ToolCall {
         &'a self,
         arguments: &'a dyn ArgumentSource,
     ) -> Result<Resolved<'a>, Stop> {
-        resolve(&self.tool.plan, &self.context, arguments, &self.round).await
+        resolve(&self.handler.plan, &self.context, arguments, &self.round).await
     }
 
     /// The `isError` result for a failure: `Error executing tool <name>: <message>`.
     pub fn failed(&self, error: ToolError) -> CallToolResult {
-        failure(self.tool.definition.name, &error)
+        failure(self.handler.name, &error)
     }
 
     /// The outcome of a call that stopped early: a failure becomes an `isError` result.
@@ -144,7 +153,7 @@ impl ToolCall {
 
     /// Whether structured output is wrapped as `{"result": …}`.
     pub(crate) fn wraps_output(&self) -> bool {
-        self.tool.wrap_output
+        self.handler.wrap_output
     }
 }
 
