@@ -1,6 +1,7 @@
 //! Procedural macros of the `mcp` crate. Use them through `mcp` (`mcp::tool`, `mcp::resolver`),
 //! whose documentation describes them.
 
+mod handler;
 mod params;
 mod resolver;
 mod signature;

@@ -95,7 +95,7 @@ pub mod __private {
     };
     pub use crate::server::output::{Probe, ViaContent, ViaStructured, ViaStructuredResult};
     pub use crate::server::schema::schema_for;
-    pub use crate::server::{ToolCall, ToolDefinition, ToolFuture, ToolOutcome};
+    pub use crate::server::{ToolCall, ToolDefinition, ToolFuture};
     pub use schemars;
     pub use serde;
     pub use std::any::{Any, TypeId};

@@ -14,7 +14,7 @@ use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
 use crate::resolve::{RoundInputs, Stop};
 use crate::server::core::ServerCore;
-use crate::server::tool::{ToolCall, ToolOutcome, failure};
+use crate::server::tool::{ToolCall, failure};
 use futures_util::FutureExt;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -154,19 +154,17 @@ async fn call_tool(
     let outcome = outcome.unwrap_or_else(|panic| {
         let message = crate::resolve::run::panic_message(&panic);
         tracing::error!(tool = name, panic = message, "tool panicked");
-        ToolOutcome::Complete(failure(name, &ToolError::new("the tool panicked")))
+        Ok(failure(name, &ToolError::new("the tool panicked")))
     });
     match outcome {
-        ToolOutcome::Complete(result) => Ok((to_json(&result), Kind::Complete)),
-        ToolOutcome::Stopped(Stop::Protocol(error)) => Err(error),
-        ToolOutcome::Stopped(Stop::Failed(error)) => {
-            Ok((to_json(&failure(name, &error)), Kind::Complete))
-        }
-        ToolOutcome::Stopped(Stop::InputRequired(input)) if era == Era::Modern => Ok((
+        Ok(result) => Ok((to_json(&result), Kind::Complete)),
+        Err(Stop::Protocol(error)) => Err(error),
+        Err(Stop::Failed(error)) => Ok((to_json(&failure(name, &error)), Kind::Complete)),
+        Err(Stop::InputRequired(input)) if era == Era::Modern => Ok((
             rounds::seal(core, name, arguments.as_deref(), input),
             Kind::InputRequired,
         )),
-        ToolOutcome::Stopped(Stop::InputRequired(_)) => {
+        Err(Stop::InputRequired(_)) => {
             tracing::error!(tool = name, "a 2025-11-25 call asked for another round");
             Err(ErrorObject::internal())
         }

@@ -9,4 +9,4 @@ pub(crate) mod tool;
 
 pub use builder::McpServer;
 pub use output::{IntoCallToolResult, OutputShape};
-pub use tool::{IntoTool, ToolCall, ToolDefinition, ToolFuture, ToolMarker, ToolOutcome};
+pub use tool::{IntoTool, ToolCall, ToolDefinition, ToolFuture, ToolMarker};

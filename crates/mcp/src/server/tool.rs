@@ -13,17 +13,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-/// The future a tool call runs as.
-pub type ToolFuture = Pin<Box<dyn Future<Output = ToolOutcome> + Send>>;
-
-/// How a tool call ended.
-#[derive(Debug)]
-pub enum ToolOutcome {
-    /// A result (possibly an `isError` one).
-    Complete(CallToolResult),
-    /// Stopped before the body ran: a protocol error, or questions for the client.
-    Stopped(Stop),
-}
+/// The future a tool call runs as: a result (possibly an `isError` one), or the reason it
+/// stopped before its body ran (a failure, a protocol error, questions for the client).
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<CallToolResult, Stop>> + Send>>;
 
 /// Everything a server needs to list and call one tool. `#[tool]` builds it from the function;
 /// it is read once, at registration.
@@ -141,14 +133,6 @@ impl ToolCall {
     /// The `isError` result for a failure: `Error executing tool <name>: <message>`.
     pub fn failed(&self, error: ToolError) -> CallToolResult {
         failure(self.handler.name, &error)
-    }
-
-    /// The outcome of a call that stopped early: a failure becomes an `isError` result.
-    pub fn stopped(&self, stop: impl Into<Stop>) -> ToolOutcome {
-        match stop.into() {
-            Stop::Failed(error) => ToolOutcome::Complete(self.failed(error)),
-            other => ToolOutcome::Stopped(other),
-        }
     }
 
     /// Whether structured output is wrapped as `{"result": …}`.
