@@ -15,6 +15,7 @@ pub mod lifecycle;
 pub mod logging;
 pub mod meta;
 pub mod progress;
+pub mod prompts;
 pub mod roots;
 pub mod sampling;
 pub mod tools;
@@ -27,6 +28,9 @@ pub use icon::Icon;
 pub use implementation::Implementation;
 pub use jsonrpc::{ErrorObject, RequestId};
 pub use logging::LoggingLevel;
+pub use prompts::{
+    GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,
+};
 pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
 pub use tools::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
