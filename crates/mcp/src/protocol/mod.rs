@@ -16,6 +16,7 @@ pub mod logging;
 pub mod meta;
 pub mod progress;
 pub mod prompts;
+pub mod resources;
 pub mod roots;
 pub mod sampling;
 pub mod tools;
@@ -30,6 +31,10 @@ pub use jsonrpc::{ErrorObject, RequestId};
 pub use logging::LoggingLevel;
 pub use prompts::{
     GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,
+};
+pub use resources::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult,
+    Resource, ResourceTemplate, ResourceUpdatedParams, SubscribeParams, UnsubscribeParams,
 };
 pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
