@@ -6,6 +6,7 @@
 
 pub mod cancelled;
 pub mod capabilities;
+pub mod completion;
 pub mod content;
 pub mod elicitation;
 pub mod icon;
@@ -23,6 +24,7 @@ pub mod tools;
 pub mod version;
 
 pub use capabilities::{ClientCapabilities, ServerCapabilities};
+pub use completion::{CompleteParams, CompleteResult, Completion, CompletionReference};
 pub use content::{Content, ResourceContents, Role};
 pub use elicitation::{ElicitAction, ElicitRequestParams, ElicitResult};
 pub use icon::Icon;
