@@ -6,26 +6,53 @@
 
 pub mod cancelled;
 pub mod capabilities;
+pub mod completion;
 pub mod content;
 pub mod elicitation;
+pub mod icon;
 pub mod implementation;
 pub mod jsonrpc;
 pub mod lifecycle;
 pub mod logging;
 pub mod meta;
 pub mod progress;
+pub mod prompts;
+pub mod resources;
 pub mod roots;
 pub mod sampling;
 pub mod tools;
 pub mod version;
 
 pub use capabilities::{ClientCapabilities, ServerCapabilities};
+pub use completion::{CompleteParams, CompleteResult, Completion, CompletionReference};
 pub use content::{Content, ResourceContents, Role};
 pub use elicitation::{ElicitAction, ElicitRequestParams, ElicitResult};
+pub use icon::Icon;
 pub use implementation::Implementation;
 pub use jsonrpc::{ErrorObject, RequestId};
 pub use logging::LoggingLevel;
+pub use prompts::{
+    GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,
+};
+pub use resources::{
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceParams, ReadResourceResult,
+    Resource, ResourceTemplate, ResourceUpdatedParams, SubscribeParams, UnsubscribeParams,
+};
 pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
-pub use tools::{CallToolResult, Tool, ToolAnnotations};
+pub use tools::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 pub use version::Era;
+
+/// Parses `json`, checks that serializing the value gives back the same JSON (compared as
+/// [`serde_json::Value`], so key order and whitespace do not matter), and returns the value.
+#[cfg(test)]
+pub(crate) fn round_trip<T>(json: &str) -> T
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let expected: serde_json::Value = serde_json::from_str(json).expect("test JSON is valid");
+    let parsed: T = serde_json::from_str(json).expect("the spec example parses");
+    let written = serde_json::to_value(&parsed).expect("the value serializes");
+    assert_eq!(written, expected, "round trip changed the JSON");
+    parsed
+}

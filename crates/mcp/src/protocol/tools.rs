@@ -1,9 +1,10 @@
 //! Tools: their description in `tools/list` and the `tools/call` exchange.
 
 use super::content::Content;
+use super::icon::Icon;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 /// Hints about a tool's behaviour. Clients treat them as untrusted.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -53,6 +54,24 @@ pub struct Tool {
     /// Behaviour hints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
+    /// Icons a client may show for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icons: Option<Vec<Icon>>,
+    /// Extra metadata (`_meta`), keyed by prefixed names.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// `tools/list` result (`resultType`, `ttlMs` and `cacheScope` are added by the 2026-07-28
+/// envelope, not carried here).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListToolsResult {
+    /// One page of tools.
+    pub tools: Vec<Tool>,
+    /// Where the next page starts; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 /// `tools/list` and other paginated list params.
@@ -110,5 +129,31 @@ impl CallToolResult {
             is_error: Some(true),
             ..Self::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::round_trip;
+
+    #[test]
+    fn round_trips_a_listed_tool_with_icons_and_meta() {
+        let page: ListToolsResult = round_trip(
+            r#"{"tools":[{"name":"lookup","title":"Lookup","description":"Find a book.",
+                "inputSchema":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]},
+                "annotations":{"readOnlyHint":true},
+                "icons":[{"src":"https://srv.example/lookup.png","mimeType":"image/png","sizes":["48x48"]}],
+                "_meta":{"com.example/team":"search"}}],
+              "nextCursor":"1"}"#,
+        );
+        let tool = &page.tools[0];
+        assert_eq!(
+            tool.icons.as_ref().unwrap()[0].src,
+            "https://srv.example/lookup.png"
+        );
+        assert_eq!(tool.meta.as_ref().unwrap()["com.example/team"], "search");
+        let minimal: Tool = round_trip(r#"{"name":"ping","inputSchema":{"type":"object"}}"#);
+        assert!(minimal.icons.is_none() && minimal.meta.is_none());
     }
 }

@@ -135,6 +135,8 @@ fn describe(definition: &ToolDefinition) -> Result<(Tool, bool), InvalidSignatur
         input_schema,
         output_schema,
         annotations,
+        icons: None,
+        meta: None,
     };
     Ok((tool, wrap_output))
 }
