@@ -124,7 +124,9 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
         #bind_body
         let __arguments: __Arguments = match call.parse_arguments() {
             ::core::result::Result::Ok(arguments) => arguments,
-            ::core::result::Result::Err(error) => #stop,
+            ::core::result::Result::Err(error) => {
+                return ::core::result::Result::Err(::mcp::__private::Stop::InvalidArguments(error));
+            }
         };
         #resolution
         #[allow(unused_variables)]

@@ -2,8 +2,11 @@
 //! whose documentation describes them.
 
 mod handler;
+mod options;
 mod params;
+mod prompt;
 mod resolver;
+mod resource;
 mod signature;
 mod tool;
 
@@ -36,6 +39,32 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn resolver(attr: TokenStream, item: TokenStream) -> TokenStream {
     resolver::expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Turns a function into an MCP prompt, registered with `McpServer::prompt(name)`.
+///
+/// The name comes from the function (override with `name = "…"`), the description from its doc
+/// comment, and the prompt's arguments from its parameters (strings; `Option<String>` for an
+/// optional one). Parameters may be `Context` or `#[resolve(..)]` as on tools. Return a
+/// `String` (one user message), prompt messages, or a `GetPromptResult`.
+#[proc_macro_attribute]
+pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    prompt::expand(attr.into(), item.into())
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Turns a function into an MCP resource, registered with `McpServer::resource(name)`.
+///
+/// `uri = "…"` is required; a URI with `{variables}` makes a resource template whose variables
+/// fill the parameters of the same names. Other options: `name`, `title`, `description`,
+/// `mime_type`. Parameters may be `Context` or `#[resolve(..)]` as on tools. Return a `String`
+/// (text), `Vec<u8>` (binary), resource contents, or a `Result` of those.
+#[proc_macro_attribute]
+pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    resource::expand(attr.into(), item.into())
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

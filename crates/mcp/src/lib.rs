@@ -59,7 +59,7 @@ pub mod transport;
 
 pub use context::Context;
 pub use error::{Error, InvalidSignature, Result, ToolError};
-pub use mcp_macros::{resolver, tool};
+pub use mcp_macros::{prompt, resolver, resource, tool};
 pub use protocol::{CallToolResult, Content};
 pub use server::McpServer;
 
@@ -77,7 +77,7 @@ pub mod prelude {
     pub use crate::protocol::{CreateMessageResult, ListRootsResult};
     pub use crate::resolve::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Resolver, Sample};
     pub use crate::server::McpServer;
-    pub use mcp_macros::{resolver, tool};
+    pub use mcp_macros::{prompt, resolver, resource, tool};
     pub use schemars::JsonSchema;
     pub use serde::{Deserialize, Serialize};
 }
@@ -88,14 +88,17 @@ pub mod __private {
     pub use crate::context::Context;
     pub use crate::error::ToolError;
     pub use crate::protocol::tools::ToolAnnotations;
-    pub use crate::resolve::Outcome;
     pub use crate::resolve::{
         ArgumentSource, FromResolved, IntoResolution, ParamSpec, Ready, ResolvedValue, Resolver,
         ResolverDefinition, ResolverFuture, ResolverInputs,
     };
+    pub use crate::resolve::{Outcome, Stop};
     pub use crate::server::output::{Probe, ViaContent, ViaStructured, ViaStructuredResult};
     pub use crate::server::schema::schema_for;
-    pub use crate::server::{ToolCall, ToolDefinition, ToolFuture};
+    pub use crate::server::{
+        IntoGetPromptResult, IntoResourceContents, PromptDefinition, PromptFuture,
+        ResourceDefinition, ResourceFuture, ToolCall, ToolDefinition, ToolFuture,
+    };
     pub use schemars;
     pub use serde;
     pub use std::any::{Any, TypeId};

@@ -3,7 +3,6 @@
 //! client; the reason goes to the server log only.
 
 use crate::protocol::ErrorObject;
-use crate::protocol::tools::CallToolParams;
 use crate::resolve::rounds::RoundState;
 use crate::resolve::{InputRequired, RoundInputs};
 use crate::server::core::ServerCore;
@@ -12,15 +11,35 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-const METHOD: &str = "tools/call";
+/// The request a state belongs to: `tools/call` of a tool, `prompts/get` of a prompt,
+/// `resources/read` of a URI, with its arguments.
+#[derive(Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub(crate) method: &'static str,
+    pub(crate) name: &'a str,
+    pub(crate) arguments: Option<&'a RawValue>,
+}
+
+impl Target<'_> {
+    fn with_binding<T>(&self, f: impl FnOnce(Binding<'_>) -> T) -> T {
+        let digest = arguments_digest(self.arguments);
+        f(Binding {
+            method: self.method,
+            target: self.name,
+            arguments: &digest,
+            principal: None,
+        })
+    }
+}
 
 /// This round's inputs: the verified state and the client's answers.
 pub(crate) fn open(
     core: &ServerCore,
-    tool: &str,
-    params: &CallToolParams,
+    target: Target<'_>,
+    input_responses: Option<&RawValue>,
+    request_state: Option<&str>,
 ) -> Result<RoundInputs, ErrorObject> {
-    let responses = match params.input_responses.as_deref() {
+    let responses = match input_responses {
         None => Map::new(),
         Some(raw) => match serde_json::from_str::<Value>(raw.get()) {
             Ok(Value::Object(map)) => map,
@@ -32,26 +51,17 @@ pub(crate) fn open(
             }
         },
     };
-    let state = match params.request_state.as_deref() {
+    let state = match request_state {
         None => RoundState::default(),
-        Some(token) => {
-            let digest = arguments_digest(params.arguments.as_deref());
-            let binding = Binding {
-                method: METHOD,
-                target: tool,
-                arguments: &digest,
-                principal: None,
-            };
-            match core.state_codec.open(token, binding) {
-                Ok(plaintext) => RoundState::parse(&plaintext),
-                Err(reason) => {
-                    tracing::warn!(?reason, tool, "rejected a requestState");
-                    return Err(ErrorObject::invalid_params(
-                        "Invalid or expired requestState",
-                    ));
-                }
+        Some(token) => match target.with_binding(|binding| core.state_codec.open(token, binding)) {
+            Ok(plaintext) => RoundState::parse(&plaintext),
+            Err(reason) => {
+                tracing::warn!(?reason, target = target.name, "rejected a requestState");
+                return Err(ErrorObject::invalid_params(
+                    "Invalid or expired requestState",
+                ));
             }
-        }
+        },
     };
     Ok(RoundInputs { state, responses })
 }
@@ -63,21 +73,10 @@ struct InputRequiredResult<'a> {
     request_state: String,
 }
 
-/// The `input_required` result for `input`, with its state sealed to this call.
-pub(crate) fn seal(
-    core: &ServerCore,
-    tool: &str,
-    arguments: Option<&RawValue>,
-    input: InputRequired,
-) -> String {
-    let digest = arguments_digest(arguments);
-    let binding = Binding {
-        method: METHOD,
-        target: tool,
-        arguments: &digest,
-        principal: None,
-    };
-    let request_state = core.state_codec.seal(binding, &input.state.to_json());
+/// The `input_required` result for `input`, with its state sealed to `target`.
+pub(crate) fn seal(core: &ServerCore, target: Target<'_>, input: InputRequired) -> String {
+    let state = input.state.to_json();
+    let request_state = target.with_binding(|binding| core.state_codec.seal(binding, &state));
     let result = InputRequiredResult {
         input_requests: &input.requests,
         request_state,

@@ -1,24 +1,22 @@
 //! Routes one request to its handler and writes the response line.
 
+use super::calls;
 use super::envelope::{self, Kind};
 use super::era::{Served, classify};
-use super::rounds;
 use super::session::{Handshake, Session};
-use crate::context::{Context, Outbound, RequestScope};
-use crate::error::ToolError;
+use crate::context::Outbound;
 use crate::protocol::jsonrpc::{Request, RequestId, error_line, result_line};
 use crate::protocol::lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
 use crate::protocol::logging::SetLevelParams;
+use crate::protocol::prompts::GetPromptParams;
+use crate::protocol::resources::ReadResourceParams;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
-use crate::resolve::{RoundInputs, Stop};
 use crate::server::core::ServerCore;
-use crate::server::tool::{ToolCall, failure};
-use futures_util::FutureExt;
+use crate::server::pages::Pages;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
-use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, LazyLock};
 
 /// What a request is served with besides its own message.
@@ -56,17 +54,35 @@ async fn route(
     match (method, era) {
         ("tools/call", _) if !core.tools.is_empty() => {
             let params: CallToolParams = parse(params.as_deref())?;
-            let (json, kind) = call_tool(exchange, id, params, served).await?;
+            let (json, kind) = calls::call_tool(exchange, id, params, served).await?;
             Ok(respond(&json, kind))
         }
-        ("tools/list", _) if !core.tools.is_empty() => {
-            let params: PaginatedParams = parse_or_default(params.as_deref())?;
-            let page = core
-                .tool_pages
-                .page(params.cursor.as_deref())
-                .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?;
-            Ok(respond(page.get(), Kind::Cacheable))
+        ("prompts/get", _) if !core.prompts.is_empty() => {
+            let params: GetPromptParams = parse(params.as_deref())?;
+            let (json, kind) = calls::get_prompt(exchange, id, params, served).await?;
+            Ok(respond(&json, kind))
         }
+        ("resources/read", _) if !core.resources.is_empty() => {
+            let params: ReadResourceParams = parse(params.as_deref())?;
+            let (json, kind) = calls::read_resource(exchange, id, params, served).await?;
+            Ok(respond(&json, kind))
+        }
+        ("prompts/list", _) if !core.prompts.is_empty() => Ok(respond(
+            list_page(&core.prompt_pages, params.as_deref())?,
+            Kind::Cacheable,
+        )),
+        ("resources/list", _) if !core.resources.is_empty() => Ok(respond(
+            list_page(&core.resource_pages, params.as_deref())?,
+            Kind::Cacheable,
+        )),
+        ("resources/templates/list", _) if !core.resources.is_empty() => Ok(respond(
+            list_page(&core.template_pages, params.as_deref())?,
+            Kind::Cacheable,
+        )),
+        ("tools/list", _) if !core.tools.is_empty() => Ok(respond(
+            list_page(&core.tool_pages, params.as_deref())?,
+            Kind::Cacheable,
+        )),
         ("ping", _) => Ok(respond("{}", Kind::Complete)),
         ("server/discover", Era::Modern) => {
             let versions = &*ALL_VERSIONS;
@@ -88,6 +104,15 @@ async fn route(
     }
 }
 
+/// The page of a list result the request's cursor points at.
+fn list_page<'p>(pages: &'p Pages, params: Option<&RawValue>) -> Result<&'p str, ErrorObject> {
+    let params: PaginatedParams = parse_or_default(params)?;
+    pages
+        .page(params.cursor.as_deref())
+        .map(RawValue::get)
+        .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))
+}
+
 static ALL_VERSIONS: LazyLock<Vec<&'static str>> = LazyLock::new(all_supported);
 
 fn initialize(exchange: &Exchange, params: Option<&RawValue>) -> Result<String, ErrorObject> {
@@ -106,69 +131,6 @@ fn initialize(exchange: &Exchange, params: Option<&RawValue>) -> Result<String, 
         instructions: core.instructions.as_deref(),
     };
     Ok(to_json(&result))
-}
-
-async fn call_tool(
-    exchange: &Exchange,
-    id: &RequestId,
-    params: CallToolParams,
-    served: Served,
-) -> Result<(String, Kind), ErrorObject> {
-    let core = &exchange.core;
-    let Some(tool) = core.tools.get(&params.name) else {
-        return Err(ErrorObject::invalid_params(format!(
-            "Unknown tool: {}",
-            params.name.chars().take(128).collect::<String>()
-        )));
-    };
-    let era = served.era;
-    let name = tool.definition.name;
-    let round = match era {
-        Era::Modern => rounds::open(core, name, &params)?,
-        Era::Legacy => RoundInputs::default(),
-    };
-    let context = Context::new(RequestScope {
-        request_id: id.clone(),
-        era,
-        protocol_version: served.protocol_version,
-        client_capabilities: served.capabilities,
-        client_info: served.client_info,
-        progress_token: served.progress_token,
-        log_level: served.log_level,
-        state: core.state.clone(),
-        outbound: exchange.outbound.clone(),
-        headers: exchange.headers.clone(),
-        client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
-        client_request_timeout: core.limits.client_request_timeout,
-    });
-    let arguments = params.arguments;
-    let call = ToolCall {
-        context,
-        arguments: arguments.clone(),
-        handler: tool.handler.clone(),
-        round,
-    };
-    let outcome = AssertUnwindSafe((tool.definition.call)(call))
-        .catch_unwind()
-        .await;
-    let outcome = outcome.unwrap_or_else(|panic| {
-        let message = crate::resolve::run::panic_message(&panic);
-        tracing::error!(tool = name, panic = message, "tool panicked");
-        Ok(failure(name, &ToolError::new("the tool panicked")))
-    });
-    match outcome {
-        Ok(result) => Ok((to_json(&result), Kind::Complete)),
-        Err(Stop::Protocol(error)) => Err(error),
-        Err(Stop::Failed(error)) => Ok((to_json(&failure(name, &error)), Kind::Complete)),
-        Err(Stop::InputRequired(input)) if era == Era::Modern => Ok((
-            rounds::seal(core, name, arguments.as_deref(), input),
-            Kind::InputRequired,
-        )),
-        Err(Stop::InputRequired(_)) => {
-            tracing::error!(tool = name, "a 2025-11-25 call asked for another round");
-            Err(ErrorObject::internal())
-        }
-    }
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> String {

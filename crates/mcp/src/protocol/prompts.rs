@@ -39,7 +39,7 @@ impl PromptArgument {
 }
 
 /// A prompt or prompt template as `prompts/list` describes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Prompt {
     /// The name clients get it by.

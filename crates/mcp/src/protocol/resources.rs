@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 pub const UPDATED: &str = "notifications/resources/updated";
 
 /// A resource the server can read, as `resources/list` describes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Resource {
     /// Its URI (any scheme; the server decides how to read it).
@@ -65,7 +65,7 @@ impl Resource {
 }
 
 /// A family of resources, named by an RFC 6570 URI template.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceTemplate {
     /// The URI template (RFC 6570), e.g. `file:///{path}`.

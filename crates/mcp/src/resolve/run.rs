@@ -38,6 +38,8 @@ impl Resolved<'_> {
 /// Why a round did not produce every value.
 #[derive(Debug)]
 pub enum Stop {
+    /// The arguments could not be parsed into the handler's parameters.
+    InvalidArguments(ToolError),
     /// A resolver failed: an `isError` result.
     Failed(ToolError),
     /// A protocol error (e.g. `-32021` for an undeclared capability).

@@ -1,7 +1,10 @@
 //! `McpServer`: the builder a server author starts from.
 
 use super::core::{Limits, ServerCore};
-use super::registry::{DEFAULT_PAGE_SIZE, ToolRegistry};
+use super::pages::DEFAULT_PAGE_SIZE;
+use super::prompt::{IntoPrompt, PromptRegistry};
+use super::registry::ToolRegistry;
+use super::resource::{IntoResource, ResourceRegistry};
 use super::tool::IntoTool;
 use crate::context::SharedState;
 use crate::context::state::SharedValue;
@@ -41,6 +44,8 @@ pub struct McpServer {
     info: Implementation,
     instructions: Option<String>,
     tools: ToolRegistry,
+    prompts: PromptRegistry,
+    resources: ResourceRegistry,
     overrides: Overrides,
     state: SharedState,
     startup: Vec<Startup>,
@@ -61,6 +66,8 @@ impl McpServer {
             },
             instructions: None,
             tools: ToolRegistry::default(),
+            prompts: PromptRegistry::default(),
+            resources: ResourceRegistry::default(),
             overrides: Overrides::new(),
             state: SharedState::default(),
             startup: Vec::new(),
@@ -134,6 +141,34 @@ impl McpServer {
         Ok(self)
     }
 
+    /// Registers a prompt (a function annotated with `#[prompt]`).
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when the name is taken or the prompt's resolver graph is broken.
+    pub fn prompt(
+        mut self,
+        prompt: impl IntoPrompt,
+    ) -> std::result::Result<Self, InvalidSignature> {
+        self.prompts.add(prompt.into_prompt(), &self.overrides)?;
+        Ok(self)
+    }
+
+    /// Registers a resource or resource template (a function annotated with `#[resource]`).
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when the URI is taken or malformed, a parameter is not a variable of
+    /// the URI template, or the resolver graph is broken.
+    pub fn resource(
+        mut self,
+        resource: impl IntoResource,
+    ) -> std::result::Result<Self, InvalidSignature> {
+        self.resources
+            .add(resource.into_resource(), &self.overrides)?;
+        Ok(self)
+    }
+
     /// Replaces the resolver `original` with `replacement` in every tool of this server, for
     /// tests: a fake stock lookup, a fixed clock. The replacement must produce the same output
     /// type (checked at compile time); its own parameters are checked like any resolver's.
@@ -167,6 +202,8 @@ impl McpServer {
     {
         self.overrides.insert(TypeId::of::<R>(), W::definition());
         self.tools.replan(&self.overrides)?;
+        self.prompts.replan(&self.overrides)?;
+        self.resources.replan(&self.overrides)?;
         Ok(self)
     }
 
@@ -230,6 +267,8 @@ impl McpServer {
             self.info,
             self.instructions,
             self.tools,
+            self.prompts,
+            self.resources,
             state,
             self.limits,
             self.page_size,

@@ -1,9 +1,12 @@
 //! `ServerCore`: the built server the dispatcher serves from; immutable while serving.
 
-use super::registry::{ToolPages, ToolRegistry};
+use super::pages::Pages;
+use super::prompt::PromptRegistry;
+use super::registry::ToolRegistry;
+use super::resource::ResourceRegistry;
 use crate::context::SharedState;
 use crate::protocol::Implementation;
-use crate::protocol::capabilities::{ListChanged, ServerCapabilities};
+use crate::protocol::capabilities::{ListChanged, ResourcesCapability, ServerCapabilities};
 use crate::protocol::meta::SERVER_INFO;
 use crate::state::StateCodec;
 use std::sync::Arc;
@@ -38,7 +41,12 @@ pub(crate) struct ServerCore {
     pub(crate) instructions: Option<String>,
     pub(crate) capabilities: ServerCapabilities,
     pub(crate) tools: ToolRegistry,
-    pub(crate) tool_pages: ToolPages,
+    pub(crate) tool_pages: Pages,
+    pub(crate) prompts: PromptRegistry,
+    pub(crate) prompt_pages: Pages,
+    pub(crate) resources: ResourceRegistry,
+    pub(crate) resource_pages: Pages,
+    pub(crate) template_pages: Pages,
     pub(crate) state: Arc<SharedState>,
     pub(crate) limits: Limits,
     /// `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, serialized once.
@@ -48,10 +56,13 @@ pub(crate) struct ServerCore {
 }
 
 impl ServerCore {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         info: Implementation,
         instructions: Option<String>,
         tools: ToolRegistry,
+        prompts: PromptRegistry,
+        resources: ResourceRegistry,
         state: SharedState,
         limits: Limits,
         page_size: usize,
@@ -59,6 +70,13 @@ impl ServerCore {
     ) -> Self {
         let capabilities = ServerCapabilities {
             tools: (!tools.is_empty()).then_some(ListChanged {
+                list_changed: Some(false),
+            }),
+            prompts: (!prompts.is_empty()).then_some(ListChanged {
+                list_changed: Some(false),
+            }),
+            resources: (!resources.is_empty()).then_some(ResourcesCapability {
+                subscribe: Some(false),
                 list_changed: Some(false),
             }),
             logging: Some(Default::default()),
@@ -69,13 +87,21 @@ impl ServerCore {
             serde_json::to_string(SERVER_INFO).expect("strings serialize"),
             serde_json::to_string(&info).expect("implementation serializes")
         );
-        let tool_pages = tools.pages(page_size);
+        let tool_pages = Pages::new("tools", tools.listed(), page_size);
+        let prompt_pages = Pages::new("prompts", prompts.listed(), page_size);
+        let resource_pages = Pages::new("resources", resources.listed(), page_size);
+        let template_pages = Pages::new("resourceTemplates", resources.templates(), page_size);
         Self {
             info,
             instructions,
             capabilities,
             tools,
             tool_pages,
+            prompts,
+            prompt_pages,
+            resources,
+            resource_pages,
+            template_pages,
             state: Arc::new(state),
             limits,
             server_info_meta,

@@ -3,10 +3,18 @@
 mod builder;
 pub(crate) mod core;
 pub mod output;
+pub(crate) mod pages;
+pub mod prompt;
 pub(crate) mod registry;
+pub mod resource;
 pub mod schema;
 pub(crate) mod tool;
+mod uri_template;
 
 pub use builder::McpServer;
 pub use output::{IntoCallToolResult, OutputShape};
+pub use prompt::{IntoGetPromptResult, IntoPrompt, PromptDefinition, PromptFuture, PromptMarker};
+pub use resource::{
+    IntoResource, IntoResourceContents, ResourceDefinition, ResourceFuture, ResourceMarker,
+};
 pub use tool::{IntoTool, ToolCall, ToolDefinition, ToolFuture, ToolMarker};

@@ -6,23 +6,14 @@ use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
 use crate::protocol::tools::Tool;
 use crate::resolve::plan::{Overrides, ToolPlan};
-use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// How many tools one `tools/list` page holds by default.
-pub(crate) const DEFAULT_PAGE_SIZE: usize = 100;
 
 #[derive(Default)]
 pub(crate) struct ToolRegistry {
     tools: Vec<Arc<RegisteredTool>>,
     listed: Vec<Tool>,
     by_name: HashMap<&'static str, usize>,
-}
-
-/// The `tools/list` pages, each serialized once: `{"tools":[…],"nextCursor":"…"}`.
-pub(crate) struct ToolPages {
-    pages: Vec<Box<RawValue>>,
 }
 
 impl ToolRegistry {
@@ -45,6 +36,7 @@ impl ToolRegistry {
             name,
             plan,
             wrap_output,
+            mime_type: None,
         });
         self.tools.push(Arc::new(RegisteredTool {
             definition,
@@ -64,6 +56,7 @@ impl ToolRegistry {
                 name: definition.name,
                 plan,
                 wrap_output,
+                mime_type: None,
             });
             *tool = Arc::new(RegisteredTool {
                 definition,
@@ -81,40 +74,8 @@ impl ToolRegistry {
         self.tools.is_empty()
     }
 
-    /// Serializes the `tools/list` pages.
-    pub(crate) fn pages(&self, page_size: usize) -> ToolPages {
-        let page_size = page_size.max(1);
-        let chunks: Vec<&[Tool]> = if self.listed.is_empty() {
-            vec![&[]]
-        } else {
-            self.listed.chunks(page_size).collect()
-        };
-        let last = chunks.len() - 1;
-        let pages = chunks
-            .into_iter()
-            .enumerate()
-            .map(|(index, tools)| {
-                let mut json = String::from(r#"{"tools":"#);
-                json.push_str(&serde_json::to_string(tools).expect("tools serialize"));
-                if index < last {
-                    json.push_str(&format!(r#","nextCursor":"{}""#, index + 1));
-                }
-                json.push('}');
-                RawValue::from_string(json).expect("valid JSON")
-            })
-            .collect();
-        ToolPages { pages }
-    }
-}
-
-impl ToolPages {
-    /// The page a cursor points at; `None` for a cursor this server did not issue.
-    pub(crate) fn page(&self, cursor: Option<&str>) -> Option<&RawValue> {
-        let index = match cursor {
-            None => 0,
-            Some(cursor) => cursor.parse::<usize>().ok()?,
-        };
-        self.pages.get(index).map(|page| &**page)
+    pub(crate) fn listed(&self) -> &[Tool] {
+        &self.listed
     }
 }
 

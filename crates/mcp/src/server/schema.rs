@@ -52,6 +52,11 @@ pub(crate) fn output_schema(schema: Schema) -> (Value, bool) {
     (wrapped, true)
 }
 
+/// A schema as listings show it: no `$schema` or `title` noise.
+pub(crate) fn schema_for_listing(schema: Schema) -> Value {
+    tidy(schema)
+}
+
 fn tidy(schema: Schema) -> Value {
     let mut value = schema.to_value();
     if let Some(map) = value.as_object_mut() {

@@ -81,6 +81,8 @@ pub(crate) struct Handler {
     /// Structured output is wrapped as `{"result": …}` because its schema's root is not an
     /// object (tools only).
     pub(crate) wrap_output: bool,
+    /// The MIME type of what it returns (resources only).
+    pub(crate) mime_type: Option<&'static str>,
 }
 
 /// A registered tool: its definition and what registration derived from it.
@@ -95,6 +97,8 @@ pub struct ToolCall {
     pub(crate) arguments: Option<Box<RawValue>>,
     pub(crate) handler: Arc<Handler>,
     pub(crate) round: RoundInputs,
+    /// The URI being read (resources only).
+    pub(crate) uri: Option<String>,
 }
 
 impl ToolCall {
@@ -133,6 +137,11 @@ impl ToolCall {
     /// The `isError` result for a failure: `Error executing tool <name>: <message>`.
     pub fn failed(&self, error: ToolError) -> CallToolResult {
         failure(self.handler.name, &error)
+    }
+
+    /// The URI being read, on a resource read; empty otherwise.
+    pub fn uri(&self) -> &str {
+        self.uri.as_deref().unwrap_or_default()
     }
 
     /// Whether structured output is wrapped as `{"result": …}`.

@@ -1,0 +1,78 @@
+//! `key = "value"` and flag options of the handler attributes.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::LitStr;
+
+/// The options an attribute was given: strings by key, and flags (optionally `= bool`).
+#[derive(Default)]
+pub(crate) struct Options {
+    strings: Vec<(String, String)>,
+    flags: Vec<(String, bool)>,
+}
+
+impl Options {
+    /// Parses `attr`, accepting the string keys `strings` and the flags `flags`.
+    pub(crate) fn parse(
+        attr: TokenStream,
+        what: &str,
+        strings: &[&str],
+        flags: &[&str],
+    ) -> syn::Result<Self> {
+        let mut options = Options::default();
+        let parser = syn::meta::parser(|meta| {
+            let Some(key) = meta.path.get_ident().map(ToString::to_string) else {
+                return Err(meta.error("expected an option name"));
+            };
+            if strings.contains(&key.as_str()) {
+                options
+                    .strings
+                    .push((key, meta.value()?.parse::<LitStr>()?.value()));
+            } else if flags.contains(&key.as_str()) {
+                let value = if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::LitBool>()?.value
+                } else {
+                    true
+                };
+                options.flags.push((key, value));
+            } else {
+                let mut known: Vec<&str> = strings.to_vec();
+                known.extend_from_slice(flags);
+                return Err(meta.error(format!(
+                    "unknown #[{what}] option; expected one of: {}",
+                    known.join(", ")
+                )));
+            }
+            Ok(())
+        });
+        syn::parse::Parser::parse2(parser, attr)?;
+        Ok(options)
+    }
+
+    pub(crate) fn string(&self, key: &str) -> Option<String> {
+        self.strings
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    }
+
+    pub(crate) fn flag(&self, key: &str) -> Option<bool> {
+        self.flags.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+}
+
+/// `Some("…")` or `None` as tokens.
+pub(crate) fn option_str(value: Option<String>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `Some(true)` or `None` as tokens.
+pub(crate) fn option_bool(value: Option<bool>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::core::option::Option::Some(#v)),
+        None => quote!(::core::option::Option::None),
+    }
+}

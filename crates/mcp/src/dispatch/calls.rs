@@ -1,0 +1,256 @@
+//! Running the handlers that may ask questions: `tools/call`, `prompts/get`, `resources/read`.
+//! Each gets a `Context`, its round's inputs (2026-07-28), a panic guard, and the mapping of how
+//! it stopped onto the wire.
+
+use super::envelope::Kind;
+use super::era::Served;
+use super::rounds::{self, Target};
+use super::router::Exchange;
+use crate::context::{Context, RequestScope};
+use crate::error::ToolError;
+use crate::protocol::jsonrpc::code;
+use crate::protocol::prompts::GetPromptParams;
+use crate::protocol::resources::{ReadResourceParams, ReadResourceResult};
+use crate::protocol::tools::CallToolParams;
+use crate::protocol::{Era, ErrorObject, RequestId};
+use crate::resolve::run::panic_message;
+use crate::resolve::{RoundInputs, Stop};
+use crate::server::tool::{Handler, ToolCall, failure};
+use futures_util::FutureExt;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+/// A response body and the kind of result it is.
+pub(crate) type Reply = Result<(String, Kind), ErrorObject>;
+
+pub(crate) async fn call_tool(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: CallToolParams,
+    served: Served,
+) -> Reply {
+    let Some(tool) = exchange.core.tools.get(&params.name) else {
+        return Err(unknown("tool", &params.name));
+    };
+    let target = Target {
+        method: "tools/call",
+        name: tool.definition.name,
+        arguments: params.arguments.as_deref(),
+    };
+    let round = round(
+        exchange,
+        &served,
+        target,
+        params.input_responses.as_deref(),
+        params.request_state.as_deref(),
+    )?;
+    let call = call(
+        exchange,
+        id,
+        served,
+        &tool.handler,
+        params.arguments.clone(),
+        round,
+        None,
+    );
+    let outcome = guarded((tool.definition.call)(call), "the tool").await;
+    let name = tool.definition.name;
+    match outcome {
+        Ok(result) => Ok((to_json(&result), Kind::Complete)),
+        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
+            Ok((to_json(&failure(name, &error)), Kind::Complete))
+        }
+        Err(stop) => stopped(exchange, target, stop),
+    }
+}
+
+pub(crate) async fn get_prompt(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: GetPromptParams,
+    served: Served,
+) -> Reply {
+    let Some(prompt) = exchange.core.prompts.get(&params.name) else {
+        return Err(unknown("prompt", &params.name));
+    };
+    let arguments = params.arguments.as_ref().map(|arguments| {
+        serde_json::value::to_raw_value(arguments).expect("string maps serialize")
+    });
+    let target = Target {
+        method: "prompts/get",
+        name: prompt.definition.name,
+        arguments: arguments.as_deref(),
+    };
+    let round = round(
+        exchange,
+        &served,
+        target,
+        params.input_responses.as_deref(),
+        params.request_state.as_deref(),
+    )?;
+    let call = call(
+        exchange,
+        id,
+        served,
+        &prompt.handler,
+        arguments.clone(),
+        round,
+        None,
+    );
+    match guarded((prompt.definition.call)(call), "the prompt").await {
+        Ok(result) => Ok((to_json(&result), Kind::Complete)),
+        Err(Stop::InvalidArguments(error)) => Err(ErrorObject::invalid_params(format!(
+            "Invalid arguments for prompt {}: {error}",
+            prompt.definition.name
+        ))),
+        Err(Stop::Failed(error)) => Err(ErrorObject::new(
+            code::INTERNAL_ERROR,
+            format!("Error rendering prompt {}: {error}", prompt.definition.name),
+        )),
+        Err(stop) => stopped(exchange, target, stop),
+    }
+}
+
+pub(crate) async fn read_resource(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: ReadResourceParams,
+    served: Served,
+) -> Reply {
+    let era = served.era;
+    let Some((resource, variables)) = exchange.core.resources.find(&params.uri) else {
+        return Err(not_found(era, &params.uri));
+    };
+    let arguments = (!variables.is_empty())
+        .then(|| serde_json::value::to_raw_value(&variables).expect("variables serialize"));
+    let target = Target {
+        method: "resources/read",
+        name: &params.uri,
+        arguments: None,
+    };
+    let round = round(
+        exchange,
+        &served,
+        target,
+        params.input_responses.as_deref(),
+        params.request_state.as_deref(),
+    )?;
+    let handler = &resource.handler;
+    let call = call(
+        exchange,
+        id,
+        served,
+        handler,
+        arguments,
+        round,
+        Some(params.uri.clone()),
+    );
+    match guarded((resource.definition.call)(call), "the resource").await {
+        Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable)),
+        Err(Stop::InvalidArguments(_)) => Err(not_found(era, &params.uri)),
+        Err(Stop::Failed(error)) => Err(ErrorObject::new(
+            code::INTERNAL_ERROR,
+            format!("Error reading resource {}: {error}", params.uri),
+        )),
+        Err(stop) => stopped(exchange, target, stop),
+    }
+}
+
+/// A resource that does not exist: `-32002` on 2025-11-25, `-32602` on 2026-07-28.
+fn not_found(era: Era, uri: &str) -> ErrorObject {
+    let code = match era {
+        Era::Legacy => code::RESOURCE_NOT_FOUND_LEGACY,
+        Era::Modern => code::INVALID_PARAMS,
+    };
+    ErrorObject::new(code, "Resource not found").with_data(serde_json::json!({ "uri": uri }))
+}
+
+fn unknown(what: &str, name: &str) -> ErrorObject {
+    let name: String = name.chars().take(128).collect();
+    let what = match what {
+        "tool" => "Unknown tool",
+        _ => "Unknown prompt",
+    };
+    ErrorObject::invalid_params(format!("{what}: {name}"))
+}
+
+/// The round's inputs: on 2026-07-28, the verified `requestState` and the client's answers.
+fn round(
+    exchange: &Exchange,
+    served: &Served,
+    target: Target<'_>,
+    responses: Option<&RawValue>,
+    state: Option<&str>,
+) -> Result<RoundInputs, ErrorObject> {
+    match served.era {
+        Era::Modern => rounds::open(&exchange.core, target, responses, state),
+        Era::Legacy => Ok(RoundInputs::default()),
+    }
+}
+
+fn call(
+    exchange: &Exchange,
+    id: &RequestId,
+    served: Served,
+    handler: &Arc<Handler>,
+    arguments: Option<Box<RawValue>>,
+    round: RoundInputs,
+    uri: Option<String>,
+) -> ToolCall {
+    let core = &exchange.core;
+    let era = served.era;
+    let context = Context::new(RequestScope {
+        request_id: id.clone(),
+        era,
+        protocol_version: served.protocol_version,
+        client_capabilities: served.capabilities,
+        client_info: served.client_info,
+        progress_token: served.progress_token,
+        log_level: served.log_level,
+        state: core.state.clone(),
+        outbound: exchange.outbound.clone(),
+        headers: exchange.headers.clone(),
+        client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
+        client_request_timeout: core.limits.client_request_timeout,
+    });
+    ToolCall {
+        context,
+        arguments,
+        handler: handler.clone(),
+        round,
+        uri,
+    }
+}
+
+/// Runs a handler, turning a panic into a failure (the panic message goes to the log).
+async fn guarded<T>(
+    future: impl Future<Output = Result<T, Stop>>,
+    what: &'static str,
+) -> Result<T, Stop> {
+    AssertUnwindSafe(future)
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|panic| {
+            tracing::error!(what, panic = panic_message(&panic), "handler panicked");
+            Err(Stop::Failed(ToolError::new(format!("{what} panicked"))))
+        })
+}
+
+/// A protocol error, or the `input_required` result of a 2026-07-28 round.
+fn stopped(exchange: &Exchange, target: Target<'_>, stop: Stop) -> Reply {
+    match stop {
+        Stop::Protocol(error) => Err(error),
+        Stop::InputRequired(input) => Ok((
+            rounds::seal(&exchange.core, target, input),
+            Kind::InputRequired,
+        )),
+        Stop::Failed(_) | Stop::InvalidArguments(_) => unreachable!("handled by the caller"),
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("results serialize")
+}

@@ -1,0 +1,112 @@
+//! URI templates (RFC 6570, the forms resources use): `{var}` matches one path segment,
+//! `{+var}` may span several; everything else is literal.
+
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Part {
+    Literal(String),
+    Variable { name: String, reserved: bool },
+}
+
+/// A parsed template that matches concrete URIs and extracts their variables.
+#[derive(Clone, Debug)]
+pub(crate) struct UriTemplate {
+    parts: Vec<Part>,
+}
+
+impl UriTemplate {
+    /// Parses `template`; `None` when it has no variable (a plain URI) or is malformed.
+    pub(crate) fn parse(template: &str) -> Result<Option<Self>, String> {
+        let mut parts = Vec::new();
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                parts.push(Part::Literal(rest[..open].to_owned()));
+            }
+            let close = rest[open..].find('}').ok_or("an unclosed '{'")? + open;
+            let expression = &rest[open + 1..close];
+            let (reserved, name) = match expression.strip_prefix('+') {
+                Some(name) => (true, name),
+                None => (false, expression),
+            };
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(format!("the variable '{{{expression}}}' is not supported"));
+            }
+            if matches!(parts.last(), Some(Part::Variable { .. })) {
+                return Err("two variables must be separated by literal text".into());
+            }
+            parts.push(Part::Variable {
+                name: name.to_owned(),
+                reserved,
+            });
+            rest = &rest[close + 1..];
+        }
+        if rest.contains('}') {
+            return Err("an unopened '}'".into());
+        }
+        if !rest.is_empty() {
+            parts.push(Part::Literal(rest.to_owned()));
+        }
+        let has_variables = parts.iter().any(|p| matches!(p, Part::Variable { .. }));
+        Ok(has_variables.then_some(Self { parts }))
+    }
+
+    /// The variable names, in order.
+    pub(crate) fn variables(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Variable { name, .. } => Some(name.as_str()),
+            Part::Literal(_) => None,
+        })
+    }
+
+    /// The variables of `uri`, when it matches.
+    pub(crate) fn matches(&self, uri: &str) -> Option<Map<String, Value>> {
+        let mut values = Map::new();
+        let mut rest = uri;
+        let mut parts = self.parts.iter().peekable();
+        while let Some(part) = parts.next() {
+            match part {
+                Part::Literal(literal) => rest = rest.strip_prefix(literal.as_str())?,
+                Part::Variable { name, reserved } => {
+                    let end = match parts.peek() {
+                        Some(Part::Literal(next)) => rest.find(next.as_str())?,
+                        _ => rest.len(),
+                    };
+                    let value = &rest[..end];
+                    if value.is_empty() || (!reserved && value.contains('/')) {
+                        return None;
+                    }
+                    values.insert(name.clone(), Value::String(value.to_owned()));
+                    rest = &rest[end..];
+                }
+            }
+        }
+        rest.is_empty().then_some(values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn matches_segments_and_reserved_paths() {
+        let template = UriTemplate::parse("test://template/{id}/data")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            template.matches("test://template/42/data"),
+            Some(json!({"id": "42"}).as_object().unwrap().clone())
+        );
+        assert_eq!(template.matches("test://template/4/2/data"), None);
+        assert_eq!(template.matches("test://template//data"), None);
+        assert_eq!(template.matches("test://template/42/data/x"), None);
+        let files = UriTemplate::parse("file:///{+path}").unwrap().unwrap();
+        assert_eq!(files.matches("file:///a/b.txt").unwrap()["path"], "a/b.txt");
+        assert!(UriTemplate::parse("test://static").unwrap().is_none());
+        assert!(UriTemplate::parse("test://{a}{b}").is_err());
+        assert!(UriTemplate::parse("test://{a").is_err());
+    }
+}
