@@ -8,7 +8,8 @@ use tokio::net::TcpListener;
 impl McpServer {
     /// Serves as the command line says: over stdio by default, or over Streamable HTTP with
     /// `--http 127.0.0.1:PORT` (port `0` picks a free one). On HTTP it prints the endpoint's
-    /// URL and how to connect the MCP Inspector to stderr, and stops gracefully on Ctrl-C.
+    /// URL (last, on a line `MCP server listening on URL`) and how to connect the MCP
+    /// Inspector to stderr, and stops gracefully on Ctrl-C.
     ///
     /// ```no_run
     /// # use mcp::prelude::*;
@@ -28,13 +29,13 @@ impl McpServer {
         };
         let listener = TcpListener::bind(&addr).await?;
         let url = format!("http://{}/mcp", listener.local_addr()?);
-        eprintln!("MCP server listening on {url}");
         eprintln!(
             "Connect the MCP Inspector: npx @modelcontextprotocol/inspector, then choose \
              transport \"Streamable HTTP\" and URL {url}\n\
              or from a terminal: npx @modelcontextprotocol/inspector --cli {url} \
              --transport http --method tools/list"
         );
+        eprintln!("MCP server listening on {url}");
         let ctrl_c = async {
             let _ = tokio::signal::ctrl_c().await;
         };
