@@ -440,3 +440,39 @@ async fn server_discover_lists_both_revisions() {
         json!([MODERN, "2025-11-25", "2025-06-18", "2025-03-26"])
     );
 }
+
+#[tokio::test]
+async fn initialize_and_ping_are_not_2026_methods() {
+    let server = running().await;
+    for method in ["initialize", "ping"] {
+        let body = modern_body(17, method, json!({}));
+        let response = server.modern(&body).await;
+        assert_eq!(response.status(), 404, "{method}");
+        assert!(response.headers().get("mcp-session-id").is_none());
+        assert_eq!(
+            json_of(response).await,
+            json!({"jsonrpc":"2.0","id":17,"error":{"code":-32601,"message":format!("Method not found: {method}")}})
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_header_mismatch_wins_over_an_unsupported_version() {
+    let server = running().await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2025-11-25",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let body = modern_body(18, "tools/list", json!({"_meta": meta}));
+    let mut headers = modern_headers(&body);
+    headers.insert("mcp-protocol-version", MODERN.parse().unwrap());
+    let response = server.post_with(&body, headers).await;
+    assert_eq!(response.status(), 400);
+    assert_eq!(
+        json_of(response).await,
+        mismatch(
+            18,
+            "header MCP-Protocol-Version does not match the request body"
+        )
+    );
+}

@@ -86,7 +86,7 @@ async fn route(
                 .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?;
             Ok(respond(page.get(), Cacheable::Yes))
         }
-        ("ping", _) => Ok(respond("{}", Cacheable::No)),
+        ("ping", Era::Legacy) => Ok(respond("{}", Cacheable::No)),
         ("server/discover", Era::Modern) => {
             let versions = &*ALL_VERSIONS;
             let result = DiscoverResult {

@@ -20,18 +20,23 @@ const METHOD: &str = "mcp-method";
 const NAME: &str = "mcp-name";
 
 /// Checks the mirrored headers of a 2026-07-28 request against its body.
+///
+/// Without a version in `_meta` (a malformed request, answered `-32602` next) the version header
+/// is only required, not compared.
 pub(super) fn check(
     headers: &HeaderMap,
-    version: &str,
+    version: Option<&str>,
     method: &str,
     params: Option<&RawValue>,
 ) -> Result<(), ErrorObject> {
-    expect(
-        headers,
-        "MCP-Protocol-Version",
-        PROTOCOL_VERSION,
-        Some(version),
-    )?;
+    let shown = "MCP-Protocol-Version";
+    match version {
+        Some(version) => expect(headers, shown, PROTOCOL_VERSION, Some(version))?,
+        None if !headers.contains_key(PROTOCOL_VERSION) => {
+            return Err(mismatch(format!("missing required header {shown}")));
+        }
+        None => {}
+    }
     expect(headers, "Mcp-Method", METHOD, Some(method))?;
     let named = match method {
         "tools/call" | "prompts/get" | "resources/read" => named(params),
@@ -122,13 +127,13 @@ mod tests {
     fn matching_headers_pass_plain_or_base64() {
         let call = params(r#"{"name":"café","arguments":{}}"#);
         let plain = headers(&[(PROTOCOL_VERSION, "2026-07-28"), (METHOD, "tools/list")]);
-        assert!(check(&plain, "2026-07-28", "tools/list", None).is_ok());
+        assert!(check(&plain, Some("2026-07-28"), "tools/list", None).is_ok());
         let encoded = headers(&[
             (PROTOCOL_VERSION, "2026-07-28"),
             (METHOD, "=?base64?dG9vbHMvY2FsbA==?="),
             (NAME, "=?base64?Y2Fmw6k=?="),
         ]);
-        assert!(check(&encoded, "2026-07-28", "tools/call", Some(&call)).is_ok());
+        assert!(check(&encoded, Some("2026-07-28"), "tools/call", Some(&call)).is_ok());
     }
 
     #[test]
@@ -155,7 +160,7 @@ mod tests {
             ]),
         ];
         for case in cases {
-            let error = check(&case, "2026-07-28", "tools/call", Some(&call)).unwrap_err();
+            let error = check(&case, Some("2026-07-28"), "tools/call", Some(&call)).unwrap_err();
             assert_eq!(error.code, code::HEADER_MISMATCH, "{case:?}");
         }
     }
@@ -168,6 +173,6 @@ mod tests {
             (METHOD, "resources/read"),
             (NAME, "test://a"),
         ]);
-        assert!(check(&ok, "2026-07-28", "resources/read", Some(&read)).is_ok());
+        assert!(check(&ok, Some("2026-07-28"), "resources/read", Some(&read)).is_ok());
     }
 }

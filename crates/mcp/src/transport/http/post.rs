@@ -1,6 +1,7 @@
 //! POST: one JSON-RPC message per request. The body is read within the size limit and parsed;
-//! the message then goes to its revision: `initialize` and requests naming a session to the
-//! 2025-11-25 side, requests whose `_meta` carries a protocol version to the 2026-07-28 side.
+//! the message then goes to its revision: requests whose `_meta` carries the protocol version or
+//! client capabilities to the 2026-07-28 side (even `initialize`, which is not a 2026-07-28
+//! method), other requests (`initialize`, requests naming a session) to the 2025-11-25 side.
 //!
 //! A request with neither is refused with `400`: `-32602` (missing `_meta`) when it announces a
 //! 2026-07-28 `MCP-Protocol-Version` or none, `-32600` (missing session) when it announces a
@@ -9,10 +10,10 @@
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::{legacy, modern, reply};
-use crate::dispatch::era::classify;
+use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
+use crate::protocol::meta::MetaOnly;
 use crate::protocol::version::LEGACY_VERSIONS;
-use crate::protocol::{Era, ErrorObject};
 use axum::body::Body;
 use axum::extract::State;
 use axum::response::Response;
@@ -46,9 +47,6 @@ pub(super) async fn handle(
     };
     let headers = parts.headers;
     match message {
-        Incoming::Request(request) if request.method == "initialize" => {
-            legacy::initialize(&endpoint, request, headers).await
-        }
         Incoming::Request(request) => route_request(&endpoint, request, headers).await,
         Incoming::Notification(notification) => {
             legacy::notification(&endpoint, &headers, notification)
@@ -58,12 +56,17 @@ pub(super) async fn handle(
 }
 
 async fn route_request(endpoint: &Arc<Endpoint>, request: Request, headers: HeaderMap) -> Response {
-    match classify(request.params.as_deref(), &endpoint.stateless) {
-        Ok(served) if served.era == Era::Modern => {
-            return modern::handle(endpoint, request, headers, served).await;
-        }
-        Ok(_) => {}
-        Err(error) => return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error),
+    let meta =
+        serde_json::from_str::<MetaOnly>(request.params.as_deref().map_or("{}", |p| p.get()))
+            .ok()
+            .and_then(|only| only.meta);
+    if let Some(meta) =
+        meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
+    {
+        return modern::handle(endpoint, request, headers, meta.protocol_version.as_deref()).await;
+    }
+    if request.method == "initialize" {
+        return legacy::initialize(endpoint, request, headers).await;
     }
     if headers.contains_key(SESSION_ID) {
         return legacy::request(endpoint, request, headers).await;
