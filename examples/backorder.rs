@@ -74,6 +74,6 @@ async fn main() -> mcp::Result<()> {
     McpServer::new("Bookshop")
         .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
         .tool(order_book)?
-        .serve_stdio()
+        .serve_from_args()
         .await
 }

@@ -6,7 +6,9 @@
 //! - `add`: the smallest possible tool, for benchmarks.
 //!
 //! Run: `cargo run --example bookshop` (stdio; connect any MCP client to it, e.g.
-//! `npx @modelcontextprotocol/inspector cargo run --example bookshop`).
+//! `npx @modelcontextprotocol/inspector cargo run --example bookshop`), or over Streamable HTTP
+//! with `cargo run --example bookshop -- --http 127.0.0.1:8000`: it prints the endpoint's URL
+//! (`http://127.0.0.1:8000/mcp`) and how to connect the MCP Inspector to it.
 
 use mcp::prelude::*;
 use std::collections::HashMap;
@@ -94,6 +96,6 @@ async fn main() -> mcp::Result<()> {
         .tool(order_book)?
         .tool(book_info)?
         .tool(add)?
-        .serve_stdio()
+        .serve_from_args()
         .await
 }

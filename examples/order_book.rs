@@ -3,7 +3,8 @@
 //!
 //! `stock_lookups` reports how many times `check_stock` has run, so a test can see it.
 //!
-//! Run: `cargo run --example order_book` (stdio).
+//! Run: `cargo run --example order_book` (stdio), or `cargo run --example order_book -- --http
+//! 127.0.0.1:8000` (Streamable HTTP at `http://127.0.0.1:8000/mcp`).
 
 use mcp::prelude::*;
 use std::collections::HashMap;
@@ -74,6 +75,6 @@ async fn main() -> mcp::Result<()> {
         .state(inventory)
         .tool(order_book)?
         .tool(stock_lookups)?
-        .serve_stdio()
+        .serve_from_args()
         .await
 }

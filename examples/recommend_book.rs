@@ -26,6 +26,6 @@ async fn main() -> mcp::Result<()> {
     mcp::transport::log_to_stderr();
     McpServer::new("Bookshop")
         .tool(recommend_book)?
-        .serve_stdio()
+        .serve_from_args()
         .await
 }

@@ -3,7 +3,8 @@
 //! `reserve_book` shows one argument (`title`) to the model; `stock` is filled by `check_stock`
 //! before the tool runs, and a `stock` sent by the client is ignored.
 //!
-//! Run: `cargo run --example reserve_book` (stdio).
+//! Run: `cargo run --example reserve_book` (stdio), or `cargo run --example reserve_book -- --http
+//! 127.0.0.1:8000` (Streamable HTTP at `http://127.0.0.1:8000/mcp`).
 
 use mcp::prelude::*;
 use std::collections::HashMap;
@@ -45,6 +46,6 @@ async fn main() -> mcp::Result<()> {
     McpServer::new("Bookshop")
         .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
         .tool(reserve_book)?
-        .serve_stdio()
+        .serve_from_args()
         .await
 }

@@ -6,7 +6,8 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use std::io::Read;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -250,6 +251,26 @@ impl ClientRun {
 /// `["list-tools", "call", "reserve_book", r#"{"title":"Dune"}"#]`.
 /// Fails the test when the client cannot connect or does not exit cleanly.
 pub fn python_client(mode: &str, example: &str, steps: &[&str]) -> ClientRun {
+    let transport = [
+        OsString::from("--stdio"),
+        example_bin(example).into_os_string(),
+        OsString::from("--"),
+    ];
+    run_python_client(mode, example, &transport, steps)
+}
+
+/// Runs `client.py --mode MODE --http URL STEP...` against a server already serving `url`.
+pub fn python_client_http(mode: &str, url: &str, steps: &[&str]) -> ClientRun {
+    let transport = [OsString::from("--http"), OsString::from(url)];
+    run_python_client(mode, url, &transport, steps)
+}
+
+fn run_python_client(
+    mode: &str,
+    example: &str,
+    transport: &[OsString],
+    steps: &[&str],
+) -> ClientRun {
     static RUNS: AtomicU64 = AtomicU64::new(0);
     let wire_log = std::env::temp_dir().join(format!(
         "mcp-wire-{}-{}.jsonl",
@@ -262,9 +283,7 @@ pub fn python_client(mode: &str, example: &str, steps: &[&str]) -> ClientRun {
         .arg(workspace_root().join("tests/peers/client.py"))
         .args(["--mode", mode, "--wire-log"])
         .arg(&wire_log)
-        .arg("--stdio")
-        .arg(example_bin(example))
-        .arg("--")
+        .args(transport)
         .args(steps);
     let run = run_with_deadline(command, PEER_TIMEOUT);
     let wire_text = std::fs::read_to_string(&wire_log).unwrap_or_default();
@@ -314,13 +333,35 @@ pub fn python_client(mode: &str, example: &str, steps: &[&str]) -> ClientRun {
 /// stdio; `era_flags` is `[]` (legacy) or `["--modern"]`, `options` go to the inspector (e.g.
 /// `["--method", "tools/list"]`). Returns the single JSON object it printed and its exit status.
 pub fn inspector(era_flags: &[&str], example: &str, options: &[&str]) -> (Value, ExitStatus) {
+    let transport = [
+        OsString::from("--"),
+        example_bin(example).into_os_string(),
+        OsString::from("--"),
+    ];
+    run_inspector(era_flags, example, &transport, options)
+}
+
+/// Runs `tests/peers/inspector.sh` against a server already serving `url` (Streamable HTTP).
+pub fn inspector_http(era_flags: &[&str], url: &str, options: &[&str]) -> (Value, ExitStatus) {
+    let transport = [
+        OsString::from("--http"),
+        OsString::from(url),
+        OsString::from("--"),
+    ];
+    run_inspector(era_flags, url, &transport, options)
+}
+
+fn run_inspector(
+    era_flags: &[&str],
+    example: &str,
+    transport: &[OsString],
+    options: &[&str],
+) -> (Value, ExitStatus) {
     let mut command = Command::new("bash");
     command
         .arg(workspace_root().join("tests/peers/inspector.sh"))
         .args(era_flags)
-        .arg("--")
-        .arg(example_bin(example))
-        .arg("--")
+        .args(transport)
         .args(options)
         .env("MCP_PEER_NODE", peer_node())
         .env("MCP_PEER_INSPECTOR", peer_inspector())
@@ -359,5 +400,64 @@ pub fn only_text(result: &Value) -> &str {
             .as_str()
             .unwrap_or_else(|| panic!("text block without a string text: {result}")),
         _ => panic!("expected exactly one text block in {result}"),
+    }
+}
+
+/// An example server running over Streamable HTTP (`--http 127.0.0.1:0`), killed when dropped.
+pub struct HttpExample {
+    child: Child,
+    /// The endpoint's URL, as the example printed it.
+    pub url: String,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl HttpExample {
+    /// Starts the example `name` on a free port and waits for it to print its URL.
+    pub fn start(name: &str) -> Self {
+        let mut child = Command::new(example_bin(name))
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start example {name}: {e}"));
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let (found, url) = mpsc::channel();
+        let pipe = BufReader::new(child.stderr.take().expect("piped stderr"));
+        let sink = stderr.clone();
+        thread::spawn(move || {
+            for line in pipe.lines().map_while(Result::ok) {
+                {
+                    let mut sink = sink.lock().unwrap();
+                    sink.push_str(&line);
+                    sink.push('\n');
+                }
+                if let Some(url) = line.strip_prefix("MCP server listening on ") {
+                    let _ = found.send(url.to_owned());
+                }
+            }
+        });
+        let url = url
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| {
+                let _ = child.kill();
+                panic!(
+                    "example {name} printed no URL within 30 s; stderr:\n{}",
+                    stderr.lock().unwrap()
+                )
+            });
+        HttpExample { child, url, stderr }
+    }
+
+    /// What the server wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+impl Drop for HttpExample {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

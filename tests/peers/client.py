@@ -17,7 +17,7 @@ MODE is passed to `Client(mode=...)`:
 Transport:
     --stdio CMD [ARG...] --   spawn the server; the arguments end at the first lone `--`.
                               The server inherits this process's whole environment.
-    --http URL                Streamable HTTP (implemented, not exercised by the tests yet).
+    --http URL                Streamable HTTP (tests/http_peers.rs).
 
 OPTIONS (each answer flag also decides what the client declares, see below):
     --elicit JSON      a scripted answer to the next elicitation request, in order. JSON is an

@@ -39,7 +39,8 @@
 //! ```
 //!
 //! One server answers both protocol revisions: 2025-11-25 sessions (`initialize`) and stateless
-//! 2026-07-28 requests (per-request `_meta`), on stdio or in memory.
+//! 2026-07-28 requests (per-request `_meta`), on stdio, Streamable HTTP
+//! ([`McpServer::serve_http`], [`McpServer::into_router`]) or in memory.
 //!
 //! Layers, top to bottom (imports point down only): `transport` → `dispatch` → `server` →
 //! `resolve` → `context` → `protocol`.

@@ -20,4 +20,9 @@ impl Outbound {
     pub fn send(&self, line: String) -> bool {
         self.lines.send(line).is_ok()
     }
+
+    /// Whether the receiving end is gone (the client left).
+    pub fn is_closed(&self) -> bool {
+        self.lines.is_closed()
+    }
 }

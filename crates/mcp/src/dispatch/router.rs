@@ -29,6 +29,18 @@ pub(crate) struct Exchange {
 
 /// Handles `request` and returns the response line.
 pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
+    respond(exchange, request).await.line
+}
+
+/// A response line, and the JSON-RPC error code when it is an error (HTTP picks its status from
+/// it).
+pub(crate) struct Reply {
+    pub(crate) line: String,
+    pub(crate) error_code: Option<i32>,
+}
+
+/// Handles `request` and returns the response line with its error code.
+pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
     let Request { id, method, params } = request;
     let outcome = if method == "initialize" {
         initialize(exchange, params.as_deref()).map(|json| result_line(&id, &json))
@@ -38,7 +50,16 @@ pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
             Err(error) => Err(error),
         }
     };
-    outcome.unwrap_or_else(|error| error_line(Some(&id), &error))
+    match outcome {
+        Ok(line) => Reply {
+            line,
+            error_code: None,
+        },
+        Err(error) => Reply {
+            line: error_line(Some(&id), &error),
+            error_code: Some(error.code),
+        },
+    }
 }
 
 async fn route(
@@ -83,7 +104,7 @@ async fn route(
             list_page(&core.tool_pages, params.as_deref())?,
             Kind::Cacheable,
         )),
-        ("ping", _) => Ok(respond("{}", Kind::Complete)),
+        ("ping", Era::Legacy) => Ok(respond("{}", Kind::Complete)),
         ("server/discover", Era::Modern) => {
             let versions = &*ALL_VERSIONS;
             let result = DiscoverResult {

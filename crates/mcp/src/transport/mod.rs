@@ -1,9 +1,11 @@
-//! Transports: stdio (and any byte-stream pair), and in-memory.
+//! Transports: stdio (and any byte-stream pair), Streamable HTTP, and in-memory.
 
+pub mod http;
 mod lines;
 pub mod memory;
 mod stdio;
 
+pub use http::HttpServer;
 pub use memory::MemoryClient;
 
 /// Sends `tracing` output to stderr (stdout belongs to the protocol on stdio), filtered by

@@ -1,0 +1,31 @@
+//! GET: the standalone SSE stream of a 2025-11-25 session, for server messages unrelated to any
+//! request. One per session (a second one is `409`); it ends with the session. 2026-07-28 has no
+//! GET stream (`405`), nor has a request without a session. `Last-Event-ID` is not supported yet.
+
+use super::endpoint::Endpoint;
+use super::legacy::session_of;
+use super::{reply, sse};
+use axum::extract::State;
+use axum::response::Response;
+use futures_util::StreamExt;
+use http::{HeaderMap, StatusCode};
+use std::sync::Arc;
+
+pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
+    let session = match session_of(&endpoint, &headers) {
+        Ok(session) => session,
+        Err(refusal) => return refusal.into_response(None),
+    };
+    let Some(mut lines) = session.open_standalone() else {
+        return reply::empty(StatusCode::CONFLICT);
+    };
+    let activity = session.activity();
+    let closed = session.closed.clone();
+    let stream = futures_util::stream::poll_fn(move |cx| lines.poll_recv(cx))
+        .take_until(closed.cancelled_owned())
+        .map(move |line| {
+            let _keep_alive = &activity;
+            line
+        });
+    sse::stream(stream, endpoint.keep_alive)
+}

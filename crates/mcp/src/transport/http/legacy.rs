@@ -1,0 +1,193 @@
+//! The 2025-11-25 side: `initialize` opens a session and names it in `Mcp-Session-Id`; later
+//! messages must carry that header (missing: `400`; unknown, ended or expired: `404`).
+//!
+//! A request runs as a task of its session, so `notifications/cancelled` stops it and a
+//! dropped stream does not; its notifications and its requests to the client travel on its
+//! own response stream. The client's responses and notifications are accepted with `202`.
+
+use super::endpoint::Endpoint;
+use super::headers::{PROTOCOL_VERSION, SESSION_ID};
+use super::sessions::HttpSession;
+use super::{reply, sessions::Full};
+use crate::context::Outbound;
+use crate::dispatch::connection::notify;
+use crate::dispatch::router::{Exchange, respond};
+use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
+use crate::protocol::version::LEGACY_VERSIONS;
+use crate::protocol::{Era, ErrorObject};
+use axum::response::Response;
+use http::{HeaderMap, HeaderValue, StatusCode, header};
+use std::sync::Arc;
+use tokio::sync::oneshot;
+
+/// `initialize`: opens a session; its id is echoed only when the handshake succeeds.
+pub(super) async fn initialize(
+    endpoint: &Arc<Endpoint>,
+    request: Request,
+    headers: HeaderMap,
+) -> Response {
+    let session = match endpoint.sessions.create() {
+        Ok(session) => session,
+        Err(Full) => {
+            let error = ErrorObject::new(code::INTERNAL_ERROR, "Server busy: too many sessions");
+            return reply::error(StatusCode::SERVICE_UNAVAILABLE, Some(&request.id), &error);
+        }
+    };
+    let (outbound, _lines) = Outbound::channel();
+    let exchange = Exchange {
+        core: endpoint.core.clone(),
+        session: session.session.clone(),
+        outbound,
+        headers: Some(Arc::new(headers)),
+    };
+    let answer = respond(&exchange, request).await;
+    if answer.error_code.is_some() {
+        endpoint.sessions.remove(&session.id);
+        return reply::json(StatusCode::OK, answer.line);
+    }
+    let mut response = reply::json(StatusCode::OK, answer.line);
+    let id = HeaderValue::from_str(&session.id).expect("session ids are visible ASCII");
+    response.headers_mut().insert(SESSION_ID, id);
+    response
+}
+
+/// A request of an open session.
+pub(super) async fn request(
+    endpoint: &Arc<Endpoint>,
+    request: Request,
+    headers: HeaderMap,
+) -> Response {
+    let session = match lookup(endpoint, &headers) {
+        Ok(session) => session,
+        Err(refusal) => return refusal.into_response(Some(&request.id)),
+    };
+    let activity = session.activity();
+    let (outbound, lines) = Outbound::channel();
+    let exchange = Exchange {
+        core: endpoint.core.clone(),
+        session: session.session.clone(),
+        outbound,
+        headers: Some(Arc::new(headers)),
+    };
+    let (answered, answer) = oneshot::channel();
+    let id = request.id.clone();
+    session.session.track_with(id.clone(), move || {
+        tokio::spawn(async move {
+            let reply = respond(&exchange, request).await;
+            if exchange.session.finish(&id) {
+                let _ = answered.send(reply);
+            }
+        })
+        .abort_handle()
+    });
+    let work = async move {
+        let _busy = activity;
+        answer.await.ok()
+    };
+    reply::answer(work, lines, Era::Legacy, endpoint.keep_alive).await
+}
+
+/// A notification: `notifications/cancelled` stops the request it names. Without a session (a
+/// 2026-07-28 client) it is accepted and ignored.
+pub(super) fn notification(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    notification: Notification,
+) -> Response {
+    if !headers.contains_key(SESSION_ID) {
+        return reply::empty(StatusCode::ACCEPTED);
+    }
+    match lookup(endpoint, headers) {
+        Ok(session) => {
+            notify(&session.session, notification);
+            reply::empty(StatusCode::ACCEPTED)
+        }
+        Err(refusal) => refusal.into_response(None),
+    }
+}
+
+/// The client's answer to one of the server's requests.
+pub(super) fn response(endpoint: &Endpoint, headers: &HeaderMap, response: ResponseIn) -> Response {
+    match lookup(endpoint, headers) {
+        Ok(session) => {
+            let id = response.id.clone();
+            if !session.session.client_requests().complete(response) {
+                tracing::debug!(%id, "response to an unknown server request; ignored");
+            }
+            reply::empty(StatusCode::ACCEPTED)
+        }
+        Err(refusal) => refusal.into_response(None),
+    }
+}
+
+/// Why a message names no usable session.
+pub(super) enum Refusal {
+    /// `MCP-Protocol-Version` names a revision that has no sessions: `400`.
+    UnsupportedVersion,
+    /// No `Mcp-Session-Id`: `400` on POST, `405` on GET and DELETE.
+    Missing,
+    /// An unknown, ended or expired session: `404`.
+    Unknown,
+    /// A GET or DELETE from a 2026-07-28 client: `405`.
+    NotAllowed,
+}
+
+impl Refusal {
+    /// The response telling the client, answering request `id` when there is one.
+    pub(super) fn into_response(self, id: Option<&RequestId>) -> Response {
+        let (status, message) = match self {
+            Refusal::UnsupportedVersion => (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: unsupported MCP-Protocol-Version",
+            ),
+            Refusal::Missing => (
+                StatusCode::BAD_REQUEST,
+                "Bad Request: missing Mcp-Session-Id header",
+            ),
+            Refusal::Unknown => (StatusCode::NOT_FOUND, "Session not found: initialize again"),
+            Refusal::NotAllowed => {
+                let mut response = reply::empty(StatusCode::METHOD_NOT_ALLOWED);
+                response
+                    .headers_mut()
+                    .insert(header::ALLOW, HeaderValue::from_static("POST"));
+                return response;
+            }
+        };
+        reply::error(
+            status,
+            id,
+            &ErrorObject::new(code::INVALID_REQUEST, message),
+        )
+    }
+}
+
+/// The session a POST names.
+fn lookup(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<HttpSession>, Refusal> {
+    let version = headers
+        .get(PROTOCOL_VERSION)
+        .map(|v| v.to_str().unwrap_or_default());
+    if version.is_some_and(|v| !LEGACY_VERSIONS.contains(&v)) {
+        return Err(Refusal::UnsupportedVersion);
+    }
+    let name = headers.get(SESSION_ID).ok_or(Refusal::Missing)?;
+    let session = name
+        .to_str()
+        .ok()
+        .and_then(|name| endpoint.sessions.get(name));
+    session.ok_or(Refusal::Unknown)
+}
+
+/// The session a GET or DELETE names. Without a session, or from a 2026-07-28 client, there is
+/// nothing to stream or end.
+pub(super) fn session_of(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+) -> Result<Arc<HttpSession>, Refusal> {
+    let modern = headers
+        .get(PROTOCOL_VERSION)
+        .is_some_and(|v| !LEGACY_VERSIONS.contains(&v.to_str().unwrap_or_default()));
+    if modern || !headers.contains_key(SESSION_ID) {
+        return Err(Refusal::NotAllowed);
+    }
+    lookup(endpoint, headers)
+}

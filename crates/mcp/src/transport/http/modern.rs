@@ -1,0 +1,47 @@
+//! A 2026-07-28 request: stateless. The mirrored headers are checked first (a mismatch wins over
+//! any other error), then `_meta`; the request runs inside its response (closing the response
+//! cancels it), and no session id is minted or echoed. `initialize` is not a 2026-07-28 method.
+
+use super::endpoint::Endpoint;
+use super::{headers, reply};
+use crate::context::Outbound;
+use crate::dispatch::era::classify;
+use crate::dispatch::router::{Exchange, respond};
+use crate::protocol::jsonrpc::Request;
+use crate::protocol::{Era, ErrorObject};
+use axum::response::Response;
+use http::{HeaderMap, StatusCode};
+use std::sync::Arc;
+
+pub(super) async fn handle(
+    endpoint: &Arc<Endpoint>,
+    request: Request,
+    headers: HeaderMap,
+    meta_version: Option<&str>,
+) -> Response {
+    let checked = headers::check(
+        &headers,
+        meta_version,
+        &request.method,
+        request.params.as_deref(),
+    );
+    if let Err(error) = checked {
+        return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+    }
+    if let Err(error) = classify(request.params.as_deref(), &endpoint.stateless) {
+        return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+    }
+    if request.method == "initialize" {
+        let error = ErrorObject::method_not_found(&request.method);
+        return reply::error(StatusCode::NOT_FOUND, Some(&request.id), &error);
+    }
+    let (outbound, lines) = Outbound::channel();
+    let exchange = Exchange {
+        core: endpoint.core.clone(),
+        session: endpoint.stateless.clone(),
+        outbound,
+        headers: Some(Arc::new(headers)),
+    };
+    let work = async move { Some(respond(&exchange, request).await) };
+    reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await
+}

@@ -1,0 +1,115 @@
+//! DNS-rebinding and cross-site protection: the `Host` and `Origin` headers must name an allowed
+//! host (`localhost`, `127.0.0.1` and `[::1]` by default, any port), else `403`.
+//!
+//! A request without `Origin` (any non-browser client) passes the `Origin` check; a request
+//! without `Host` (not HTTP/1.1) passes the `Host` check.
+
+use http::HeaderMap;
+use http::header::{HOST, ORIGIN};
+
+/// Which hosts a request may name.
+#[derive(Clone, Debug)]
+pub(super) enum HostPolicy {
+    /// Only these host names (lowercase, IPv6 in brackets), on any port.
+    Only(Vec<String>),
+    /// No check: the deployment checks hosts itself (a reverse proxy, an auth layer).
+    Any,
+}
+
+impl Default for HostPolicy {
+    fn default() -> Self {
+        Self::Only(vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()])
+    }
+}
+
+impl HostPolicy {
+    /// `Ok` when both headers name allowed hosts; otherwise which header did not.
+    pub(super) fn check(&self, headers: &HeaderMap) -> Result<(), &'static str> {
+        let Self::Only(allowed) = self else {
+            return Ok(());
+        };
+        let allowed = |host: &str| allowed.iter().any(|a| a.eq_ignore_ascii_case(host));
+        if let Some(host) = headers.get(HOST) {
+            let host = host.to_str().map(host_of_authority).unwrap_or_default();
+            if !allowed(host) {
+                return Err("Host");
+            }
+        }
+        if let Some(origin) = headers.get(ORIGIN) {
+            let host = origin.to_str().ok().and_then(host_of_origin);
+            if !host.is_some_and(allowed) {
+                return Err("Origin");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `example.com:8080` → `example.com`; `[::1]:80` → `[::1]`.
+fn host_of_authority(authority: &str) -> &str {
+    let authority = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    if authority.starts_with('[') {
+        return authority
+            .find(']')
+            .map_or(authority, |end| &authority[..=end]);
+    }
+    authority.split(':').next().unwrap_or_default()
+}
+
+/// `https://example.com:8443` → `example.com`; `null` and other non-URLs → `None`.
+fn host_of_origin(origin: &str) -> Option<&str> {
+    let (scheme, rest) = origin.split_once("://")?;
+    if !matches!(scheme, "http" | "https") {
+        return None;
+    }
+    let authority = rest.split('/').next().unwrap_or_default();
+    Some(host_of_authority(authority)).filter(|host| !host.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderValue;
+
+    fn headers(host: Option<&'static str>, origin: Option<&'static str>) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        if let Some(host) = host {
+            headers.insert(HOST, HeaderValue::from_static(host));
+        }
+        if let Some(origin) = origin {
+            headers.insert(ORIGIN, HeaderValue::from_static(origin));
+        }
+        headers
+    }
+
+    #[test]
+    fn local_hosts_pass_on_any_port() {
+        let policy = HostPolicy::default();
+        assert_eq!(policy.check(&headers(Some("127.0.0.1:9000"), None)), Ok(()));
+        assert_eq!(
+            policy.check(&headers(Some("[::1]:80"), Some("http://localhost:6274"))),
+            Ok(())
+        );
+        assert_eq!(policy.check(&headers(Some("LOCALHOST"), None)), Ok(()));
+        assert_eq!(policy.check(&headers(None, None)), Ok(()));
+    }
+
+    #[test]
+    fn foreign_hosts_and_origins_fail() {
+        let policy = HostPolicy::default();
+        assert_eq!(
+            policy.check(&headers(Some("evil.example:80"), None)),
+            Err("Host")
+        );
+        let evil = headers(Some("localhost"), Some("https://evil.example"));
+        assert_eq!(policy.check(&evil), Err("Origin"));
+        assert_eq!(policy.check(&headers(None, Some("null"))), Err("Origin"));
+        assert_eq!(
+            policy.check(&headers(None, Some("http://localhost.evil.example"))),
+            Err("Origin")
+        );
+        assert_eq!(HostPolicy::Any.check(&evil), Ok(()));
+    }
+}

@@ -1,0 +1,116 @@
+//! POST: one JSON-RPC message per request. The body is read within the size limit and parsed;
+//! the message then goes to its revision: requests whose `_meta` carries the protocol version or
+//! client capabilities to the 2026-07-28 side (even `initialize`, which is not a 2026-07-28
+//! method), other requests (`initialize`, requests naming a session) to the 2025-11-25 side.
+//!
+//! A request with neither is refused with `400`: `-32602` (missing `_meta`) when it announces a
+//! 2026-07-28 `MCP-Protocol-Version` or none, `-32600` (missing session) when it announces a
+//! 2025 one.
+
+use super::endpoint::Endpoint;
+use super::headers::{PROTOCOL_VERSION, SESSION_ID};
+use super::{legacy, modern, reply};
+use crate::protocol::ErrorObject;
+use crate::protocol::jsonrpc::{Incoming, Request, code};
+use crate::protocol::meta::MetaOnly;
+use crate::protocol::version::LEGACY_VERSIONS;
+use axum::body::Body;
+use axum::extract::State;
+use axum::response::Response;
+use http::{HeaderMap, StatusCode, header};
+use std::sync::Arc;
+
+pub(super) async fn handle(
+    State(endpoint): State<Arc<Endpoint>>,
+    request: axum::extract::Request,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let body = match read_body(&parts.headers, body, endpoint.max_body_bytes).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    let message = std::str::from_utf8(&body)
+        .map_err(|_| None)
+        .and_then(|text| Incoming::parse(text).map_err(Some));
+    let message = match message {
+        Ok(message) => message,
+        Err(rejected) => {
+            let (id, error) = match rejected {
+                Some(rejected) => (rejected.id, rejected.error),
+                None => (
+                    None,
+                    ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8"),
+                ),
+            };
+            return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
+        }
+    };
+    let headers = parts.headers;
+    match message {
+        Incoming::Request(request) => route_request(&endpoint, request, headers).await,
+        Incoming::Notification(notification) => {
+            legacy::notification(&endpoint, &headers, notification)
+        }
+        Incoming::Response(response) => legacy::response(&endpoint, &headers, response),
+    }
+}
+
+async fn route_request(endpoint: &Arc<Endpoint>, request: Request, headers: HeaderMap) -> Response {
+    let meta =
+        serde_json::from_str::<MetaOnly>(request.params.as_deref().map_or("{}", |p| p.get()))
+            .ok()
+            .and_then(|only| only.meta);
+    if let Some(meta) =
+        meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
+    {
+        return modern::handle(endpoint, request, headers, meta.protocol_version.as_deref()).await;
+    }
+    if request.method == "initialize" {
+        return legacy::initialize(endpoint, request, headers).await;
+    }
+    if headers.contains_key(SESSION_ID) {
+        return legacy::request(endpoint, request, headers).await;
+    }
+    let announces_legacy = headers
+        .get(PROTOCOL_VERSION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| LEGACY_VERSIONS.contains(&v));
+    let error = if announces_legacy {
+        ErrorObject::new(
+            code::INVALID_REQUEST,
+            "Bad Request: missing Mcp-Session-Id header",
+        )
+    } else {
+        ErrorObject::invalid_params(
+            "Invalid params: _meta must carry io.modelcontextprotocol/protocolVersion and \
+             io.modelcontextprotocol/clientCapabilities",
+        )
+    };
+    reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error)
+}
+
+/// The body, at most `limit` bytes (else `413` with a JSON-RPC error).
+async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<bytes::Bytes, Response> {
+    let too_large = || {
+        let error = ErrorObject::new(
+            code::INVALID_REQUEST,
+            format!("Invalid Request: body longer than {limit} bytes"),
+        );
+        reply::error(StatusCode::PAYLOAD_TOO_LARGE, None, &error)
+    };
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(too_large());
+    }
+    axum::body::to_bytes(body, limit).await.map_err(|error| {
+        tracing::debug!(%error, "reading a request body failed");
+        too_large()
+    })
+}

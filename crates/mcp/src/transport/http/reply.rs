@@ -1,0 +1,133 @@
+//! How a request is answered: `application/json` when the handler finishes before sending
+//! anything else, or a `text/event-stream` carrying its notifications (and, on a 2025-11-25
+//! session, its requests to the client) and then its response.
+//!
+//! The handler's future lives inside the response: when the client closes the stream, the
+//! future is dropped. On 2026-07-28 that future is the handler itself (closing is
+//! cancellation); on a session it only waits for a spawned handler, which a disconnect does not
+//! stop (the spec asks for `notifications/cancelled` there).
+
+use super::sse;
+use crate::dispatch::router::Reply;
+use crate::protocol::Era;
+use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
+use axum::response::{IntoResponse, Response};
+use http::{HeaderValue, StatusCode, header};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// The HTTP status of a JSON response: the 2026-07-28 mapping (unknown method `404`; header,
+/// capability and version errors `400`), `200` for everything else and on 2025-11-25.
+pub(super) fn status(era: Era, error_code: Option<i32>) -> StatusCode {
+    match (era, error_code) {
+        (Era::Modern, Some(code::METHOD_NOT_FOUND)) => StatusCode::NOT_FOUND,
+        (
+            Era::Modern,
+            Some(
+                code::HEADER_MISMATCH
+                | code::MISSING_REQUIRED_CLIENT_CAPABILITY
+                | code::UNSUPPORTED_PROTOCOL_VERSION,
+            ),
+        ) => StatusCode::BAD_REQUEST,
+        _ => StatusCode::OK,
+    }
+}
+
+/// A JSON body with the given status.
+pub(super) fn json(status: StatusCode, line: String) -> Response {
+    let content_type = HeaderValue::from_static("application/json");
+    (status, [(header::CONTENT_TYPE, content_type)], line).into_response()
+}
+
+/// A JSON-RPC error body with the given status.
+pub(super) fn error(status: StatusCode, id: Option<&RequestId>, error: &ErrorObject) -> Response {
+    json(status, error_line(id, error))
+}
+
+/// A response without a body (`202 Accepted`, `405`, …).
+pub(super) fn empty(status: StatusCode) -> Response {
+    status.into_response()
+}
+
+/// Answers with JSON when `work` finishes before `lines` yields, else with SSE. `work` yields
+/// `None` when the request was cancelled: the stream then ends without a response.
+pub(super) async fn answer<F>(
+    work: F,
+    mut lines: UnboundedReceiver<String>,
+    era: Era,
+    keep_alive: Duration,
+) -> Response
+where
+    F: Future<Output = Option<Reply>> + Send + 'static,
+{
+    let mut work = Box::pin(work);
+    let mut queue = VecDeque::new();
+    tokio::select! {
+        biased;
+        reply = &mut work => {
+            while let Ok(line) = lines.try_recv() {
+                queue.push_back(line);
+            }
+            match reply {
+                Some(reply) if queue.is_empty() => {
+                    return json(status(era, reply.error_code), reply.line);
+                }
+                Some(reply) => queue.push_back(reply.line),
+                None => {}
+            }
+            let pump = Pump::<F> { queue, work: None, lines };
+            sse::stream(pump.into_stream(), keep_alive)
+        }
+        Some(first) = lines.recv() => {
+            queue.push_back(first);
+            let pump = Pump { queue, work: Some(work), lines };
+            sse::stream(pump.into_stream(), keep_alive)
+        }
+    }
+}
+
+/// Lines to send, the handler still running (if it is), and its outbound lines.
+struct Pump<F> {
+    queue: VecDeque<String>,
+    work: Option<Pin<Box<F>>>,
+    lines: UnboundedReceiver<String>,
+}
+
+enum Step {
+    Line(String),
+    Done(Option<Reply>),
+}
+
+impl<F> Pump<F>
+where
+    F: Future<Output = Option<Reply>> + Send + 'static,
+{
+    fn into_stream(self) -> impl futures_util::Stream<Item = String> + Send + 'static {
+        futures_util::stream::unfold(self, |mut pump| async move {
+            loop {
+                if let Some(line) = pump.queue.pop_front() {
+                    return Some((line, pump));
+                }
+                let work = pump.work.as_mut()?;
+                let step = tokio::select! {
+                    biased;
+                    Some(line) = pump.lines.recv() => Step::Line(line),
+                    reply = work => Step::Done(reply),
+                };
+                match step {
+                    Step::Line(line) => return Some((line, pump)),
+                    Step::Done(reply) => {
+                        pump.work = None;
+                        while let Ok(line) = pump.lines.try_recv() {
+                            pump.queue.push_back(line);
+                        }
+                        pump.queue.extend(reply.map(|reply| reply.line));
+                    }
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,26 @@
+//! Server-sent events: each JSON-RPC line is one `message` event. Responses carry
+//! `X-Accel-Buffering: no` (so proxies pass events at once) and a `:` comment every
+//! `keep_alive` (so idle streams survive proxies, and a gone client is noticed).
+
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::{Stream, StreamExt};
+use http::HeaderValue;
+use std::convert::Infallible;
+use std::time::Duration;
+
+/// A `text/event-stream` response carrying `lines`.
+pub(super) fn stream<S>(lines: S, keep_alive: Duration) -> Response
+where
+    S: Stream<Item = String> + Send + 'static,
+{
+    let events =
+        lines.map(|line| Ok::<_, Infallible>(Event::default().event("message").data(line)));
+    let mut response = Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(keep_alive))
+        .into_response();
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}

@@ -1,0 +1,138 @@
+//! The example servers over Streamable HTTP (`--http`), driven by the official Python SDK
+//! client (a legacy session and stateless 2026-07-28 requests) and by the MCP Inspector CLI.
+
+mod common;
+
+use common::{HttpExample, MODERN, inspector_http, only_text, python_client_http};
+use serde_json::json;
+
+#[test]
+fn bookshop_prints_its_url_and_how_to_connect_the_inspector() {
+    let server = HttpExample::start("bookshop");
+    assert!(
+        server.url.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.url
+    );
+    assert!(server.url.ends_with("/mcp"), "{}", server.url);
+    let stderr = server.stderr();
+    assert!(
+        stderr.contains("@modelcontextprotocol/inspector"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&server.url), "{stderr}");
+}
+
+fn bookshop_serves(mode: &str) {
+    let server = HttpExample::start("bookshop");
+    let run = python_client_http(
+        mode,
+        &server.url,
+        &[
+            "list-tools",
+            "call",
+            "order_book",
+            r#"{"title":"Dune"}"#,
+            "call",
+            "book_info",
+            r#"{"title":"Neuromancer"}"#,
+        ],
+    );
+    let [list, order, info] = run.results();
+    let names: Vec<&str> = list["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("[{mode}] {list}"))
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["reserve_book", "order_book", "book_info", "add"],
+        "[{mode}]"
+    );
+    assert_eq!(
+        only_text(order),
+        "Ordered 'Dune'; it arrives tomorrow.",
+        "[{mode}]"
+    );
+    assert_eq!(
+        info["structuredContent"],
+        json!({"title":"Neuromancer","copies":0}),
+        "[{mode}]"
+    );
+    let modern = mode == MODERN;
+    for result in run.received_results() {
+        assert_eq!(
+            result.get("resultType").is_some(),
+            modern,
+            "[{mode}] {result}"
+        );
+    }
+    assert_eq!(run.asked, Vec::<serde_json::Value>::new());
+}
+
+#[test]
+fn bookshop_serves_a_legacy_session() {
+    bookshop_serves("legacy");
+}
+
+#[test]
+fn bookshop_serves_modern_requests() {
+    bookshop_serves(MODERN);
+}
+
+#[test]
+fn order_book_runs_check_stock_once_per_call_over_http() {
+    let server = HttpExample::start("order_book");
+    for mode in ["legacy", MODERN] {
+        let run = python_client_http(
+            mode,
+            &server.url,
+            &[
+                "call",
+                "order_book",
+                r#"{"title":"Neuromancer"}"#,
+                "call",
+                "stock_lookups",
+                "{}",
+            ],
+        );
+        let [order, lookups] = run.results();
+        assert_eq!(
+            only_text(order),
+            "'Neuromancer' is on backorder; it would arrive in 2-3 weeks.",
+            "[{mode}]"
+        );
+        let expected = if mode == "legacy" { "1" } else { "2" };
+        assert_eq!(
+            only_text(lookups),
+            expected,
+            "[{mode}] one lookup per call, across sessions"
+        );
+    }
+}
+
+#[test]
+fn the_inspector_calls_reserve_book_in_both_eras() {
+    let server = HttpExample::start("reserve_book");
+    for era in [&[][..], &["--modern"][..]] {
+        let (output, status) = inspector_http(
+            era,
+            &server.url,
+            &[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "reserve_book",
+                "--tool-arg",
+                "title=Dune",
+            ],
+        );
+        assert!(status.success(), "{era:?}: {output}");
+        assert_eq!(
+            only_text(&output["result"]),
+            "Reserved 'Dune' (6 copies left).",
+            "{era:?}"
+        );
+    }
+}
