@@ -13,6 +13,7 @@ pub mod icon;
 pub mod implementation;
 pub mod jsonrpc;
 pub mod lifecycle;
+pub mod list_changed;
 pub mod logging;
 pub mod meta;
 pub mod progress;
@@ -30,6 +31,7 @@ pub use elicitation::{ElicitAction, ElicitRequestParams, ElicitResult};
 pub use icon::Icon;
 pub use implementation::Implementation;
 pub use jsonrpc::{ErrorObject, RequestId};
+pub use list_changed::{ChangedList, ListChangedParams};
 pub use logging::LoggingLevel;
 pub use prompts::{
     GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,
