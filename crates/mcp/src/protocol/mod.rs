@@ -21,6 +21,7 @@ pub mod prompts;
 pub mod resources;
 pub mod roots;
 pub mod sampling;
+pub mod subscriptions;
 pub mod tools;
 pub mod version;
 
@@ -42,6 +43,9 @@ pub use resources::{
 };
 pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
+pub use subscriptions::{
+    AcknowledgedParams, ListenParams, ListenResult, Subscribed, SubscriptionFilter,
+};
 pub use tools::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 pub use version::Era;
 
