@@ -22,6 +22,7 @@ pub mod resources;
 pub mod roots;
 pub mod sampling;
 pub mod subscriptions;
+pub mod tasks;
 pub mod tools;
 pub mod version;
 
@@ -45,6 +46,10 @@ pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
 pub use subscriptions::{
     AcknowledgedParams, ListenParams, ListenResult, Subscribed, SubscriptionFilter,
+};
+pub use tasks::{
+    CreateTaskResult, DetailedTask, LegacyTask, ListTasksResult, Task, TaskStatus,
+    TasksCancelParams, TasksGetParams, TasksResultParams, TasksUpdateParams,
 };
 pub use tools::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 pub use version::Era;

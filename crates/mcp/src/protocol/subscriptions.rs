@@ -11,6 +11,7 @@
 use super::capabilities::ServerCapabilities;
 use super::jsonrpc::RequestId;
 use super::list_changed::ChangedList;
+use super::tasks;
 use serde::{Deserialize, Serialize};
 
 /// Method: open a subscription.
@@ -86,7 +87,7 @@ impl SubscriptionFilter {
         let tasks = capabilities
             .extensions
             .as_ref()
-            .is_some_and(|e| e.contains_key(TASKS_EXTENSION));
+            .is_some_and(|e| e.contains_key(tasks::EXTENSION));
         SubscriptionFilter {
             tools_list_changed: changes(ChangedList::Tools),
             prompts_list_changed: changes(ChangedList::Prompts),
@@ -96,8 +97,6 @@ impl SubscriptionFilter {
         }
     }
 }
-
-const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// `subscriptions/listen` params (the request `_meta` is read separately).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
