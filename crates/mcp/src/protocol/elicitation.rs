@@ -63,3 +63,48 @@ pub struct ElicitResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<Map<String, Value>>,
 }
+
+/// Method (2025-11-25 only): a URL-mode elicitation finished out of band.
+pub const COMPLETE: &str = "notifications/elicitation/complete";
+
+/// `notifications/elicitation/complete` params (2025-11-25 only; 2026-07-28 has no
+/// `elicitationId` and no such notification).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ElicitationCompleteParams {
+    /// The `elicitationId` of the URL-mode request that finished.
+    pub elicitation_id: String,
+}
+
+/// `error.data` of `-32042` (URL elicitation required, 2025-11-25 only): the URL-mode
+/// elicitations the client must complete before retrying.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UrlElicitationRequiredData {
+    /// URL-mode params, each with its `elicitationId`.
+    pub elicitations: Vec<ElicitRequestParams>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::jsonrpc::{ErrorObject, code};
+    use crate::protocol::round_trip;
+
+    #[test]
+    fn round_trips_the_completion_notice_and_the_url_required_error() {
+        let done: ElicitationCompleteParams = round_trip(r#"{"elicitationId":"e-42"}"#);
+        assert_eq!(done.elicitation_id, "e-42");
+
+        let error: ErrorObject = round_trip(
+            r#"{"code":-32042,"message":"Authorization needed",
+                "data":{"elicitations":[{"mode":"url","elicitationId":"e-42",
+                  "url":"https://srv.example/connect?e=e-42","message":"Link your account"}]}}"#,
+        );
+        assert_eq!(error.code, code::URL_ELICITATION_REQUIRED_LEGACY);
+        let data: UrlElicitationRequiredData = serde_json::from_value(error.data.unwrap()).unwrap();
+        assert!(matches!(
+            &data.elicitations[0],
+            ElicitRequestParams::Url { elicitation_id: Some(id), .. } if id == "e-42"
+        ));
+    }
+}

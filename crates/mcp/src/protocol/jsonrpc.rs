@@ -45,6 +45,9 @@ pub mod code {
     pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
     /// 2025-11-25: a resource was not found (2026-07-28 uses [`INVALID_PARAMS`]).
     pub const RESOURCE_NOT_FOUND_LEGACY: i32 = -32002;
+    /// 2025-11-25: the request needs URL-mode elicitations first (`data.elicitations`); never sent
+    /// on 2026-07-28.
+    pub const URL_ELICITATION_REQUIRED_LEGACY: i32 = -32042;
 }
 
 /// A JSON-RPC error object: what a client sees when a request fails at the protocol level.

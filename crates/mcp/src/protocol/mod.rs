@@ -13,6 +13,7 @@ pub mod icon;
 pub mod implementation;
 pub mod jsonrpc;
 pub mod lifecycle;
+pub mod list_changed;
 pub mod logging;
 pub mod meta;
 pub mod progress;
@@ -20,6 +21,8 @@ pub mod prompts;
 pub mod resources;
 pub mod roots;
 pub mod sampling;
+pub mod subscriptions;
+pub mod tasks;
 pub mod tools;
 pub mod version;
 
@@ -30,6 +33,7 @@ pub use elicitation::{ElicitAction, ElicitRequestParams, ElicitResult};
 pub use icon::Icon;
 pub use implementation::Implementation;
 pub use jsonrpc::{ErrorObject, RequestId};
+pub use list_changed::{ChangedList, ListChangedParams};
 pub use logging::LoggingLevel;
 pub use prompts::{
     GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,
@@ -40,6 +44,13 @@ pub use resources::{
 };
 pub use roots::{ListRootsResult, Root};
 pub use sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
+pub use subscriptions::{
+    AcknowledgedParams, ListenParams, ListenResult, Subscribed, SubscriptionFilter,
+};
+pub use tasks::{
+    CreateTaskResult, DetailedTask, LegacyTask, ListTasksResult, Task, TaskStatus,
+    TasksCancelParams, TasksGetParams, TasksResultParams, TasksUpdateParams,
+};
 pub use tools::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
 pub use version::Era;
 

@@ -2,6 +2,7 @@
 
 use super::content::Content;
 use super::icon::Icon;
+use super::tasks::TaskMetadata;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -97,6 +98,9 @@ pub struct CallToolParams {
     /// 2026-07-28: the state the previous round returned, echoed verbatim.
     #[serde(default)]
     pub request_state: Option<String>,
+    /// 2025-11-25 core tasks: the client asks to run the call as a task.
+    #[serde(default)]
+    pub task: Option<TaskMetadata>,
 }
 
 /// What a tool call produced.

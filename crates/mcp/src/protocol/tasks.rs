@@ -1,0 +1,534 @@
+//! Tasks: durable handles for long-running work, polled by the client. Two incompatible
+//! generations share this file; every item says which one it belongs to.
+//!
+//! - **2026-07-28, extension `io.modelcontextprotocol/tasks`** (SEP-2663; not core). Only
+//!   offered to a request whose `clientCapabilities.extensions` names [`EXTENSION`]. The server
+//!   may answer `tools/call` with a [`Task`] flattened into the result and
+//!   `resultType: "task"` ([`RESULT_TYPE`]); the client then polls `tasks/get` (answered with a
+//!   [`DetailedTask`]), answers input with `tasks/update` and stops the work with `tasks/cancel`
+//!   (both answered with an empty result). `notifications/tasks` carries a [`DetailedTask`] on
+//!   a `subscriptions/listen` stream whose filter lists the task id. Fields: `ttlMs`,
+//!   `pollIntervalMs`.
+//! - **2025-11-25, core** (`basic/utilities/tasks.mdx`). The client asks for a task with
+//!   `params.task` ([`TaskMetadata`]) on `tools/call`; the server answers with
+//!   [`CreateTaskResult`] (`{"task": …}`), then serves `tasks/get` and `tasks/cancel` (both
+//!   answered with a [`LegacyTask`]), `tasks/result` (the original result, tagged
+//!   [`TaskPayload`]) and `tasks/list` ([`ListTasksResult`]); `notifications/tasks/status`
+//!   carries a [`LegacyTask`]. Fields: `ttl`, `pollInterval`.
+
+use super::jsonrpc::ErrorObject;
+use super::tools::PaginatedParams;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// 2026-07-28: the extension's id, in `capabilities.extensions` of both sides.
+pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
+/// 2026-07-28: the `resultType` of a result that is a task instead of the method's own result.
+pub const RESULT_TYPE: &str = "task";
+/// Method (both generations): the task's current state.
+pub const GET: &str = "tasks/get";
+/// Method (2026-07-28 extension): answers to the task's `inputRequests`.
+pub const UPDATE: &str = "tasks/update";
+/// Method (both generations): ask the server to stop the task.
+pub const CANCEL: &str = "tasks/cancel";
+/// Method (2025-11-25 only): the task's final result; blocks until there is one.
+pub const RESULT: &str = "tasks/result";
+/// Method (2025-11-25 only): the caller's tasks, paginated.
+pub const LIST: &str = "tasks/list";
+/// Notification (2026-07-28 extension): a task's full state, on a listen stream.
+pub const NOTIFICATION: &str = "notifications/tasks";
+/// Notification (2025-11-25 only): a task's status changed.
+pub const STATUS_NOTIFICATION: &str = "notifications/tasks/status";
+/// `_meta` key (2025-11-25 only): the task a message belongs to.
+pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+/// Result `_meta` key (2025-11-25 only, provisional): text the host may hand the model at once
+/// while the task runs.
+pub const MODEL_IMMEDIATE_RESPONSE: &str = "io.modelcontextprotocol/model-immediate-response";
+
+/// Where a task stands (both generations).
+///
+/// `working` → `input_required` ↔ `working` → `completed` | `failed` | `cancelled`; the last
+/// three are terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    /// Being processed.
+    Working,
+    /// Waiting for input from the client.
+    InputRequired,
+    /// Finished with a result (a tool result with `isError: true` included).
+    Completed,
+    /// Ended by a JSON-RPC error.
+    Failed,
+    /// Cancelled before it finished.
+    Cancelled,
+}
+
+impl TaskStatus {
+    /// `completed`, `failed` or `cancelled`: the status will not change again.
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled
+        )
+    }
+}
+
+/// A task (2026-07-28 extension).
+///
+/// Flattened beside `resultType: "task"` it is the extension's `CreateTaskResult`, the answer to
+/// a `tools/call` the server chose to run as a task (`resultType` is the envelope's to add).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Task {
+    /// The server-minted id; the client uses it for every `tasks/*` request.
+    pub task_id: String,
+    /// Where it stands.
+    pub status: TaskStatus,
+    /// A human-readable note on the status (progress, what input is awaited, why it failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// ISO 8601 time of creation.
+    pub created_at: String,
+    /// ISO 8601 time of the last change.
+    pub last_updated_at: String,
+    /// How long after creation the server keeps it, in milliseconds; `None` (written as
+    /// `null`, the field is required) means unlimited. May change over the task's life.
+    #[serde(default)]
+    pub ttl_ms: Option<u64>,
+    /// How often the client should poll, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_interval_ms: Option<u64>,
+}
+
+impl Task {
+    /// A `working` task created (and last updated) at `created_at`, kept without limit.
+    pub fn working(task_id: impl Into<String>, created_at: impl Into<String>) -> Self {
+        let created_at = created_at.into();
+        Self {
+            task_id: task_id.into(),
+            status: TaskStatus::Working,
+            status_message: None,
+            last_updated_at: created_at.clone(),
+            created_at,
+            ttl_ms: None,
+            poll_interval_ms: None,
+        }
+    }
+
+    /// The same task as a 2025-11-25 session sees it.
+    pub fn to_legacy(&self) -> LegacyTask {
+        LegacyTask {
+            task_id: self.task_id.clone(),
+            status: self.status,
+            status_message: self.status_message.clone(),
+            created_at: self.created_at.clone(),
+            last_updated_at: self.last_updated_at.clone(),
+            ttl: self.ttl_ms,
+            poll_interval: self.poll_interval_ms,
+        }
+    }
+}
+
+/// A task with what its status calls for (2026-07-28 extension): the `tasks/get` result and the
+/// `notifications/tasks` params (on a listen stream, tagged with `subscriptions::Subscribed`).
+///
+/// Exactly one payload goes with each status: `inputRequests` with `input_required`, `result`
+/// with `completed`, `error` with `failed`, none otherwise. The type does not enforce it; the
+/// constructors do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DetailedTask {
+    /// The task.
+    #[serde(flatten)]
+    pub task: Task,
+    /// `input_required`: every outstanding question, by key (each `{method, params}` as in an
+    /// `InputRequiredResult`). Keys are unique over the task's whole life.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_requests: Option<Map<String, Value>>,
+    /// `completed`: what the original request would have returned (e.g. a `CallToolResult`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Map<String, Value>>,
+    /// `failed`: the JSON-RPC error the work ended with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorObject>,
+}
+
+impl DetailedTask {
+    /// A task with no payload (`working` or `cancelled`).
+    pub fn new(task: Task) -> Self {
+        Self {
+            task,
+            input_requests: None,
+            result: None,
+            error: None,
+        }
+    }
+
+    /// The task, set to `input_required` with these questions.
+    pub fn input_required(mut task: Task, input_requests: Map<String, Value>) -> Self {
+        task.status = TaskStatus::InputRequired;
+        Self {
+            input_requests: Some(input_requests),
+            ..Self::new(task)
+        }
+    }
+
+    /// The task, set to `completed` with this result.
+    pub fn completed(mut task: Task, result: Map<String, Value>) -> Self {
+        task.status = TaskStatus::Completed;
+        Self {
+            result: Some(result),
+            ..Self::new(task)
+        }
+    }
+
+    /// The task, set to `failed` with this error.
+    pub fn failed(mut task: Task, error: ErrorObject) -> Self {
+        task.status = TaskStatus::Failed;
+        Self {
+            error: Some(error),
+            ..Self::new(task)
+        }
+    }
+}
+
+/// `tasks/get` params (both generations).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TasksGetParams {
+    /// The task.
+    pub task_id: String,
+}
+
+/// `tasks/cancel` params (both generations). The result is empty in the 2026-07-28 extension
+/// and the [`LegacyTask`] in 2025-11-25. Cancellation is cooperative; `notifications/cancelled`
+/// never applies to tasks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TasksCancelParams {
+    /// The task.
+    pub task_id: String,
+}
+
+/// `tasks/update` params (2026-07-28 extension). The result is empty.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TasksUpdateParams {
+    /// The task.
+    pub task_id: String,
+    /// Answers to outstanding `inputRequests`, by key, kept raw like `tools/call`'s. Keys not
+    /// outstanding are ignored.
+    pub input_responses: Box<RawValue>,
+}
+
+/// A task (2025-11-25 core tasks): as [`Task`], with the fields named `ttl` and `pollInterval`.
+/// Flattened, it is the `tasks/get` and `tasks/cancel` result and the
+/// `notifications/tasks/status` params.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LegacyTask {
+    /// The server-minted id.
+    pub task_id: String,
+    /// Where it stands.
+    pub status: TaskStatus,
+    /// A human-readable note on the status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// ISO 8601 time of creation.
+    pub created_at: String,
+    /// ISO 8601 time of the last change.
+    pub last_updated_at: String,
+    /// Retention from creation in milliseconds; `None` (written as `null`, the field is
+    /// required) means unlimited.
+    #[serde(default)]
+    pub ttl: Option<u64>,
+    /// Suggested polling interval in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub poll_interval: Option<u64>,
+}
+
+/// `params.task` of a task-augmented request (2025-11-25 only; `tools/call` on a server).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskMetadata {
+    /// The retention the client asks for, in milliseconds; the server may choose another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<u64>,
+}
+
+/// Whether a tool may run as a task: `execution.taskSupport` of a 2025-11-25 `Tool` (gone in
+/// 2026-07-28, so it is not a field of `tools::Tool`, which both revisions share).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskSupport {
+    /// Never as a task (the default).
+    #[default]
+    Forbidden,
+    /// Either way.
+    Optional,
+    /// Only as a task.
+    Required,
+}
+
+/// A 2025-11-25 tool's `execution` object.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolExecution {
+    /// Whether the tool may run as a task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_support: Option<TaskSupport>,
+}
+
+/// The answer to a task-augmented request (2025-11-25 only): `{"task": …}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreateTaskResult {
+    /// The new task, normally `working`.
+    pub task: LegacyTask,
+    /// Result metadata, e.g. [`MODEL_IMMEDIATE_RESPONSE`].
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// `tasks/result` params (2025-11-25 only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TasksResultParams {
+    /// The task.
+    pub task_id: String,
+}
+
+/// `tasks/list` params (2025-11-25 only): a cursor.
+pub type TasksListParams = PaginatedParams;
+
+/// `tasks/list` result (2025-11-25 only).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListTasksResult {
+    /// One page of the caller's tasks.
+    pub tasks: Vec<LegacyTask>,
+    /// Where the next page starts; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// The value of the [`RELATED_TASK`] `_meta` key (2025-11-25 only).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelatedTask {
+    /// The task the message belongs to.
+    pub task_id: String,
+}
+
+/// A `_meta` holding only [`RELATED_TASK`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RelatedTaskMeta {
+    /// The task.
+    #[serde(rename = "io.modelcontextprotocol/related-task")]
+    pub related_task: RelatedTask,
+}
+
+/// The `tasks/result` result (2025-11-25 only): the original request's result (e.g. a
+/// `CallToolResult`, whose type must not have its own `_meta`), which must carry the
+/// related-task `_meta` because nothing else in it names the task.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskPayload<R> {
+    /// The result, flattened beside `_meta`.
+    #[serde(flatten)]
+    pub result: R,
+    /// The related-task tag.
+    #[serde(rename = "_meta")]
+    pub meta: RelatedTaskMeta,
+}
+
+impl<R> TaskPayload<R> {
+    /// Tags `result` with its task.
+    pub fn new(task_id: impl Into<String>, result: R) -> Self {
+        Self {
+            result,
+            meta: RelatedTaskMeta {
+                related_task: RelatedTask {
+                    task_id: task_id.into(),
+                },
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::jsonrpc::{RequestId, code};
+    use crate::protocol::round_trip;
+    use crate::protocol::subscriptions::Subscribed;
+    use crate::protocol::tools::{CallToolParams, CallToolResult};
+    use serde_json::json;
+
+    const ID: &str = "786512e2-9e0d-44bd-8f29-789f320fe840";
+
+    // 2026-07-28 extension: the SEP-2663 examples, without the `resultType` the envelope adds.
+
+    #[test]
+    fn round_trips_the_created_task_and_the_polled_states() {
+        let created: Task = round_trip(
+            r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"working",
+                "statusMessage":"The operation is now in progress.",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z",
+                "ttlMs":60000,"pollIntervalMs":5000}"#,
+        );
+        assert_eq!(created.task_id, ID);
+        assert!(!created.status.is_terminal());
+
+        let asking: DetailedTask = round_trip(
+            r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"input_required",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z",
+                "ttlMs":3600000,"pollIntervalMs":5000,
+                "inputRequests":{"name":{"method":"elicitation/create","params":{"mode":"form",
+                  "message":"Please enter your name.","requestedSchema":{"type":"object",
+                  "properties":{"name":{"type":"string"}},"required":["name"]}}}}}"#,
+        );
+        assert_eq!(asking.task.status, TaskStatus::InputRequired);
+        assert!(asking.input_requests.unwrap().contains_key("name"));
+
+        let done: DetailedTask = round_trip(
+            r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"completed",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z",
+                "ttlMs":3600000,"pollIntervalMs":5000,
+                "result":{"content":[{"type":"text","text":"Hello, Luca!"}],"isError":false}}"#,
+        );
+        let result: CallToolResult =
+            serde_json::from_value(Value::Object(done.result.unwrap())).unwrap();
+        assert_eq!(result.is_error, Some(false));
+
+        let failed: DetailedTask = round_trip(
+            r#"{"taskId":"t-9","status":"failed","createdAt":"2026-08-01T10:00:00Z",
+                "lastUpdatedAt":"2026-08-01T10:05:00Z","ttlMs":null,
+                "error":{"code":-32603,"message":"Internal error"}}"#,
+        );
+        assert_eq!(failed.error.unwrap().code, code::INTERNAL_ERROR);
+        assert_eq!(failed.task.ttl_ms, None);
+    }
+
+    #[test]
+    fn writes_unlimited_ttl_as_null_and_builds_each_state() {
+        let task = Task::working("t-1", "2026-08-01T10:00:00Z");
+        assert_eq!(
+            serde_json::to_value(&task).unwrap(),
+            json!({"taskId":"t-1","status":"working","createdAt":"2026-08-01T10:00:00Z",
+                   "lastUpdatedAt":"2026-08-01T10:00:00Z","ttlMs":null})
+        );
+        let questions = json!({"ok":{"method":"roots/list"}});
+        let asking =
+            DetailedTask::input_required(task.clone(), questions.as_object().unwrap().clone());
+        assert_eq!(asking.task.status, TaskStatus::InputRequired);
+        let failed = DetailedTask::failed(task.clone(), ErrorObject::internal());
+        assert!(failed.task.status.is_terminal());
+        let done = DetailedTask::completed(task, Map::new());
+        assert_eq!(serde_json::to_value(&done).unwrap()["result"], json!({}));
+    }
+
+    #[test]
+    fn round_trips_the_extension_requests_and_the_tagged_notification() {
+        let get: TasksGetParams =
+            round_trip(r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840"}"#);
+        assert_eq!(get.task_id, ID);
+        let _: TasksCancelParams =
+            round_trip(r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840"}"#);
+        let update: TasksUpdateParams = round_trip(
+            r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840",
+                "inputResponses":{"name":{"action":"accept","content":{"input":"Luca"}}}}"#,
+        );
+        assert!(update.input_responses.get().contains("Luca"));
+        assert!(serde_json::from_str::<TasksUpdateParams>(r#"{"taskId":"t"}"#).is_err());
+
+        let note: Subscribed<DetailedTask> = round_trip(
+            r#"{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub-1"},
+                "taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"completed",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z",
+                "ttlMs":60000,"pollIntervalMs":5000,
+                "result":{"content":[{"type":"text","text":"Operation completed successfully."}],"isError":false}}"#,
+        );
+        assert_eq!(note.subscription_id(), &RequestId::String("sub-1".into()));
+        assert_eq!(note.params.task.status, TaskStatus::Completed);
+    }
+
+    // 2025-11-25 core tasks: the examples of basic/utilities/tasks.mdx.
+
+    #[test]
+    fn reads_a_task_augmented_tool_call_and_writes_the_created_task() {
+        let call: CallToolParams = serde_json::from_str(
+            r#"{"name":"get_weather","arguments":{"city":"New York"},"task":{"ttl":60000}}"#,
+        )
+        .unwrap();
+        assert_eq!(call.task, Some(TaskMetadata { ttl: Some(60000) }));
+        let plain: CallToolParams = serde_json::from_str(r#"{"name":"get_weather"}"#).unwrap();
+        assert!(plain.task.is_none());
+
+        let created: CreateTaskResult = round_trip(
+            r#"{"task":{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"working",
+                "statusMessage":"The operation is now in progress.",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z",
+                "ttl":60000,"pollInterval":5000}}"#,
+        );
+        let modern = Task {
+            status_message: Some("The operation is now in progress.".into()),
+            last_updated_at: "2025-11-25T10:40:00Z".into(),
+            ttl_ms: Some(60000),
+            poll_interval_ms: Some(5000),
+            ..Task::working(ID, "2025-11-25T10:30:00Z")
+        };
+        assert_eq!(modern.to_legacy(), created.task);
+    }
+
+    #[test]
+    fn round_trips_get_cancel_result_list_and_status() {
+        let polled: LegacyTask = round_trip(
+            r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"working",
+                "statusMessage":"The operation is now in progress.",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z",
+                "ttl":30000,"pollInterval":5000}"#,
+        );
+        assert_eq!(polled.ttl, Some(30000));
+        let cancelled: LegacyTask = round_trip(
+            r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"cancelled",
+                "statusMessage":"The task was cancelled by request.",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z",
+                "ttl":30000,"pollInterval":5000}"#,
+        );
+        assert!(cancelled.status.is_terminal());
+        let _: LegacyTask = round_trip(
+            r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"completed",
+                "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:50:00Z",
+                "ttl":null,"pollInterval":5000}"#,
+        );
+
+        let _: TasksResultParams =
+            round_trip(r#"{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840"}"#);
+        let payload: TaskPayload<CallToolResult> = round_trip(
+            r#"{"content":[{"type":"text","text":"Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"}],
+                "isError":false,
+                "_meta":{"io.modelcontextprotocol/related-task":{"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840"}}}"#,
+        );
+        assert_eq!(payload, TaskPayload::new(ID, payload.result.clone()));
+
+        let list: TasksListParams =
+            serde_json::from_str(r#"{"cursor":"optional-cursor-value"}"#).unwrap();
+        assert_eq!(list.cursor.as_deref(), Some("optional-cursor-value"));
+        let page: ListTasksResult = round_trip(
+            r#"{"tasks":[
+                {"taskId":"786512e2-9e0d-44bd-8f29-789f320fe840","status":"working",
+                 "createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z","ttl":30000,"pollInterval":5000},
+                {"taskId":"abc123-def456-ghi789","status":"completed",
+                 "createdAt":"2025-11-25T09:15:00Z","lastUpdatedAt":"2025-11-25T10:40:00Z","ttl":60000}],
+              "nextCursor":"next-page-cursor"}"#,
+        );
+        assert_eq!(page.tasks[1].poll_interval, None);
+    }
+
+    #[test]
+    fn round_trips_a_tool_execution_declaration() {
+        let execution: ToolExecution = round_trip(r#"{"taskSupport":"optional"}"#);
+        assert_eq!(execution.task_support, Some(TaskSupport::Optional));
+        assert_eq!(TaskSupport::default(), TaskSupport::Forbidden);
+    }
+}
