@@ -35,6 +35,10 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
             let ty = &p.ty;
             let rename = p.rename.as_ref().map(|r| quote!(#[serde(rename = #r)]));
             let doc = p.description.as_ref().map(|d| quote!(#[doc = #d]));
+            let header = p
+                .header
+                .as_ref()
+                .map(|h| quote!(#[schemars(extend("x-mcp-header" = #h))]));
             let default = match &p.default {
                 None => None,
                 Some(DefaultValue::Trait) => Some(quote!(#[serde(default)])),
@@ -45,7 +49,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
                     Some(quote!(#[serde(default = #path)]))
                 }
             };
-            quote! { #doc #rename #default #ident: #ty }
+            quote! { #doc #rename #default #header #ident: #ty }
         })
         .collect();
     let argument_idents: Vec<_> = arguments.iter().map(|p| &p.ident).collect();

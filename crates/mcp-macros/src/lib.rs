@@ -21,7 +21,9 @@ use proc_macro::TokenStream;
 ///
 /// Parameters: a `Context` is injected; `#[resolve(path)]` is filled by a resolver; any other
 /// parameter is a tool argument (doc comments become its description; `#[arg(rename = "…")]`,
-/// `#[arg(default)]`, `#[arg(default = expr)]`, `#[arg(description = "…")]`).
+/// `#[arg(default)]`, `#[arg(default = expr)]`, `#[arg(description = "…")]`, and
+/// `#[arg(header = "Name")]` to mirror a string, integer or boolean argument in the
+/// `Mcp-Param-Name` HTTP header of 2026-07-28 requests).
 ///
 /// The function stays callable as `name::call(..)`.
 #[proc_macro_attribute]

@@ -28,6 +28,8 @@ pub(crate) struct Param {
     pub(crate) rename: Option<String>,
     pub(crate) default: Option<DefaultValue>,
     pub(crate) description: Option<String>,
+    /// `#[arg(header = "Name")]`: mirrored in the `Mcp-Param-Name` HTTP header (2026-07-28).
+    pub(crate) header: Option<String>,
 }
 
 impl Param {
@@ -51,6 +53,7 @@ impl Param {
         let mut rename = None;
         let mut default = None;
         let mut description = docs(&typed.attrs);
+        let mut header = None;
         for attr in &typed.attrs {
             if attr.path().is_ident("resolve") {
                 kind = ParamKind::Resolved(attr.parse_args()?);
@@ -58,6 +61,8 @@ impl Param {
                 attr.parse_nested_meta(|meta| {
                     if meta.path.is_ident("rename") {
                         rename = Some(meta.value()?.parse::<LitStr>()?.value());
+                    } else if meta.path.is_ident("header") {
+                        header = Some(meta.value()?.parse::<LitStr>()?.value());
                     } else if meta.path.is_ident("description") {
                         description = Some(meta.value()?.parse::<LitStr>()?.value());
                     } else if meta.path.is_ident("default") {
@@ -68,7 +73,7 @@ impl Param {
                         });
                     } else {
                         return Err(meta.error(
-                            "unknown #[arg] option; expected rename, description or default",
+                            "unknown #[arg] option; expected rename, description, default or header",
                         ));
                     }
                     Ok(())
@@ -85,6 +90,7 @@ impl Param {
             rename,
             default,
             description,
+            header,
         })
     }
 

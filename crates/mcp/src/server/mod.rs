@@ -2,6 +2,7 @@
 
 mod builder;
 pub(crate) mod core;
+pub mod header_params;
 pub mod output;
 pub(crate) mod pages;
 pub mod prompt;

@@ -1,5 +1,6 @@
 //! The tool registry: tools in registration order, their `tools/list` pages serialized once.
 
+use super::header_params::{HeaderParam, header_params};
 use super::output::OutputShape;
 use super::schema::{input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
@@ -30,6 +31,7 @@ impl ToolRegistry {
             )));
         }
         let (tool, wrap_output) = describe(&definition)?;
+        let header_params = header_params(name, &tool.input_schema)?;
         let plan = ToolPlan::build(name, definition.params, overrides)?;
         self.by_name.insert(name, self.tools.len());
         let handler = Arc::new(Handler {
@@ -41,6 +43,7 @@ impl ToolRegistry {
         self.tools.push(Arc::new(RegisteredTool {
             definition,
             handler,
+            header_params,
         }));
         self.listed.push(tool);
         Ok(())
@@ -58,12 +61,19 @@ impl ToolRegistry {
                 wrap_output,
                 mime_type: None,
             });
+            let header_params = tool.header_params.clone();
             *tool = Arc::new(RegisteredTool {
                 definition,
                 handler,
+                header_params,
             });
         }
         Ok(())
+    }
+
+    /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
+    pub(crate) fn header_params(&self, name: &str) -> &[HeaderParam] {
+        self.get(name).map_or(&[], |tool| &tool.header_params)
     }
 
     pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredTool>> {

@@ -3,10 +3,13 @@
 //! `prompts/get`, `params.uri` of `resources/read`). A missing, undecodable or different value is
 //! `-32020` HeaderMismatch (HTTP `400`). Values may be sent as `=?base64?{base64(utf8)}?=`.
 //!
-//! Not checked yet: `Mcp-Param-{Name}` headers of `x-mcp-header` tool arguments.
+//! `Mcp-Param-{Name}` headers mirror the tool arguments whose schema carries
+//! `"x-mcp-header": "{Name}"`: an argument present in the body needs its header, with the same
+//! value (integers compared as numbers).
 
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
+use crate::server::header_params::{HeaderParam, HeaderValueKind};
 use base64::Engine;
 use http::HeaderMap;
 use serde::Deserialize;
@@ -28,6 +31,7 @@ pub(super) fn check(
     version: Option<&str>,
     method: &str,
     params: Option<&RawValue>,
+    mirrored: impl Fn(&str) -> Vec<HeaderParam>,
 ) -> Result<(), ErrorObject> {
     let shown = "MCP-Protocol-Version";
     match version {
@@ -43,10 +47,67 @@ pub(super) fn check(
         _ => return Ok(()),
     };
     let value = match method {
-        "resources/read" => named.uri,
-        _ => named.name,
+        "resources/read" => named.uri.as_deref(),
+        _ => named.name.as_deref(),
     };
-    expect(headers, "Mcp-Name", NAME, value.as_deref())
+    expect(headers, "Mcp-Name", NAME, value)?;
+    if method == "tools/call"
+        && let Some(tool) = named.name.as_deref()
+    {
+        let params = mirrored(tool);
+        if !params.is_empty() {
+            check_params(headers, &params, named.arguments.as_ref())?;
+        }
+    }
+    Ok(())
+}
+
+/// Every mirrored argument present (and not null) in the body has its header, with an equal
+/// value; a header without its argument is a mismatch too.
+fn check_params(
+    headers: &HeaderMap,
+    params: &[HeaderParam],
+    arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Result<(), ErrorObject> {
+    for param in params {
+        let name = format!("mcp-param-{}", param.header.to_ascii_lowercase());
+        let shown = format!("Mcp-Param-{}", param.header);
+        let body = arguments
+            .and_then(|a| a.get(&param.argument))
+            .filter(|v| !v.is_null());
+        let header = headers.get(&name);
+        let (body, header) = match (body, header) {
+            (None, None) => continue,
+            (Some(_), None) => return Err(mismatch(format!("missing required header {shown}"))),
+            (None, Some(_)) => {
+                return Err(mismatch(format!(
+                    "header {shown} has no argument in the body"
+                )));
+            }
+            (Some(body), Some(header)) => (body, header),
+        };
+        let decoded = header
+            .to_str()
+            .ok()
+            .and_then(decode)
+            .ok_or_else(|| mismatch(format!("header {shown} has an invalid value")))?;
+        let equal = match param.kind {
+            HeaderValueKind::String => body.as_str() == Some(decoded.as_ref()),
+            HeaderValueKind::Boolean => {
+                body.as_bool().map(|b| b.to_string()).as_deref() == Some(&decoded)
+            }
+            HeaderValueKind::Integer => match (body.as_f64(), decoded.trim().parse::<f64>()) {
+                (Some(a), Ok(b)) => a == b,
+                _ => false,
+            },
+        };
+        if !equal {
+            return Err(mismatch(format!(
+                "header {shown} does not match the request body"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The header `name` must be present and equal `body` (a missing body value matches nothing).
@@ -94,6 +155,7 @@ fn decode(value: &str) -> Option<std::borrow::Cow<'_, str>> {
 struct Named {
     name: Option<String>,
     uri: Option<String>,
+    arguments: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 fn named(params: Option<&RawValue>) -> Named {
@@ -127,13 +189,31 @@ mod tests {
     fn matching_headers_pass_plain_or_base64() {
         let call = params(r#"{"name":"café","arguments":{}}"#);
         let plain = headers(&[(PROTOCOL_VERSION, "2026-07-28"), (METHOD, "tools/list")]);
-        assert!(check(&plain, Some("2026-07-28"), "tools/list", None).is_ok());
+        assert!(
+            check(
+                &plain,
+                Some("2026-07-28"),
+                "tools/list",
+                None,
+                |_| Vec::new()
+            )
+            .is_ok()
+        );
         let encoded = headers(&[
             (PROTOCOL_VERSION, "2026-07-28"),
             (METHOD, "=?base64?dG9vbHMvY2FsbA==?="),
             (NAME, "=?base64?Y2Fmw6k=?="),
         ]);
-        assert!(check(&encoded, Some("2026-07-28"), "tools/call", Some(&call)).is_ok());
+        assert!(
+            check(
+                &encoded,
+                Some("2026-07-28"),
+                "tools/call",
+                Some(&call),
+                |_| Vec::new()
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -160,7 +240,10 @@ mod tests {
             ]),
         ];
         for case in cases {
-            let error = check(&case, Some("2026-07-28"), "tools/call", Some(&call)).unwrap_err();
+            let error = check(&case, Some("2026-07-28"), "tools/call", Some(&call), |_| {
+                Vec::new()
+            })
+            .unwrap_err();
             assert_eq!(error.code, code::HEADER_MISMATCH, "{case:?}");
         }
     }
@@ -173,6 +256,15 @@ mod tests {
             (METHOD, "resources/read"),
             (NAME, "test://a"),
         ]);
-        assert!(check(&ok, Some("2026-07-28"), "resources/read", Some(&read)).is_ok());
+        assert!(
+            check(
+                &ok,
+                Some("2026-07-28"),
+                "resources/read",
+                Some(&read),
+                |_| Vec::new()
+            )
+            .is_ok()
+        );
     }
 }

@@ -14,7 +14,7 @@
 //! - **Protection**: `Host`/`Origin` allow-list (`403`), body size limit (`413`), malformed
 //!   bodies answered with JSON-RPC errors (`400`).
 //!
-//! Not yet: resumability (`Last-Event-ID`), `subscriptions/listen`, `Mcp-Param-*` headers.
+//! Not yet: resumability (`Last-Event-ID`), `subscriptions/listen`.
 //!
 //! ```no_run
 //! use mcp::prelude::*;

@@ -19,11 +19,13 @@ pub(super) async fn handle(
     headers: HeaderMap,
     meta_version: Option<&str>,
 ) -> Response {
+    let tools = &endpoint.core.tools;
     let checked = headers::check(
         &headers,
         meta_version,
         &request.method,
         request.params.as_deref(),
+        |tool| tools.header_params(tool).to_vec(),
     );
     if let Err(error) = checked {
         return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
