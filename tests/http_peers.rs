@@ -136,3 +136,81 @@ fn the_inspector_calls_reserve_book_in_both_eras() {
         );
     }
 }
+
+/// The questions of `backorder` and `recommend_book` over HTTP: on a legacy session they are
+/// real server→client requests on the call's SSE stream, answered by POST; on 2026-07-28 they
+/// are `input_required` rounds. Either way the Python SDK client answers once per question.
+fn questions_over_http(mode: &str) {
+    let backorder = HttpExample::start("backorder");
+    let run = python_client_http(
+        mode,
+        &backorder.url,
+        &[
+            "--elicit",
+            r#"{"action":"accept","content":{"confirm":true}}"#,
+            "--elicit",
+            r#"{"action":"decline"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Neuromancer"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Neuromancer"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Dune"}"#,
+        ],
+    );
+    let [accepted, declined, in_stock] = run.results();
+    assert_eq!(
+        only_text(accepted),
+        "Backordered 'Neuromancer'; it ships in 2-3 weeks.",
+        "[{mode}]"
+    );
+    assert_eq!(
+        only_text(declined),
+        "Error executing tool order_book: Resolver for parameter 'backorder' could not resolve: elicitation was decline",
+        "[{mode}]"
+    );
+    assert_eq!(declined["isError"], true, "[{mode}]");
+    assert_eq!(only_text(in_stock), "Ordered 'Dune'.", "[{mode}]");
+    let methods: Vec<&str> = run
+        .asked
+        .iter()
+        .map(|question| question["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        ["elicitation/create", "elicitation/create"],
+        "[{mode}] one question per out-of-stock call, none in stock"
+    );
+
+    let recommend = HttpExample::start("recommend_book");
+    let run = python_client_http(
+        mode,
+        &recommend.url,
+        &[
+            "--sample",
+            "Neuromancer",
+            "call",
+            "recommend_book",
+            r#"{"genre":"cyberpunk"}"#,
+        ],
+    );
+    let [recommended] = run.results();
+    assert_eq!(
+        only_text(recommended),
+        "Today's cyberpunk pick: Neuromancer",
+        "[{mode}]"
+    );
+}
+
+#[test]
+fn questions_travel_over_a_legacy_http_session() {
+    questions_over_http("legacy");
+}
+
+#[test]
+fn questions_travel_as_rounds_over_stateless_http() {
+    questions_over_http(MODERN);
+}
