@@ -4,26 +4,8 @@
 
 mod common;
 
-use common::{ClientRun, MODERN, only_text, python_client};
+use common::{ClientRun, MODERN, in_both_modes, only_text, python_client};
 use serde_json::{Value, json};
-
-/// Runs each named scenario `fn NAME(mode: &str)` as two tests, `NAME::legacy` and
-/// `NAME::modern`, so a failure names the mode.
-macro_rules! in_both_modes {
-    ($($scenario:ident),* $(,)?) => {$(
-        mod $scenario {
-            #[test]
-            fn legacy() {
-                super::$scenario("legacy");
-            }
-
-            #[test]
-            fn modern() {
-                super::$scenario(super::MODERN);
-            }
-        }
-    )*};
-}
 
 in_both_modes!(
     reserve_book_lists_its_tool_and_fills_stock,

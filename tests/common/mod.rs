@@ -461,3 +461,25 @@ impl Drop for HttpExample {
         let _ = self.child.wait();
     }
 }
+
+/// Runs each named scenario `fn NAME(mode: &str)` as two tests, `NAME::legacy` and
+/// `NAME::modern`, so a failure names the protocol revision.
+#[allow(unused_macros)]
+macro_rules! in_both_modes {
+    ($($scenario:ident),* $(,)?) => {$(
+        mod $scenario {
+            #[test]
+            fn legacy() {
+                super::$scenario("legacy");
+            }
+
+            #[test]
+            fn modern() {
+                super::$scenario($crate::common::MODERN);
+            }
+        }
+    )*};
+}
+
+#[allow(unused_imports)]
+pub(crate) use in_both_modes;

@@ -162,3 +162,18 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
         vis: &signature.item.vis,
     }
 }
+
+/// `fn __call(call: ToolCall) -> <future>`: the handler's body, then `finish` (an expression of
+/// type `Result<_, E>` with `E: Into<Stop>`, using `__output` and `call`).
+pub(crate) fn call_fn(future: TokenStream, body: &TokenStream, finish: TokenStream) -> TokenStream {
+    quote! {
+        fn __call(call: ::mcp::__private::ToolCall) -> #future {
+            ::mcp::__private::Box::pin(async move {
+                #[allow(unused_imports)]
+                use ::mcp::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
+                #body
+                #finish.map_err(::core::convert::Into::into)
+            })
+        }
+    }
+}

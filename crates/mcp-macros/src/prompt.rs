@@ -1,6 +1,6 @@
 //! `#[prompt]`: a function becomes the definition of an MCP prompt.
 
-use crate::handler::{HandlerParts, handler_parts};
+use crate::handler::{HandlerParts, call_fn, handler_parts};
 use crate::options::{Options, option_str};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
@@ -26,6 +26,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         docs,
         vis,
     } = handler_parts(&signature, "the prompt");
+    let call_fn = call_fn(quote!(::mcp::__private::PromptFuture), &body, convert);
     Ok(quote! {
         #(#docs)*
         ///
@@ -34,12 +35,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             #inner
             #items
 
-            fn __call(call: ::mcp::__private::ToolCall) -> ::mcp::__private::PromptFuture {
-                ::mcp::__private::Box::pin(async move {
-                    #body
-                    #convert.map_err(::core::convert::Into::into)
-                })
-            }
+            #call_fn
 
             #params
 

@@ -1,7 +1,7 @@
 //! `#[resource]`: a function becomes the definition of an MCP resource, or of a resource
 //! template when its URI has `{variables}` (each filled into the parameter of that name).
 
-use crate::handler::{HandlerParts, handler_parts};
+use crate::handler::{HandlerParts, call_fn, handler_parts};
 use crate::options::{Options, option_str};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
@@ -37,6 +37,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         docs,
         vis,
     } = handler_parts(&signature, "the resource");
+    let call_fn = call_fn(quote!(::mcp::__private::ResourceFuture), &body, convert);
     Ok(quote! {
         #(#docs)*
         ///
@@ -45,12 +46,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             #inner
             #items
 
-            fn __call(call: ::mcp::__private::ToolCall) -> ::mcp::__private::ResourceFuture {
-                ::mcp::__private::Box::pin(async move {
-                    #body
-                    #convert.map_err(::core::convert::Into::into)
-                })
-            }
+            #call_fn
 
             #params
 

@@ -1,6 +1,6 @@
 //! `#[tool]`: a function becomes a unit struct implementing `mcp::server::IntoTool`.
 
-use crate::handler::{HandlerParts, handler_parts};
+use crate::handler::{HandlerParts, call_fn, handler_parts};
 use crate::options::{Options, option_bool, option_str};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
@@ -40,6 +40,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let shape = quote_spanned! {ret.span()=>
         (&&&::mcp::__private::Probe::<#ret>::new()).output_shape()
     };
+    let finish = quote! { ::core::result::Result::<_, ::mcp::__private::Stop>::Ok(#convert) };
+    let call_fn = call_fn(quote!(::mcp::__private::ToolFuture), &body, finish);
     Ok(quote! {
         #(#docs)*
         ///
@@ -48,14 +50,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 #inner
                 #items
 
-                fn __call(call: ::mcp::__private::ToolCall) -> ::mcp::__private::ToolFuture {
-                    ::mcp::__private::Box::pin(async move {
-                        #[allow(unused_imports)]
-                        use ::mcp::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
-                        #body
-                        ::core::result::Result::Ok(#convert)
-                    })
-                }
+                #call_fn
 
                 fn __output() -> ::mcp::server::OutputShape {
                     #[allow(unused_imports)]

@@ -40,22 +40,19 @@ pub(crate) async fn call_tool(
         name: tool.definition.name,
         arguments: params.arguments.as_deref(),
     };
-    let round = round(
-        exchange,
-        &served,
-        target,
-        params.input_responses.as_deref(),
-        params.request_state.as_deref(),
-    )?;
-    let call = call(
+    let call = start(
         exchange,
         id,
         served,
-        &tool.handler,
-        params.arguments.clone(),
-        round,
-        None,
-    );
+        Invocation {
+            target,
+            handler: &tool.handler,
+            arguments: params.arguments.clone(),
+            responses: params.input_responses.as_deref(),
+            state: params.request_state.as_deref(),
+            uri: None,
+        },
+    )?;
     let outcome = guarded((tool.definition.call)(call), "the tool").await;
     let name = tool.definition.name;
     match outcome {
@@ -84,22 +81,19 @@ pub(crate) async fn get_prompt(
         name: prompt.definition.name,
         arguments: arguments.as_deref(),
     };
-    let round = round(
-        exchange,
-        &served,
-        target,
-        params.input_responses.as_deref(),
-        params.request_state.as_deref(),
-    )?;
-    let call = call(
+    let call = start(
         exchange,
         id,
         served,
-        &prompt.handler,
-        arguments.clone(),
-        round,
-        None,
-    );
+        Invocation {
+            target,
+            handler: &prompt.handler,
+            arguments: arguments.clone(),
+            responses: params.input_responses.as_deref(),
+            state: params.request_state.as_deref(),
+            uri: None,
+        },
+    )?;
     match guarded((prompt.definition.call)(call), "the prompt").await {
         Ok(result) => Ok((to_json(&result), Kind::Complete)),
         Err(Stop::InvalidArguments(error)) => Err(ErrorObject::invalid_params(format!(
@@ -131,23 +125,19 @@ pub(crate) async fn read_resource(
         name: &params.uri,
         arguments: None,
     };
-    let round = round(
-        exchange,
-        &served,
-        target,
-        params.input_responses.as_deref(),
-        params.request_state.as_deref(),
-    )?;
-    let handler = &resource.handler;
-    let call = call(
+    let call = start(
         exchange,
         id,
         served,
-        handler,
-        arguments,
-        round,
-        Some(params.uri.clone()),
-    );
+        Invocation {
+            target,
+            handler: &resource.handler,
+            arguments,
+            responses: params.input_responses.as_deref(),
+            state: params.request_state.as_deref(),
+            uri: Some(params.uri.clone()),
+        },
+    )?;
     match guarded((resource.definition.call)(call), "the resource").await {
         Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable)),
         Err(Stop::InvalidArguments(_)) => Err(not_found(era, &params.uri)),
@@ -177,29 +167,35 @@ fn unknown(what: &str, name: &str) -> ErrorObject {
     ErrorObject::invalid_params(format!("{what}: {name}"))
 }
 
-/// The round's inputs: on 2026-07-28, the verified `requestState` and the client's answers.
-fn round(
-    exchange: &Exchange,
-    served: &Served,
-    target: Target<'_>,
-    responses: Option<&RawValue>,
-    state: Option<&str>,
-) -> Result<RoundInputs, ErrorObject> {
-    match served.era {
-        Era::Modern => rounds::open(&exchange.core, target, responses, state),
-        Era::Legacy => Ok(RoundInputs::default()),
-    }
+/// A handler about to run: what its `requestState` is bound to, and what it is called with.
+struct Invocation<'a> {
+    target: Target<'a>,
+    handler: &'a Arc<Handler>,
+    arguments: Option<Box<RawValue>>,
+    responses: Option<&'a RawValue>,
+    state: Option<&'a str>,
+    uri: Option<String>,
 }
 
-fn call(
+/// The call a handler runs with: its context and, on 2026-07-28, its round's verified inputs.
+fn start(
     exchange: &Exchange,
     id: &RequestId,
     served: Served,
-    handler: &Arc<Handler>,
-    arguments: Option<Box<RawValue>>,
-    round: RoundInputs,
-    uri: Option<String>,
-) -> ToolCall {
+    invocation: Invocation<'_>,
+) -> Result<ToolCall, ErrorObject> {
+    let Invocation {
+        target,
+        handler,
+        arguments,
+        responses,
+        state,
+        uri,
+    } = invocation;
+    let round = match served.era {
+        Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
+        Era::Legacy => RoundInputs::default(),
+    };
     let core = &exchange.core;
     let era = served.era;
     let context = Context::new(RequestScope {
@@ -216,13 +212,13 @@ fn call(
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
     });
-    ToolCall {
+    Ok(ToolCall {
         context,
         arguments,
         handler: handler.clone(),
         round,
         uri,
-    }
+    })
 }
 
 /// Runs a handler, turning a panic into a failure (the panic message goes to the log).
