@@ -3,10 +3,12 @@
 
 mod client_requests;
 mod outbound;
+mod principal;
 pub(crate) mod state;
 
 pub use client_requests::{ClientRequestError, ClientRequests};
 pub use outbound::Outbound;
+pub use principal::Principal;
 pub(crate) use state::SharedState;
 
 use crate::protocol::jsonrpc::notification_line;
@@ -52,6 +54,8 @@ pub(crate) struct RequestScope {
     pub(crate) state: Arc<SharedState>,
     pub(crate) outbound: Outbound,
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
+    /// Who the transport authenticated.
+    pub(crate) principal: Option<Arc<str>>,
     /// The session's requests to the client; `None` on 2026-07-28 (servers send no requests).
     pub(crate) client_requests: Option<Arc<ClientRequests>>,
     /// How long a request to the client may wait for its answer.
@@ -95,6 +99,11 @@ impl Context {
     /// never a proof of identity.
     pub fn headers(&self) -> Option<&http::HeaderMap> {
         self.inner.headers.as_deref()
+    }
+
+    /// Who the transport authenticated for this request (see [`Principal`]), if anyone.
+    pub fn principal(&self) -> Option<&str> {
+        self.inner.principal.as_deref()
     }
 
     /// The shared value of type `T` registered with [`McpServer::state`](crate::McpServer::state).

@@ -39,6 +39,7 @@ pub(crate) async fn call_tool(
         method: "tools/call",
         name: tool.definition.name,
         arguments: params.arguments.as_deref(),
+        principal: exchange.principal.as_deref(),
     };
     let call = start(
         exchange,
@@ -80,6 +81,7 @@ pub(crate) async fn get_prompt(
         method: "prompts/get",
         name: prompt.definition.name,
         arguments: arguments.as_deref(),
+        principal: exchange.principal.as_deref(),
     };
     let call = start(
         exchange,
@@ -124,6 +126,7 @@ pub(crate) async fn read_resource(
         method: "resources/read",
         name: &params.uri,
         arguments: None,
+        principal: exchange.principal.as_deref(),
     };
     let call = start(
         exchange,
@@ -209,6 +212,7 @@ fn start(
         state: core.state.clone(),
         outbound: exchange.outbound.clone(),
         headers: exchange.headers.clone(),
+        principal: exchange.principal.clone(),
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
     });

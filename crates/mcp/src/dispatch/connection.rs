@@ -31,6 +31,7 @@ where
         session: Arc::new(Session::default()),
         outbound: outbound.clone(),
         headers: None,
+        principal: None,
     });
     let mut tasks = JoinSet::new();
     loop {

@@ -18,6 +18,7 @@ pub(crate) struct Target<'a> {
     pub(crate) method: &'static str,
     pub(crate) name: &'a str,
     pub(crate) arguments: Option<&'a RawValue>,
+    pub(crate) principal: Option<&'a str>,
 }
 
 impl Target<'_> {
@@ -27,7 +28,7 @@ impl Target<'_> {
             method: self.method,
             target: self.name,
             arguments: &digest,
-            principal: None,
+            principal: self.principal,
         })
     }
 }

@@ -25,6 +25,8 @@ pub(crate) struct Exchange {
     pub(crate) session: Arc<Session>,
     pub(crate) outbound: Outbound,
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
+    /// Who the transport authenticated.
+    pub(crate) principal: Option<Arc<str>>,
 }
 
 /// Handles `request` and returns the response line.

@@ -25,6 +25,7 @@ pub(super) async fn initialize(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
+    principal: Option<Arc<str>>,
 ) -> Response {
     let session = match endpoint.sessions.create() {
         Ok(session) => session,
@@ -39,6 +40,7 @@ pub(super) async fn initialize(
         session: session.session.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
+        principal,
     };
     let answer = respond(&exchange, request).await;
     if answer.error_code.is_some() {
@@ -56,6 +58,7 @@ pub(super) async fn request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
+    principal: Option<Arc<str>>,
 ) -> Response {
     let session = match lookup(endpoint, &headers) {
         Ok(session) => session,
@@ -68,6 +71,7 @@ pub(super) async fn request(
         session: session.session.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
+        principal,
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();

@@ -17,6 +17,7 @@ pub(super) async fn handle(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
+    principal: Option<Arc<str>>,
     meta_version: Option<&str>,
 ) -> Response {
     let tools = &endpoint.core.tools;
@@ -43,6 +44,7 @@ pub(super) async fn handle(
         session: endpoint.stateless.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
+        principal,
     };
     let work = async move { Some(respond(&exchange, request).await) };
     reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await

@@ -10,6 +10,7 @@
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::{legacy, modern, reply};
+use crate::context::Principal;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::meta::MetaOnly;
@@ -46,8 +47,12 @@ pub(super) async fn handle(
         }
     };
     let headers = parts.headers;
+    let principal = parts
+        .extensions
+        .get::<Principal>()
+        .map(|p| Arc::<str>::from(p.0.as_str()));
     match message {
-        Incoming::Request(request) => route_request(&endpoint, request, headers).await,
+        Incoming::Request(request) => route_request(&endpoint, request, headers, principal).await,
         Incoming::Notification(notification) => {
             legacy::notification(&endpoint, &headers, notification)
         }
@@ -55,7 +60,12 @@ pub(super) async fn handle(
     }
 }
 
-async fn route_request(endpoint: &Arc<Endpoint>, request: Request, headers: HeaderMap) -> Response {
+async fn route_request(
+    endpoint: &Arc<Endpoint>,
+    request: Request,
+    headers: HeaderMap,
+    principal: Option<Arc<str>>,
+) -> Response {
     let meta =
         serde_json::from_str::<MetaOnly>(request.params.as_deref().map_or("{}", |p| p.get()))
             .ok()
@@ -63,13 +73,14 @@ async fn route_request(endpoint: &Arc<Endpoint>, request: Request, headers: Head
     if let Some(meta) =
         meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
     {
-        return modern::handle(endpoint, request, headers, meta.protocol_version.as_deref()).await;
+        let version = meta.protocol_version.as_deref();
+        return modern::handle(endpoint, request, headers, principal, version).await;
     }
     if request.method == "initialize" {
-        return legacy::initialize(endpoint, request, headers).await;
+        return legacy::initialize(endpoint, request, headers, principal).await;
     }
     if headers.contains_key(SESSION_ID) {
-        return legacy::request(endpoint, request, headers).await;
+        return legacy::request(endpoint, request, headers, principal).await;
     }
     let announces_legacy = headers
         .get(PROTOCOL_VERSION)
