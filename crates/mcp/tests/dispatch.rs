@@ -256,7 +256,7 @@ async fn modern_requests_are_validated_per_request() {
     assert_eq!(result["supportedVersions"][0], "2026-07-28");
     assert_eq!(
         result["capabilities"]["tools"],
-        json!({"listChanged": false})
+        json!({"listChanged": true})
     );
     assert_eq!(result["cacheScope"], "public");
     assert_eq!(result["resultType"], "complete");

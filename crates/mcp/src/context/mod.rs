@@ -1,11 +1,13 @@
 //! `Context`: what a tool or resolver knows about the request it serves, and what it can send
 //! back while it runs (progress, log messages).
 
+mod changes;
 mod client_requests;
 mod outbound;
 mod principal;
 pub(crate) mod state;
 
+pub use changes::{Change, Notifier};
 pub use client_requests::{ClientRequestError, ClientRequests};
 pub use outbound::Outbound;
 pub use principal::Principal;
@@ -56,6 +58,8 @@ pub(crate) struct RequestScope {
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
     /// Who the transport authenticated.
     pub(crate) principal: Option<Arc<str>>,
+    /// Where change notifications go.
+    pub(crate) notifier: Notifier,
     /// The session's requests to the client; `None` on 2026-07-28 (servers send no requests).
     pub(crate) client_requests: Option<Arc<ClientRequests>>,
     /// How long a request to the client may wait for its answer.
@@ -165,6 +169,17 @@ impl Context {
         self.inner
             .outbound
             .send(notification_line("notifications/message", &params));
+    }
+
+    /// Announces that a list (tools, prompts or resources) changed: clients that listen for it
+    /// will list again.
+    pub fn notify_list_changed(&self, list: crate::protocol::list_changed::ChangedList) {
+        self.inner.notifier.list_changed(list);
+    }
+
+    /// Announces that the resource `uri` changed, to clients that subscribed to it.
+    pub fn notify_resource_updated(&self, uri: impl Into<String>) {
+        self.inner.notifier.resource_updated(uri);
     }
 
     /// Sends a request to the client and waits for its result: `elicitation/create`,

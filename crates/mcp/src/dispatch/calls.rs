@@ -213,6 +213,7 @@ fn start(
         outbound: exchange.outbound.clone(),
         headers: exchange.headers.clone(),
         principal: exchange.principal.clone(),
+        notifier: core.notifier.clone(),
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
     });

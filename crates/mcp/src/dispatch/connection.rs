@@ -34,6 +34,7 @@ where
         principal: None,
     });
     let mut tasks = JoinSet::new();
+    let forwarding = tokio::spawn(forward_changes(exchange.clone()));
     loop {
         tokio::select! {
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
@@ -55,6 +56,7 @@ where
             },
         }
     }
+    forwarding.abort();
     exchange.session.close();
     let grace = core.limits.shutdown_grace;
     let drained = tokio::time::timeout(grace, async { while tasks.join_next().await.is_some() {} });
@@ -97,6 +99,22 @@ fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
             if !exchange.session.client_requests().complete(response) {
                 tracing::debug!(%id, "response to an unknown server request; ignored");
             }
+        }
+    }
+}
+
+/// Sends the session its change notifications (2025-11-25), for as long as the connection lives.
+async fn forward_changes(exchange: Arc<Exchange>) {
+    let mut changes = exchange.core.notifier.subscribe();
+    loop {
+        match changes.recv().await {
+            Ok(change) => {
+                if let Some(line) = exchange.session.change_line(&change) {
+                    exchange.outbound.send(line);
+                }
+            }
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+            Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
         }
     }
 }

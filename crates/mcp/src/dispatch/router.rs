@@ -3,13 +3,15 @@
 use super::calls;
 use super::envelope::{self, Kind};
 use super::era::{Served, classify};
+use super::listen;
 use super::session::{Handshake, Session};
 use crate::context::Outbound;
 use crate::protocol::jsonrpc::{Request, RequestId, error_line, result_line};
 use crate::protocol::lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
 use crate::protocol::logging::SetLevelParams;
 use crate::protocol::prompts::GetPromptParams;
-use crate::protocol::resources::ReadResourceParams;
+use crate::protocol::resources::{ReadResourceParams, SubscribeParams, UnsubscribeParams};
+use crate::protocol::subscriptions::ListenParams;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
@@ -117,6 +119,20 @@ async fn route(
                 cache_scope: CacheScope::Public,
             };
             Ok(respond(&to_json(&result), Kind::Complete))
+        }
+        ("subscriptions/listen", Era::Modern) => {
+            let params: ListenParams = parse(params.as_deref())?;
+            Ok(listen::listen(exchange, id, params).await)
+        }
+        ("resources/subscribe", Era::Legacy) if !core.resources.is_empty() => {
+            let params: SubscribeParams = parse(params.as_deref())?;
+            exchange.session.subscribe(params.uri);
+            Ok(respond("{}", Kind::Complete))
+        }
+        ("resources/unsubscribe", Era::Legacy) if !core.resources.is_empty() => {
+            let params: UnsubscribeParams = parse(params.as_deref())?;
+            exchange.session.unsubscribe(&params.uri);
+            Ok(respond("{}", Kind::Complete))
         }
         ("logging/setLevel", Era::Legacy) => {
             let params: SetLevelParams = parse(params.as_deref())?;

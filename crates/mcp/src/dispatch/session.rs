@@ -1,9 +1,12 @@
 //! A 2025-11-25 session: what `initialize` negotiated, held for the connection (stdio) or the
 //! `Mcp-Session-Id` (HTTP).
 
-use crate::context::ClientRequests;
+use crate::context::{Change, ClientRequests};
 use crate::protocol::jsonrpc::RequestId;
+use crate::protocol::jsonrpc::notification_line;
+use crate::protocol::list_changed::ListChangedParams;
 use crate::protocol::logging::LoggingLevel;
+use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;
 use crate::protocol::{ClientCapabilities, Implementation};
 use std::collections::HashMap;
@@ -37,6 +40,11 @@ pub(crate) struct Session {
     log_level: Mutex<Option<LoggingLevel>>,
     in_flight: Mutex<HashMap<RequestId, AbortHandle>>,
     client_requests: Arc<ClientRequests>,
+    /// Whether `initialize` opened this session (only then may the server send it unsolicited
+    /// notifications).
+    initialized: std::sync::atomic::AtomicBool,
+    /// URIs subscribed to with `resources/subscribe`.
+    subscriptions: Mutex<std::collections::HashSet<String>>,
 }
 
 impl Session {
@@ -49,6 +57,44 @@ impl Session {
 
     pub(crate) fn set_handshake(&self, handshake: Handshake) {
         *self.handshake.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(handshake);
+        self.initialized
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Subscribes the session to updates of `uri` (`resources/subscribe`).
+    pub(crate) fn subscribe(&self, uri: String) {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(uri);
+    }
+
+    /// Ends a subscription (`resources/unsubscribe`).
+    pub(crate) fn unsubscribe(&self, uri: &str) {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(uri);
+    }
+
+    /// The notification a 2025-11-25 session gets for `change`, if any: list changes once the
+    /// session is initialized, resource updates for the URIs it subscribed to.
+    pub(crate) fn change_line(&self, change: &Change) -> Option<String> {
+        if !self.initialized.load(std::sync::atomic::Ordering::Acquire) {
+            return None;
+        }
+        match change {
+            Change::List(list) => Some(notification_line(list.method(), &ListChangedParams {})),
+            Change::ResourceUpdated(uri) => {
+                let subscribed = self.subscriptions.lock().unwrap_or_else(|e| e.into_inner());
+                subscribed
+                    .iter()
+                    .any(|s| uri.starts_with(s.as_str()))
+                    .then(|| {
+                        notification_line(UPDATED, &ResourceUpdatedParams { uri: uri.clone() })
+                    })
+            }
+        }
     }
 
     pub(crate) fn log_level(&self) -> LoggingLevel {

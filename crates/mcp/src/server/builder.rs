@@ -6,8 +6,8 @@ use super::prompt::{IntoPrompt, PromptRegistry};
 use super::registry::ToolRegistry;
 use super::resource::{IntoResource, ResourceRegistry};
 use super::tool::IntoTool;
-use crate::context::SharedState;
 use crate::context::state::SharedValue;
+use crate::context::{Notifier, SharedState};
 use crate::error::{Error, InvalidSignature, Result};
 use crate::protocol::Implementation;
 use crate::resolve::Resolver;
@@ -53,6 +53,7 @@ pub struct McpServer {
     page_size: usize,
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
+    notifier: Notifier,
 }
 
 impl McpServer {
@@ -75,6 +76,7 @@ impl McpServer {
             page_size: DEFAULT_PAGE_SIZE,
             state_keys: None,
             state_ttl: Duration::from_secs(600),
+            notifier: Notifier::default(),
         }
     }
 
@@ -207,6 +209,12 @@ impl McpServer {
         Ok(self)
     }
 
+    /// A handle that announces changes (a list changed, a resource was updated) to every
+    /// connected client that wants them, from anywhere in the application.
+    pub fn notifier(&self) -> Notifier {
+        self.notifier.clone()
+    }
+
     /// The most tools one `tools/list` page holds (default 100).
     pub fn page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
@@ -273,6 +281,7 @@ impl McpServer {
             self.limits,
             self.page_size,
             state_codec,
+            self.notifier,
         )))
     }
 }

@@ -4,7 +4,7 @@ use super::pages::Pages;
 use super::prompt::PromptRegistry;
 use super::registry::ToolRegistry;
 use super::resource::ResourceRegistry;
-use crate::context::SharedState;
+use crate::context::{Notifier, SharedState};
 use crate::protocol::Implementation;
 use crate::protocol::capabilities::{ListChanged, ResourcesCapability, ServerCapabilities};
 use crate::protocol::meta::SERVER_INFO;
@@ -53,6 +53,8 @@ pub(crate) struct ServerCore {
     pub(crate) server_info_meta: String,
     /// Seals and opens `requestState` (2026-07-28 rounds).
     pub(crate) state_codec: StateCodec,
+    /// Where change notifications are published.
+    pub(crate) notifier: Notifier,
 }
 
 impl ServerCore {
@@ -67,17 +69,18 @@ impl ServerCore {
         limits: Limits,
         page_size: usize,
         state_codec: StateCodec,
+        notifier: Notifier,
     ) -> Self {
         let capabilities = ServerCapabilities {
             tools: (!tools.is_empty()).then_some(ListChanged {
-                list_changed: Some(false),
+                list_changed: Some(true),
             }),
             prompts: (!prompts.is_empty()).then_some(ListChanged {
-                list_changed: Some(false),
+                list_changed: Some(true),
             }),
             resources: (!resources.is_empty()).then_some(ResourcesCapability {
-                subscribe: Some(false),
-                list_changed: Some(false),
+                subscribe: Some(true),
+                list_changed: Some(true),
             }),
             logging: Some(Default::default()),
             ..ServerCapabilities::default()
@@ -106,6 +109,7 @@ impl ServerCore {
             limits,
             server_info_meta,
             state_codec,
+            notifier,
         }
     }
 }

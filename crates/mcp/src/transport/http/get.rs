@@ -1,15 +1,18 @@
 //! GET: the standalone SSE stream of a 2025-11-25 session, for server messages unrelated to any
-//! request. One per session (a second one is `409`); it ends with the session. 2026-07-28 has no
+//! request (list changes, updates of subscribed resources). One per session (a second one is `409`); it ends with the session. 2026-07-28 has no
 //! GET stream (`405`), nor has a request without a session. `Last-Event-ID` is not supported yet.
 
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
 use super::{reply, sse};
+use crate::context::Change;
+use crate::dispatch::session::Session;
 use axum::extract::State;
 use axum::response::Response;
 use futures_util::StreamExt;
 use http::{HeaderMap, StatusCode};
 use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
 
 pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
     let session = match session_of(&endpoint, &headers) {
@@ -21,11 +24,33 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: Heade
     };
     let activity = session.activity();
     let closed = session.closed.clone();
-    let stream = futures_util::stream::poll_fn(move |cx| lines.poll_recv(cx))
+    let own = futures_util::stream::poll_fn(move |cx| lines.poll_recv(cx));
+    let changes = change_lines(endpoint.core.notifier.subscribe(), session.session.clone());
+    let stream = futures_util::stream::select(own, changes)
         .take_until(closed.cancelled_owned())
         .map(move |line| {
             let _keep_alive = &activity;
             line
         });
     sse::stream(stream, endpoint.keep_alive)
+}
+
+/// The session's change notifications (list changes, updates of subscribed resources).
+fn change_lines(
+    changes: tokio::sync::broadcast::Receiver<Change>,
+    session: Arc<Session>,
+) -> impl futures_util::Stream<Item = String> + Send + 'static {
+    futures_util::stream::unfold((changes, session), |(mut changes, session)| async move {
+        loop {
+            match changes.recv().await {
+                Ok(change) => {
+                    if let Some(line) = session.change_line(&change) {
+                        return Some((line, (changes, session)));
+                    }
+                }
+                Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    })
 }

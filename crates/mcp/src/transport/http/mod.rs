@@ -14,7 +14,8 @@
 //! - **Protection**: `Host`/`Origin` allow-list (`403`), body size limit (`413`), malformed
 //!   bodies answered with JSON-RPC errors (`400`).
 //!
-//! Not yet: resumability (`Last-Event-ID`), `subscriptions/listen`.
+//! `subscriptions/listen` answers an SSE stream of the requested change notifications. Not yet:
+//! resumability (`Last-Event-ID`).
 //!
 //! ```no_run
 //! use mcp::prelude::*;

@@ -1,0 +1,76 @@
+//! `subscriptions/listen` (2026-07-28): acknowledge the honoured filter, then forward the
+//! requested changes, each tagged with the subscription id, until the client leaves (closing the
+//! stream, or `notifications/cancelled` on stdio) or the server stops.
+
+use super::router::Exchange;
+use crate::context::Change;
+use crate::protocol::jsonrpc::{RequestId, notification_line, result_line};
+use crate::protocol::list_changed::ListChangedParams;
+use crate::protocol::meta::{SERVER_INFO, SUBSCRIPTION_ID};
+use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
+use crate::protocol::subscriptions::{
+    ACKNOWLEDGED, AcknowledgedParams, ListenParams, Subscribed, SubscriptionFilter,
+};
+use tokio::sync::broadcast::error::RecvError;
+
+/// Serves one listen request; returns the closing response line.
+pub(crate) async fn listen(exchange: &Exchange, id: &RequestId, params: ListenParams) -> String {
+    let core = &exchange.core;
+    let honored = params.notifications.honored_by(&core.capabilities);
+    // Subscribed before the acknowledgement, so no change after it is missed.
+    let mut changes = core.notifier.subscribe();
+    let ack = Subscribed::new(
+        id.clone(),
+        AcknowledgedParams {
+            notifications: honored.clone(),
+        },
+    );
+    exchange
+        .outbound
+        .send(notification_line(ACKNOWLEDGED, &ack));
+    loop {
+        match changes.recv().await {
+            Ok(change) => {
+                if let Some(line) = notification(&honored, id, &change)
+                    && !exchange.outbound.send(line)
+                {
+                    break;
+                }
+            }
+            Err(RecvError::Lagged(missed)) => {
+                tracing::warn!(missed, "a subscription fell behind and missed changes");
+            }
+            Err(RecvError::Closed) => break,
+        }
+    }
+    let result = format!(
+        r#"{{"resultType":"complete","_meta":{{{}:{},{}:{}}}}}"#,
+        serde_json::to_string(SUBSCRIPTION_ID).expect("strings serialize"),
+        serde_json::to_string(id).expect("ids serialize"),
+        serde_json::to_string(SERVER_INFO).expect("strings serialize"),
+        serde_json::to_string(&core.info).expect("implementations serialize"),
+    );
+    result_line(id, &result)
+}
+
+/// The tagged notification for `change`, when the filter asked for it.
+fn notification(filter: &SubscriptionFilter, id: &RequestId, change: &Change) -> Option<String> {
+    match change {
+        Change::List(list) if filter.wants(*list) => {
+            let params = Subscribed::new(id.clone(), ListChangedParams {});
+            Some(notification_line(list.method(), &params))
+        }
+        Change::ResourceUpdated(uri) => {
+            let watched = filter.resource_subscriptions.as_deref().unwrap_or_default();
+            watched
+                .iter()
+                .any(|w| uri.starts_with(w.as_str()))
+                .then(|| {
+                    let params =
+                        Subscribed::new(id.clone(), ResourceUpdatedParams { uri: uri.clone() });
+                    notification_line(UPDATED, &params)
+                })
+        }
+        Change::List(_) => None,
+    }
+}
