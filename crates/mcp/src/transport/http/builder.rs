@@ -1,6 +1,7 @@
 //! `HttpServer`: an [`McpServer`] with its HTTP settings, ready to serve or to be mounted.
 
 use super::endpoint::{self, Endpoint, Settings};
+use super::events::{EventStore, MemoryEventStore};
 use super::origin::HostPolicy;
 use super::serve::run;
 use crate::error::Result;
@@ -52,6 +53,7 @@ impl McpServer {
                 session_idle_timeout: Duration::from_secs(30 * 60),
                 max_sessions: 10_000,
                 keep_alive: Duration::from_secs(15),
+                events: Arc::new(MemoryEventStore::default()),
             },
         }
     }
@@ -154,6 +156,13 @@ impl HttpServer {
     /// `503`.
     pub fn max_sessions(mut self, sessions: usize) -> Self {
         self.settings.max_sessions = sessions;
+        self
+    }
+
+    /// Where the recent events of 2025-11-25 request streams are kept, so a client that lost a
+    /// stream can resume it with `Last-Event-ID` (default: in memory, 1 024 events a session).
+    pub fn event_store(mut self, store: impl EventStore) -> Self {
+        self.settings.events = Arc::new(store);
         self
     }
 

@@ -1,6 +1,7 @@
 //! The MCP endpoint as an axum `Router`: POST, GET and DELETE on one path, behind the
 //! `Host`/`Origin` check, sharing one [`Endpoint`].
 
+use super::events::EventStore;
 use super::origin::HostPolicy;
 use super::sessions::Sessions;
 use super::{delete, get, post, reply};
@@ -27,6 +28,8 @@ pub(super) struct Endpoint {
     pub(super) hosts: HostPolicy,
     pub(super) max_body_bytes: usize,
     pub(super) keep_alive: Duration,
+    /// The recent events of resumable session streams.
+    pub(super) events: Arc<dyn EventStore>,
 }
 
 /// The settings an endpoint is built from.
@@ -36,6 +39,7 @@ pub(super) struct Settings {
     pub(super) session_idle_timeout: Duration,
     pub(super) max_sessions: usize,
     pub(super) keep_alive: Duration,
+    pub(super) events: Arc<dyn EventStore>,
 }
 
 impl Endpoint {
@@ -54,11 +58,13 @@ impl Endpoint {
                 settings.session_idle_timeout,
                 settings.max_sessions,
                 shutdown,
+                settings.events.clone(),
             ),
             stateless: Arc::new(Session::default()),
             hosts: settings.hosts,
             max_body_bytes,
             keep_alive: settings.keep_alive,
+            events: settings.events,
         }
     }
 }

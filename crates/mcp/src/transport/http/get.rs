@@ -1,10 +1,10 @@
 //! GET: the standalone SSE stream of a 2025-11-25 session, for server messages unrelated to any
 //! request (list changes, updates of subscribed resources). One per session (a second one is `409`); it ends with the session. 2026-07-28 has no
-//! GET stream (`405`), nor has a request without a session. `Last-Event-ID` is not supported yet.
+//! GET stream (`405`), nor has a request without a session. With `Last-Event-ID`, a GET resumes the request stream that event belongs to instead.
 
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
-use super::{reply, sse};
+use super::{reply, resume, sse};
 use crate::context::Change;
 use crate::dispatch::session::Session;
 use axum::extract::State;
@@ -19,6 +19,10 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: Heade
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(None),
     };
+    if let Some(last) = headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
+        return resume::resume(&session, &endpoint.events, last, endpoint.keep_alive)
+            .unwrap_or_else(|| reply::empty(StatusCode::NOT_FOUND));
+    }
     let Some(mut lines) = session.open_standalone() else {
         return reply::empty(StatusCode::CONFLICT);
     };

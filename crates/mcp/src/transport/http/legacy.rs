@@ -8,13 +8,13 @@
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::sessions::HttpSession;
-use super::{reply, sessions::Full};
+use super::{reply, resume, sessions::Full};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
 use crate::dispatch::router::{Exchange, respond};
+use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
 use crate::protocol::version::LEGACY_VERSIONS;
-use crate::protocol::{Era, ErrorObject};
 use axum::response::Response;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use std::sync::Arc;
@@ -88,7 +88,8 @@ pub(super) async fn request(
         let _busy = activity;
         answer.await.ok()
     };
-    reply::answer(work, lines, Era::Legacy, endpoint.keep_alive).await
+    let store = endpoint.events.clone();
+    resume::answer(session, store, work, lines, endpoint.keep_alive).await
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a

@@ -14,8 +14,9 @@
 //! - **Protection**: `Host`/`Origin` allow-list (`403`), body size limit (`413`), malformed
 //!   bodies answered with JSON-RPC errors (`400`).
 //!
-//! `subscriptions/listen` answers an SSE stream of the requested change notifications. Not yet:
-//! resumability (`Last-Event-ID`).
+//! `subscriptions/listen` answers an SSE stream of the requested change notifications. A session request's
+//! event stream is resumable: events carry ids, and `GET` with `Last-Event-ID` replays what the
+//! client missed, then the rest live (from a pluggable, bounded [`EventStore`]).
 //!
 //! ```no_run
 //! use mcp::prelude::*;
@@ -34,6 +35,7 @@ mod builder;
 mod cli;
 mod delete;
 mod endpoint;
+mod events;
 mod get;
 mod headers;
 mod legacy;
@@ -41,8 +43,10 @@ mod modern;
 mod origin;
 mod post;
 mod reply;
+mod resume;
 mod serve;
 mod sessions;
 mod sse;
 
 pub use builder::HttpServer;
+pub use events::{EventStore, MemoryEventStore};

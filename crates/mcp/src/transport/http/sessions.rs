@@ -6,6 +6,8 @@
 //! is busy (a request or stream open), `initialize` is refused with `503`. A flood of
 //! `initialize` therefore costs at most the cap in memory, and active clients keep their sessions.
 
+use super::events::EventStore;
+use super::resume::Relays;
 use crate::context::Outbound;
 use crate::dispatch::session::Session;
 use std::collections::HashMap;
@@ -29,6 +31,9 @@ pub(super) struct HttpSession {
     busy: AtomicUsize,
     /// The sink of the standalone GET stream, while one is open.
     standalone: Mutex<Option<Outbound>>,
+    /// The live listeners of the session's resumable request streams.
+    pub(super) relays: Relays,
+    next_stream: AtomicU64,
     table: Weak<Table>,
 }
 
@@ -56,6 +61,11 @@ impl HttpSession {
         Activity(self.clone())
     }
 
+    /// A new id for one of the session's request streams.
+    pub(super) fn next_stream(&self) -> u64 {
+        self.next_stream.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
     /// Opens the standalone GET stream; `None` when one is already open.
     pub(super) fn open_standalone(&self) -> Option<UnboundedReceiver<String>> {
         let mut slot = self.standalone.lock().unwrap_or_else(|e| e.into_inner());
@@ -70,6 +80,9 @@ impl HttpSession {
     fn close(&self) {
         self.closed.cancel();
         self.session.close();
+        if let Some(table) = self.table.upgrade() {
+            table.events.forget(&self.id);
+        }
     }
 }
 
@@ -84,6 +97,7 @@ struct Table {
     idle_timeout: Duration,
     max: usize,
     shutdown: CancellationToken,
+    events: Arc<dyn EventStore>,
 }
 
 impl Table {
@@ -108,13 +122,19 @@ pub(super) struct Full;
 impl Sessions {
     /// An empty table; sessions end when `shutdown` is cancelled. Starts the reaper of idle
     /// sessions on the current runtime.
-    pub(super) fn new(idle_timeout: Duration, max: usize, shutdown: CancellationToken) -> Self {
+    pub(super) fn new(
+        idle_timeout: Duration,
+        max: usize,
+        shutdown: CancellationToken,
+        events: Arc<dyn EventStore>,
+    ) -> Self {
         let table = Arc::new(Table {
             sessions: Mutex::new(HashMap::new()),
             epoch: Instant::now(),
             idle_timeout,
             max: max.max(1),
             shutdown,
+            events,
         });
         tokio::spawn(reap_periodically(Arc::downgrade(&table)));
         Self { table }
@@ -130,6 +150,8 @@ impl Sessions {
             last_seen: AtomicU64::new(table.now_ms()),
             busy: AtomicUsize::new(0),
             standalone: Mutex::new(None),
+            relays: Relays::default(),
+            next_stream: AtomicU64::new(0),
             table: Arc::downgrade(table),
         });
         let mut sessions = table.lock();
@@ -217,6 +239,7 @@ fn new_session_id() -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::events::MemoryEventStore;
     use super::*;
 
     #[tokio::test]
@@ -229,7 +252,12 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_table_evicts_the_idlest_and_refuses_when_all_are_busy() {
-        let sessions = Sessions::new(Duration::from_secs(60), 2, CancellationToken::new());
+        let sessions = Sessions::new(
+            Duration::from_secs(60),
+            2,
+            CancellationToken::new(),
+            Arc::new(MemoryEventStore::default()),
+        );
         let first = sessions.create().ok().unwrap();
         let _busy_first = first.activity();
         let second = sessions.create().ok().unwrap();
@@ -247,7 +275,12 @@ mod tests {
 
     #[tokio::test]
     async fn idle_sessions_expire_and_busy_ones_do_not() {
-        let sessions = Sessions::new(Duration::from_millis(20), 10, CancellationToken::new());
+        let sessions = Sessions::new(
+            Duration::from_millis(20),
+            10,
+            CancellationToken::new(),
+            Arc::new(MemoryEventStore::default()),
+        );
         let idle = sessions.create().ok().unwrap();
         let busy = sessions.create().ok().unwrap();
         let _activity = busy.activity();

@@ -24,3 +24,22 @@ where
         .insert("x-accel-buffering", HeaderValue::from_static("no"));
     response
 }
+
+/// A `text/event-stream` of `(id, line)` events, after an optional empty priming event with the
+/// given id, so the client can resume with `Last-Event-ID`.
+pub(super) fn stream_with_ids(
+    priming: Option<String>,
+    mut events: tokio::sync::mpsc::UnboundedReceiver<(String, String)>,
+    keep_alive: Duration,
+) -> Response {
+    let priming = futures_util::stream::iter(priming.map(|id| Event::default().id(id).data("")));
+    let events = futures_util::stream::poll_fn(move |cx| events.poll_recv(cx))
+        .map(|(id, line)| Event::default().event("message").id(id).data(line));
+    let mut response = Sse::new(priming.chain(events).map(Ok::<_, Infallible>))
+        .keep_alive(KeepAlive::new().interval(keep_alive))
+        .into_response();
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}

@@ -1,0 +1,127 @@
+//! The event store behind resumable 2025-11-25 streams: every event a session's request stream
+//! carries gets an id (`{stream}-{sequence}`), and the recent ones are kept so a client that
+//! lost the stream can ask for the rest with `Last-Event-ID`.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+
+/// Keeps the recent events of each session's streams. Replace the in-memory default (see
+/// [`HttpServer::event_store`](super::HttpServer::event_store)) to share it between processes.
+pub trait EventStore: Send + Sync + 'static {
+    /// Stores `line` as the next event of `stream` in `session`; returns the event's id.
+    fn append(&self, session: &str, stream: u64, line: &str) -> String;
+
+    /// The stream `last_event_id` belongs to and its events after that one, oldest first, as
+    /// `(id, line)`; `None` when the id is unknown (never issued, or no longer kept).
+    fn after(&self, session: &str, last_event_id: &str) -> Option<(u64, Vec<(String, String)>)>;
+
+    /// Forgets a session's events (the session ended).
+    fn forget(&self, session: &str);
+}
+
+/// The default store: in memory, at most `per_session` events per session (oldest dropped).
+pub struct MemoryEventStore {
+    per_session: usize,
+    sessions: Mutex<HashMap<String, SessionEvents>>,
+}
+
+#[derive(Default)]
+struct SessionEvents {
+    events: VecDeque<(u64, u64, String)>,
+    sequences: HashMap<u64, u64>,
+}
+
+impl MemoryEventStore {
+    /// A store keeping at most `per_session` events of each session.
+    pub fn new(per_session: usize) -> Self {
+        Self {
+            per_session: per_session.max(1),
+            sessions: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl Default for MemoryEventStore {
+    /// 1 024 events per session.
+    fn default() -> Self {
+        Self::new(1024)
+    }
+}
+
+impl EventStore for MemoryEventStore {
+    fn append(&self, session: &str, stream: u64, line: &str) -> String {
+        let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let events = sessions.entry(session.to_owned()).or_default();
+        let sequence = events.sequences.entry(stream).or_insert(0);
+        *sequence += 1;
+        let sequence = *sequence;
+        events.events.push_back((stream, sequence, line.to_owned()));
+        if events.events.len() > self.per_session {
+            events.events.pop_front();
+        }
+        format!("{stream}-{sequence}")
+    }
+
+    fn after(&self, session: &str, last_event_id: &str) -> Option<(u64, Vec<(String, String)>)> {
+        let (stream, sequence) = last_event_id.split_once('-')?;
+        let (stream, sequence) = (stream.parse::<u64>().ok()?, sequence.parse::<u64>().ok()?);
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        let events = sessions.get(session)?;
+        let last = *events.sequences.get(&stream)?;
+        if sequence > last {
+            return None;
+        }
+        // Every event after `sequence` must still be here.
+        let first_kept = events
+            .events
+            .iter()
+            .filter(|(s, ..)| *s == stream)
+            .map(|(_, n, _)| *n)
+            .min();
+        let complete = sequence == last || first_kept.is_some_and(|first| first <= sequence + 1);
+        if !complete {
+            return None;
+        }
+        let rest = events
+            .events
+            .iter()
+            .filter(|(s, n, _)| *s == stream && *n > sequence)
+            .map(|(s, n, line)| (format!("{s}-{n}"), line.clone()))
+            .collect();
+        Some((stream, rest))
+    }
+
+    fn forget(&self, session: &str) {
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(session);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replays_one_stream_after_an_id_and_forgets_old_events() {
+        let store = MemoryEventStore::new(3);
+        assert_eq!(store.append("s", 1, "a"), "1-1");
+        assert_eq!(store.append("s", 2, "x"), "2-1");
+        assert_eq!(store.append("s", 1, "b"), "1-2");
+        let (stream, rest) = store.after("s", "1-1").unwrap();
+        assert_eq!(stream, 1);
+        assert_eq!(rest, vec![("1-2".to_owned(), "b".to_owned())]);
+        assert_eq!(store.after("s", "1-0").unwrap().1.len(), 2);
+        assert!(store.after("s", "1-9").is_none(), "never issued");
+        assert!(store.after("other", "1-1").is_none());
+        store.append("s", 1, "c");
+        store.append("s", 1, "d");
+        assert!(
+            store.after("s", "1-0").is_none(),
+            "the first events are gone"
+        );
+        store.forget("s");
+        assert!(store.after("s", "1-3").is_none());
+    }
+}

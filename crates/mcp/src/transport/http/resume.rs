@@ -1,0 +1,149 @@
+//! Resumable 2025-11-25 request streams. When a session request's answer becomes a stream, a
+//! relay task owns it: it stores every event (with its id) and hands it to whoever listens, so
+//! the handler goes on when the client's connection drops (a disconnect is not a cancellation on
+//! a session), and a client that reconnects with `GET` and `Last-Event-ID` gets what it missed,
+//! then the rest live.
+
+use super::events::EventStore;
+use super::reply;
+use super::sessions::HttpSession;
+use super::sse;
+use crate::dispatch::router::Reply;
+use crate::protocol::Era;
+use axum::response::Response;
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+
+/// `(event id, line)`.
+type Event = (String, String);
+
+/// The live listener of each of a session's running streams.
+#[derive(Default)]
+pub(super) struct Relays {
+    listeners: Mutex<HashMap<u64, Option<UnboundedSender<Event>>>>,
+}
+
+impl Relays {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<UnboundedSender<Event>>>> {
+        self.listeners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Answers a session request: JSON when the handler finishes before sending anything, else a
+/// resumable event stream.
+pub(super) async fn answer<F>(
+    session: Arc<HttpSession>,
+    store: Arc<dyn EventStore>,
+    work: F,
+    mut lines: UnboundedReceiver<String>,
+    keep_alive: Duration,
+) -> Response
+where
+    F: Future<Output = Option<Reply>> + Send + 'static,
+{
+    let mut work = Box::pin(work);
+    let mut queue = VecDeque::new();
+    tokio::select! {
+        biased;
+        finished = &mut work => {
+            while let Ok(line) = lines.try_recv() {
+                queue.push_back(line);
+            }
+            match finished {
+                Some(reply) if queue.is_empty() => {
+                    let status = reply::status(Era::Legacy, reply.error_code);
+                    return reply::json(status, reply.line);
+                }
+                Some(reply) => queue.push_back(reply.line),
+                None => {}
+            }
+            stream(session, store, queue, None, lines, keep_alive)
+        }
+        Some(first) = lines.recv() => {
+            queue.push_back(first);
+            stream(session, store, queue, Some(work as Work), lines, keep_alive)
+        }
+    }
+}
+
+type Work = std::pin::Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
+
+fn stream(
+    session: Arc<HttpSession>,
+    store: Arc<dyn EventStore>,
+    queue: VecDeque<String>,
+    work: Option<Work>,
+    lines: UnboundedReceiver<String>,
+    keep_alive: Duration,
+) -> Response {
+    let stream_id = session.next_stream();
+    let (listener, events) = mpsc::unbounded_channel();
+    session.relays.lock().insert(stream_id, Some(listener));
+    // An empty first event gives the client an id to resume from before anything else arrives.
+    let priming = format!("{stream_id}-0");
+    tokio::spawn(relay(session, store, stream_id, queue, work, lines));
+    sse::stream_with_ids(Some(priming), events, keep_alive)
+}
+
+/// Stores and forwards every event of one stream until the handler finished.
+async fn relay(
+    session: Arc<HttpSession>,
+    store: Arc<dyn EventStore>,
+    stream: u64,
+    mut queue: VecDeque<String>,
+    mut work: Option<Work>,
+    mut lines: UnboundedReceiver<String>,
+) {
+    loop {
+        let line = if let Some(line) = queue.pop_front() {
+            line
+        } else if let Some(running) = work.as_mut() {
+            tokio::select! {
+                biased;
+                Some(line) = lines.recv() => line,
+                finished = running => {
+                    work = None;
+                    while let Ok(line) = lines.try_recv() {
+                        queue.push_back(line);
+                    }
+                    queue.extend(finished.map(|reply| reply.line));
+                    continue;
+                }
+            }
+        } else {
+            break;
+        };
+        let mut relays = session.relays.lock();
+        let id = store.append(&session.id, stream, &line);
+        if let Some(Some(listener)) = relays.get(&stream)
+            && listener.send((id, line)).is_err()
+        {
+            relays.insert(stream, None);
+        }
+    }
+    session.relays.lock().remove(&stream);
+}
+
+/// `GET` with `Last-Event-ID`: the missed events of that stream, then the rest live (when it is
+/// still running); `None` when the id is unknown.
+pub(super) fn resume(
+    session: &Arc<HttpSession>,
+    store: &Arc<dyn EventStore>,
+    last_event_id: &str,
+    keep_alive: Duration,
+) -> Option<Response> {
+    let mut relays = session.relays.lock();
+    let (stream, missed) = store.after(&session.id, last_event_id)?;
+    let (listener, live) = mpsc::unbounded_channel();
+    for event in missed {
+        let _ = listener.send(event);
+    }
+    if relays.contains_key(&stream) {
+        relays.insert(stream, Some(listener));
+    }
+    drop(relays);
+    Some(sse::stream_with_ids(None, live, keep_alive))
+}
