@@ -5,7 +5,7 @@
 //! On a 2025-11-25 session the question is a real `elicitation/create` request; on 2026-07-28 it
 //! is an `input_required` round with a sealed `requestState`. The code is the same.
 //!
-//! Run: `cargo run --example backorder` (stdio).
+//! Run: `cargo run --example backorder` (stdio), or `-- --http 127.0.0.1:8000` for HTTP.
 
 use mcp::prelude::*;
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 //! Asking the client's LLM: `suggest_title` returns a `Sample`, and the tool receives the
 //! client's `CreateMessageResult`.
 //!
-//! Run: `cargo run --example recommend_book` (stdio).
+//! Run: `cargo run --example recommend_book` (stdio), or `-- --http 127.0.0.1:8000` for HTTP.
 
 use mcp::prelude::*;
 
