@@ -52,18 +52,28 @@ pub(super) fn empty(status: StatusCode) -> Response {
     status.into_response()
 }
 
-/// Answers with JSON when `work` finishes before `lines` yields, else with SSE. `work` yields
-/// `None` when the request was cancelled: the stream then ends without a response.
-pub(super) async fn answer<F>(
-    work: F,
-    mut lines: UnboundedReceiver<String>,
-    era: Era,
-    keep_alive: Duration,
-) -> Response
+/// A handler's future, boxed.
+pub(super) type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
+
+/// How a request is answered, decided by what comes first: the handler's reply, or a line it
+/// sends (a notification, or a request to the client) before it.
+pub(super) enum Decision {
+    /// The handler finished first and sent nothing: a JSON response.
+    Json(Reply),
+    /// An event stream: the lines so far, the handler if it still runs, and its line source.
+    Stream {
+        queue: VecDeque<String>,
+        work: Option<Work>,
+        lines: UnboundedReceiver<String>,
+    },
+}
+
+/// Waits for the handler's reply or its first line.
+pub(super) async fn decide<F>(work: F, mut lines: UnboundedReceiver<String>) -> Decision
 where
     F: Future<Output = Option<Reply>> + Send + 'static,
 {
-    let mut work = Box::pin(work);
+    let mut work: Work = Box::pin(work);
     let mut queue = VecDeque::new();
     tokio::select! {
         biased;
@@ -72,27 +82,45 @@ where
                 queue.push_back(line);
             }
             match reply {
-                Some(reply) if queue.is_empty() => {
-                    return json(status(era, reply.error_code), reply.line);
+                Some(reply) if queue.is_empty() => Decision::Json(reply),
+                Some(reply) => {
+                    queue.push_back(reply.line);
+                    Decision::Stream { queue, work: None, lines }
                 }
-                Some(reply) => queue.push_back(reply.line),
-                None => {}
+                None => Decision::Stream { queue, work: None, lines },
             }
-            let pump = Pump::<F> { queue, work: None, lines };
-            sse::stream(pump.into_stream(), keep_alive)
         }
         Some(first) = lines.recv() => {
             queue.push_back(first);
-            let pump = Pump { queue, work: Some(work), lines };
+            Decision::Stream { queue, work: Some(work), lines }
+        }
+    }
+}
+
+/// Answers with JSON when `work` finishes before `lines` yields, else with SSE. `work` yields
+/// `None` when the request was cancelled: the stream then ends without a response.
+pub(super) async fn answer<F>(
+    work: F,
+    lines: UnboundedReceiver<String>,
+    era: Era,
+    keep_alive: Duration,
+) -> Response
+where
+    F: Future<Output = Option<Reply>> + Send + 'static,
+{
+    match decide(work, lines).await {
+        Decision::Json(reply) => json(status(era, reply.error_code), reply.line),
+        Decision::Stream { queue, work, lines } => {
+            let pump = Pump { queue, work, lines };
             sse::stream(pump.into_stream(), keep_alive)
         }
     }
 }
 
 /// Lines to send, the handler still running (if it is), and its outbound lines.
-struct Pump<F> {
+struct Pump {
     queue: VecDeque<String>,
-    work: Option<Pin<Box<F>>>,
+    work: Option<Work>,
     lines: UnboundedReceiver<String>,
 }
 
@@ -101,10 +129,7 @@ enum Step {
     Done(Option<Reply>),
 }
 
-impl<F> Pump<F>
-where
-    F: Future<Output = Option<Reply>> + Send + 'static,
-{
+impl Pump {
     fn into_stream(self) -> impl futures_util::Stream<Item = String> + Send + 'static {
         futures_util::stream::unfold(self, |mut pump| async move {
             loop {

@@ -5,7 +5,7 @@
 //! then the rest live.
 
 use super::events::EventStore;
-use super::reply;
+use super::reply::{self, Decision, Work};
 use super::sessions::HttpSession;
 use super::sse;
 use crate::dispatch::router::Reply;
@@ -38,47 +38,18 @@ pub(super) async fn answer<F>(
     session: Arc<HttpSession>,
     store: Arc<dyn EventStore>,
     work: F,
-    mut lines: UnboundedReceiver<String>,
+    lines: UnboundedReceiver<String>,
     keep_alive: Duration,
 ) -> Response
 where
     F: Future<Output = Option<Reply>> + Send + 'static,
 {
-    let mut work = Box::pin(work);
-    let mut queue = VecDeque::new();
-    tokio::select! {
-        biased;
-        finished = &mut work => {
-            while let Ok(line) = lines.try_recv() {
-                queue.push_back(line);
-            }
-            match finished {
-                Some(reply) if queue.is_empty() => {
-                    let status = reply::status(Era::Legacy, reply.error_code);
-                    return reply::json(status, reply.line);
-                }
-                Some(reply) => queue.push_back(reply.line),
-                None => {}
-            }
-            stream(session, store, queue, None, lines, keep_alive)
+    let (queue, work, lines) = match reply::decide(work, lines).await {
+        Decision::Json(reply) => {
+            return reply::json(reply::status(Era::Legacy, reply.error_code), reply.line);
         }
-        Some(first) = lines.recv() => {
-            queue.push_back(first);
-            stream(session, store, queue, Some(work as Work), lines, keep_alive)
-        }
-    }
-}
-
-type Work = std::pin::Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
-
-fn stream(
-    session: Arc<HttpSession>,
-    store: Arc<dyn EventStore>,
-    queue: VecDeque<String>,
-    work: Option<Work>,
-    lines: UnboundedReceiver<String>,
-    keep_alive: Duration,
-) -> Response {
+        Decision::Stream { queue, work, lines } => (queue, work, lines),
+    };
     let stream_id = session.next_stream();
     let (listener, events) = mpsc::unbounded_channel();
     session.relays.lock().insert(stream_id, Some(listener));

@@ -16,9 +16,15 @@ where
 {
     let events =
         lines.map(|line| Ok::<_, Infallible>(Event::default().event("message").data(line)));
-    let mut response = Sse::new(events)
-        .keep_alive(KeepAlive::new().interval(keep_alive))
-        .into_response();
+    unbuffered(
+        Sse::new(events)
+            .keep_alive(KeepAlive::new().interval(keep_alive))
+            .into_response(),
+    )
+}
+
+/// Tells proxies to pass events on at once.
+fn unbuffered(mut response: Response) -> Response {
     response
         .headers_mut()
         .insert("x-accel-buffering", HeaderValue::from_static("no"));
@@ -35,11 +41,10 @@ pub(super) fn stream_with_ids(
     let priming = futures_util::stream::iter(priming.map(|id| Event::default().id(id).data("")));
     let events = futures_util::stream::poll_fn(move |cx| events.poll_recv(cx))
         .map(|(id, line)| Event::default().event("message").id(id).data(line));
-    let mut response = Sse::new(priming.chain(events).map(Ok::<_, Infallible>))
-        .keep_alive(KeepAlive::new().interval(keep_alive))
-        .into_response();
-    response
-        .headers_mut()
-        .insert("x-accel-buffering", HeaderValue::from_static("no"));
-    response
+    let events = priming.chain(events).map(Ok::<_, Infallible>);
+    unbuffered(
+        Sse::new(events)
+            .keep_alive(KeepAlive::new().interval(keep_alive))
+            .into_response(),
+    )
 }
