@@ -36,6 +36,11 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// Each parameter is a `Context`, another `#[resolve(..)]`, or the tool argument of the same
 /// name and type. The function stays callable as `name::call(..)`.
+///
+/// Option: `key = "…"`, the key a question the resolver asks travels under on 2026-07-28
+/// (`inputRequests`, `inputResponses`) and its answer is recorded under in `requestState`.
+/// The default is the resolver's path (`module::name`); fix it when clients expect a given key,
+/// or to keep rounds in flight valid while code moves between modules.
 #[proc_macro_attribute]
 pub fn resolver(attr: TokenStream, item: TokenStream) -> TokenStream {
     resolver::expand(attr.into(), item.into())
