@@ -82,6 +82,50 @@ async fn test_error_handling() -> CallToolResult {
     CallToolResult::error("This tool intentionally returns an error for testing")
 }
 
+/// The input schema of `json_schema_2020_12_tool`: JSON Schema 2020-12 keywords a generated
+/// schema cannot express (`$defs` with an `$anchor`, `$ref`, `allOf`/`anyOf`, `if`/`then`/`else`,
+/// `additionalProperties: false`), listed exactly as written.
+fn contact_schema() -> schemars::Schema {
+    schemars::json_schema!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {
+            "address": {
+                "$anchor": "addressDef",
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+            }
+        },
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    })
+}
+
+/// Tool with JSON Schema 2020-12 features
+#[tool(input_schema = "contact_schema")]
+async fn json_schema_2020_12_tool(
+    name: Option<String>,
+    #[arg(rename = "contactMethod")] contact_method: Option<String>,
+    phone: Option<String>,
+    email: Option<String>,
+) -> String {
+    let how = match contact_method.as_deref() {
+        Some("phone") => phone.unwrap_or_default(),
+        _ => email.unwrap_or_default(),
+    };
+    format!("Contact {} via {how}", name.unwrap_or_default())
+}
+
 // --- Notifications while running -----------------------------------------------------------
 
 /// Sends three log messages at info level, 50 ms apart.
@@ -615,6 +659,7 @@ async fn main() -> mcp::Result<()> {
         .tool(test_embedded_resource)?
         .tool(test_multiple_content_types)?
         .tool(test_error_handling)?
+        .tool(json_schema_2020_12_tool)?
         .tool(test_tool_with_logging)?
         .tool(test_tool_with_progress)?
         .tool(test_sampling)?

@@ -16,7 +16,10 @@ use proc_macro::TokenStream;
 ///
 /// The name comes from the function (override with `name = "…"`), the description from its doc
 /// comment, and the input schema from its parameters. Attributes: `name`, `title`,
-/// `description`, and the hints `read_only`, `destructive`, `idempotent`, `open_world` (each
+/// `description`, `input_schema = "path"` (a `fn() -> schemars::Schema` whose schema is listed
+/// exactly as written, for JSON Schema 2020-12 keywords the generated schema cannot express;
+/// the root must be `type: object`, and the arguments are still parsed into the parameters),
+/// and the hints `read_only`, `destructive`, `idempotent`, `open_world` (each
 /// optionally `= bool`).
 ///
 /// Parameters: a `Context` is injected; `#[resolve(path)]` is filled by a resolver; any other

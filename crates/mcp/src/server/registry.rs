@@ -1,7 +1,7 @@
 //! The tool registry: tools in registration order, their `tools/list` pages serialized once.
 
 use super::output::OutputShape;
-use super::schema::{input_schema, output_schema};
+use super::schema::{given_input_schema, input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
 use crate::protocol::tools::Tool;
@@ -80,7 +80,12 @@ impl ToolRegistry {
 }
 
 fn describe(definition: &ToolDefinition) -> Result<(Tool, bool), InvalidSignature> {
-    let input_schema = input_schema(definition.name, (definition.input_schema)())?;
+    let schema = (definition.input_schema)();
+    let input_schema = if definition.input_schema_given {
+        given_input_schema(definition.name, schema)?
+    } else {
+        input_schema(definition.name, schema)?
+    };
     let (output_schema, wrap_output) = match (definition.output)() {
         OutputShape::Content => (None, false),
         OutputShape::Structured(schema) => {
