@@ -11,6 +11,7 @@
 //! Run: `cargo run --example conformance -- --http 127.0.0.1:3001` (or on stdio, without flags).
 
 use mcp::prelude::*;
+use mcp::protocol::completion::{CompleteParams, Completion, CompletionReference};
 use mcp::protocol::content::ResourceContents;
 use mcp::protocol::{GetPromptResult, LoggingLevel, PromptMessage, Role};
 use serde_json::{Value, json};
@@ -649,6 +650,24 @@ async fn test_prompt_with_image() -> GetPromptResult {
     }
 }
 
+// --- Completion ----------------------------------------------------------------------------
+
+/// Suggests values for `test_prompt_with_arguments`'s arguments and the template's `{id}`: a
+/// fixed list, filtered by what the user typed so far.
+async fn complete(request: CompleteParams) -> Completion {
+    let typed = request.argument.value;
+    let candidates: &[&str] = match request.reference {
+        CompletionReference::Prompt { .. } => &["paris", "park", "party", "test", "testValue1"],
+        CompletionReference::Resource { .. } => &["1", "12", "123"],
+    };
+    Completion::from_values(
+        candidates
+            .iter()
+            .copied()
+            .filter(|value| value.starts_with(typed.as_str())),
+    )
+}
+
 #[tokio::main]
 async fn main() -> mcp::Result<()> {
     mcp::transport::log_to_stderr();
@@ -687,6 +706,7 @@ async fn main() -> mcp::Result<()> {
         .prompt(test_prompt_with_embedded_resource)?
         .prompt(test_prompt_with_image)?
         .prompt(test_input_required_result_prompt)?
+        .completion(complete)
         .serve_from_args()
         .await
 }

@@ -1,5 +1,6 @@
 //! `McpServer`: the builder a server author starts from.
 
+use super::completion::Completer;
 use super::core::{Limits, ServerCore};
 use super::pages::DEFAULT_PAGE_SIZE;
 use super::prompt::{IntoPrompt, PromptRegistry};
@@ -53,6 +54,7 @@ pub struct McpServer {
     page_size: usize,
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
+    completer: Option<Completer>,
 }
 
 impl McpServer {
@@ -75,6 +77,7 @@ impl McpServer {
             page_size: DEFAULT_PAGE_SIZE,
             state_keys: None,
             state_ttl: Duration::from_secs(600),
+            completer: None,
         }
     }
 
@@ -250,6 +253,12 @@ impl McpServer {
         self
     }
 
+    /// Sets the completer ([`McpServer::completion`]).
+    pub(crate) fn with_completer(mut self, completer: Completer) -> Self {
+        self.completer = Some(completer);
+        self
+    }
+
     /// Runs start-up (lifespan builders) and freezes the server for serving.
     pub(crate) async fn build(self) -> Result<Arc<ServerCore>> {
         let keys = match self.state_keys {
@@ -263,7 +272,7 @@ impl McpServer {
         for startup in self.startup {
             state.insert_value(startup().await?);
         }
-        Ok(Arc::new(ServerCore::new(
+        let mut core = ServerCore::new(
             self.info,
             self.instructions,
             self.tools,
@@ -273,6 +282,11 @@ impl McpServer {
             self.limits,
             self.page_size,
             state_codec,
-        )))
+        );
+        if let Some(completer) = self.completer {
+            core.capabilities.completions = Some(Default::default());
+            core.completer = Some(completer);
+        }
+        Ok(Arc::new(core))
     }
 }

@@ -1,5 +1,6 @@
 //! `ServerCore`: the built server the dispatcher serves from; immutable while serving.
 
+use super::completion::Completer;
 use super::pages::Pages;
 use super::prompt::PromptRegistry;
 use super::registry::ToolRegistry;
@@ -53,6 +54,8 @@ pub(crate) struct ServerCore {
     pub(crate) server_info_meta: String,
     /// Seals and opens `requestState` (2026-07-28 rounds).
     pub(crate) state_codec: StateCodec,
+    /// Answers `completion/complete`, when the server has a completer.
+    pub(crate) completer: Option<Completer>,
 }
 
 impl ServerCore {
@@ -106,6 +109,7 @@ impl ServerCore {
             limits,
             server_info_meta,
             state_codec,
+            completer: None,
         }
     }
 }
