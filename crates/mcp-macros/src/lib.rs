@@ -16,7 +16,10 @@ use proc_macro::TokenStream;
 ///
 /// The name comes from the function (override with `name = "…"`), the description from its doc
 /// comment, and the input schema from its parameters. Attributes: `name`, `title`,
-/// `description`, and the hints `read_only`, `destructive`, `idempotent`, `open_world` (each
+/// `description`, `input_schema = "path"` (a `fn() -> schemars::Schema` whose schema is listed
+/// exactly as written, for JSON Schema 2020-12 keywords the generated schema cannot express;
+/// the root must be `type: object`, and the arguments are still parsed into the parameters),
+/// and the hints `read_only`, `destructive`, `idempotent`, `open_world` (each
 /// optionally `= bool`).
 ///
 /// Parameters: a `Context` is injected; `#[resolve(path)]` is filled by a resolver; any other
@@ -38,6 +41,11 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// Each parameter is a `Context`, another `#[resolve(..)]`, or the tool argument of the same
 /// name and type. The function stays callable as `name::call(..)`.
+///
+/// Option: `key = "…"`, the key a question the resolver asks travels under on 2026-07-28
+/// (`inputRequests`, `inputResponses`) and its answer is recorded under in `requestState`.
+/// The default is the resolver's path (`module::name`); fix it when clients expect a given key,
+/// or to keep rounds in flight valid while code moves between modules.
 #[proc_macro_attribute]
 pub fn resolver(attr: TokenStream, item: TokenStream) -> TokenStream {
     resolver::expand(attr.into(), item.into())

@@ -1,5 +1,6 @@
 //! `#[resolver]`: a function becomes a unit struct implementing `mcp::resolve::Resolver`.
 
+use crate::options::Options;
 use crate::params::{Param, ParamKind};
 use crate::signature::{Signature, last_segment};
 use proc_macro2::TokenStream;
@@ -10,15 +11,22 @@ use quote::quote;
 const SELF_RESOLVING: &[&str] = &["Result", "Elicit", "ElicitUrl", "Sample", "ListRoots"];
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    if !attr.is_empty() {
-        return Err(syn::Error::new_spanned(
-            attr,
-            "#[resolver] takes no options",
-        ));
-    }
+    let options = Options::parse(attr, "resolver", &["key"], &[])?;
     let signature = Signature::parse(item, "resolver")?;
     let name = signature.name();
     let name_str = name.to_string();
+    // The key its questions are asked under (`inputRequests`) and its answers recorded under
+    // (`requestState`): `module::path::name` unless the author fixes it with `key = "…"`.
+    let key = match options.string("key") {
+        Some(key) if key.is_empty() => {
+            return Err(syn::Error::new(
+                proc_macro2::Span::call_site(),
+                "#[resolver(key = \"…\")] must not be empty",
+            ));
+        }
+        Some(key) => quote!(#key),
+        None => quote!(::core::concat!(::core::module_path!(), "::", #name_str)),
+    };
     let ret = signature.return_type();
     let self_resolving =
         last_segment(&ret).is_some_and(|segment| SELF_RESOLVING.contains(&segment.as_str()));
@@ -113,7 +121,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 ::mcp::__private::ResolverDefinition {
                     id: ::mcp::__private::TypeId::of::<#name>,
                     name: #name_str,
-                    key: ::core::concat!(::core::module_path!(), "::", #name_str),
+                    key: #key,
                     params: PARAMS,
                     output_type: ::mcp::__private::TypeId::of::<#output>,
                     run: __run,

@@ -11,7 +11,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let options = Options::parse(
         attr,
         "tool",
-        &["name", "title", "description"],
+        &["name", "title", "description", "input_schema"],
         &["read_only", "destructive", "idempotent", "open_world"],
     )?;
     let signature = Signature::parse(item, "tool")?;
@@ -24,6 +24,22 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let idempotent = option_bool(options.flag("idempotent"));
     let open_world = option_bool(options.flag("open_world"));
     let ret = signature.return_type();
+    // `input_schema = "path::to::function"`: the author's schema, listed as written.
+    let (input_schema, input_schema_given) = match options.string("input_schema") {
+        Some(path) => {
+            let path: syn::Path = syn::parse_str(&path).map_err(|_| {
+                syn::Error::new(
+                    proc_macro2::Span::call_site(),
+                    "#[tool(input_schema = \"…\")] names a function `fn() -> schemars::Schema`",
+                )
+            })?;
+            (quote!(#path), quote!(true))
+        }
+        None => (
+            quote!(::mcp::__private::schema_for::<__Arguments>),
+            quote!(false),
+        ),
+    };
 
     let HandlerParts {
         items,
@@ -71,7 +87,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                         open_world_hint: #open_world,
                         ..::core::default::Default::default()
                     },
-                    input_schema: ::mcp::__private::schema_for::<__Arguments>,
+                    input_schema: #input_schema,
+                    input_schema_given: #input_schema_given,
                     output: __output,
                     params: PARAMS,
                     call: __call,

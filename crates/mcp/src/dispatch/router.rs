@@ -15,6 +15,7 @@ use crate::protocol::subscriptions::ListenParams;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
+use crate::server::completion;
 use crate::server::core::ServerCore;
 use crate::server::pages::Pages;
 use serde::de::DeserializeOwned;
@@ -108,6 +109,11 @@ async fn route(
             list_page(&core.tool_pages, params.as_deref())?,
             Kind::Cacheable,
         )),
+        ("completion/complete", _) if core.completer.is_some() => {
+            let completer = core.completer.as_ref().expect("checked by the guard");
+            let result = completion::complete(core, completer, parse(params.as_deref())?).await?;
+            Ok(respond(&to_json(&result), Kind::Complete))
+        }
         ("ping", Era::Legacy) => Ok(respond("{}", Kind::Complete)),
         ("server/discover", Era::Modern) => {
             let versions = &*ALL_VERSIONS;

@@ -148,6 +148,18 @@ impl Builder<'_> {
         }
         self.path.pop();
         self.on_path.pop();
+        if let Some(other) = self
+            .plan
+            .nodes
+            .iter()
+            .find(|node| node.definition.key == definition.key)
+        {
+            return Err(InvalidSignature::new(format!(
+                "tool '{}': resolvers '{}' and '{}' share the key '{}'; questions and answers \
+                 are told apart by key, so give one of them another #[resolver(key = \"…\")]",
+                self.tool, other.definition.name, definition.name, definition.key
+            )));
+        }
         let index = self.plan.nodes.len();
         self.plan.nodes.push(PlanNode { definition, inputs });
         self.index_of.insert(id, index);

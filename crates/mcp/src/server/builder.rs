@@ -1,5 +1,6 @@
 //! `McpServer`: the builder a server author starts from.
 
+use super::completion::Completer;
 use super::core::{Limits, ServerCore};
 use super::pages::DEFAULT_PAGE_SIZE;
 use super::prompt::{IntoPrompt, PromptRegistry};
@@ -54,6 +55,7 @@ pub struct McpServer {
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
     notifier: Notifier,
+    completer: Option<Completer>,
 }
 
 impl McpServer {
@@ -77,6 +79,7 @@ impl McpServer {
             state_keys: None,
             state_ttl: Duration::from_secs(600),
             notifier: Notifier::default(),
+            completer: None,
         }
     }
 
@@ -258,6 +261,12 @@ impl McpServer {
         self
     }
 
+    /// Sets the completer ([`McpServer::completion`]).
+    pub(crate) fn with_completer(mut self, completer: Completer) -> Self {
+        self.completer = Some(completer);
+        self
+    }
+
     /// Runs start-up (lifespan builders) and freezes the server for serving.
     pub(crate) async fn build(self) -> Result<Arc<ServerCore>> {
         let keys = match self.state_keys {
@@ -271,7 +280,7 @@ impl McpServer {
         for startup in self.startup {
             state.insert_value(startup().await?);
         }
-        Ok(Arc::new(ServerCore::new(
+        let mut core = ServerCore::new(
             self.info,
             self.instructions,
             self.tools,
@@ -282,6 +291,11 @@ impl McpServer {
             self.page_size,
             state_codec,
             self.notifier,
-        )))
+        );
+        if let Some(completer) = self.completer {
+            core.capabilities.completions = Some(Default::default());
+            core.completer = Some(completer);
+        }
+        Ok(Arc::new(core))
     }
 }

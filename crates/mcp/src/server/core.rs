@@ -1,5 +1,6 @@
 //! `ServerCore`: the built server the dispatcher serves from; immutable while serving.
 
+use super::completion::Completer;
 use super::pages::Pages;
 use super::prompt::PromptRegistry;
 use super::registry::ToolRegistry;
@@ -55,6 +56,8 @@ pub(crate) struct ServerCore {
     pub(crate) state_codec: StateCodec,
     /// Where change notifications are published.
     pub(crate) notifier: Notifier,
+    /// Answers `completion/complete`, when the server has a completer.
+    pub(crate) completer: Option<Completer>,
 }
 
 impl ServerCore {
@@ -110,6 +113,7 @@ impl ServerCore {
             server_info_meta,
             state_codec,
             notifier,
+            completer: None,
         }
     }
 }

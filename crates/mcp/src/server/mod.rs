@@ -1,6 +1,7 @@
 //! The server layer: the `McpServer` builder, tool registration, schemas and tool results.
 
 mod builder;
+pub(crate) mod completion;
 pub(crate) mod core;
 pub mod header_params;
 pub mod output;
@@ -13,6 +14,7 @@ pub(crate) mod tool;
 mod uri_template;
 
 pub use builder::McpServer;
+pub use completion::CompletionFuture;
 pub use output::{IntoCallToolResult, OutputShape};
 pub use prompt::{IntoGetPromptResult, IntoPrompt, PromptDefinition, PromptFuture, PromptMarker};
 pub use resource::{

@@ -2,7 +2,7 @@
 
 use super::header_params::{HeaderParam, header_params};
 use super::output::OutputShape;
-use super::schema::{input_schema, output_schema};
+use super::schema::{given_input_schema, input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
 use crate::protocol::tools::Tool;
@@ -90,7 +90,12 @@ impl ToolRegistry {
 }
 
 fn describe(definition: &ToolDefinition) -> Result<(Tool, bool), InvalidSignature> {
-    let input_schema = input_schema(definition.name, (definition.input_schema)())?;
+    let schema = (definition.input_schema)();
+    let input_schema = if definition.input_schema_given {
+        given_input_schema(definition.name, schema)?
+    } else {
+        input_schema(definition.name, schema)?
+    };
     let (output_schema, wrap_output) = match (definition.output)() {
         OutputShape::Content => (None, false),
         OutputShape::Structured(schema) => {

@@ -37,6 +37,19 @@ pub(crate) fn input_schema(tool: &str, schema: Schema) -> Result<Value, InvalidS
     Ok(value)
 }
 
+/// A tool's input schema as its author wrote it (`#[tool(input_schema = "…")]`), untouched: any
+/// JSON Schema 2020-12 keyword is allowed (SEP-1613, SEP-2106); only the root must still be
+/// `type: object`.
+pub(crate) fn given_input_schema(tool: &str, schema: Schema) -> Result<Value, InvalidSignature> {
+    let value = schema.to_value();
+    if value.get("type").and_then(Value::as_str) != Some("object") {
+        return Err(InvalidSignature::new(format!(
+            "tool '{tool}': the input schema's root must be `type: object`"
+        )));
+    }
+    Ok(value)
+}
+
 /// A tool's output schema and whether values must be wrapped as `{"result": …}` (when the
 /// root is not an object, which 2025-11-25 requires).
 pub(crate) fn output_schema(schema: Schema) -> (Value, bool) {

@@ -31,6 +31,10 @@ pub struct ToolDefinition {
     pub annotations: ToolAnnotations,
     /// The JSON Schema of the visible arguments.
     pub input_schema: fn() -> schemars::Schema,
+    /// Whether the author wrote the input schema (`#[tool(input_schema = "…")]`): it is then
+    /// listed exactly as given (`$schema`, `$defs`, `$ref`, composition and conditional
+    /// keywords included) instead of being tidied like a generated one.
+    pub input_schema_given: bool,
     /// Whether the tool returns structured output, and its schema.
     pub output: fn() -> OutputShape,
     /// Where each parameter of the function gets its value, in declaration order.

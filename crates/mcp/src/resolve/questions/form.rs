@@ -115,6 +115,9 @@ fn primitive(field: &Value) -> Option<Value> {
                 "minLength",
                 "maxLength",
                 "enum",
+                // Titles of `enum` values, the deprecated way (still in the 2025-11-25 and
+                // 2026-07-28 schemas as `LegacyTitledEnumSchema`).
+                "enumNames",
             ]);
             if let Some(format) = field.get("format").and_then(Value::as_str)
                 && STRING_FORMATS.contains(&format)
@@ -206,6 +209,22 @@ mod tests {
         );
         assert_eq!(form["properties"]["gift_note"], json!({"type":"string"}));
         assert_eq!(form["required"], json!(["confirm", "size"]));
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Legacy {
+        #[schemars(extend("enumNames" = ["Small one", "Large one"]))]
+        size: Size,
+    }
+
+    #[test]
+    fn keeps_legacy_enum_names() {
+        let form = render(schema_for::<Legacy>().to_value()).unwrap();
+        assert_eq!(
+            form["properties"]["size"],
+            json!({"type":"string","enum":["Small","Large"],"enumNames":["Small one","Large one"]})
+        );
     }
 
     #[test]
