@@ -13,6 +13,7 @@
 use mcp::prelude::*;
 use mcp::protocol::completion::{CompleteParams, Completion, CompletionReference};
 use mcp::protocol::content::ResourceContents;
+use mcp::protocol::list_changed::ChangedList;
 use mcp::protocol::{GetPromptResult, LoggingLevel, PromptMessage, Role};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -540,6 +541,38 @@ async fn test_logging_tool(ctx: Context) -> &'static str {
     "Logged (if the request asked for it)."
 }
 
+/// Ends its event stream mid-call (SEP-1699 polling); the client resumes with `Last-Event-ID`.
+#[tool]
+async fn test_reconnection(ctx: Context) -> &'static str {
+    ctx.close_sse_stream();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    "Reconnection test completed successfully"
+}
+
+/// Announces that the tool list changed.
+#[tool]
+async fn test_trigger_tool_change(ctx: Context) -> &'static str {
+    ctx.notify_list_changed(ChangedList::Tools);
+    "Tool list change announced."
+}
+
+/// Announces that the prompt list changed.
+#[tool]
+async fn test_trigger_prompt_change(ctx: Context) -> &'static str {
+    ctx.notify_list_changed(ChangedList::Prompts);
+    "Prompt list change announced."
+}
+
+/// Looks up a region's weather; the region travels in the `Mcp-Param-Region` header too.
+#[tool]
+async fn test_header_parameter(
+    /// The region.
+    #[arg(header = "Region")]
+    region: String,
+) -> String {
+    format!("Sunny in {region}.")
+}
+
 // --- Resources -----------------------------------------------------------------------------
 
 /// A static text resource.
@@ -696,6 +729,10 @@ async fn main() -> mcp::Result<()> {
         .tool(test_missing_capability)?
         .tool(test_streaming_elicitation)?
         .tool(test_logging_tool)?
+        .tool(test_reconnection)?
+        .tool(test_trigger_tool_change)?
+        .tool(test_trigger_prompt_change)?
+        .tool(test_header_parameter)?
         .resource(static_text)?
         .resource(static_binary)?
         .resource(template_data)?

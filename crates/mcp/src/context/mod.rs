@@ -9,6 +9,7 @@ pub(crate) mod state;
 
 pub use changes::{Change, Notifier};
 pub use client_requests::{ClientRequestError, ClientRequests};
+pub(crate) use outbound::CLOSE_STREAM;
 pub use outbound::Outbound;
 pub use principal::Principal;
 pub(crate) use state::SharedState;
@@ -180,6 +181,14 @@ impl Context {
     /// Announces that the resource `uri` changed, to clients that subscribed to it.
     pub fn notify_resource_updated(&self, uri: impl Into<String>) {
         self.inner.notifier.resource_updated(uri);
+    }
+
+    /// On a 2025-11-25 HTTP session, ends this request's event stream now, while the handler
+    /// goes on: the client reconnects with `Last-Event-ID` and gets the rest (SEP-1699 polling,
+    /// for long calls behind proxies that drop idle connections). Returns `false`, and does
+    /// nothing, on any other transport or revision.
+    pub fn close_sse_stream(&self) -> bool {
+        self.inner.outbound.close_stream()
     }
 
     /// Sends a request to the client and waits for its result: `elicitation/create`,

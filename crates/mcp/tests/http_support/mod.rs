@@ -194,7 +194,9 @@ pub fn parse_events(text: &str) -> Vec<Value> {
                 .filter_map(|line| line.strip_prefix("data:"))
                 .map(str::trim_start)
                 .collect();
-            (!data.is_empty()).then(|| serde_json::from_str(&data.join("\n")).unwrap())
+            let data = data.join("\n");
+            // Priming events (an id and empty data) carry no message.
+            (!data.is_empty()).then(|| serde_json::from_str(&data).unwrap())
         })
         .collect()
 }

@@ -66,8 +66,13 @@ impl EventStore for MemoryEventStore {
         let (stream, sequence) = last_event_id.split_once('-')?;
         let (stream, sequence) = (stream.parse::<u64>().ok()?, sequence.parse::<u64>().ok()?);
         let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        let events = sessions.get(session)?;
-        let last = *events.sequences.get(&stream)?;
+        let recorded = sessions
+            .get(session)
+            .and_then(|events| events.sequences.get(&stream));
+        let (Some(events), Some(&last)) = (sessions.get(session), recorded) else {
+            // Only the priming event (sequence 0) of a stream that has sent nothing yet.
+            return (sequence == 0).then(|| (stream, Vec::new()));
+        };
         if sequence > last {
             return None;
         }

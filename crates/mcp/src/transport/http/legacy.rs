@@ -65,7 +65,7 @@ pub(super) async fn request(
         Err(refusal) => return refusal.into_response(Some(&request.id)),
     };
     let activity = session.activity();
-    let (outbound, lines) = Outbound::channel();
+    let (outbound, lines) = Outbound::closable_channel();
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),

@@ -8,6 +8,7 @@ use super::events::EventStore;
 use super::reply::{self, Decision, Work};
 use super::sessions::HttpSession;
 use super::sse;
+use crate::context::CLOSE_STREAM;
 use crate::dispatch::router::Reply;
 use crate::protocol::Era;
 use axum::response::Response;
@@ -19,6 +20,9 @@ use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 
 /// `(event id, line)`.
 type Event = (String, String);
+
+/// How long a client should wait before reconnecting to a stream the server closed.
+const RETRY: Duration = Duration::from_secs(1);
 
 /// The live listener of each of a session's running streams.
 #[derive(Default)]
@@ -56,7 +60,7 @@ where
     // An empty first event gives the client an id to resume from before anything else arrives.
     let priming = format!("{stream_id}-0");
     tokio::spawn(relay(session, store, stream_id, queue, work, lines));
-    sse::stream_with_ids(Some(priming), events, keep_alive)
+    sse::stream_with_ids(Some((priming, RETRY)), events, keep_alive)
 }
 
 /// Stores and forwards every event of one stream until the handler finished.
@@ -88,6 +92,11 @@ async fn relay(
             break;
         };
         let mut relays = session.relays.lock();
+        if line == CLOSE_STREAM {
+            // The handler asked to end the client's stream; it resumes with Last-Event-ID.
+            relays.insert(stream, None);
+            continue;
+        }
         let id = store.append(&session.id, stream, &line);
         if let Some(Some(listener)) = relays.get(&stream)
             && listener.send((id, line)).is_err()

@@ -4,6 +4,7 @@
 
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use futures_util::{Stream, StreamExt};
 use http::HeaderValue;
 use std::convert::Infallible;
@@ -31,20 +32,40 @@ fn unbuffered(mut response: Response) -> Response {
     response
 }
 
-/// A `text/event-stream` of `(id, line)` events, after an optional empty priming event with the
-/// given id, so the client can resume with `Last-Event-ID`.
+/// A `text/event-stream` of `(id, line)` events, after an optional priming event (an id, a
+/// reconnection delay and empty data) so the client can resume with `Last-Event-ID`.
+///
+/// Written by hand rather than with axum's `Event`, which cannot express the priming event's
+/// empty `data:` field (without it, the event is not dispatched to the client's listeners).
 pub(super) fn stream_with_ids(
-    priming: Option<String>,
+    priming: Option<(String, Duration)>,
     mut events: tokio::sync::mpsc::UnboundedReceiver<(String, String)>,
     keep_alive: Duration,
 ) -> Response {
-    let priming = futures_util::stream::iter(priming.map(|id| Event::default().id(id).data("")));
+    let priming = futures_util::stream::iter(priming.map(|(id, retry)| {
+        Bytes::from(format!(
+            "id: {id}\nretry: {}\ndata: \n\n",
+            retry.as_millis()
+        ))
+    }));
     let events = futures_util::stream::poll_fn(move |cx| events.poll_recv(cx))
-        .map(|(id, line)| Event::default().event("message").id(id).data(line));
-    let events = priming.chain(events).map(Ok::<_, Infallible>);
-    unbuffered(
-        Sse::new(events)
-            .keep_alive(KeepAlive::new().interval(keep_alive))
-            .into_response(),
-    )
+        .map(|(id, line)| Bytes::from(format!("event: message\nid: {id}\ndata: {line}\n\n")));
+    let body = priming
+        .chain(events)
+        .map(Some)
+        .chain(futures_util::stream::iter([None]));
+    let pings = futures_util::stream::unfold((), move |()| async move {
+        tokio::time::sleep(keep_alive).await;
+        Some((Some(Bytes::from_static(b":\n\n")), ()))
+    });
+    let body = futures_util::stream::select(body, pings)
+        .take_while(|chunk| std::future::ready(chunk.is_some()))
+        .filter_map(std::future::ready)
+        .map(Ok::<_, Infallible>);
+    let response = Response::builder()
+        .header(http::header::CONTENT_TYPE, "text/event-stream")
+        .header(http::header::CACHE_CONTROL, "no-cache")
+        .body(axum::body::Body::from_stream(body))
+        .expect("a valid response");
+    unbuffered(response)
 }
