@@ -24,8 +24,12 @@
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::{self, SendRequest};
+use hyper::header::{self, HeaderName, HeaderValue};
 use hyper_util::rt::TokioIo;
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
@@ -36,7 +40,7 @@ use tokio::net::TcpStream;
 const USAGE: &str = "\
 usage:
   mcp-load run --url http://127.0.0.1:PORT/mcp [--era modern|legacy] [--tool add|order_book]
-           [--connections N] [--duration SECS] [--warmup SECS] [--max-calls N] [--rss-pid PID]
+           [--connections N] [--duration SECS] [--warmup SECS] [--max-calls N] [--server-pid PID]
   mcp-load wait --url URL [--timeout SECS]
   mcp-load first-call --url URL [--timeout SECS] [--idle SECS] -- SERVER_COMMAND [ARGS...]";
 
@@ -123,23 +127,26 @@ struct Options {
     duration: Duration,
     warmup: Duration,
     max_calls: u64,
-    rss_pid: Option<u32>,
+    /// The server's process: its peak RSS and CPU time during the measured window are reported.
+    server_pid: Option<u32>,
 }
 
 /// One keep-alive connection, with its session when it speaks 2025-11-25.
 struct Client {
     sender: SendRequest<Full<Bytes>>,
-    target: Arc<Target>,
     era: Era,
-    session: Option<String>,
+    uri: hyper::Uri,
+    host: HeaderValue,
+    session: Option<HeaderValue>,
     next_id: u64,
 }
 
-/// A JSON-RPC answer as received: HTTP status, session id header, and the JSON-RPC message.
+/// An answer as received: HTTP status, session id header, and the JSON-RPC response (the body,
+/// or the `data:` of the SSE event carrying it).
 struct Answer {
     status: u16,
-    session: Option<String>,
-    message: Option<Value>,
+    session: Option<HeaderValue>,
+    message: Option<Bytes>,
 }
 
 impl Client {
@@ -156,8 +163,9 @@ impl Client {
         });
         let mut client = Self {
             sender,
-            target,
             era,
+            uri: target.path.parse().map_err(|_| "bad path")?,
+            host: HeaderValue::from_str(&target.authority).map_err(|_| "bad host")?,
             session: None,
             next_id: 1,
         };
@@ -173,6 +181,7 @@ impl Client {
         );
         let answer = self.post(body, None, 0).await?;
         let message = answer.message.ok_or("initialize: no JSON-RPC response")?;
+        let message: Value = serde_json::from_slice(&message).map_err(|e| e.to_string())?;
         if answer.status != 200 || message.get("result").is_none() {
             return Err(format!("initialize failed ({}): {message}", answer.status));
         }
@@ -193,49 +202,54 @@ impl Client {
         let id = self.next_id;
         self.next_id += 1;
         let meta = match self.era {
-            Era::Modern => format!(
-                r#","_meta":{{"io.modelcontextprotocol/protocolVersion":"{MODERN}","io.modelcontextprotocol/clientCapabilities":{{}}}}"#
-            ),
-            Era::Legacy => String::new(),
+            Era::Modern => MODERN_META,
+            Era::Legacy => "",
         };
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{}","arguments":{}{meta}}}}}"#,
             tool.name(),
             tool.arguments()
         );
-        let answer = self.post(body, Some(tool.name()), id).await?;
+        let answer = self.post(body, Some(tool), id).await?;
         let message = answer
             .message
             .ok_or_else(|| format!("HTTP {}: no JSON-RPC response", answer.status))?;
-        check(answer.status, &message, tool)
+        check(answer.status, &message, id, tool)
     }
 
-    /// POSTs `body` (a `tools/call` when `name` is given) and reads the whole answer. `id` picks
+    /// POSTs `body` (a `tools/call` of `tool` when given) and reads the whole answer. `id` picks
     /// the response out of an SSE stream.
-    async fn post(&mut self, body: String, name: Option<&str>, id: u64) -> Result<Answer, String> {
-        let mut request = hyper::Request::post(self.target.path.as_str())
-            .header("host", self.target.authority.as_str())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
+    async fn post(&mut self, body: String, tool: Option<Tool>, id: u64) -> Result<Answer, String> {
+        let mut request = hyper::Request::new(Full::new(Bytes::from(body)));
+        *request.method_mut() = hyper::Method::POST;
+        *request.uri_mut() = self.uri.clone();
+        let headers = request.headers_mut();
+        headers.insert(header::HOST, self.host.clone());
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        headers.insert(
+            header::ACCEPT,
+            HeaderValue::from_static("application/json, text/event-stream"),
+        );
+        let version = HeaderName::from_static("mcp-protocol-version");
         match (self.era, &self.session) {
             (Era::Modern, _) => {
-                request = request
-                    .header("mcp-protocol-version", MODERN)
-                    .header("mcp-method", "tools/call");
-                if let Some(name) = name {
-                    request = request.header("mcp-name", name);
+                headers.insert(version, HeaderValue::from_static(MODERN));
+                let method = HeaderName::from_static("mcp-method");
+                headers.insert(method, HeaderValue::from_static("tools/call"));
+                if let Some(tool) = tool {
+                    let name = HeaderName::from_static("mcp-name");
+                    headers.insert(name, HeaderValue::from_static(tool.name()));
                 }
             }
             (Era::Legacy, Some(session)) => {
-                request = request
-                    .header("mcp-protocol-version", LEGACY)
-                    .header("mcp-session-id", session.as_str());
+                headers.insert(version, HeaderValue::from_static(LEGACY));
+                headers.insert(HeaderName::from_static("mcp-session-id"), session.clone());
             }
             (Era::Legacy, None) => {}
         }
-        let request = request
-            .body(Full::new(Bytes::from(body)))
-            .map_err(|e| e.to_string())?;
         self.sender
             .ready()
             .await
@@ -246,27 +260,21 @@ impl Client {
             .await
             .map_err(|e| format!("request: {e}"))?;
         let status = response.status().as_u16();
-        let header = |name: &str| {
-            response
-                .headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned)
-        };
-        let session = header("mcp-session-id");
-        let sse = header("content-type").is_some_and(|t| t.starts_with("text/event-stream"));
+        let session = response.headers().get("mcp-session-id").cloned();
+        let sse = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
         let bytes = response
             .into_body()
             .collect()
             .await
             .map_err(|e| format!("body: {e}"))?
             .to_bytes();
-        let message = if bytes.is_empty() {
-            None
-        } else if sse {
-            response_in_stream(&bytes, id)
-        } else {
-            Some(serde_json::from_slice(&bytes).map_err(|e| format!("bad JSON: {e}"))?)
+        let message = match () {
+            () if bytes.is_empty() => None,
+            () if sse => response_in_stream(&bytes, id).map(Bytes::from),
+            () => Some(bytes),
         };
         Ok(Answer {
             status,
@@ -276,8 +284,10 @@ impl Client {
     }
 }
 
+const MODERN_META: &str = r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
 /// The JSON-RPC response with `id` among an SSE stream's `data:` events.
-fn response_in_stream(bytes: &[u8], id: u64) -> Option<Value> {
+fn response_in_stream(bytes: &[u8], id: u64) -> Option<String> {
     let text = std::str::from_utf8(bytes).ok()?;
     let mut data = String::new();
     let mut found = None;
@@ -285,7 +295,7 @@ fn response_in_stream(bytes: &[u8], id: u64) -> Option<Value> {
         if let Ok(message) = serde_json::from_str::<Value>(data)
             && message.get("id").and_then(Value::as_u64) == Some(id)
         {
-            found = Some(message);
+            found = Some(std::mem::take(data));
         }
         data.clear();
     };
@@ -303,19 +313,48 @@ fn response_in_stream(bytes: &[u8], id: u64) -> Option<Value> {
     found
 }
 
-/// A successful `tools/call` answer: 200, a result that is not an error, and the expected text.
-fn check(status: u16, message: &Value, tool: Tool) -> Result<(), String> {
-    let fail = || format!("HTTP {status}: {message}");
-    if status != 200 || message.get("error").is_some() {
-        return Err(fail());
-    }
-    let result = message.get("result").ok_or_else(fail)?;
-    if result.get("isError") == Some(&Value::Bool(true)) {
-        return Err(fail());
-    }
-    let text = result.pointer("/content/0/text").and_then(Value::as_str);
+/// The parts of a `tools/call` response that are checked (parsed without building a tree).
+#[derive(Deserialize)]
+struct Reply<'a> {
+    id: Option<u64>,
+    #[serde(borrow)]
+    result: Option<CallResult<'a>>,
+    #[serde(borrow)]
+    error: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct CallResult<'a> {
+    #[serde(rename = "isError", default)]
+    is_error: bool,
+    #[serde(borrow, default)]
+    content: Vec<Block<'a>>,
+    #[serde(rename = "structuredContent", borrow)]
+    structured: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Block<'a> {
+    #[serde(borrow)]
+    text: Option<Cow<'a, str>>,
+}
+
+/// A successful `tools/call` answer to request `id`: 200, a result that is not an error, and the
+/// expected text.
+fn check(status: u16, message: &[u8], id: u64, tool: Tool) -> Result<(), String> {
+    let fail = || format!("HTTP {status}: {}", String::from_utf8_lossy(message));
+    let reply: Reply = serde_json::from_slice(message).map_err(|_| fail())?;
+    let result = match reply {
+        Reply {
+            id: Some(answered),
+            result: Some(result),
+            error: None,
+        } if status == 200 && answered == id && !result.is_error => result,
+        _ => return Err(fail()),
+    };
+    let text = result.content.first().and_then(|b| b.text.as_deref());
     // rmcp's `Json<T>` puts the structured result's JSON in the text block instead.
-    let structured = || result.get("structuredContent") == Some(&json!({"result": 5}));
+    let structured = || result.structured.map(RawValue::get) == Some(r#"{"result":5}"#);
     match tool {
         _ if text == Some(tool.expected()) => Ok(()),
         Tool::Add if structured() && text == Some(r#"{"result":5}"#) => Ok(()),
@@ -374,8 +413,23 @@ async fn connection(
     }
 }
 
+/// CPU time (user + system) of every thread of process `pid` (`self` for this one), in ns,
+/// from the scheduler's own accounting (`/proc/PID/task/*/schedstat`).
+fn cpu_ns(pid: &str) -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
+        let path = task.ok()?.path().join("schedstat");
+        // A thread that ended since the listing no longer counts.
+        let Ok(stat) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
+}
+
 /// Resident memory of `pid`, in KiB.
-fn rss_kib(pid: u32) -> Option<u64> {
+fn rss_kib(pid: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
@@ -407,16 +461,25 @@ async fn run(options: Options) -> Result<Value, String> {
             ))
         })
         .collect();
-    let sampler = options.rss_pid.map(|pid| {
-        tokio::spawn(async move {
-            tokio::time::sleep_until(measure_from.into()).await;
-            let mut peak = 0;
-            while Instant::now() < until {
+    let server_pid = options.server_pid.map(|pid| pid.to_string());
+    let sampler = tokio::spawn(async move {
+        tokio::time::sleep_until(measure_from.into()).await;
+        let cpu = |pid: Option<&str>| pid.and_then(cpu_ns);
+        let (server_before, client_before) = (cpu(server_pid.as_deref()), cpu(Some("self")));
+        let mut peak = 0;
+        while Instant::now() < until {
+            if let Some(pid) = &server_pid {
                 peak = peak.max(rss_kib(pid).unwrap_or(0));
-                tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            peak
-        })
+            tokio::time::sleep_until(
+                (until.min(Instant::now() + Duration::from_millis(100))).into(),
+            )
+            .await;
+        }
+        let used = |before: Option<u64>, after: Option<u64>| Some(after? - before?);
+        let server = used(server_before, cpu(server_pid.as_deref()));
+        let client = used(client_before, cpu(Some("self")));
+        (server_pid.map(|_| peak), server, client)
     });
     let mut latencies = Vec::new();
     let mut errors = 0;
@@ -427,12 +490,10 @@ async fn run(options: Options) -> Result<Value, String> {
         errors += tally.errors;
         first_error = first_error.or(tally.first_error);
     }
-    let peak_rss = match sampler {
-        Some(sampler) => Some(sampler.await.map_err(|e| e.to_string())?),
-        None => None,
-    };
+    let (peak_rss, server_cpu, client_cpu) = sampler.await.map_err(|e| e.to_string())?;
     latencies.sort_unstable();
     let seconds = options.duration.as_secs_f64();
+    let calls = latencies.len().max(1) as f64;
     let report = json!({
         "era": if options.era == Era::Modern { "modern" } else { "legacy" },
         "tool": options.tool.name(),
@@ -449,6 +510,10 @@ async fn run(options: Options) -> Result<Value, String> {
         "errors": errors,
         "first_error": first_error,
         "peak_rss_kib": peak_rss,
+        // The server's CPU time per answered call, and how busy each side was (1.0 = one core).
+        "server_cpu_us_per_call": server_cpu.map(|ns| ns as f64 / 1e3 / calls),
+        "server_cpu_busy": server_cpu.map(|ns| ns as f64 / 1e9 / seconds),
+        "client_cpu_busy": client_cpu.map(|ns| ns as f64 / 1e9 / seconds),
     });
     if errors > 0 {
         return Err(report.to_string());
@@ -470,7 +535,7 @@ async fn wait(target: Arc<Target>, timeout: Duration) -> Result<Duration, String
             Err(error) if start.elapsed() > timeout => {
                 return Err(format!("no answer within {timeout:?}: {error}"));
             }
-            Err(_) => tokio::time::sleep(Duration::from_micros(500)).await,
+            Err(_) => tokio::time::sleep(Duration::from_micros(200)).await,
         }
     }
 }
@@ -493,7 +558,7 @@ async fn first_call(
         wait(target, timeout).await?;
         let elapsed = start.elapsed();
         tokio::time::sleep(idle).await;
-        let idle_rss = rss_kib(child.id()).ok_or("the server is gone")?;
+        let idle_rss = rss_kib(&child.id().to_string()).ok_or("the server is gone")?;
         Ok::<_, String>(json!({
             "first_call_ms": elapsed.as_secs_f64() * 1e3,
             "idle_rss_kib": idle_rss,
@@ -540,7 +605,7 @@ fn main() -> ExitCode {
     let mut timeout = Duration::from_secs(30);
     let mut idle = Duration::from_secs(1);
     let mut max_calls = 5_000_000;
-    let mut rss_pid = None;
+    let mut server_pid = None;
     let mut server = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -565,7 +630,7 @@ fn main() -> ExitCode {
             "--timeout" => timeout = seconds(&mut args, "--timeout"),
             "--idle" => idle = seconds(&mut args, "--idle"),
             "--max-calls" => max_calls = value(&mut args, "--max-calls"),
-            "--rss-pid" => rss_pid = Some(value(&mut args, "--rss-pid")),
+            "--server-pid" => server_pid = Some(value(&mut args, "--server-pid")),
             "--" => server.extend(args.by_ref()),
             other => fail(&format!("unknown argument {other:?}")),
         }
@@ -592,7 +657,7 @@ fn main() -> ExitCode {
                     duration,
                     warmup,
                     max_calls,
-                    rss_pid,
+                    server_pid,
                 })
                 .await
             }
@@ -628,23 +693,25 @@ mod tests {
             data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n\
             event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n";
         let found = response_in_stream(stream, 7).unwrap();
-        assert_eq!(found["id"], 7);
+        assert_eq!(found, r#"{"jsonrpc":"2.0","id":7,"result":{}}"#);
         assert!(response_in_stream(stream, 8).is_none());
     }
 
     #[test]
     fn checks_answers() {
-        let ok = json!({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}]}});
-        assert!(check(200, &ok, Tool::Add).is_ok());
-        assert!(check(400, &ok, Tool::Add).is_err());
-        assert!(check(200, &ok, Tool::OrderBook).is_err());
-        let rmcp = json!({"id":1,"result":{"content":[{"type":"text","text":"{\"result\":5}"}],"structuredContent":{"result":5}}});
-        assert!(check(200, &rmcp, Tool::Add).is_ok());
+        let ok = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"5"}]}}"#;
+        assert!(check(200, ok, 1, Tool::Add).is_ok());
+        assert!(check(200, ok, 2, Tool::Add).is_err());
+        assert!(check(400, ok, 1, Tool::Add).is_err());
+        assert!(check(200, ok, 1, Tool::OrderBook).is_err());
+        let rmcp = br#"{"id":1,"result":{"content":[{"type":"text","text":"{\"result\":5}"}],"structuredContent":{"result":5}}}"#;
+        assert!(check(200, rmcp, 1, Tool::Add).is_ok());
         let tool_error =
-            json!({"id":1,"result":{"isError":true,"content":[{"type":"text","text":"5"}]}});
-        assert!(check(200, &tool_error, Tool::Add).is_err());
-        let error = json!({"id":1,"error":{"code":-32602,"message":"no"}});
-        assert!(check(200, &error, Tool::Add).is_err());
+            br#"{"id":1,"result":{"isError":true,"content":[{"type":"text","text":"5"}]}}"#;
+        assert!(check(200, tool_error, 1, Tool::Add).is_err());
+        let error = br#"{"id":1,"error":{"code":-32602,"message":"no"}}"#;
+        assert!(check(200, error, 1, Tool::Add).is_err());
+        assert!(check(200, b"not json", 1, Tool::Add).is_err());
     }
 
     #[test]
