@@ -63,7 +63,7 @@ async fn route_request(endpoint: &Arc<Endpoint>, request: Request, headers: Head
     if let Some(meta) =
         meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
     {
-        return modern::handle(endpoint, request, headers, meta.protocol_version.as_deref()).await;
+        return modern::handle(endpoint, request, headers, meta).await;
     }
     if request.method == "initialize" {
         return legacy::initialize(endpoint, request, headers).await;
