@@ -11,6 +11,7 @@ use base64::Engine;
 use http::HeaderMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// The header carrying the request's protocol revision.
 pub(super) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -77,7 +78,7 @@ fn mismatch(why: String) -> ErrorObject {
 }
 
 /// A header value as sent: plain visible ASCII, or the Base64 sentinel form.
-fn decode(value: &str) -> Option<std::borrow::Cow<'_, str>> {
+fn decode(value: &str) -> Option<Cow<'_, str>> {
     let Some(encoded) = value
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
@@ -90,13 +91,16 @@ fn decode(value: &str) -> Option<std::borrow::Cow<'_, str>> {
     String::from_utf8(bytes).ok().map(Into::into)
 }
 
+/// `params.name` and `params.uri`, borrowed from the body unless they contain escapes.
 #[derive(Default, Deserialize)]
-struct Named {
-    name: Option<String>,
-    uri: Option<String>,
+struct Named<'a> {
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    uri: Option<Cow<'a, str>>,
 }
 
-fn named(params: Option<&RawValue>) -> Named {
+fn named(params: Option<&RawValue>) -> Named<'_> {
     params
         .and_then(|raw| serde_json::from_str(raw.get()).ok())
         .unwrap_or_default()
