@@ -462,12 +462,15 @@ async fn run(options: Options) -> Result<Value, String> {
         })
         .collect();
     let server_pid = options.server_pid.map(|pid| pid.to_string());
+    // Set when every connection has stopped (early when --max-calls is reached).
+    let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = finished.clone();
     let sampler = tokio::spawn(async move {
         tokio::time::sleep_until(measure_from.into()).await;
         let cpu = |pid: Option<&str>| pid.and_then(cpu_ns);
         let (server_before, client_before) = (cpu(server_pid.as_deref()), cpu(Some("self")));
         let mut peak = 0;
-        while Instant::now() < until {
+        while Instant::now() < until && !done.load(Ordering::Relaxed) {
             if let Some(pid) = &server_pid {
                 peak = peak.max(rss_kib(pid).unwrap_or(0));
             }
@@ -490,9 +493,13 @@ async fn run(options: Options) -> Result<Value, String> {
         errors += tally.errors;
         first_error = first_error.or(tally.first_error);
     }
+    let stopped = Instant::now();
+    finished.store(true, Ordering::Relaxed);
     let (peak_rss, server_cpu, client_cpu) = sampler.await.map_err(|e| e.to_string())?;
     latencies.sort_unstable();
-    let seconds = options.duration.as_secs_f64();
+    // The measured window: shorter than --duration when --max-calls ended the run.
+    let window = stopped.min(until).saturating_duration_since(measure_from);
+    let seconds = window.as_secs_f64().max(1e-9);
     let calls = latencies.len().max(1) as f64;
     let report = json!({
         "era": if options.era == Era::Modern { "modern" } else { "legacy" },
