@@ -12,7 +12,8 @@
 //!     `notifications/initialized`), then sends `Mcp-Session-Id` with every call.
 //! - `wait`: polls until the server answers one modern `tools/call` (or the timeout passes).
 //! - `first-call`: starts the server command itself and measures the time from spawning it to the
-//!   first answered `tools/call`, then its resident memory after an idle second; kills it.
+//!   first answered `tools/call` (and the CPU time the server used until then), then its
+//!   resident memory after an idle second; kills it.
 //!
 //! Bounded: loopback addresses only, at most 300 s per run, 1024 connections and `--max-calls`
 //! calls (default 5,000,000); it stops by itself.
@@ -564,10 +565,14 @@ async fn first_call(
     let outcome = async {
         wait(target, timeout).await?;
         let elapsed = start.elapsed();
+        let pid = child.id().to_string();
+        // CPU the server used up to its first answer: start-up work without the waiting.
+        let cpu = cpu_ns(&pid).ok_or("the server is gone")?;
         tokio::time::sleep(idle).await;
-        let idle_rss = rss_kib(&child.id().to_string()).ok_or("the server is gone")?;
+        let idle_rss = rss_kib(&pid).ok_or("the server is gone")?;
         Ok::<_, String>(json!({
             "first_call_ms": elapsed.as_secs_f64() * 1e3,
+            "first_call_cpu_ms": cpu as f64 / 1e6,
             "idle_rss_kib": idle_rss,
         }))
     }
