@@ -31,13 +31,23 @@ pub(crate) fn classify(
     params: Option<&RawValue>,
     session: &Session,
 ) -> Result<Served, ErrorObject> {
-    let meta = match params {
-        None => RequestMeta::default(),
-        Some(raw) => serde_json::from_str::<MetaOnly>(raw.get())
+    classify_meta(read_meta(params)?, session)
+}
+
+/// The request's `_meta` (empty when it has none).
+pub(crate) fn read_meta(params: Option<&RawValue>) -> Result<RequestMeta, ErrorObject> {
+    match params {
+        None => Ok(RequestMeta::default()),
+        Some(raw) => Ok(serde_json::from_str::<MetaOnly>(raw.get())
             .map_err(|_| ErrorObject::invalid_params("Invalid params: malformed _meta"))?
             .meta
-            .unwrap_or_default(),
-    };
+            .unwrap_or_default()),
+    }
+}
+
+/// Classifies a request (other than `initialize`) by its already read `_meta`: the same answer
+/// as [`classify`] on the params `meta` was read from, without parsing them again.
+pub(crate) fn classify_meta(meta: RequestMeta, session: &Session) -> Result<Served, ErrorObject> {
     if meta.protocol_version.is_none() && meta.client_capabilities.is_none() {
         let handshake = session.handshake();
         return Ok(Served {

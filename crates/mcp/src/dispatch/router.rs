@@ -55,13 +55,26 @@ pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
             Err(error) => Err(error),
         }
     };
+    reply(&id, outcome)
+}
+
+/// Handles `request` (not `initialize`) as the caller already classified it, and returns the
+/// response line with its error code: [`respond`] without reading `_meta` again.
+pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served: Served) -> Reply {
+    let Request { id, method, params } = request;
+    debug_assert_ne!(method, "initialize");
+    let outcome = route(exchange, &id, &method, params, served).await;
+    reply(&id, outcome)
+}
+
+fn reply(id: &RequestId, outcome: Result<String, ErrorObject>) -> Reply {
     match outcome {
         Ok(line) => Reply {
             line,
             error_code: None,
         },
         Err(error) => Reply {
-            line: error_line(Some(&id), &error),
+            line: error_line(Some(id), &error),
             error_code: Some(error.code),
         },
     }

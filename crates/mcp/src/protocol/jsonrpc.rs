@@ -181,14 +181,21 @@ impl Incoming {
     /// Parses one message. Malformed JSON is `-32700`; JSON that is not a JSON-RPC 2.0 message is
     /// `-32600`.
     pub fn parse(text: &str) -> Result<Incoming, Rejected> {
-        let value: Box<RawValue> = serde_json::from_str(text).map_err(|_| Rejected {
-            id: None,
-            error: ErrorObject::new(
-                code::PARSE_ERROR,
-                "Parse error: the message is not valid JSON",
-            ),
-        })?;
-        let envelope: Envelope = serde_json::from_str(value.get()).map_err(|_| invalid(None))?;
+        // One pass in the common case. Only a text that is not an envelope is read a second
+        // time, to tell malformed JSON (-32700) from JSON that is no message (-32600).
+        let envelope: Envelope =
+            serde_json::from_str(text).map_err(|_| {
+                match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                    Ok(_) => invalid(None),
+                    Err(_) => Rejected {
+                        id: None,
+                        error: ErrorObject::new(
+                            code::PARSE_ERROR,
+                            "Parse error: the message is not valid JSON",
+                        ),
+                    },
+                }
+            })?;
         let id = match envelope.id {
             None => None,
             Some(v) => match RequestId::deserialize(&v) {
@@ -347,6 +354,26 @@ mod tests {
         assert_eq!(bad_params.unwrap_err().error.code, code::INVALID_REQUEST);
         let null_id = Incoming::parse(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#);
         assert_eq!(null_id.unwrap_err().error.code, code::INVALID_REQUEST);
+        // Malformed anywhere, even after a complete envelope or inside an ignored field, is a
+        // parse error; well-formed JSON of the wrong shape is an invalid request.
+        for malformed in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"} x"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","x":tru}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","x":"\q"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":}}"#,
+        ] {
+            let rejected = Incoming::parse(malformed).unwrap_err();
+            assert_eq!(rejected.error.code, code::PARSE_ERROR, "{malformed}");
+            assert_eq!(rejected.id, None);
+        }
+        for wrong_shape in [
+            r#"{"jsonrpc":"2.0","id":1,"method":5}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#,
+            r#""just a string""#,
+        ] {
+            let rejected = Incoming::parse(wrong_shape).unwrap_err();
+            assert_eq!(rejected.error.code, code::INVALID_REQUEST, "{wrong_shape}");
+        }
     }
 
     #[test]

@@ -118,6 +118,11 @@ impl ToolCall {
     /// parameter's) is dropped.
     pub fn parse_arguments<A: DeserializeOwned>(&self) -> Result<A, ToolError> {
         let text = self.arguments.as_deref().map_or("{}", RawValue::get);
+        // Valid arguments take the plain parser; only a failure is parsed again, tracking the
+        // path, to name the offending argument (the tracking costs as much as the parse).
+        if let Ok(arguments) = serde_json::from_str(text) {
+            return Ok(arguments);
+        }
         let mut deserializer = serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
             let path = error.path().to_string();

@@ -14,6 +14,7 @@ use base64::Engine;
 use http::HeaderMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// The header carrying the request's protocol revision.
 pub(super) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -56,7 +57,10 @@ pub(super) fn check(
     {
         let params = mirrored(tool);
         if !params.is_empty() {
-            check_params(headers, &params, named.arguments.as_ref())?;
+            let arguments = named
+                .arguments
+                .and_then(|raw| serde_json::from_str::<serde_json::Map<_, _>>(raw.get()).ok());
+            check_params(headers, &params, arguments.as_ref())?;
         }
     }
     Ok(())
@@ -138,7 +142,7 @@ fn mismatch(why: String) -> ErrorObject {
 }
 
 /// A header value as sent: plain visible ASCII, or the Base64 sentinel form.
-fn decode(value: &str) -> Option<std::borrow::Cow<'_, str>> {
+fn decode(value: &str) -> Option<Cow<'_, str>> {
     let Some(encoded) = value
         .strip_prefix("=?base64?")
         .and_then(|rest| rest.strip_suffix("?="))
@@ -151,14 +155,19 @@ fn decode(value: &str) -> Option<std::borrow::Cow<'_, str>> {
     String::from_utf8(bytes).ok().map(Into::into)
 }
 
+/// `params.name` and `params.uri`, borrowed from the body unless they contain escapes.
 #[derive(Default, Deserialize)]
-struct Named {
-    name: Option<String>,
-    uri: Option<String>,
-    arguments: Option<serde_json::Map<String, serde_json::Value>>,
+struct Named<'a> {
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    uri: Option<Cow<'a, str>>,
+    /// Kept raw: parsed only for a tool that mirrors arguments in headers.
+    #[serde(borrow)]
+    arguments: Option<&'a RawValue>,
 }
 
-fn named(params: Option<&RawValue>) -> Named {
+fn named(params: Option<&RawValue>) -> Named<'_> {
     params
         .and_then(|raw| serde_json::from_str(raw.get()).ok())
         .unwrap_or_default()

@@ -5,25 +5,28 @@
 use super::endpoint::Endpoint;
 use super::{headers, reply};
 use crate::context::Outbound;
-use crate::dispatch::era::classify;
-use crate::dispatch::router::{Exchange, respond};
+use crate::dispatch::era::classify_meta;
+use crate::dispatch::router::{Exchange, respond_served};
 use crate::protocol::jsonrpc::Request;
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::{Era, ErrorObject};
 use axum::response::Response;
 use http::{HeaderMap, StatusCode};
 use std::sync::Arc;
 
+/// Serves `request`, whose `params._meta` the caller has already read into `meta` (it is
+/// classified from that, not parsed again).
 pub(super) async fn handle(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     principal: Option<Arc<str>>,
-    meta_version: Option<&str>,
+    meta: RequestMeta,
 ) -> Response {
     let tools = &endpoint.core.tools;
     let checked = headers::check(
         &headers,
-        meta_version,
+        meta.protocol_version.as_deref(),
         &request.method,
         request.params.as_deref(),
         |tool| tools.header_params(tool).to_vec(),
@@ -31,9 +34,10 @@ pub(super) async fn handle(
     if let Err(error) = checked {
         return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
     }
-    if let Err(error) = classify(request.params.as_deref(), &endpoint.stateless) {
-        return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
-    }
+    let served = match classify_meta(meta, &endpoint.stateless) {
+        Ok(served) => served,
+        Err(error) => return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error),
+    };
     if request.method == "initialize" {
         let error = ErrorObject::method_not_found(&request.method);
         return reply::error(StatusCode::NOT_FOUND, Some(&request.id), &error);
@@ -46,6 +50,6 @@ pub(super) async fn handle(
         headers: Some(Arc::new(headers)),
         principal,
     };
-    let work = async move { Some(respond(&exchange, request).await) };
+    let work = async move { Some(respond_served(&exchange, request, served).await) };
     reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await
 }

@@ -73,8 +73,7 @@ async fn route_request(
     if let Some(meta) =
         meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
     {
-        let version = meta.protocol_version.as_deref();
-        return modern::handle(endpoint, request, headers, principal, version).await;
+        return modern::handle(endpoint, request, headers, principal, meta).await;
     }
     if request.method == "initialize" {
         return legacy::initialize(endpoint, request, headers, principal).await;

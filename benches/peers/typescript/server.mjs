@@ -1,0 +1,129 @@
+// The TypeScript SDK (npm @modelcontextprotocol/server 2.4.0, @modelcontextprotocol/node 2.1.2)
+// peer of examples/bookshop.rs for scripts/load-bench. The same `add` tool (text and
+// structuredContent {"result": n}) and an `order_book` whose two lookups are written by hand in
+// the body (the SDK has no resolvers).
+//
+// One endpoint for both revisions, as the SDK documents it: 2026-07-28 requests go to
+// `createMcpHandler(factory, { legacy: 'reject' })` (a per-request server from the factory), and
+// 2025-era requests, picked out with `isLegacyRequest` (skipped for requests announcing
+// `MCP-Protocol-Version: 2026-07-28`, which are never legacy), to a sessionful
+// `NodeStreamableHTTPServerTransport` per `initialize` (JSON responses), so a legacy client gets
+// a real `Mcp-Session-Id` session as it does from ours. Host/Origin checked as the node README
+// shows.
+//
+// Usage: node server.mjs --http 127.0.0.1:PORT
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import {
+    localhostHostValidation,
+    localhostOriginValidation,
+    NodeStreamableHTTPServerTransport,
+    toNodeHandler,
+    toWebRequest,
+} from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+const INVENTORY = new Map([['Dune', 7], ['Neuromancer', 0]]);
+
+function bookshop() {
+    const server = new McpServer({ name: 'Bookshop', version: '0.0.0' });
+    server.registerTool(
+        'add',
+        {
+            description: 'Add two numbers.',
+            inputSchema: z.object({ a: z.number().int().describe('The first number.'), b: z.number().int().describe('The second number.') }),
+            outputSchema: z.object({ result: z.number().int() }),
+            annotations: { readOnlyHint: true },
+        },
+        async ({ a, b }) => {
+            const result = a + b;
+            return { content: [{ type: 'text', text: String(result) }], structuredContent: { result } };
+        },
+    );
+    server.registerTool(
+        'order_book',
+        { description: 'Order a book from the shop.', inputSchema: z.object({ title: z.string().describe("The book's title.") }) },
+        async ({ title }) => {
+            const copies = INVENTORY.get(title) ?? 0;
+            const delivery = copies > 0 ? 'tomorrow' : 'in 2-3 weeks';
+            const text = copies === 0 ? `'${title}' is on backorder; it would arrive ${delivery}.` : `Ordered '${title}'; it arrives ${delivery}.`;
+            return { content: [{ type: 'text', text }] };
+        },
+    );
+    return server;
+}
+
+const modern = toNodeHandler(createMcpHandler(bookshop, { legacy: 'reject' }));
+const sessions = new Map(); // Mcp-Session-Id -> NodeStreamableHTTPServerTransport
+
+async function legacy(req, res, body) {
+    const id = req.headers['mcp-session-id'];
+    let transport = id === undefined ? undefined : sessions.get(id);
+    if (transport === undefined && id === undefined && body?.method === 'initialize') {
+        transport = new NodeStreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            enableJsonResponse: true,
+            onsessioninitialized: (sid) => sessions.set(sid, transport),
+        });
+        transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
+        await bookshop().connect(transport);
+    }
+    if (transport === undefined) {
+        res.writeHead(id === undefined ? 400 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Bad Request: no valid session' } }));
+        return;
+    }
+    await transport.handleRequest(req, res, body);
+}
+
+function readBody(req) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        req.on('data', (c) => chunks.push(c));
+        req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        req.on('error', reject);
+    });
+}
+
+const validateHost = localhostHostValidation();
+const validateOrigin = localhostOriginValidation();
+
+const args = process.argv.slice(2);
+if (args.length !== 2 || args[0] !== '--http') {
+    console.error('usage: node server.mjs --http 127.0.0.1:PORT');
+    process.exit(2);
+}
+const [host, port] = [args[1].slice(0, args[1].lastIndexOf(':')), Number(args[1].slice(args[1].lastIndexOf(':') + 1))];
+
+const http = createServer(async (req, res) => {
+    try {
+        if (!validateHost(req, res) || !validateOrigin(req, res)) return;
+        let body;
+        if (req.method === 'POST') {
+            const text = await readBody(req);
+            try {
+                body = JSON.parse(text);
+            } catch {
+                body = undefined;
+            }
+        }
+        // A 2026-07-28 request always carries its version header; only the rest needs the SDK's
+        // classifier (which takes a web Request, so it costs a conversion).
+        const modernHeader = req.headers['mcp-protocol-version'] === '2026-07-28';
+        const isLegacy = !modernHeader && (await isLegacyRequest(await toWebRequest(req, body), body));
+        if (isLegacy) await legacy(req, res, body);
+        else await modern(req, res, body);
+    } catch (error) {
+        console.error(error);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+    }
+});
+http.keepAliveTimeout = 60_000;
+http.listen(port, host, () => {
+    const { address, port } = http.address();
+    console.error(`MCP server listening on http://${address}:${port}/mcp`);
+});
+process.on('SIGINT', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));
