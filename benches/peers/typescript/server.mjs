@@ -26,31 +26,31 @@ import { z } from 'zod';
 
 const INVENTORY = new Map([['Dune', 7], ['Neuromancer', 0]]);
 
+// Schemas are built once; the factory below runs per request (2026-07-28) and per session.
+const addInput = z.object({ a: z.number().int().describe('The first number.'), b: z.number().int().describe('The second number.') });
+const addOutput = z.object({ result: z.number().int() });
+const orderInput = z.object({ title: z.string().describe("The book's title.") });
+
+async function add({ a, b }) {
+    const result = a + b;
+    return { content: [{ type: 'text', text: String(result) }], structuredContent: { result } };
+}
+
+async function orderBook({ title }) {
+    const copies = INVENTORY.get(title) ?? 0;
+    const delivery = copies > 0 ? 'tomorrow' : 'in 2-3 weeks';
+    const text = copies === 0 ? `'${title}' is on backorder; it would arrive ${delivery}.` : `Ordered '${title}'; it arrives ${delivery}.`;
+    return { content: [{ type: 'text', text }] };
+}
+
 function bookshop() {
     const server = new McpServer({ name: 'Bookshop', version: '0.0.0' });
     server.registerTool(
         'add',
-        {
-            description: 'Add two numbers.',
-            inputSchema: z.object({ a: z.number().int().describe('The first number.'), b: z.number().int().describe('The second number.') }),
-            outputSchema: z.object({ result: z.number().int() }),
-            annotations: { readOnlyHint: true },
-        },
-        async ({ a, b }) => {
-            const result = a + b;
-            return { content: [{ type: 'text', text: String(result) }], structuredContent: { result } };
-        },
+        { description: 'Add two numbers.', inputSchema: addInput, outputSchema: addOutput, annotations: { readOnlyHint: true } },
+        add,
     );
-    server.registerTool(
-        'order_book',
-        { description: 'Order a book from the shop.', inputSchema: z.object({ title: z.string().describe("The book's title.") }) },
-        async ({ title }) => {
-            const copies = INVENTORY.get(title) ?? 0;
-            const delivery = copies > 0 ? 'tomorrow' : 'in 2-3 weeks';
-            const text = copies === 0 ? `'${title}' is on backorder; it would arrive ${delivery}.` : `Ordered '${title}'; it arrives ${delivery}.`;
-            return { content: [{ type: 'text', text }] };
-        },
-    );
+    server.registerTool('order_book', { description: 'Order a book from the shop.', inputSchema: orderInput }, orderBook);
     return server;
 }
 

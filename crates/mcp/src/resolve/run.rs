@@ -15,7 +15,10 @@ use crate::error::ToolError;
 use crate::protocol::{Era, ErrorObject};
 use futures_util::FutureExt;
 use futures_util::stream::{FuturesUnordered, StreamExt};
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::task::Poll;
 
 /// The values of one round, from which the tool takes its resolved parameters.
 pub struct Resolved<'p> {
@@ -68,13 +71,34 @@ pub(crate) async fn resolve<'p>(
     }
     let mut next = NextRound::default();
     let mut waits_for = plan.waits_for.clone();
-    let mut running = FuturesUnordered::new();
+    // Started resolvers, in start order, not yet polled. Each is polled once here: most finish
+    // then (their bodies do not wait), and only one that is still pending goes to `running`,
+    // the set built on first need, which drives the waiting ones concurrently. The order in
+    // which finished resolvers are handled is the start order, as in a `FuturesUnordered`.
+    let mut fresh = VecDeque::with_capacity(count);
+    let mut running = None::<FuturesUnordered<_>>;
     for (node, waiting) in waits_for.iter().enumerate() {
         if *waiting == 0 {
-            running.push(start(plan, node, context, arguments, &values));
+            fresh.push_back(Box::pin(start(plan, node, context, arguments, &values)));
         }
     }
-    while let Some((node, outcome)) = running.next().await {
+    loop {
+        let (node, outcome) = if let Some(mut body) = fresh.pop_front() {
+            match poll_once(body.as_mut()).await {
+                Some(finished) => finished,
+                None => {
+                    running.get_or_insert_with(FuturesUnordered::new).push(body);
+                    continue;
+                }
+            }
+        } else if let Some(finished) = match running.as_mut() {
+            Some(running) => running.next().await,
+            None => None,
+        } {
+            finished
+        } else {
+            break;
+        };
         let name = plan.nodes[node].definition.name;
         let key = plan.nodes[node].definition.key;
         let value = match outcome {
@@ -91,7 +115,9 @@ pub(crate) async fn resolve<'p>(
         for &dependent in &plan.dependents[node] {
             waits_for[dependent] -= 1;
             if waits_for[dependent] == 0 {
-                running.push(start(plan, dependent, context, arguments, &values));
+                fresh.push_back(Box::pin(start(
+                    plan, dependent, context, arguments, &values,
+                )));
             }
         }
     }
@@ -102,6 +128,17 @@ pub(crate) async fn resolve<'p>(
         }));
     }
     Ok(Resolved { plan, values })
+}
+
+/// Polls `future` once: its output if it is ready, `None` (and the task woken later) if not.
+async fn poll_once<F: Future>(mut future: Pin<&mut F>) -> Option<F::Output> {
+    std::future::poll_fn(|cx| {
+        Poll::Ready(match future.as_mut().poll(cx) {
+            Poll::Ready(output) => Some(output),
+            Poll::Pending => None,
+        })
+    })
+    .await
 }
 
 /// What one node's run came to, after a 2025-11-25 question was answered in place.
