@@ -161,13 +161,11 @@ fn not_found(era: Era, uri: &str) -> ErrorObject {
     ErrorObject::new(code, "Resource not found").with_data(serde_json::json!({ "uri": uri }))
 }
 
-fn unknown(what: &str, name: &str) -> ErrorObject {
+/// `-32602` for a tool or prompt this server does not have (`what` is `tool` or `prompt`);
+/// the name is cut to 128 characters.
+fn unknown(what: &'static str, name: &str) -> ErrorObject {
     let name: String = name.chars().take(128).collect();
-    let what = match what {
-        "tool" => "Unknown tool",
-        _ => "Unknown prompt",
-    };
-    ErrorObject::invalid_params(format!("{what}: {name}"))
+    ErrorObject::invalid_params(format!("Unknown {what}: {name}"))
 }
 
 /// A handler about to run: what its `requestState` is bound to, and what it is called with.

@@ -27,12 +27,12 @@ const NAME: &str = "mcp-name";
 ///
 /// Without a version in `_meta` (a malformed request, answered `-32602` next) the version header
 /// is only required, not compared.
-pub(super) fn check(
+pub(super) fn check<'t>(
     headers: &HeaderMap,
     version: Option<&str>,
     method: &str,
     params: Option<&RawValue>,
-    mirrored: impl Fn(&str) -> Vec<HeaderParam>,
+    mirrored: impl Fn(&str) -> &'t [HeaderParam],
 ) -> Result<(), ErrorObject> {
     let shown = "MCP-Protocol-Version";
     match version {
@@ -60,7 +60,7 @@ pub(super) fn check(
             let arguments = named
                 .arguments
                 .and_then(|raw| serde_json::from_str::<serde_json::Map<_, _>>(raw.get()).ok());
-            check_params(headers, &params, arguments.as_ref())?;
+            check_params(headers, params, arguments.as_ref())?;
         }
     }
     Ok(())
@@ -198,16 +198,7 @@ mod tests {
     fn matching_headers_pass_plain_or_base64() {
         let call = params(r#"{"name":"café","arguments":{}}"#);
         let plain = headers(&[(PROTOCOL_VERSION, "2026-07-28"), (METHOD, "tools/list")]);
-        assert!(
-            check(
-                &plain,
-                Some("2026-07-28"),
-                "tools/list",
-                None,
-                |_| Vec::new()
-            )
-            .is_ok()
-        );
+        assert!(check(&plain, Some("2026-07-28"), "tools/list", None, |_| &[]).is_ok());
         let encoded = headers(&[
             (PROTOCOL_VERSION, "2026-07-28"),
             (METHOD, "=?base64?dG9vbHMvY2FsbA==?="),
@@ -219,7 +210,7 @@ mod tests {
                 Some("2026-07-28"),
                 "tools/call",
                 Some(&call),
-                |_| Vec::new()
+                |_| &[]
             )
             .is_ok()
         );
@@ -250,7 +241,7 @@ mod tests {
         ];
         for case in cases {
             let error = check(&case, Some("2026-07-28"), "tools/call", Some(&call), |_| {
-                Vec::new()
+                &[]
             })
             .unwrap_err();
             assert_eq!(error.code, code::HEADER_MISMATCH, "{case:?}");
@@ -271,7 +262,7 @@ mod tests {
                 Some("2026-07-28"),
                 "resources/read",
                 Some(&read),
-                |_| Vec::new()
+                |_| &[]
             )
             .is_ok()
         );

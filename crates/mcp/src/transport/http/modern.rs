@@ -29,7 +29,7 @@ pub(super) async fn handle(
         meta.protocol_version.as_deref(),
         &request.method,
         request.params.as_deref(),
-        |tool| tools.header_params(tool).to_vec(),
+        |tool| tools.header_params(tool),
     );
     if let Err(error) = checked {
         return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
