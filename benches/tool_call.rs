@@ -6,8 +6,8 @@
 //! Results are recorded in `docs/benchmarks.md`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp::prelude::*;
-use mcp::transport::MemoryClient;
+use mcpwire::prelude::*;
+use mcpwire::transport::MemoryClient;
 use std::collections::HashMap;
 use std::hint::black_box;
 

@@ -7,7 +7,7 @@
 //!
 //! Run: `cargo run --example backorder` (stdio), or `-- --http 127.0.0.1:8000` for HTTP.
 
-use mcp::prelude::*;
+use mcpwire::prelude::*;
 use std::collections::HashMap;
 
 /// How many copies of a title the shop has.
@@ -69,8 +69,8 @@ async fn order_book(
 }
 
 #[tokio::main]
-async fn main() -> mcp::Result<()> {
-    mcp::transport::log_to_stderr();
+async fn main() -> mcpwire::Result<()> {
+    mcpwire::transport::log_to_stderr();
     McpServer::new("Bookshop")
         .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
         .tool(order_book)?

@@ -10,7 +10,7 @@
 //! with `cargo run --example bookshop -- --http 127.0.0.1:8000`: it prints the endpoint's URL
 //! (`http://127.0.0.1:8000/mcp`) and how to connect the MCP Inspector to it.
 
-use mcp::prelude::*;
+use mcpwire::prelude::*;
 use std::collections::HashMap;
 
 /// How many copies of a title the shop has.
@@ -87,8 +87,8 @@ async fn add(
 }
 
 #[tokio::main]
-async fn main() -> mcp::Result<()> {
-    mcp::transport::log_to_stderr();
+async fn main() -> mcpwire::Result<()> {
+    mcpwire::transport::log_to_stderr();
     McpServer::new("Bookshop")
         .instructions("A bookshop: reserve and order books, look up stock.")
         .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))

@@ -10,11 +10,11 @@
 //!
 //! Run: `cargo run --example conformance -- --http 127.0.0.1:3001` (or on stdio, without flags).
 
-use mcp::prelude::*;
-use mcp::protocol::completion::{CompleteParams, Completion, CompletionReference};
-use mcp::protocol::content::ResourceContents;
-use mcp::protocol::list_changed::ChangedList;
-use mcp::protocol::{GetPromptResult, LoggingLevel, PromptMessage, Role};
+use mcpwire::prelude::*;
+use mcpwire::protocol::completion::{CompleteParams, Completion, CompletionReference};
+use mcpwire::protocol::content::ResourceContents;
+use mcpwire::protocol::list_changed::ChangedList;
+use mcpwire::protocol::{GetPromptResult, LoggingLevel, PromptMessage, Role};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -702,8 +702,8 @@ async fn complete(request: CompleteParams) -> Completion {
 }
 
 #[tokio::main]
-async fn main() -> mcp::Result<()> {
-    mcp::transport::log_to_stderr();
+async fn main() -> mcpwire::Result<()> {
+    mcpwire::transport::log_to_stderr();
     McpServer::new("mcp-conformance-fixtures")
         .tool(test_simple_text)?
         .tool(test_image_content)?

@@ -6,7 +6,7 @@
 //! Run: `cargo run --example order_book` (stdio), or `cargo run --example order_book -- --http
 //! 127.0.0.1:8000` (Streamable HTTP at `http://127.0.0.1:8000/mcp`).
 
-use mcp::prelude::*;
+use mcpwire::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -65,8 +65,8 @@ async fn stock_lookups(ctx: Context) -> String {
 }
 
 #[tokio::main]
-async fn main() -> mcp::Result<()> {
-    mcp::transport::log_to_stderr();
+async fn main() -> mcpwire::Result<()> {
+    mcpwire::transport::log_to_stderr();
     let inventory = Inventory {
         copies: HashMap::from([("Dune", 7), ("Neuromancer", 0)]),
         lookups: AtomicU64::new(0),

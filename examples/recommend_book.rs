@@ -3,7 +3,7 @@
 //!
 //! Run: `cargo run --example recommend_book` (stdio), or `-- --http 127.0.0.1:8000` for HTTP.
 
-use mcp::prelude::*;
+use mcpwire::prelude::*;
 
 #[resolver]
 fn suggest_title(genre: String) -> Sample {
@@ -22,8 +22,8 @@ async fn recommend_book(
 }
 
 #[tokio::main]
-async fn main() -> mcp::Result<()> {
-    mcp::transport::log_to_stderr();
+async fn main() -> mcpwire::Result<()> {
+    mcpwire::transport::log_to_stderr();
     McpServer::new("Bookshop")
         .tool(recommend_book)?
         .serve_from_args()

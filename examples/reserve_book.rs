@@ -6,7 +6,7 @@
 //! Run: `cargo run --example reserve_book` (stdio), or `cargo run --example reserve_book -- --http
 //! 127.0.0.1:8000` (Streamable HTTP at `http://127.0.0.1:8000/mcp`).
 
-use mcp::prelude::*;
+use mcpwire::prelude::*;
 use std::collections::HashMap;
 
 /// How many copies of a title the shop has.
@@ -41,8 +41,8 @@ async fn reserve_book(title: String, #[resolve(check_stock)] stock: Stock) -> St
 }
 
 #[tokio::main]
-async fn main() -> mcp::Result<()> {
-    mcp::transport::log_to_stderr();
+async fn main() -> mcpwire::Result<()> {
+    mcpwire::transport::log_to_stderr();
     McpServer::new("Bookshop")
         .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
         .tool(reserve_book)?

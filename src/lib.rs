@@ -1,1 +1,1 @@
-//! Examples, tests and benchmarks of the `mcp` SDK live in `examples/`, `tests/` and `benches/`.
+//! Examples, tests and benchmarks of the `mcpwire` SDK live in `examples/`, `tests/` and `benches/`.

@@ -1,9 +1,0 @@
-use mcp::prelude::*;
-
-async fn plain(title: String) -> String {
-    title
-}
-
-fn main() {
-    let _ = McpServer::new("t").tool(plain);
-}

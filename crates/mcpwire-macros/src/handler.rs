@@ -1,0 +1,179 @@
+//! What every handler macro (`#[tool]`, `#[prompt]`, `#[resource]`) generates alike: the
+//! argument type, and the call body that parses the arguments once, runs the resolvers, binds
+//! the context, and calls the function.
+
+use crate::params::{DefaultValue, Param, ParamKind};
+use crate::signature::Signature;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Attribute, ItemFn, Visibility};
+
+pub(crate) struct HandlerParts<'a> {
+    /// `__Arguments` (visible arguments, `Deserialize + JsonSchema`), its defaults, and its
+    /// `ArgumentSource` impl.
+    pub(crate) items: TokenStream,
+    /// Statements that leave the function's return value in `__output`, returning
+    /// `Err(Stop)` early; they need a `call: ToolCall` in scope.
+    pub(crate) body: TokenStream,
+    /// `const PARAMS: &[ParamSpec]`.
+    pub(crate) params: TokenStream,
+    /// The function itself, nested in the definition function.
+    pub(crate) inner: TokenStream,
+    /// The doc comment, for the definition function.
+    pub(crate) docs: Vec<&'a Attribute>,
+    /// The function's visibility.
+    pub(crate) vis: &'a Visibility,
+}
+
+pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> HandlerParts<'a> {
+    let arguments: Vec<&Param> = signature.params_of(Param::is_argument).collect();
+    let mut defaults = Vec::new();
+    let fields: Vec<TokenStream> = arguments
+        .iter()
+        .map(|p| {
+            let ident = &p.ident;
+            let ty = &p.ty;
+            let rename = p.rename.as_ref().map(|r| quote!(#[serde(rename = #r)]));
+            let doc = p.description.as_ref().map(|d| quote!(#[doc = #d]));
+            let header = p
+                .header
+                .as_ref()
+                .map(|h| quote!(#[schemars(extend("x-mcp-header" = #h))]));
+            let default = match &p.default {
+                None => None,
+                Some(DefaultValue::Trait) => Some(quote!(#[serde(default)])),
+                Some(DefaultValue::Expr(expr)) => {
+                    let function = format_ident!("__default_{}", ident);
+                    let path = function.to_string();
+                    defaults.push(quote! { fn #function() -> #ty { #expr } });
+                    Some(quote!(#[serde(default = #path)]))
+                }
+            };
+            quote! { #doc #rename #default #header #ident: #ty }
+        })
+        .collect();
+    let argument_idents: Vec<_> = arguments.iter().map(|p| &p.ident).collect();
+    let argument_indices = 0..arguments.len();
+    let items = quote! {
+        #(#defaults)*
+
+        #[derive(::mcpwire::__private::serde::Deserialize, ::mcpwire::__private::schemars::JsonSchema)]
+        #[serde(crate = "::mcpwire::__private::serde")]
+        #[schemars(crate = "::mcpwire::__private::schemars")]
+        struct __Arguments {
+            #(#fields,)*
+        }
+
+        impl ::mcpwire::__private::ArgumentSource for __Arguments {
+            #[allow(unreachable_code, unused_variables)]
+            fn argument(&self, index: usize) -> &(dyn ::mcpwire::__private::Any + Send + Sync) {
+                match index {
+                    #(#argument_indices => &self.#argument_idents,)*
+                    _ => unreachable!("argument index out of range"),
+                }
+            }
+        }
+    };
+
+    let stop = quote! { return ::core::result::Result::Err(::core::convert::Into::into(error)) };
+    let resolved: Vec<&Param> = signature.params_of(Param::is_resolved).collect();
+    let resolution = (!resolved.is_empty()).then(|| {
+        let declarations = resolved.iter().map(|p| {
+            let (ident, ty) = (&p.ident, &p.ty);
+            quote! { let #ident: #ty; }
+        });
+        let takes = resolved.iter().enumerate().map(|(position, p)| {
+            let (ident, ty) = (&p.ident, &p.ty);
+            let ParamKind::Resolved(path) = &p.kind else {
+                unreachable!()
+            };
+            let param_name = p.wire_name();
+            quote! {
+                #ident = match __resolution.take::<
+                    <#path as ::mcpwire::__private::Resolver>::Output, #ty
+                >(#position, #param_name) {
+                    ::core::result::Result::Ok(value) => value,
+                    ::core::result::Result::Err(error) => #stop,
+                };
+            }
+        });
+        quote! {
+            #(#declarations)*
+            {
+                let __resolution = match call.resolve(&__arguments).await {
+                    ::core::result::Result::Ok(resolution) => resolution,
+                    ::core::result::Result::Err(error) => #stop,
+                };
+                #(#takes)*
+            }
+        }
+    });
+    let contexts = signature.params_of(Param::is_context).map(|p| {
+        let ident = &p.ident;
+        quote! { let #ident: ::mcpwire::__private::Context = call.context(); }
+    });
+    let call_expr = signature.call_expr();
+    let bind_body = signature.bind_body();
+    let run = if signature.is_async() {
+        quote! { let __output = #call_expr.await; }
+    } else {
+        quote! {
+            let __output = match ::mcpwire::__private::run_blocking(#what, move || #call_expr).await {
+                ::core::result::Result::Ok(output) => output,
+                ::core::result::Result::Err(error) => #stop,
+            };
+        }
+    };
+    let body = quote! {
+        #bind_body
+        let __arguments: __Arguments = match call.parse_arguments() {
+            ::core::result::Result::Ok(arguments) => arguments,
+            ::core::result::Result::Err(error) => {
+                return ::core::result::Result::Err(::mcpwire::__private::Stop::InvalidArguments(error));
+            }
+        };
+        #resolution
+        #[allow(unused_variables)]
+        let __Arguments { #(#argument_idents),* } = __arguments;
+        #(#contexts)*
+        #run
+    };
+
+    let specs = signature.params.iter().map(Param::spec);
+    let params = quote! { const PARAMS: &[::mcpwire::__private::ParamSpec] = &[#(#specs),*]; };
+
+    let (docs, attrs) = signature.split_attrs();
+    let inner: ItemFn = {
+        let mut item = signature.item.clone();
+        item.attrs = attrs.into_iter().cloned().collect();
+        item.vis = Visibility::Inherited;
+        item
+    };
+    let inner = quote! {
+        #[allow(clippy::too_many_arguments)]
+        #inner
+    };
+    HandlerParts {
+        items,
+        body,
+        params,
+        inner,
+        docs,
+        vis: &signature.item.vis,
+    }
+}
+
+/// `fn __call(call: ToolCall) -> <future>`: the handler's body, then `finish` (an expression of
+/// type `Result<_, E>` with `E: Into<Stop>`, using `__output` and `call`).
+pub(crate) fn call_fn(future: TokenStream, body: &TokenStream, finish: TokenStream) -> TokenStream {
+    quote! {
+        fn __call(call: ::mcpwire::__private::ToolCall) -> #future {
+            ::mcpwire::__private::Box::pin(async move {
+                #[allow(unused_imports)]
+                use ::mcpwire::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
+                #body
+                #finish.map_err(::core::convert::Into::into)
+            })
+        }
+    }
+}

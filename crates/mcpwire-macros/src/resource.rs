@@ -1,0 +1,65 @@
+//! `#[resource]`: a function becomes the definition of an MCP resource, or of a resource
+//! template when its URI has `{variables}` (each filled into the parameter of that name).
+
+use crate::handler::{HandlerParts, call_fn, handler_parts};
+use crate::options::{Options, option_str};
+use crate::signature::Signature;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let span = proc_macro2::Span::call_site();
+    let options = Options::parse(
+        attr,
+        "resource",
+        &["uri", "name", "title", "description", "mime_type"],
+        &[],
+    )?;
+    let Some(uri) = options.string("uri") else {
+        return Err(syn::Error::new(span, "#[resource] needs a `uri = \"…\"`"));
+    };
+    let signature = Signature::parse(item, "resource")?;
+    let name = signature.name();
+    let resource_name = options.string("name").unwrap_or_else(|| name.to_string());
+    let description = option_str(options.string("description").or_else(|| signature.docs()));
+    let title = option_str(options.string("title"));
+    let mime_type = option_str(options.string("mime_type"));
+    let ret = signature.return_type();
+    let convert = quote_spanned! {ret.span()=>
+        ::mcpwire::__private::IntoResourceContents::into_resource_contents(__output, &call)
+    };
+    let HandlerParts {
+        items,
+        body,
+        params,
+        inner,
+        docs,
+        vis,
+    } = handler_parts(&signature, "the resource");
+    let call_fn = call_fn(quote!(::mcpwire::__private::ResourceFuture), &body, convert);
+    Ok(quote! {
+        #(#docs)*
+        ///
+        /// *An MCP resource: register it with `McpServer::resource`.*
+        #vis fn #name(_: ::mcpwire::server::ResourceMarker) -> ::mcpwire::__private::ResourceDefinition {
+            #inner
+            #items
+
+            #call_fn
+
+            #params
+
+            ::mcpwire::__private::ResourceDefinition {
+                uri: #uri,
+                name: #resource_name,
+                title: #title,
+                description: #description,
+                mime_type: #mime_type,
+                arguments: ::mcpwire::__private::schema_for::<__Arguments>,
+                params: PARAMS,
+                call: __call,
+            }
+        }
+    })
+}

@@ -1,0 +1,62 @@
+//! Change notifications: a tool, prompt or resource list changed, or a resource was updated.
+//! Published by handlers ([`Context`](crate::Context)) or by the application
+//! ([`McpServer::notifier`](crate::McpServer::notifier)); delivered on 2026-07-28 to the
+//! `subscriptions/listen` streams that asked for them, and on 2025-11-25 to each session
+//! (stdio, or the HTTP GET stream).
+
+use crate::protocol::list_changed::ChangedList;
+use tokio::sync::broadcast;
+
+/// How many changes a slow listener may fall behind before it misses some.
+const BACKLOG: usize = 256;
+
+/// One change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A list of tools, prompts or resources changed.
+    List(ChangedList),
+    /// The resource with this URI changed.
+    ResourceUpdated(String),
+}
+
+/// Publishes changes to every connected client that wants them. Cheap to clone.
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::protocol::list_changed::ChangedList;
+///
+/// let server = McpServer::new("shop");
+/// let notifier = server.notifier();
+/// // Later, e.g. from a background task that reloaded the catalogue:
+/// notifier.resource_updated("shop://catalogue");
+/// notifier.list_changed(ChangedList::Resources);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Notifier {
+    sender: broadcast::Sender<Change>,
+}
+
+impl Default for Notifier {
+    fn default() -> Self {
+        Self {
+            sender: broadcast::channel(BACKLOG).0,
+        }
+    }
+}
+
+impl Notifier {
+    /// Announces that a list changed.
+    pub fn list_changed(&self, list: ChangedList) {
+        let _ = self.sender.send(Change::List(list));
+    }
+
+    /// Announces that the resource `uri` changed.
+    pub fn resource_updated(&self, uri: impl Into<String>) {
+        let _ = self.sender.send(Change::ResourceUpdated(uri.into()));
+    }
+
+    /// Every change from now on.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Change> {
+        self.sender.subscribe()
+    }
+}

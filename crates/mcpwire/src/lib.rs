@@ -1,0 +1,125 @@
+//! # mcpwire — a Model Context Protocol SDK whose tools declare their dependencies
+//!
+//! Write a tool as a plain Rust function. Parameters the model fills appear in the tool's input
+//! schema; parameters marked `#[resolve(f)]` are filled by your own resolver `f` before the tool
+//! runs, never appear in the schema, and cannot be supplied by the client.
+//!
+//! ```no_run
+//! use mcpwire::prelude::*;
+//! use std::collections::HashMap;
+//!
+//! #[derive(Clone, Debug)]
+//! struct Stock { title: String, copies: u32 }
+//!
+//! struct Inventory(HashMap<&'static str, u32>);
+//!
+//! #[resolver]
+//! async fn check_stock(title: String, ctx: Context) -> Stock {
+//!     let copies = ctx.state::<Inventory>().0.get(title.as_str()).copied().unwrap_or(0);
+//!     Stock { title, copies }
+//! }
+//!
+//! /// Reserve a copy of a book.
+//! #[tool]
+//! async fn reserve_book(title: String, #[resolve(check_stock)] stock: Stock) -> String {
+//!     if stock.copies == 0 {
+//!         return format!("{title:?} is out of stock.");
+//!     }
+//!     format!("Reserved {title:?} ({} copies left).", stock.copies - 1)
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> mcpwire::Result<()> {
+//!     McpServer::new("Bookshop")
+//!         .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
+//!         .tool(reserve_book)?
+//!         .serve_stdio()
+//!         .await
+//! }
+//! ```
+//!
+//! One server answers both protocol revisions: 2025-11-25 sessions (`initialize`) and stateless
+//! 2026-07-28 requests (per-request `_meta`), on stdio, Streamable HTTP
+//! ([`McpServer::serve_http`], [`McpServer::into_router`]) or in memory.
+//!
+//! Layers, top to bottom (imports point down only): `transport` → `dispatch` → `server` →
+//! `resolve` → `context` → `protocol`.
+
+#![warn(missing_docs)]
+
+extern crate self as mcpwire;
+
+pub mod context;
+mod dispatch;
+mod error;
+pub mod protocol;
+pub mod resolve;
+pub mod server;
+pub mod state;
+pub mod transport;
+
+pub use context::Context;
+pub use error::{Error, InvalidSignature, Result, ToolError};
+pub use mcpwire_macros::{prompt, resolver, resource, tool};
+pub use protocol::{CallToolResult, Content};
+pub use server::McpServer;
+
+/// Guides, with examples that are compiled as doc tests.
+pub mod guide {
+    #[doc = include_str!("../../../docs/dependencies.md")]
+    pub mod dependencies {}
+}
+
+/// Everything a server author usually needs, in one import.
+pub mod prelude {
+    pub use crate::context::Context;
+    pub use crate::error::{InvalidSignature, ToolError};
+    pub use crate::protocol::{CallToolResult, Content};
+    pub use crate::protocol::{CreateMessageResult, ListRootsResult};
+    pub use crate::resolve::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Resolver, Sample};
+    pub use crate::server::McpServer;
+    pub use mcpwire_macros::{prompt, resolver, resource, tool};
+    pub use schemars::JsonSchema;
+    pub use serde::{Deserialize, Serialize};
+}
+
+/// Support for the code `#[tool]` and `#[resolver]` generate. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::context::Context;
+    pub use crate::error::ToolError;
+    pub use crate::protocol::tools::ToolAnnotations;
+    pub use crate::resolve::{
+        ArgumentSource, FromResolved, IntoResolution, ParamSpec, Ready, ResolvedValue, Resolver,
+        ResolverDefinition, ResolverFuture, ResolverInputs,
+    };
+    pub use crate::resolve::{Outcome, Stop};
+    pub use crate::server::output::{Probe, ViaContent, ViaStructured, ViaStructuredResult};
+    pub use crate::server::schema::schema_for;
+    pub use crate::server::{
+        IntoGetPromptResult, IntoResourceContents, PromptDefinition, PromptFuture,
+        ResourceDefinition, ResourceFuture, ToolCall, ToolDefinition, ToolFuture,
+    };
+    pub use schemars;
+    pub use serde;
+    pub use std::any::{Any, TypeId};
+    pub use std::boxed::Box;
+    pub use std::sync::Arc;
+
+    /// Runs a plain (blocking) function on the blocking thread pool, so it never stalls the
+    /// async runtime. A panic becomes a `ToolError` naming `what`.
+    pub async fn run_blocking<T, F>(what: &'static str, body: F) -> Result<T, ToolError>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        tokio::task::spawn_blocking(body).await.map_err(|error| {
+            if error.is_panic() {
+                let panic = error.into_panic();
+                let message = crate::resolve::run::panic_message(&panic);
+                tracing::error!(what, panic = message, "blocking function panicked");
+            }
+            ToolError::new(format!("{what} panicked"))
+        })
+    }
+}

@@ -1,0 +1,118 @@
+//! `Elicit<M>`: a resolver asks the user to fill the form `M`.
+
+use super::form::form_of;
+use crate::error::ToolError;
+use crate::protocol::elicitation::{ElicitAction, ElicitResult};
+use crate::resolve::from_resolved::FromResolved;
+use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::resolve::question::{AnswerError, Capability, Question};
+use crate::resolve::resolver::ResolvedValue;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// What a resolver returns to ask the user a form-mode question, unless it already knows the
+/// answer. The SDK asks (a real `elicitation/create` on 2025-11-25, an `input_required` round on
+/// 2026-07-28), checks the answer against `M`, and hands it on.
+///
+/// Consumers take `M` (a decline or cancel then fails the call) or [`ElicitationResult<M>`] (to
+/// branch on the outcome).
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// #[derive(Clone, Deserialize, JsonSchema)]
+/// struct Confirm {
+///     /// Delete it?
+///     ok: bool,
+/// }
+///
+/// #[resolver]
+/// async fn confirm_delete(path: String) -> Elicit<Confirm> {
+///     if path.ends_with(".tmp") {
+///         return Elicit::Ready(Confirm { ok: true }); // nothing to ask
+///     }
+///     Elicit::ask(format!("Delete {path}?"))
+/// }
+/// ```
+pub enum Elicit<M> {
+    /// The answer is known; nothing is asked.
+    Ready(M),
+    /// Ask the user, with this message.
+    Ask(String),
+}
+
+impl<M> Elicit<M> {
+    /// Asks the user `message`, with the form `M`.
+    pub fn ask(message: impl Into<String>) -> Self {
+        Elicit::Ask(message.into())
+    }
+}
+
+/// The user's response to an elicitation: the form's values, or a refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ElicitationResult<M> {
+    /// The user answered.
+    Accept(M),
+    /// The user explicitly said no.
+    Decline,
+    /// The user dismissed the question.
+    Cancel,
+}
+
+impl<M: JsonSchema + DeserializeOwned + Clone + Send + Sync + 'static> IntoResolution
+    for Elicit<M>
+{
+    type Value = ElicitationResult<M>;
+
+    fn into_resolution(self) -> Outcome<ElicitationResult<M>> {
+        match self {
+            Elicit::Ready(value) => Outcome::Ready(ElicitationResult::Accept(value)),
+            Elicit::Ask(message) => match form_of::<M>() {
+                Ok(form) => Outcome::Ask(Question::new(
+                    Capability::ElicitationForm,
+                    "elicitation/create",
+                    Some(json!({"mode": "form", "message": message, "requestedSchema": *form})),
+                    decode::<M>,
+                )),
+                Err(error) => Outcome::Failed(ToolError::new(error)),
+            },
+        }
+    }
+
+    fn prepare() -> Result<(), String> {
+        form_of::<M>().map(|_| ())
+    }
+}
+
+fn decode<M: DeserializeOwned + Send + Sync + 'static>(
+    answer: &Value,
+) -> Result<ResolvedValue, AnswerError> {
+    let answer: ElicitResult =
+        serde_json::from_value(answer.clone()).map_err(|_| AnswerError::NotElicitation)?;
+    let result = match answer.action {
+        ElicitAction::Decline => ElicitationResult::Decline,
+        ElicitAction::Cancel => ElicitationResult::Cancel,
+        ElicitAction::Accept => {
+            let content = answer.content.ok_or(AnswerError::NoContent)?;
+            let model = serde_json::from_value::<M>(Value::Object(content))
+                .map_err(|_| AnswerError::SchemaMismatch)?;
+            ElicitationResult::Accept(model)
+        }
+    };
+    Ok(Arc::new(result))
+}
+
+impl<M: Clone> FromResolved<ElicitationResult<M>> for M {
+    fn from_resolved(output: &ElicitationResult<M>, param: &'static str) -> Result<M, ToolError> {
+        let action = match output {
+            ElicitationResult::Accept(value) => return Ok(value.clone()),
+            ElicitationResult::Decline => "decline",
+            ElicitationResult::Cancel => "cancel",
+        };
+        Err(ToolError::new(format!(
+            "Resolver for parameter '{param}' could not resolve: elicitation was {action}"
+        )))
+    }
+}

@@ -1,0 +1,77 @@
+//! `Sample`: a resolver asks the client's LLM (`sampling/createMessage`).
+
+use crate::protocol::sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
+use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::resolve::question::{AnswerError, Capability, Question};
+use crate::resolve::resolver::ResolvedValue;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// What a resolver returns to ask the client's LLM. Consumers take
+/// [`CreateMessageResult`]. Build it deterministically from the tool's arguments and earlier
+/// answers: on 2026-07-28 the recorded answer is matched to the exact request.
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// #[resolver]
+/// fn suggest_title(genre: String) -> Sample {
+///     Sample::prompt(format!("Suggest one {genre} book title. Answer with the title only."), 50)
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Sample(pub CreateMessageRequestParams);
+
+impl Sample {
+    /// A request with these messages and a token limit.
+    pub fn new(messages: Vec<SamplingMessage>, max_tokens: u32) -> Self {
+        Sample(CreateMessageRequestParams {
+            messages,
+            max_tokens,
+            system_prompt: None,
+            temperature: None,
+            stop_sequences: None,
+            model_preferences: None,
+            metadata: None,
+            tools: None,
+            tool_choice: None,
+        })
+    }
+
+    /// A request with one user message.
+    pub fn prompt(text: impl Into<String>, max_tokens: u32) -> Self {
+        Self::new(vec![SamplingMessage::user(text)], max_tokens)
+    }
+
+    /// Sets the system prompt.
+    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.0.system_prompt = Some(prompt.into());
+        self
+    }
+}
+
+impl IntoResolution for Sample {
+    type Value = CreateMessageResult;
+
+    fn into_resolution(self) -> Outcome<CreateMessageResult> {
+        let params = self.0;
+        let capability = if params.tools.is_some() || params.tool_choice.is_some() {
+            Capability::SamplingTools
+        } else {
+            Capability::Sampling
+        };
+        let params = serde_json::to_value(&params).expect("sampling params serialize");
+        Outcome::Ask(Question::new(
+            capability,
+            "sampling/createMessage",
+            Some(params),
+            decode,
+        ))
+    }
+}
+
+fn decode(answer: &Value) -> Result<ResolvedValue, AnswerError> {
+    serde_json::from_value::<CreateMessageResult>(answer.clone())
+        .map(|result| Arc::new(result) as ResolvedValue)
+        .map_err(|_| AnswerError::WrongKind)
+}

@@ -1,0 +1,115 @@
+//! `completion/complete`: the server's completer suggests values for a prompt argument or a
+//! resource-template variable while the user types it (both revisions). Registering one
+//! declares the `completions` capability.
+
+use super::core::ServerCore;
+use super::uri_template::UriTemplate;
+use crate::McpServer;
+use crate::protocol::ErrorObject;
+use crate::protocol::completion::{
+    CompleteParams, CompleteResult, Completion, CompletionReference,
+};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+/// The future a completer answers in.
+pub type CompletionFuture = Pin<Box<dyn Future<Output = Completion> + Send>>;
+
+/// A server's completer, shared by every request.
+pub(crate) type Completer = Arc<dyn Fn(CompleteParams) -> CompletionFuture + Send + Sync>;
+
+impl McpServer {
+    /// Answers `completion/complete` with `completer`, and declares the `completions`
+    /// capability. The SDK first checks that the reference names a registered prompt (and one
+    /// of its arguments) or resource template (and one of its variables), answering `-32602`
+    /// otherwise; the completer only sees requests about things that exist. Build the answer
+    /// with [`Completion::from_values`], which keeps the first 100 values and says how many
+    /// there were.
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::protocol::completion::{Completion, CompletionReference};
+    ///
+    /// const LANGUAGES: &[&str] = &["python", "pytorch", "rust"];
+    ///
+    /// /// Reviews code in a language.
+    /// #[prompt]
+    /// async fn review(language: String) -> String {
+    ///     format!("Review this {language} code.")
+    /// }
+    ///
+    /// let server = McpServer::new("reviews").prompt(review)?.completion(|request| async move {
+    ///     let typed = request.argument.value;
+    ///     match request.reference {
+    ///         CompletionReference::Prompt { .. } => Completion::from_values(
+    ///             LANGUAGES.iter().copied().filter(|l| l.starts_with(typed.as_str())),
+    ///         ),
+    ///         CompletionReference::Resource { .. } => Completion::default(),
+    ///     }
+    /// });
+    /// # drop(server);
+    /// # Ok::<(), mcpwire::InvalidSignature>(())
+    /// ```
+    pub fn completion<F, Fut>(self, completer: F) -> Self
+    where
+        F: Fn(CompleteParams) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Completion> + Send + 'static,
+    {
+        self.with_completer(Arc::new(move |request| Box::pin(completer(request))))
+    }
+}
+
+/// Answers one `completion/complete` request.
+pub(crate) async fn complete(
+    core: &ServerCore,
+    completer: &Completer,
+    request: CompleteParams,
+) -> Result<CompleteResult, ErrorObject> {
+    let argument = request.argument.name.as_str();
+    match &request.reference {
+        CompletionReference::Prompt { name, .. } => {
+            let Some(prompt) = core.prompts.listed().iter().find(|p| p.name == *name) else {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Unknown prompt: {name}"
+                )));
+            };
+            let known = prompt
+                .arguments
+                .iter()
+                .flatten()
+                .any(|a| a.name == argument);
+            if !known {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Prompt {name} has no argument {argument}"
+                )));
+            }
+        }
+        CompletionReference::Resource { uri } => {
+            let Some(template) = core
+                .resources
+                .templates()
+                .iter()
+                .find(|t| t.uri_template == *uri)
+            else {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Unknown resource template: {uri}"
+                )));
+            };
+            let has_variable = UriTemplate::parse(&template.uri_template)
+                .ok()
+                .flatten()
+                .is_some_and(|t| t.variables().any(|v| v == argument));
+            if !has_variable {
+                return Err(ErrorObject::invalid_params(format!(
+                    "Resource template {uri} has no variable {argument}"
+                )));
+            }
+        }
+    }
+    let mut completion = completer(request).await;
+    if completion.values.len() > crate::protocol::completion::MAX_VALUES {
+        completion = Completion::from_values(std::mem::take(&mut completion.values));
+    }
+    Ok(CompleteResult { completion })
+}

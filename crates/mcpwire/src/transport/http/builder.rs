@@ -1,0 +1,254 @@
+//! `HttpServer`: an [`McpServer`] with its HTTP settings, ready to serve or to be mounted.
+
+use super::endpoint::{self, Endpoint, Settings};
+use super::events::{EventStore, MemoryEventStore};
+use super::origin::HostPolicy;
+use super::serve::run;
+use crate::error::Result;
+use crate::server::McpServer;
+use axum::Router;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio_util::sync::CancellationToken;
+
+/// An [`McpServer`] served over Streamable HTTP, with its HTTP settings. Made by
+/// [`McpServer::http`]; the defaults suit a server on localhost.
+///
+/// ```no_run
+/// use mcpwire::prelude::*;
+/// use std::time::Duration;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// #[tokio::main]
+/// async fn main() -> mcpwire::Result<()> {
+///     McpServer::new("calculator")
+///         .tool(add)?
+///         .http()
+///         .allowed_hosts(["localhost", "127.0.0.1", "mcp.internal"])
+///         .session_idle_timeout(Duration::from_secs(600))
+///         .serve("127.0.0.1:8080")
+///         .await
+/// }
+/// ```
+pub struct HttpServer {
+    server: McpServer,
+    path: String,
+    settings: Settings,
+}
+
+impl McpServer {
+    /// This server over Streamable HTTP, to configure before serving. See [`HttpServer`].
+    pub fn http(self) -> HttpServer {
+        HttpServer {
+            server: self,
+            path: "/mcp".to_owned(),
+            settings: Settings {
+                hosts: HostPolicy::default(),
+                max_body_bytes: None,
+                session_idle_timeout: Duration::from_secs(30 * 60),
+                max_sessions: 10_000,
+                keep_alive: Duration::from_secs(15),
+                events: Arc::new(MemoryEventStore::default()),
+            },
+        }
+    }
+
+    /// Serves Streamable HTTP at `http://{addr}/mcp` until the process ends, with the default
+    /// [`HttpServer`] settings. Bind `127.0.0.1` (as in the example) unless the server must be
+    /// reachable from other machines; then also set [`HttpServer::allowed_hosts`].
+    ///
+    /// ```no_run
+    /// # use mcpwire::prelude::*;
+    /// #[tokio::main]
+    /// async fn main() -> mcpwire::Result<()> {
+    ///     McpServer::new("demo").serve_http("127.0.0.1:8080").await
+    /// }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When start-up fails, or `addr` cannot be bound.
+    pub async fn serve_http(self, addr: impl ToSocketAddrs) -> Result<()> {
+        self.http().serve(addr).await
+    }
+
+    /// Like [`McpServer::serve_http`], until `signal` completes; then in-flight requests
+    /// finish (within [`McpServer::shutdown_grace`]), streams close, and this returns.
+    ///
+    /// ```no_run
+    /// # use mcpwire::prelude::*;
+    /// #[tokio::main]
+    /// async fn main() -> mcpwire::Result<()> {
+    ///     let ctrl_c = async { let _ = tokio::signal::ctrl_c().await; };
+    ///     McpServer::new("demo").serve_http_with_shutdown("127.0.0.1:8080", ctrl_c).await
+    /// }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When start-up fails, or `addr` cannot be bound.
+    pub async fn serve_http_with_shutdown(
+        self,
+        addr: impl ToSocketAddrs,
+        signal: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<()> {
+        self.http().serve_with_shutdown(addr, signal).await
+    }
+
+    /// The MCP endpoint as an axum [`Router`] serving `/mcp`, with default settings, to merge
+    /// into an application with its own routes and middleware. See [`HttpServer::into_router`].
+    ///
+    /// # Errors
+    ///
+    /// When start-up (a lifespan builder) fails.
+    pub async fn into_router(self) -> Result<Router> {
+        self.http().into_router().await
+    }
+}
+
+impl HttpServer {
+    /// The endpoint's path (default `/mcp`).
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// The host names the `Host` and `Origin` headers may name, on any port (default
+    /// `localhost`, `127.0.0.1` and `[::1]`). Others are refused with `403`, which stops DNS
+    /// rebinding and cross-site requests from browsers. Write IPv6 addresses in brackets.
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.settings.hosts = HostPolicy::Only(hosts.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Accepts any `Host` and `Origin`: for deployments that check them elsewhere (a reverse
+    /// proxy, an authentication layer).
+    pub fn allow_any_host(mut self) -> Self {
+        self.settings.hosts = HostPolicy::Any;
+        self
+    }
+
+    /// The largest request body accepted; a larger one is refused with `413`. Default: the
+    /// server's [`max_message_bytes`](McpServer::max_message_bytes) (4 MiB).
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.settings.max_body_bytes = Some(bytes);
+        self
+    }
+
+    /// How long a 2025-11-25 session may stay idle (no request, no open stream) before it ends
+    /// (default 30 minutes). Its client then gets `404` and initializes again.
+    pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.settings.session_idle_timeout = timeout;
+        self
+    }
+
+    /// The most 2025-11-25 sessions held at once (default 10 000). When full, `initialize`
+    /// evicts the session idle the longest; when every session is busy, it is refused with
+    /// `503`.
+    pub fn max_sessions(mut self, sessions: usize) -> Self {
+        self.settings.max_sessions = sessions;
+        self
+    }
+
+    /// Where the recent events of 2025-11-25 request streams are kept, so a client that lost a
+    /// stream can resume it with `Last-Event-ID` (default: in memory, 1 024 events a session).
+    pub fn event_store(mut self, store: impl EventStore) -> Self {
+        self.settings.events = Arc::new(store);
+        self
+    }
+
+    /// How often an open event stream carries a keep-alive comment (default 15 s).
+    pub fn keep_alive(mut self, interval: Duration) -> Self {
+        self.settings.keep_alive = interval;
+        self
+    }
+
+    /// Serves at `addr` until the process ends.
+    ///
+    /// # Errors
+    ///
+    /// When start-up fails, or `addr` cannot be bound.
+    pub async fn serve(self, addr: impl ToSocketAddrs) -> Result<()> {
+        self.serve_with_shutdown(addr, std::future::pending()).await
+    }
+
+    /// Serves at `addr` until `signal` completes, then shuts down gracefully (see
+    /// [`McpServer::serve_http_with_shutdown`]).
+    ///
+    /// # Errors
+    ///
+    /// When start-up fails, or `addr` cannot be bound.
+    pub async fn serve_with_shutdown(
+        self,
+        addr: impl ToSocketAddrs,
+        signal: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<()> {
+        let listener = TcpListener::bind(addr).await?;
+        self.serve_listener(listener, signal).await
+    }
+
+    /// Serves on an already bound listener (e.g. one bound to port 0, whose address the caller
+    /// reads first) until `signal` completes.
+    ///
+    /// ```no_run
+    /// # use mcpwire::prelude::*;
+    /// # #[tokio::main] async fn main() -> mcpwire::Result<()> {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// eprintln!("serving http://{}/mcp", listener.local_addr()?);
+    /// McpServer::new("demo").http().serve_listener(listener, std::future::pending()).await
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When start-up fails, or accepting connections fails.
+    pub async fn serve_listener(
+        self,
+        listener: TcpListener,
+        signal: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<()> {
+        let shutdown = CancellationToken::new();
+        let core = self.server.build().await?;
+        let grace = core.limits.shutdown_grace;
+        let endpoint = Endpoint::new(core, self.settings, shutdown.clone());
+        let app = endpoint::router(Arc::new(endpoint), &self.path);
+        run(listener, app, shutdown, signal, grace).await
+    }
+
+    /// The MCP endpoint as an axum [`Router`] serving [`path`](HttpServer::path), to merge into
+    /// an application: add routes and middleware as usual, then serve it with `axum::serve`
+    /// (set `TCP_NODELAY` on accepted sockets, see the example). The request headers reach
+    /// handlers as [`Context::headers`](crate::Context::headers).
+    ///
+    /// ```no_run
+    /// use axum::{Router, routing::get, serve::ListenerExt};
+    /// use mcpwire::prelude::*;
+    ///
+    /// # #[tokio::main] async fn main() -> mcpwire::Result<()> {
+    /// let mcp = McpServer::new("demo").http().into_router().await?;
+    /// let app = Router::new().route("/health", get(|| async { "ok" })).merge(mcp);
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080")
+    ///     .await?
+    ///     .tap_io(|tcp| { let _ = tcp.set_nodelay(true); });
+    /// axum::serve(listener, app).await?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When start-up (a lifespan builder) fails.
+    pub async fn into_router(self) -> Result<Router> {
+        let core = self.server.build().await?;
+        let endpoint = Endpoint::new(core, self.settings, CancellationToken::new());
+        Ok(endpoint::router(Arc::new(endpoint), &self.path))
+    }
+}

@@ -1,0 +1,52 @@
+//! Streamable HTTP: one endpoint (`/mcp`) serving both protocol revisions.
+//!
+//! - **2026-07-28** (a POST whose `params._meta` carries
+//!   `io.modelcontextprotocol/protocolVersion`): stateless. The `MCP-Protocol-Version`,
+//!   `Mcp-Method` and `Mcp-Name` headers must mirror the body (else `400` with `-32020`). The
+//!   answer is `application/json`, or `text/event-stream` when the handler sends progress or log
+//!   notifications before its result. Closing the response cancels the request. Statuses: `400`
+//!   for missing `_meta`, header mismatches, missing capabilities and unsupported versions, `404`
+//!   for unknown methods; GET and DELETE are `405`.
+//! - **2025-11-25** (`initialize`, then `Mcp-Session-Id` on every message): sessions, with
+//!   server→client requests on the request's SSE stream, the client's responses and
+//!   notifications accepted with `202`, a GET stream per session, DELETE, idle expiry and a cap
+//!   on live sessions.
+//! - **Protection**: `Host`/`Origin` allow-list (`403`), body size limit (`413`), malformed
+//!   bodies answered with JSON-RPC errors (`400`).
+//!
+//! `subscriptions/listen` answers an SSE stream of the requested change notifications. A session request's
+//! event stream is resumable: events carry ids, and `GET` with `Last-Event-ID` replays what the
+//! client missed, then the rest live (from a pluggable, bounded [`EventStore`]).
+//!
+//! ```no_run
+//! use mcpwire::prelude::*;
+//!
+//! /// Adds two numbers.
+//! #[tool]
+//! async fn add(a: i64, b: i64) -> i64 { a + b }
+//!
+//! #[tokio::main]
+//! async fn main() -> mcpwire::Result<()> {
+//!     McpServer::new("calculator").tool(add)?.serve_http("127.0.0.1:8080").await
+//! }
+//! ```
+
+mod builder;
+mod cli;
+mod delete;
+mod endpoint;
+mod events;
+mod get;
+mod headers;
+mod legacy;
+mod modern;
+mod origin;
+mod post;
+mod reply;
+mod resume;
+mod serve;
+mod sessions;
+mod sse;
+
+pub use builder::HttpServer;
+pub use events::{EventStore, MemoryEventStore};

@@ -1,0 +1,89 @@
+//! An in-memory transport for tests and benchmarks: the client side exchanges JSON strings with
+//! a server running in the same process.
+
+use crate::context::Outbound;
+use crate::dispatch::connection::{ReadError, serve};
+use crate::error::Result;
+use crate::server::McpServer;
+use tokio::sync::mpsc;
+use tokio_stream_shim::ReceiverStream;
+
+/// The client end of an in-memory connection. Dropping it closes the connection.
+pub struct MemoryClient {
+    to_server: mpsc::UnboundedSender<String>,
+    from_server: mpsc::UnboundedReceiver<String>,
+}
+
+impl MemoryClient {
+    /// Sends one message (a JSON-RPC request, notification or response, serialized).
+    pub fn send(&self, message: impl Into<String>) {
+        let _ = self.to_server.send(message.into());
+    }
+
+    /// The next message from the server, or `None` once the server is gone.
+    pub async fn recv(&mut self) -> Option<String> {
+        self.from_server.recv().await
+    }
+
+    /// Sends a request and returns the next message: its response when the tool sends no
+    /// notifications first.
+    pub async fn request(&mut self, message: impl Into<String>) -> Option<String> {
+        self.send(message);
+        self.recv().await
+    }
+}
+
+impl McpServer {
+    /// Starts serving one in-memory connection on the current runtime and returns its client
+    /// end.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// /// Says hello.
+    /// #[tool]
+    /// async fn hello() -> String { "hello".into() }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mut client = McpServer::new("demo").tool(hello)?.serve_memory().await?;
+    /// let reply = client
+    ///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello"}}"#)
+    ///     .await
+    ///     .unwrap();
+    /// assert!(reply.contains(r#""text":"hello""#));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When start-up (a lifespan builder) fails.
+    pub async fn serve_memory(self) -> Result<MemoryClient> {
+        let core = self.build().await?;
+        let (to_server, incoming) = mpsc::unbounded_channel::<String>();
+        let (outbound, from_server) = Outbound::channel();
+        let input = ReceiverStream(incoming);
+        tokio::spawn(serve(core, input, outbound));
+        Ok(MemoryClient {
+            to_server,
+            from_server,
+        })
+    }
+}
+
+mod tokio_stream_shim {
+    use super::ReadError;
+    use futures_util::Stream;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+    use tokio::sync::mpsc::UnboundedReceiver;
+
+    /// Messages from the client end, as the connection reads them.
+    pub(super) struct ReceiverStream(pub(super) UnboundedReceiver<String>);
+
+    impl Stream for ReceiverStream {
+        type Item = Result<String, ReadError>;
+
+        fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            self.0.poll_recv(cx).map(|message| message.map(Ok))
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Streamable HTTP serving: mounting the endpoint in an axum application with its own
+//! middleware, and graceful shutdown.
+
+mod http_support;
+
+use axum::serve::ListenerExt;
+use http_support::*;
+use mcpwire::prelude::*;
+use serde_json::json;
+use std::time::Duration;
+
+/// Add two numbers.
+#[tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Answers after a while.
+#[tool]
+async fn slow(ctx: Context) -> String {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    ctx.headers()
+        .and_then(|headers| headers.get("x-added-by-middleware"))
+        .map_or("finished", |_| "finished, with the middleware's header")
+        .to_owned()
+}
+
+fn server() -> McpServer {
+    McpServer::new("serving")
+        .tool(add)
+        .unwrap()
+        .tool(slow)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_router_mounts_into_an_app_with_its_own_routes_and_middleware() {
+    let mcp = server().into_router().await.unwrap();
+    let app = axum::Router::new()
+        .route("/health", axum::routing::get(|| async { "ok" }))
+        .merge(mcp)
+        .layer(axum::middleware::from_fn(
+            |mut request: axum::extract::Request, next: axum::middleware::Next| async move {
+                request
+                    .headers_mut()
+                    .insert("x-added-by-middleware", "1".parse().unwrap());
+                next.run(request).await
+            },
+        ));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    let task = tokio::spawn(async move { axum::serve(listener, app).await });
+    let client = reqwest::Client::new();
+    let health = client.get(format!("{base}/health")).send().await.unwrap();
+    assert_eq!(health.text().await.unwrap(), "ok");
+    let body = modern_body(1, "tools/call", json!({"name":"slow"}));
+    let response = client
+        .post(format!("{base}/mcp"))
+        .headers(modern_headers(&body))
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let text = json_of(response).await["result"]["content"][0]["text"].clone();
+    assert_eq!(text, "finished, with the middleware's header");
+    task.abort();
+}
+
+#[tokio::test]
+async fn a_custom_path_serves_there_only() {
+    let mcp = server().http().path("/v1/mcp").into_router().await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move { axum::serve(listener, mcp).await });
+    let client = reqwest::Client::new();
+    let body = modern_body(1, "tools/list", json!({}));
+    let post = |path: &'static str| {
+        client
+            .post(format!("{base}{path}"))
+            .headers(modern_headers(&body))
+            .body(body.to_string())
+            .send()
+    };
+    assert_eq!(post("/v1/mcp").await.unwrap().status(), 200);
+    assert_eq!(post("/mcp").await.unwrap().status(), 404);
+    task.abort();
+}
+
+#[tokio::test]
+async fn shutdown_lets_in_flight_requests_finish_and_closes_streams() {
+    let server = start(server()).await;
+    let session = server.initialize().await;
+    let stream = server
+        .client
+        .get(&server.url)
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let body = modern_body(1, "tools/call", json!({"name":"slow"}));
+    let in_flight = tokio::spawn({
+        let client = server.client.clone();
+        let url = server.url.clone();
+        async move {
+            client
+                .post(url)
+                .headers(modern_headers(&body))
+                .body(body.to_string())
+                .send()
+                .await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let url = server.url.clone();
+    server.shut_down().await.expect("serve returns Ok");
+    let response = in_flight
+        .await
+        .unwrap()
+        .expect("the in-flight request was answered");
+    assert_eq!(
+        json_of(response).await["result"]["content"][0]["text"],
+        "finished"
+    );
+    let rest = tokio::time::timeout(Duration::from_secs(5), stream.text()).await;
+    assert!(rest.expect("the GET stream closed").is_ok());
+    let refused = reqwest::Client::new().post(url).body("{}").send().await;
+    assert!(refused.is_err(), "no new connections after shutdown");
+}
+
+#[tokio::test]
+async fn serve_http_binds_the_given_address() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(server().serve_http_with_shutdown(addr, async {
+        let _ = stopped.await;
+    }));
+    let url = format!("http://{addr}/mcp");
+    let body = modern_body(1, "tools/list", json!({}));
+    let mut answered = None;
+    for _ in 0..100 {
+        let sent = reqwest::Client::new()
+            .post(&url)
+            .headers(modern_headers(&body))
+            .body(body.to_string())
+            .send()
+            .await;
+        if let Ok(response) = sent {
+            answered = Some(response.status());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(answered, Some(reqwest::StatusCode::OK));
+    stop.send(()).unwrap();
+    task.await.unwrap().unwrap();
+}

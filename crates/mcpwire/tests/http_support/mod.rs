@@ -1,0 +1,238 @@
+//! Helpers for the HTTP tests: a server on an ephemeral port, and requests of both revisions.
+
+#![allow(dead_code)]
+
+use mcpwire::McpServer;
+use mcpwire::transport::HttpServer;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub const MODERN: &str = "2026-07-28";
+pub const LEGACY: &str = "2025-11-25";
+
+/// A server running on 127.0.0.1 (ephemeral port) until dropped or shut down.
+pub struct Running {
+    pub url: String,
+    pub client: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<mcpwire::Result<()>>>,
+}
+
+impl Running {
+    /// Asks for a graceful shutdown and waits for `serve` to return.
+    pub async fn shut_down(mut self) -> mcpwire::Result<()> {
+        let _ = self.stop.take().unwrap().send(());
+        let task = self.task.take().unwrap();
+        tokio::time::timeout(Duration::from_secs(10), task)
+            .await
+            .expect("the server stopped within 10 s")
+            .expect("the server task did not panic")
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(task) = &self.task {
+            task.abort();
+        }
+    }
+}
+
+/// Serves `server` with default settings.
+pub async fn start(server: McpServer) -> Running {
+    start_http(server.http()).await
+}
+
+/// Serves an already configured `HttpServer` (its path must be `/mcp`).
+pub async fn start_http(server: HttpServer) -> Running {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (stop, stopped) = oneshot::channel::<()>();
+    let task = tokio::spawn(server.serve_listener(listener, async {
+        let _ = stopped.await;
+    }));
+    Running {
+        url,
+        client: reqwest::Client::new(),
+        stop: Some(stop),
+        task: Some(task),
+    }
+}
+
+/// `_meta` of a 2026-07-28 request declaring no client capabilities.
+pub fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {},
+    })
+}
+
+/// A 2026-07-28 request body.
+pub fn modern_body(id: u64, method: &str, mut params: Value) -> Value {
+    if params.get("_meta").is_none() {
+        params["_meta"] = meta();
+    }
+    json!({"jsonrpc":"2.0","id":id,"method":method,"params":params})
+}
+
+/// The headers a correct 2026-07-28 client sends for `body`.
+pub fn modern_headers(body: &Value) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    let version = body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
+        .as_str()
+        .unwrap_or(MODERN);
+    headers.insert(
+        "mcp-protocol-version",
+        HeaderValue::from_str(version).unwrap(),
+    );
+    let method = body["method"].as_str().unwrap();
+    headers.insert("mcp-method", HeaderValue::from_str(method).unwrap());
+    let name = match method {
+        "tools/call" | "prompts/get" => body["params"]["name"].as_str(),
+        "resources/read" => body["params"]["uri"].as_str(),
+        _ => None,
+    };
+    if let Some(name) = name {
+        headers.insert("mcp-name", HeaderValue::from_str(name).unwrap());
+    }
+    headers
+}
+
+impl Running {
+    /// POSTs `body` with the given headers (plus `Accept` and `Content-Type`).
+    pub async fn post_with(&self, body: &Value, headers: HeaderMap) -> reqwest::Response {
+        self.client
+            .post(&self.url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .headers(headers)
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("the server answered")
+    }
+
+    /// POSTs a 2026-07-28 request with correct headers.
+    pub async fn modern(&self, body: &Value) -> reqwest::Response {
+        self.post_with(body, modern_headers(body)).await
+    }
+
+    /// POSTs a raw body with the given extra headers.
+    pub async fn post_raw(
+        &self,
+        body: impl Into<reqwest::Body>,
+        headers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut request = self
+            .client
+            .post(&self.url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(HeaderName::from_bytes(name.as_bytes()).unwrap(), *value);
+        }
+        request
+            .body(body)
+            .send()
+            .await
+            .expect("the server answered")
+    }
+
+    /// Opens a 2025-11-25 session; returns its id.
+    pub async fn initialize(&self) -> String {
+        let body = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+            "protocolVersion":LEGACY,"capabilities":{"roots":{}},
+            "clientInfo":{"name":"test","version":"1"}}});
+        let response = self.post_raw(body.to_string(), &[]).await;
+        assert_eq!(response.status(), 200);
+        let id = response.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let initialized = json!({"jsonrpc":"2.0","method":"notifications/initialized"});
+        let accepted = self.legacy(&id, &initialized).await;
+        assert_eq!(accepted.status(), 202);
+        id
+    }
+
+    /// POSTs a message of the session `session`.
+    pub async fn legacy(&self, session: &str, body: &Value) -> reqwest::Response {
+        self.post_raw(
+            body.to_string(),
+            &[
+                ("mcp-session-id", session),
+                ("mcp-protocol-version", LEGACY),
+            ],
+        )
+        .await
+    }
+}
+
+/// The body as JSON.
+pub async fn json_of(response: reqwest::Response) -> Value {
+    let text = response.text().await.unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text:?}"))
+}
+
+/// The `data:` payloads of a complete SSE body, parsed.
+pub async fn events_of(response: reqwest::Response) -> Vec<Value> {
+    let text = response.text().await.unwrap();
+    parse_events(&text)
+}
+
+/// The `data:` payloads in `text`.
+pub fn parse_events(text: &str) -> Vec<Value> {
+    let complete = text.rfind("\n\n").map_or("", |end| &text[..end]);
+    complete
+        .split("\n\n")
+        .filter_map(|event| {
+            let data: Vec<&str> = event
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .map(str::trim_start)
+                .collect();
+            let data = data.join("\n");
+            // Priming events (an id and empty data) carry no message.
+            (!data.is_empty()).then(|| serde_json::from_str(&data).unwrap())
+        })
+        .collect()
+}
+
+/// Reads SSE chunks from `response` until one event has arrived; returns it and the response.
+pub async fn first_event(response: &mut reqwest::Response) -> Value {
+    let mut text = String::new();
+    loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), response.chunk())
+            .await
+            .expect("an event within 10 s")
+            .unwrap()
+            .expect("the stream is still open");
+        text.push_str(std::str::from_utf8(&chunk).unwrap());
+        if let Some(event) = parse_events(&text).into_iter().next() {
+            return event;
+        }
+    }
+}
+
+/// Waits until `condition` holds (polling), failing after 10 s.
+pub async fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !condition() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting until {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The content type of a response.
+pub fn content_type(response: &reqwest::Response) -> String {
+    response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned()
+}

@@ -1,0 +1,99 @@
+//! Helpers for driving a server over the in-memory transport.
+
+#![allow(dead_code)]
+
+use mcpwire::McpServer;
+use mcpwire::transport::MemoryClient;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// `_meta` of a 2026-07-28 request with the given client capabilities.
+pub fn modern_meta(capabilities: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    })
+}
+
+/// A `tools/call` request line (legacy: no `_meta`).
+pub fn call(id: u64, tool: &str, arguments: Value) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":tool,"arguments":arguments}})
+        .to_string()
+}
+
+/// A `tools/call` request line of the 2026-07-28 revision.
+pub fn modern_call(id: u64, tool: &str, arguments: Value, meta: Value) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
+           "params":{"name":tool,"arguments":arguments,"_meta":meta}})
+    .to_string()
+}
+
+/// Starts `server` in memory.
+pub async fn connect(server: McpServer) -> MemoryClient {
+    server.serve_memory().await.expect("server starts")
+}
+
+/// The next message, parsed; fails the test after 10 s.
+pub async fn next(client: &mut MemoryClient) -> Value {
+    let line = tokio::time::timeout(Duration::from_secs(10), client.recv())
+        .await
+        .expect("the server answered within 10 s")
+        .expect("the server is still connected");
+    serde_json::from_str(&line).expect("the server writes JSON")
+}
+
+/// Sends `line` and returns the next message.
+pub async fn exchange(client: &mut MemoryClient, line: String) -> Value {
+    client.send(line);
+    next(client).await
+}
+
+/// The text of the first content block of a `tools/call` response.
+pub fn text(response: &Value) -> &str {
+    response["result"]["content"][0]["text"]
+        .as_str()
+        .expect("a text block")
+}
+
+/// Whether a `tools/call` response is an `isError` result.
+pub fn is_error(response: &Value) -> bool {
+    response["result"]["isError"] == json!(true)
+}
+
+/// A 2026-07-28 `tools/call` that carries `inputResponses` and `requestState` from a previous
+/// round.
+pub fn retry_call(
+    id: u64,
+    tool: &str,
+    arguments: Value,
+    capabilities: Value,
+    responses: Value,
+    state: &str,
+) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{
+        "name":tool,"arguments":arguments,"inputResponses":responses,"requestState":state,
+        "_meta":modern_meta(capabilities)}})
+    .to_string()
+}
+
+/// The `requestState` of an `input_required` response.
+pub fn request_state(response: &Value) -> String {
+    assert_eq!(
+        response["result"]["resultType"], "input_required",
+        "{response}"
+    );
+    response["result"]["requestState"]
+        .as_str()
+        .expect("a requestState")
+        .to_owned()
+}
+
+/// The keys of an `input_required` response's `inputRequests`, sorted.
+pub fn asked_keys(response: &Value) -> Vec<String> {
+    let requests = response["result"]["inputRequests"]
+        .as_object()
+        .expect("inputRequests");
+    let mut keys: Vec<String> = requests.keys().cloned().collect();
+    keys.sort();
+    keys
+}
