@@ -66,7 +66,7 @@ pub use server::McpServer;
 
 /// Guides, with examples that are compiled as doc tests.
 pub mod guide {
-    #[doc = include_str!("../../../docs/dependencies.md")]
+    #[doc = include_str!("../docs/dependencies.md")]
     pub mod dependencies {}
 }
 

@@ -4,7 +4,7 @@
 //! request's `Context`, tool arguments by name, and other resolvers' values. The graph is
 //! checked when the tool is registered ([`InvalidSignature`](crate::InvalidSignature) names the
 //! culprit), every resolver runs at most once per round, and independent resolvers run
-//! concurrently. See the guide in `docs/dependencies.md`.
+//! concurrently. See the guide, [`crate::guide::dependencies`].
 
 mod from_resolved;
 mod inputs;
