@@ -78,3 +78,47 @@ async fn main() -> mcpwire::Result<()> {
         .serve_from_args()
         .await
 }
+
+/// The bodies are plain functions: `name::call(..)` runs one with plain arguments, no server
+/// and no resolvers involved.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shop() -> Context {
+        let inventory = Inventory {
+            copies: HashMap::from([("Dune", 7)]),
+            lookups: AtomicU64::new(0),
+        };
+        Context::detached().state(inventory).build()
+    }
+
+    #[tokio::test]
+    async fn check_stock_reads_the_inventory_and_counts_the_lookup() {
+        let ctx = shop();
+        let stock = check_stock::call("Dune".into(), ctx.clone()).await;
+        assert_eq!(stock.copies, 7);
+        let missing = check_stock::call("Solaris".into(), ctx.clone()).await;
+        assert_eq!(missing.copies, 0);
+        assert_eq!(ctx.state::<Inventory>().lookups.load(Ordering::Relaxed), 2);
+    }
+
+    #[tokio::test]
+    async fn order_book_takes_its_resolved_values_as_plain_arguments() {
+        let in_stock = Stock {
+            title: "Dune".into(),
+            copies: 7,
+        };
+        let ordered = order_book::call("Dune".into(), in_stock, "tomorrow".into()).await;
+        assert_eq!(ordered, "Ordered 'Dune'; it arrives tomorrow.");
+        let none = Stock {
+            title: "Neuromancer".into(),
+            copies: 0,
+        };
+        let backordered = order_book::call("Neuromancer".into(), none, "in 2-3 weeks".into()).await;
+        assert_eq!(
+            backordered,
+            "'Neuromancer' is on backorder; it would arrive in 2-3 weeks."
+        );
+    }
+}

@@ -5,8 +5,9 @@
 use crate::params::{DefaultValue, Param, ParamKind};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-use syn::{Attribute, ItemFn, Visibility};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Attribute, Visibility};
 
 pub(crate) struct HandlerParts<'a> {
     /// `__Arguments` (visible arguments, `Deserialize + JsonSchema`), its defaults, and its
@@ -17,8 +18,8 @@ pub(crate) struct HandlerParts<'a> {
     pub(crate) body: TokenStream,
     /// `const PARAMS: &[ParamSpec]`.
     pub(crate) params: TokenStream,
-    /// The function itself, nested in the definition function.
-    pub(crate) inner: TokenStream,
+    /// The function's body as `name::call`, emitted beside the definition function.
+    pub(crate) callable: TokenStream,
     /// The doc comment, for the definition function.
     pub(crate) docs: Vec<&'a Attribute>,
     /// The function's visibility.
@@ -49,7 +50,11 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
                     Some(quote!(#[serde(default = #path)]))
                 }
             };
-            quote! { #doc #rename #default #header #ident: #ty }
+            // Spanned on the parameter's type: a type that is neither a tool argument nor the
+            // context is reported there.
+            let field =
+                quote_spanned!(ty.span()=> <#ty as ::mcpwire::__private::FromRequest>::Field);
+            quote! { #doc #rename #default #header #ident: #field }
         })
         .collect();
     let argument_idents: Vec<_> = arguments.iter().map(|p| &p.ident).collect();
@@ -83,15 +88,19 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
             quote! { let #ident: #ty; }
         });
         let takes = resolved.iter().enumerate().map(|(position, p)| {
-            let (ident, ty) = (&p.ident, &p.ty);
+            let ident = &p.ident;
             let ParamKind::Resolved(path) = &p.kind else {
                 unreachable!()
             };
             let param_name = p.wire_name();
-            quote! {
-                #ident = match __resolution.take::<
-                    <#path as ::mcpwire::__private::Resolver>::Output, #ty
-                >(#position, #param_name) {
+            quote_spanned! {p.ty.span()=>
+                #ident = match __resolution.take(
+                    #position,
+                    #param_name,
+                    (&&::mcpwire::__private::ReturnProbe::<
+                        <#path as ::mcpwire::__private::Resolver>::Returns
+                    >::new()).witness(),
+                ) {
                     ::core::result::Result::Ok(value) => value,
                     ::core::result::Result::Err(error) => #stop,
                 };
@@ -108,9 +117,12 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
             }
         }
     });
-    let contexts = signature.params_of(Param::is_context).map(|p| {
-        let ident = &p.ident;
-        quote! { let #ident: ::mcpwire::__private::Context = call.context(); }
+    let from_request = arguments.iter().map(|p| {
+        let (ident, ty) = (&p.ident, &p.ty);
+        quote_spanned! {ty.span()=>
+            let #ident: #ty =
+                <#ty as ::mcpwire::__private::FromRequest>::from_request(#ident, &|| call.context());
+        }
     });
     let call_expr = signature.call_expr();
     let bind_body = signature.bind_body();
@@ -135,29 +147,20 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
         #resolution
         #[allow(unused_variables)]
         let __Arguments { #(#argument_idents),* } = __arguments;
-        #(#contexts)*
+        #(#from_request)*
         #run
     };
 
     let specs = signature.params.iter().map(Param::spec);
     let params = quote! { const PARAMS: &[::mcpwire::__private::ParamSpec] = &[#(#specs),*]; };
 
-    let (docs, attrs) = signature.split_attrs();
-    let inner: ItemFn = {
-        let mut item = signature.item.clone();
-        item.attrs = attrs.into_iter().cloned().collect();
-        item.vis = Visibility::Inherited;
-        item
-    };
-    let inner = quote! {
-        #[allow(clippy::too_many_arguments)]
-        #inner
-    };
+    let (docs, _) = signature.split_attrs();
+    let callable = signature.callable(what.trim_start_matches("the "));
     HandlerParts {
         items,
         body,
         params,
-        inner,
+        callable,
         docs,
         vis: &signature.item.vis,
     }
@@ -171,6 +174,8 @@ pub(crate) fn call_fn(future: TokenStream, body: &TokenStream, finish: TokenStre
             ::mcpwire::__private::Box::pin(async move {
                 #[allow(unused_imports)]
                 use ::mcpwire::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
+                #[allow(unused_imports)]
+                use ::mcpwire::__private::{ViaIntoResolution as _, ViaPlainValue as _};
                 #body
                 #finish.map_err(::core::convert::Into::into)
             })

@@ -1,15 +1,14 @@
 //! One parameter of a tool or resolver: where its value comes from, and its argument options.
 
-use crate::signature::{docs, last_segment};
+use crate::signature::docs;
 use syn::{Expr, Ident, LitStr, PatType, Type};
 
 /// Where a parameter's value comes from.
 pub(crate) enum ParamKind {
-    /// The request's `Context`.
-    Context,
     /// A resolver's value.
     Resolved(syn::Path),
-    /// A tool argument (visible on a tool; matched by name on a resolver).
+    /// Filled from the request (`FromRequest`): a tool argument (visible on a tool; matched by
+    /// name on a resolver) or the request's `Context`, told apart by trait, not by name.
     Argument,
 }
 
@@ -45,11 +44,7 @@ impl Param {
             }
         };
         let ty = (*typed.ty).clone();
-        let mut kind = if last_segment(&ty).as_deref() == Some("Context") {
-            ParamKind::Context
-        } else {
-            ParamKind::Argument
-        };
+        let mut kind = ParamKind::Argument;
         let mut rename = None;
         let mut default = None;
         let mut description = docs(&typed.attrs);
@@ -110,16 +105,11 @@ impl Param {
         matches!(kind, ParamKind::Resolved(_))
     }
 
-    pub(crate) fn is_context(kind: &ParamKind) -> bool {
-        matches!(kind, ParamKind::Context)
-    }
-
     /// The `ParamSpec` describing this parameter to the engine.
     pub(crate) fn spec(&self) -> proc_macro2::TokenStream {
         let ty = &self.ty;
         let name = self.wire_name();
         match &self.kind {
-            ParamKind::Context => quote::quote! { ::mcpwire::__private::ParamSpec::Context },
             ParamKind::Resolved(path) => quote::quote! {
                 ::mcpwire::__private::ParamSpec::Resolved {
                     name: #name,
@@ -128,12 +118,8 @@ impl Param {
             },
             ParamKind::Argument => {
                 let type_name = quote::quote!(#ty).to_string().replace(' ', "");
-                quote::quote! {
-                    ::mcpwire::__private::ParamSpec::Argument {
-                        name: #name,
-                        type_id: ::mcpwire::__private::TypeId::of::<#ty>,
-                        type_name: #type_name,
-                    }
+                quote::quote_spanned! {syn::spanned::Spanned::span(ty)=>
+                    ::mcpwire::__private::request_param_spec::<#ty>(#name, #type_name)
                 }
             }
         }

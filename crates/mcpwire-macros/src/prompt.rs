@@ -22,17 +22,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         items,
         body,
         params,
-        inner,
+        callable,
         docs,
         vis,
     } = handler_parts(&signature, "the prompt");
     let call_fn = call_fn(quote!(::mcpwire::__private::PromptFuture), &body, convert);
     Ok(quote! {
+        #callable
+
         #(#docs)*
         ///
         /// *An MCP prompt: register it with `McpServer::prompt`.*
-        #vis fn #name(_: ::mcpwire::server::PromptMarker) -> ::mcpwire::__private::PromptDefinition {
-            #inner
+        #vis fn #name(_: ::mcpwire::__private::PromptMarker) -> ::mcpwire::__private::PromptDefinition {
             #items
 
             #call_fn

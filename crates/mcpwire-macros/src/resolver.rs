@@ -2,13 +2,9 @@
 
 use crate::options::Options;
 use crate::params::{Param, ParamKind};
-use crate::signature::{Signature, last_segment};
+use crate::signature::Signature;
 use proc_macro2::TokenStream;
-use quote::quote;
-
-/// Return types that say for themselves how they resolve (`IntoResolution`); anything else is
-/// a plain value.
-const SELF_RESOLVING: &[&str] = &["Result", "Elicit", "ElicitUrl", "Sample", "ListRoots"];
+use quote::{quote, quote_spanned};
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let options = Options::parse(attr, "resolver", &["key"], &[])?;
@@ -28,37 +24,26 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         None => quote!(::core::concat!(::core::module_path!(), "::", #name_str)),
     };
     let ret = signature.return_type();
-    let self_resolving =
-        last_segment(&ret).is_some_and(|segment| SELF_RESOLVING.contains(&segment.as_str()));
-    let (output, wrap, resolving) = if self_resolving {
-        (
-            quote!(<#ret as ::mcpwire::__private::IntoResolution>::Value),
-            quote!(),
-            quote!(#ret),
-        )
-    } else {
-        (
-            quote!(#ret),
-            quote!(::mcpwire::__private::Ready),
-            quote!(::mcpwire::__private::Ready<#ret>),
-        )
-    };
+    // What the return type resolves to is decided by trait (`IntoResolution`, else a plain
+    // value), through method resolution on a probe of the type: never by the type's name.
+    let probe = quote!((&&::mcpwire::__private::ReturnProbe::<#ret>::new()));
 
     let gather = signature.params.iter().enumerate().map(|(position, p)| {
         let (ident, ty) = (&p.ident, &p.ty);
         match &p.kind {
-            ParamKind::Context => quote! {
-                let #ident: ::mcpwire::__private::Context = inputs.context();
-            },
-            ParamKind::Argument => quote! {
-                let #ident: #ty = inputs.argument::<#ty>(#position);
+            ParamKind::Argument => quote_spanned! {syn::spanned::Spanned::span(ty)=>
+                let #ident: #ty = inputs.request::<#ty>(#position);
             },
             ParamKind::Resolved(path) => {
                 let param_name = p.wire_name();
-                quote! {
-                    let #ident: #ty = match inputs.resolved::<
-                        <#path as ::mcpwire::__private::Resolver>::Output, #ty
-                    >(#position, #param_name) {
+                quote_spanned! {syn::spanned::Spanned::span(ty)=>
+                    let #ident: #ty = match inputs.resolved(
+                        #position,
+                        #param_name,
+                        (&&::mcpwire::__private::ReturnProbe::<
+                            <#path as ::mcpwire::__private::Resolver>::Returns
+                        >::new()).witness(),
+                    ) {
                         ::core::result::Result::Ok(value) => value,
                         ::core::result::Result::Err(error) => {
                             return ::mcpwire::__private::Box::pin(async move {
@@ -84,25 +69,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
     };
     let specs = signature.params.iter().map(Param::spec);
-    let function = signature.function();
-    let vis = &signature.item.vis;
-    let type_doc = format!(
-        "The resolver [`{name_str}()`]: name it in `#[resolve({name_str})]` on a tool or resolver \
-         parameter."
-    );
+    let callable = signature.callable("resolver");
 
     Ok(quote! {
-        #function
-
-        #[doc = #type_doc]
-        #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default)]
-        #vis struct #name {}
+        #callable
 
         impl ::mcpwire::__private::Resolver for #name {
-            type Output = #output;
+            type Returns = #ret;
 
             fn definition() -> ::mcpwire::__private::ResolverDefinition {
+                #[allow(unused_imports)]
+                use ::mcpwire::__private::{ViaIntoResolution as _, ViaPlainValue as _};
+
                 fn __run(
                     inputs: ::mcpwire::__private::ResolverInputs<'_>,
                 ) -> ::mcpwire::__private::ResolverFuture {
@@ -110,7 +88,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     #(#gather)*
                     ::mcpwire::__private::Box::pin(async move {
                         #run
-                        ::mcpwire::__private::IntoResolution::into_resolution(#wrap(__value)).map(
+                        #probe.outcome(__value).map(
                             |value| ::mcpwire::__private::Arc::new(value) as ::mcpwire::__private::ResolvedValue,
                         )
                     })
@@ -123,9 +101,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     name: #name_str,
                     key: #key,
                     params: PARAMS,
-                    output_type: ::mcpwire::__private::TypeId::of::<#output>,
+                    output_type: || #probe.value_type_id(),
+                    output_type_name: || #probe.value_type_name(),
                     run: __run,
-                    prepare: <#resolving as ::mcpwire::__private::IntoResolution>::prepare,
+                    prepare: #probe.prepare(),
                 }
             }
         }

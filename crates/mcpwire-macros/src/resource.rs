@@ -33,17 +33,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         items,
         body,
         params,
-        inner,
+        callable,
         docs,
         vis,
     } = handler_parts(&signature, "the resource");
     let call_fn = call_fn(quote!(::mcpwire::__private::ResourceFuture), &body, convert);
     Ok(quote! {
+        #callable
+
         #(#docs)*
         ///
         /// *An MCP resource: register it with `McpServer::resource`.*
-        #vis fn #name(_: ::mcpwire::server::ResourceMarker) -> ::mcpwire::__private::ResourceDefinition {
-            #inner
+        #vis fn #name(_: ::mcpwire::__private::ResourceMarker) -> ::mcpwire::__private::ResourceDefinition {
             #items
 
             #call_fn

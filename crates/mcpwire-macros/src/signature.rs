@@ -57,12 +57,34 @@ impl Signature {
         docs(&self.item.attrs)
     }
 
-    /// The function as written, minus the parameter attributes this crate owns.
-    pub(crate) fn function(&self) -> TokenStream {
-        let item = &self.item;
+    /// The function as written (minus the parameter attributes this crate owns) under the one
+    /// path users call it by, `name::call(..)`: a struct named like the function (types and
+    /// functions live in separate namespaces) with the body as its associated function.
+    pub(crate) fn callable(&self, what: &str) -> TokenStream {
+        let name = self.name();
+        let vis = &self.item.vis;
+        let (_, attrs) = self.split_attrs();
+        let mut item = self.item.clone();
+        item.attrs = attrs.into_iter().cloned().collect();
+        item.sig.ident = syn::Ident::new("call", name.span());
+        let type_doc = format!(
+            "The {what} [`{name}()`]'s body, callable with plain arguments as [`{name}::call`]."
+        );
+        let call_doc = format!(
+            "The body of the {what} `{name}`, called directly with plain arguments (from a unit \
+             test, say): no resolver runs and nothing is parsed."
+        );
         quote! {
-            #[allow(clippy::too_many_arguments)]
-            #item
+            #[doc = #type_doc]
+            #[allow(non_camel_case_types, dead_code)]
+            #[derive(Clone, Copy, Debug, Default)]
+            #vis struct #name {}
+
+            impl #name {
+                #[doc = #call_doc]
+                #[allow(clippy::too_many_arguments)]
+                #item
+            }
         }
     }
 
@@ -78,14 +100,12 @@ impl Signature {
     /// (a parameter may be named like the function).
     pub(crate) fn bind_body(&self) -> TokenStream {
         let name = self.name();
-        quote! { let __body = #name; }
+        quote! { let __body = #name::call; }
     }
 
     /// The call of the original function (bound by [`Signature::bind_body`]) with every
     /// parameter bound to a local of its name.
     pub(crate) fn call_expr(&self) -> TokenStream {
-        let name = self.name();
-        let _ = name;
         let args = self.params.iter().map(|p| &p.ident);
         quote! { __body(#(#args),*) }
     }
@@ -114,14 +134,4 @@ pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
     }
     let text = lines.join("\n").trim().to_owned();
     (!text.is_empty()).then_some(text)
-}
-
-/// The last path segment's name of a type, e.g. `Result` for `std::io::Result<T>`.
-pub(crate) fn last_segment(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
-        Type::Group(group) => last_segment(&group.elem),
-        Type::Paren(paren) => last_segment(&paren.elem),
-        _ => None,
-    }
 }

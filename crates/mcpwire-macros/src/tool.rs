@@ -45,7 +45,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         items,
         body,
         params,
-        inner,
+        callable,
         docs,
         vis,
     } = handler_parts(&signature, "the tool");
@@ -59,16 +59,17 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let finish = quote! { ::core::result::Result::<_, ::mcpwire::__private::Stop>::Ok(#convert) };
     let call_fn = call_fn(quote!(::mcpwire::__private::ToolFuture), &body, finish);
     Ok(quote! {
+        #callable
+
         #(#docs)*
         ///
         /// *An MCP tool: register it with `McpServer::tool`.*
-        #vis fn #name(_: ::mcpwire::server::ToolMarker) -> ::mcpwire::__private::ToolDefinition {
-                #inner
-                #items
+        #vis fn #name(_: ::mcpwire::__private::ToolMarker) -> ::mcpwire::__private::ToolDefinition {
+                    #items
 
                 #call_fn
 
-                fn __output() -> ::mcpwire::server::OutputShape {
+                fn __output() -> ::mcpwire::__private::OutputShape {
                     #[allow(unused_imports)]
                     use ::mcpwire::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
                     #shape

@@ -42,35 +42,66 @@
 //! 2026-07-28 requests (per-request `_meta`), on stdio, Streamable HTTP
 //! ([`McpServer::serve_http`], [`McpServer::into_router`]) or in memory.
 //!
-//! Layers, top to bottom (imports point down only): `transport` → `dispatch` → `server` →
-//! `resolve` → `context` → `protocol`.
+//! # Cargo features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
+//! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
+//!
+//! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
+//! a stdio server that compiles no HTTP stack.
+//!
+//! # Layers
+//!
+//! Top to bottom; imports point down only, and no two modules import each other:
+//! `transport` → `dispatch` → `server` → `resolve` → `state`, `context` → `protocol`, `schema`.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate self as mcpwire;
 
-pub mod context;
-mod dispatch;
+/// Marks the items of one feature in the docs (on docs.rs).
+macro_rules! feature_gated {
+    ($feature:literal, $($item:item)*) => {
+        $(
+            #[cfg(feature = $feature)]
+            #[cfg_attr(docsrs, doc(cfg(feature = $feature)))]
+            $item
+        )*
+    };
+}
+
+feature_gated! { "server",
+    pub mod context;
+    mod dispatch;
+    pub mod resolve;
+    pub mod server;
+    pub mod state;
+    pub mod transport;
+    pub use context::Context;
+    pub use mcpwire_macros::{prompt, resolver, resource, tool};
+    pub use server::McpServer;
+}
 mod error;
 pub mod protocol;
-pub mod resolve;
-pub mod server;
-pub mod state;
-pub mod transport;
+pub mod schema;
 
-pub use context::Context;
 pub use error::{Error, InvalidSignature, Result, ToolError};
-pub use mcpwire_macros::{prompt, resolver, resource, tool};
 pub use protocol::{CallToolResult, Content};
-pub use server::McpServer;
 
 /// Guides, with examples that are compiled as doc tests.
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod guide {
     #[doc = include_str!("../docs/dependencies.md")]
     pub mod dependencies {}
 }
 
 /// Everything a server author usually needs, in one import.
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod prelude {
     pub use crate::context::Context;
     pub use crate::error::{InvalidSignature, ToolError};
@@ -85,21 +116,31 @@ pub mod prelude {
 
 /// Support for the code `#[tool]` and `#[resolver]` generate. Not a public API.
 #[doc(hidden)]
+#[cfg(feature = "server")]
 pub mod __private {
     pub use crate::context::Context;
     pub use crate::error::ToolError;
     pub use crate::protocol::tools::ToolAnnotations;
-    pub use crate::resolve::{
-        ArgumentSource, FromResolved, IntoResolution, ParamSpec, Ready, ResolvedValue, Resolver,
-        ResolverDefinition, ResolverFuture, ResolverInputs,
+    pub use crate::resolve::from_request::{FromRequest, Injected, request_param_spec};
+    pub use crate::resolve::from_resolved::FromResolved;
+    pub use crate::resolve::inputs::{ArgumentSource, ResolverInputs};
+    pub use crate::resolve::into_resolution::{IntoResolution, Outcome};
+    pub use crate::resolve::resolver::{
+        ParamSpec, ResolvedValue, Resolver, ResolverDefinition, ResolverFuture,
     };
-    pub use crate::resolve::{Outcome, Stop};
-    pub use crate::server::output::{Probe, ViaContent, ViaStructured, ViaStructuredResult};
-    pub use crate::server::schema::schema_for;
-    pub use crate::server::{
-        IntoGetPromptResult, IntoResourceContents, PromptDefinition, PromptFuture,
-        ResourceDefinition, ResourceFuture, ToolCall, ToolDefinition, ToolFuture,
+    pub use crate::resolve::return_probe::{ReturnProbe, ViaIntoResolution, ViaPlainValue};
+    pub use crate::resolve::run::Stop;
+    pub use crate::schema::schema_for;
+    pub use crate::server::output::{
+        OutputShape, Probe, ViaContent, ViaStructured, ViaStructuredResult,
     };
+    pub use crate::server::prompt::{
+        IntoGetPromptResult, PromptDefinition, PromptFuture, PromptMarker,
+    };
+    pub use crate::server::resource::{
+        IntoResourceContents, ResourceDefinition, ResourceFuture, ResourceMarker,
+    };
+    pub use crate::server::tool::{ToolCall, ToolDefinition, ToolFuture, ToolMarker};
     pub use schemars;
     pub use serde;
     pub use std::any::{Any, TypeId};

@@ -3,12 +3,15 @@
 
 mod changes;
 mod client_requests;
+mod detached;
 mod outbound;
 mod principal;
 pub(crate) mod state;
 
 pub use changes::{Change, Notifier};
 pub use client_requests::{ClientRequestError, ClientRequests};
+pub use detached::DetachedContext;
+#[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
 pub use outbound::Outbound;
 pub use principal::Principal;
@@ -72,6 +75,12 @@ impl Context {
         Self {
             inner: Arc::new(scope),
         }
+    }
+
+    /// A context that serves no request, for calling a tool's or resolver's body from a unit
+    /// test (`name::call(..)`); see [`DetachedContext`].
+    pub fn detached() -> DetachedContext {
+        DetachedContext::new()
     }
 
     /// The JSON-RPC id of the request being served.

@@ -30,6 +30,7 @@ impl Outbound {
 
     /// A sink whose stream the handler may end early (the client resumes it), and its
     /// receiving end, which then sees [`CLOSE_STREAM`].
+    #[cfg(feature = "http")]
     pub(crate) fn closable_channel() -> (Outbound, mpsc::UnboundedReceiver<String>) {
         let (lines, rx) = mpsc::unbounded_channel();
         (

@@ -41,6 +41,7 @@ pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
 /// it).
 pub(crate) struct Reply {
     pub(crate) line: String,
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) error_code: Option<i32>,
 }
 
@@ -60,6 +61,7 @@ pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
 
 /// Handles `request` (not `initialize`) as the caller already classified it, and returns the
 /// response line with its error code: [`respond`] without reading `_meta` again.
+#[cfg(feature = "http")]
 pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served: Served) -> Reply {
     let Request { id, method, params } = request;
     debug_assert_ne!(method, "initialize");

@@ -1,5 +1,6 @@
 //! What a resolver (or a tool) reads its parameters from while a round runs.
 
+use super::from_request::FromRequest;
 use super::from_resolved::FromResolved;
 use super::plan::NodeInput;
 use super::resolver::ResolvedValue;
@@ -28,17 +29,21 @@ impl ResolverInputs<'_> {
         self.context.clone()
     }
 
-    /// The tool argument bound to the parameter at `position` (checked at registration to have
-    /// type `T`).
-    pub fn argument<T: Clone + 'static>(&self, position: usize) -> T {
-        let NodeInput::Argument(index) = self.sources[position] else {
-            unreachable!("the plan binds parameter {position} to a tool argument")
-        };
-        self.arguments
-            .argument(index)
-            .downcast_ref::<T>()
-            .expect("argument types are checked at registration")
-            .clone()
+    /// The parameter at `position` filled from the request: the context, or the tool argument
+    /// bound to it (checked at registration to have type `T`).
+    pub fn request<T: FromRequest + Clone>(&self, position: usize) -> T {
+        match self.sources[position] {
+            NodeInput::Argument(index) => self
+                .arguments
+                .argument(index)
+                .downcast_ref::<T>()
+                .expect("argument types are checked at registration")
+                .clone(),
+            NodeInput::Context => {
+                T::from_context(self.context()).expect("only the context is bound as the context")
+            }
+            NodeInput::Node(_) => unreachable!("the plan binds parameter {position} to a resolver"),
+        }
     }
 
     /// The value of the resolver bound to the parameter at `position`.
@@ -46,6 +51,7 @@ impl ResolverInputs<'_> {
         &self,
         position: usize,
         param: &'static str,
+        _output: std::marker::PhantomData<O>,
     ) -> Result<P, ToolError> {
         let NodeInput::Node(node) = self.sources[position] else {
             unreachable!("the plan binds parameter {position} to a resolver")

@@ -6,23 +6,28 @@
 //! culprit), every resolver runs at most once per round, and independent resolvers run
 //! concurrently. See the guide, [`crate::guide::dependencies`].
 
-mod from_resolved;
-mod inputs;
-mod into_resolution;
+pub(crate) mod from_request;
+pub(crate) mod from_resolved;
+pub(crate) mod inputs;
+pub(crate) mod into_resolution;
 pub(crate) mod plan;
-mod question;
-mod questions;
-mod resolver;
+pub(crate) mod question;
+pub(crate) mod questions;
+pub(crate) mod resolver;
+pub(crate) mod return_probe;
 pub(crate) mod rounds;
 pub(crate) mod run;
 
+pub use from_request::FromRequest;
 pub use from_resolved::FromResolved;
-pub use inputs::{ArgumentSource, ResolverInputs};
-pub use into_resolution::{IntoResolution, Outcome, Ready};
-pub use question::{AnswerError, Capability, Question};
+pub use into_resolution::{IntoResolution, Outcome};
+pub use question::Question;
 pub use questions::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Sample, UrlConsent};
-pub use resolver::{
-    ParamSpec, ResolvedValue, Resolver, ResolverDefinition, ResolverFuture, ResolverOutcome,
-};
-pub use rounds::{InputRequired, RoundInputs};
-pub use run::{Resolved, Stop};
+pub use resolver::Resolver;
+
+// Named by the layers above; the code the macros generate names them (and a few more) through
+// the hidden `__private` module. Not a public API.
+pub(crate) use inputs::ArgumentSource;
+pub(crate) use resolver::ParamSpec;
+pub(crate) use rounds::{InputRequired, RoundInputs};
+pub(crate) use run::{Resolved, Stop};

@@ -38,6 +38,8 @@ pub(crate) struct ToolPlan {
 pub(crate) type Overrides = HashMap<TypeId, ResolverDefinition>;
 
 struct Argument {
+    /// Its index among the handler's parameters filled from the request.
+    index: usize,
     name: &'static str,
     type_id: TypeId,
     type_name: &'static str,
@@ -61,14 +63,19 @@ impl ToolPlan {
         params: &[ParamSpec],
         overrides: &Overrides,
     ) -> Result<ToolPlan, InvalidSignature> {
+        // The handler's parsed arguments hold every parameter filled from the request (the
+        // context too), in declaration order; resolvers read tool arguments by that index.
         let arguments = params
             .iter()
-            .filter_map(|p| match *p {
+            .filter(|p| !matches!(p, ParamSpec::Resolved { .. }))
+            .enumerate()
+            .filter_map(|(index, p)| match *p {
                 ParamSpec::Argument {
                     name,
                     type_id,
                     type_name,
                 } => Some(Argument {
+                    index,
                     name,
                     type_id: type_id(),
                     type_name,
@@ -173,14 +180,13 @@ impl Builder<'_> {
         type_id: TypeId,
         type_name: &str,
     ) -> Result<usize, InvalidSignature> {
-        let Some(index) = self.arguments.iter().position(|a| a.name == name) else {
+        let Some(argument) = self.arguments.iter().find(|a| a.name == name) else {
             return Err(InvalidSignature::new(format!(
                 "tool '{}': resolver '{}' parameter '{}' cannot be resolved: expected a Context, \
                  a #[resolve(..)] parameter, or a tool argument named '{}'",
                 self.tool, resolver.name, name, name
             )));
         };
-        let argument = &self.arguments[index];
         if argument.type_id != type_id {
             return Err(InvalidSignature::new(format!(
                 "tool '{}': resolver '{}' parameter '{}' has type `{}`, but the tool argument \
@@ -188,6 +194,6 @@ impl Builder<'_> {
                 self.tool, resolver.name, name, type_name, argument.name, argument.type_name
             )));
         }
-        Ok(index)
+        Ok(argument.index)
     }
 }

@@ -105,7 +105,7 @@ pub struct Question {
 
 impl Question {
     /// A question for `method` with `params`, needing `capability`, whose answer `decode` reads.
-    pub fn new(
+    pub(crate) fn new(
         capability: Capability,
         method: &'static str,
         params: Option<Value>,

@@ -8,12 +8,15 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 /// A value computed by a resolver, shared by all its consumers within one round.
+#[doc(hidden)]
 pub type ResolvedValue = Arc<dyn Any + Send + Sync>;
 
 /// What running a resolver's body produced.
+#[doc(hidden)]
 pub type ResolverOutcome = Outcome<ResolvedValue>;
 
 /// The future a resolver's body runs as.
+#[doc(hidden)]
 pub type ResolverFuture = Pin<Box<dyn Future<Output = ResolverOutcome> + Send>>;
 
 /// A function that fills a tool parameter before the tool runs. Implemented by `#[resolver]`;
@@ -42,14 +45,19 @@ pub type ResolverFuture = Pin<Box<dyn Future<Output = ResolverOutcome> + Send>>;
     note = "annotate the function with `#[mcpwire::resolver]` to use it in `#[resolve(..)]`"
 )]
 pub trait Resolver: Send + Sync + 'static {
-    /// The value consumers receive (for a resolver returning `Result<T, E>`, it is `T`).
-    type Output: Send + Sync + 'static;
+    /// The function's return type as written. What consumers receive follows from it by trait:
+    /// a type that implements [`IntoResolution`](super::IntoResolution) (`Result<T, E>` under
+    /// any alias, and the question kinds) gives its `Value` (`T` for a `Result`); any other type
+    /// is given as it is.
+    type Returns;
 
     /// The resolver's name, parameters and body, read once at registration.
+    #[doc(hidden)]
     fn definition() -> ResolverDefinition;
 }
 
 /// Where one parameter of a tool or resolver gets its value.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub enum ParamSpec {
     /// The request's [`Context`](crate::Context).
@@ -74,6 +82,7 @@ pub enum ParamSpec {
 }
 
 /// Everything the engine knows about one resolver.
+#[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct ResolverDefinition {
     /// Identity: the resolver's own type (a resolver runs at most once per round, however many
@@ -85,8 +94,10 @@ pub struct ResolverDefinition {
     pub key: &'static str,
     /// Where each parameter comes from, in declaration order.
     pub params: &'static [ParamSpec],
-    /// The type of [`Resolver::Output`], so an override can be checked against the original.
+    /// The type consumers receive, so an override can be checked against the original.
     pub output_type: fn() -> TypeId,
+    /// That type's name, for error messages.
+    pub output_type_name: fn() -> &'static str,
     /// Runs the body with its inputs gathered.
     pub run: fn(ResolverInputs<'_>) -> ResolverFuture,
     /// Checks, at registration, what the resolver may ask (e.g. that its form renders).

@@ -33,6 +33,7 @@ impl Resolved<'_> {
         &self,
         position: usize,
         param: &'static str,
+        _output: std::marker::PhantomData<O>,
     ) -> Result<P, ToolError> {
         read_value::<O, P>(&self.values, self.plan.tool_inputs[position], param)
     }

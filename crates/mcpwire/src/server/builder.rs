@@ -199,13 +199,24 @@ impl McpServer {
     ///
     /// # Errors
     ///
-    /// [`InvalidSignature`] when a tool's graph is broken once the replacement is in place.
+    /// [`InvalidSignature`] when the replacement gives its consumers another type than the
+    /// original, or a tool's graph is broken once the replacement is in place.
     pub fn override_resolver<R, W>(mut self) -> std::result::Result<Self, InvalidSignature>
     where
         R: Resolver,
-        W: Resolver<Output = R::Output>,
+        W: Resolver,
     {
-        self.overrides.insert(TypeId::of::<R>(), W::definition());
+        let (original, replacement) = (R::definition(), W::definition());
+        if (original.output_type)() != (replacement.output_type)() {
+            return Err(InvalidSignature::new(format!(
+                "resolver '{}' cannot replace '{}': it gives `{}`, the original gives `{}`",
+                replacement.name,
+                original.name,
+                (replacement.output_type_name)(),
+                (original.output_type_name)(),
+            )));
+        }
+        self.overrides.insert(TypeId::of::<R>(), replacement);
         self.tools.replan(&self.overrides)?;
         self.prompts.replan(&self.overrides)?;
         self.resources.replan(&self.overrides)?;

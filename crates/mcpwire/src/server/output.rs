@@ -129,7 +129,7 @@ pub trait ViaStructuredResult {
 impl<T: Serialize + JsonSchema, E: Display> ViaStructuredResult for &Probe<Result<T, E>> {
     type Value = Result<T, E>;
     fn output_shape(&self) -> OutputShape {
-        OutputShape::Structured(super::schema::schema_for::<T>())
+        OutputShape::Structured(crate::schema::schema_for::<T>())
     }
     fn tool_result(&self, value: Result<T, E>, call: &ToolCall) -> CallToolResult {
         match value {
@@ -149,7 +149,7 @@ pub trait ViaStructured {
 impl<T: Serialize + JsonSchema> ViaStructured for Probe<T> {
     type Value = T;
     fn output_shape(&self) -> OutputShape {
-        OutputShape::Structured(super::schema::schema_for::<T>())
+        OutputShape::Structured(crate::schema::schema_for::<T>())
     }
     fn tool_result(&self, value: T, call: &ToolCall) -> CallToolResult {
         structured(&value, call)

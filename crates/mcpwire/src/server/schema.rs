@@ -1,22 +1,9 @@
 //! JSON Schema generation (2020-12) for tool inputs and outputs, done once at registration.
 
 use crate::error::InvalidSignature;
-use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema, SchemaGenerator};
+use crate::schema::strip_injected;
+use schemars::Schema;
 use serde_json::{Map, Value, json};
-
-/// The generator every schema of this crate comes from: JSON Schema 2020-12 with sub-schemas
-/// inlined, because several MCP clients do not follow `$ref`.
-pub fn generator() -> SchemaGenerator {
-    let mut settings = SchemaSettings::draft2020_12();
-    settings.inline_subschemas = true;
-    settings.into_generator()
-}
-
-/// The schema of `T`, generated the way tool schemas are.
-pub fn schema_for<T: JsonSchema>() -> Schema {
-    generator().into_root_schema_for::<T>()
-}
 
 /// A tool's input schema: root `type: object`, no `$schema` or `title` noise.
 pub(crate) fn input_schema(tool: &str, schema: Schema) -> Result<Value, InvalidSignature> {
@@ -76,12 +63,14 @@ fn tidy(schema: Schema) -> Value {
         map.remove("$schema");
         map.remove("title");
     }
+    strip_injected(&mut value);
     value
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::schema_for;
 
     #[test]
     fn wraps_non_object_outputs() {

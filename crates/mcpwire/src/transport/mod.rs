@@ -1,10 +1,16 @@
-//! Transports: stdio (and any byte-stream pair), Streamable HTTP, and in-memory.
+//! Transports: stdio (and any byte-stream pair), Streamable HTTP (the `http` feature), and
+//! in-memory.
 
+mod args;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
 mod lines;
 pub mod memory;
 mod stdio;
 
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub use http::HttpServer;
 pub use memory::MemoryClient;
 

@@ -1,7 +1,7 @@
 //! Elicitation forms: a model type rendered once as the flat schema the spec allows (strings,
 //! numbers, integers, booleans, enums, multi-select enums), or refused at registration.
 
-use crate::server::schema::schema_for;
+use crate::schema::schema_for;
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 use std::any::TypeId;

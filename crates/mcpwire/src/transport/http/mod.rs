@@ -1,4 +1,5 @@
-//! Streamable HTTP: one endpoint (`/mcp`) serving both protocol revisions.
+//! Streamable HTTP: one endpoint (`/mcp`) serving both protocol revisions. *Available with the
+//! `http` feature (on by default).*
 //!
 //! - **2026-07-28** (a POST whose `params._meta` carries
 //!   `io.modelcontextprotocol/protocolVersion`): stateless. The `MCP-Protocol-Version`,
@@ -32,7 +33,6 @@
 //! ```
 
 mod builder;
-mod cli;
 mod delete;
 mod endpoint;
 mod events;

@@ -1,9 +1,8 @@
-//! `serve_from_args`: stdio by default, Streamable HTTP with `--http ADDR`, so an example's
-//! `main` stays one line.
+//! `serve_from_args`: stdio by default, Streamable HTTP with `--http ADDR` (with the `http`
+//! feature), so an example's `main` stays one line.
 
 use crate::error::{Error, Result};
 use crate::server::McpServer;
-use tokio::net::TcpListener;
 
 impl McpServer {
     /// Serves as the command line says: over stdio by default, or over Streamable HTTP with
@@ -27,7 +26,19 @@ impl McpServer {
         let Some(addr) = http_address(std::env::args().skip(1))? else {
             return self.serve_stdio().await;
         };
-        let listener = TcpListener::bind(&addr).await?;
+        self.serve_http_at(addr).await
+    }
+
+    #[cfg(not(feature = "http"))]
+    async fn serve_http_at(self, _addr: String) -> Result<()> {
+        Err(Error::Startup(
+            "--http needs mcpwire's `http` feature, which this build leaves out".to_owned(),
+        ))
+    }
+
+    #[cfg(feature = "http")]
+    async fn serve_http_at(self, addr: String) -> Result<()> {
+        let listener = tokio::net::TcpListener::bind(&addr).await?;
         let url = format!("http://{}/mcp", listener.local_addr()?);
         eprintln!(
             "Connect the MCP Inspector: npx @modelcontextprotocol/inspector, then choose \

@@ -1,0 +1,83 @@
+//! A [`Context`] that serves no request: for calling a tool's or resolver's body from a unit
+//! test, as `name::call(..)`.
+
+use super::state::SharedState;
+use super::{Context, Notifier, Outbound, RequestScope};
+use crate::protocol::version::MODERN;
+use crate::protocol::{ClientCapabilities, Era, RequestId};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Builds a [`Context`] that serves no request ([`Context::detached`]): no client is
+/// connected, so progress and log messages go nowhere and a question to the client fails.
+/// Shared state is what you give it here.
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// struct Prices { dune: u32 }
+///
+/// #[resolver]
+/// async fn price(title: String, ctx: Context) -> u32 {
+///     if title == "Dune" { ctx.state::<Prices>().dune } else { 0 }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let ctx = Context::detached().state(Prices { dune: 12 }).build();
+/// assert_eq!(price::call("Dune".into(), ctx).await, 12);
+/// # });
+/// ```
+pub struct DetachedContext {
+    state: SharedState,
+    principal: Option<Arc<str>>,
+    capabilities: ClientCapabilities,
+}
+
+impl DetachedContext {
+    pub(super) fn new() -> Self {
+        Self {
+            state: SharedState::default(),
+            principal: None,
+            capabilities: ClientCapabilities::default(),
+        }
+    }
+
+    /// Adds a shared value, read with [`Context::state`] (one value per type).
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// The authenticated principal [`Context::principal`] reports.
+    pub fn principal(mut self, principal: impl Into<Arc<str>>) -> Self {
+        self.principal = Some(principal.into());
+        self
+    }
+
+    /// The capabilities [`Context::client_capabilities`] reports.
+    pub fn client_capabilities(mut self, capabilities: ClientCapabilities) -> Self {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// The context: a 2026-07-28 request with id `0`.
+    pub fn build(self) -> Context {
+        let (outbound, _nobody) = Outbound::channel();
+        Context::new(RequestScope {
+            request_id: RequestId::Number(0),
+            era: Era::Modern,
+            protocol_version: Arc::from(MODERN),
+            client_capabilities: Arc::new(self.capabilities),
+            client_info: None,
+            progress_token: None,
+            log_level: None,
+            state: Arc::new(self.state),
+            outbound,
+            headers: None,
+            principal: self.principal,
+            notifier: Notifier::default(),
+            client_requests: None,
+            client_request_timeout: Duration::ZERO,
+        })
+    }
+}

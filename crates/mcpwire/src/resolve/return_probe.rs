@@ -1,0 +1,102 @@
+//! How a resolver's return type is classified, by trait: a type that implements
+//! [`IntoResolution`] (`Result<T, E>` under any alias, `Elicit`, `ElicitUrl`, `Sample`,
+//! `ListRoots`) resolves itself; any other type is a plain value. The `#[resolver]` macro
+//! picks between the two with method resolution (autoref), never by the type's name.
+
+use super::into_resolution::{IntoResolution, Outcome, Ready};
+use std::any::TypeId;
+use std::marker::PhantomData;
+
+/// A zero-sized stand-in for a resolver's return type `R`; call its methods through `&&`.
+#[doc(hidden)]
+pub struct ReturnProbe<R>(PhantomData<fn() -> R>);
+
+impl<R> ReturnProbe<R> {
+    /// The probe.
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<R> Default for ReturnProbe<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+macro_rules! probe_trait {
+    ($name:ident) => {
+        /// One side of the return-type classification (see the module docs).
+        #[doc(hidden)]
+        pub trait $name {
+            /// The return type as written.
+            type Return;
+            /// What the consumers receive.
+            type Value: Send + Sync + 'static;
+            /// A value whose type says what consumers receive.
+            fn witness(&self) -> PhantomData<Self::Value> {
+                PhantomData
+            }
+            /// The `TypeId` of what consumers receive.
+            fn value_type_id(&self) -> TypeId {
+                TypeId::of::<Self::Value>()
+            }
+            /// The name of what consumers receive, for error messages.
+            fn value_type_name(&self) -> &'static str {
+                std::any::type_name::<Self::Value>()
+            }
+            /// The outcome of one run that returned `value`.
+            fn outcome(&self, value: Self::Return) -> Outcome<Self::Value>;
+            /// The registration-time check of what the resolver may ask.
+            fn prepare(&self) -> fn() -> Result<(), String>;
+        }
+    };
+}
+
+probe_trait!(ViaIntoResolution);
+probe_trait!(ViaPlainValue);
+
+impl<R: IntoResolution> ViaIntoResolution for &ReturnProbe<R> {
+    type Return = R;
+    type Value = R::Value;
+
+    fn outcome(&self, value: R) -> Outcome<R::Value> {
+        value.into_resolution()
+    }
+
+    fn prepare(&self) -> fn() -> Result<(), String> {
+        R::prepare
+    }
+}
+
+impl<R: Send + Sync + 'static> ViaPlainValue for ReturnProbe<R> {
+    type Return = R;
+    type Value = R;
+
+    fn outcome(&self, value: R) -> Outcome<R> {
+        Ready(value).into_resolution()
+    }
+
+    fn prepare(&self) -> fn() -> Result<(), String> {
+        <Ready<R> as IntoResolution>::prepare
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ToolError;
+
+    type Fallible<T> = Result<T, ToolError>;
+
+    #[test]
+    fn a_result_under_an_alias_resolves_itself_and_a_plain_value_is_ready() {
+        let fallible = (&&ReturnProbe::<Fallible<u32>>::new()).value_type_id();
+        assert_eq!(fallible, TypeId::of::<u32>());
+        #[allow(clippy::needless_borrow)] // the borrows are what the macro writes
+        let plain = (&&ReturnProbe::<String>::new()).value_type_id();
+        assert_eq!(plain, TypeId::of::<String>());
+        let failed = (&&ReturnProbe::<Fallible<u32>>::new()).outcome(Err(ToolError::new("no")));
+        assert!(matches!(failed, Outcome::Failed(_)));
+    }
+}
