@@ -99,6 +99,11 @@ pub mod guide {
     pub mod dependencies {}
 }
 
+/// The crate's README, whose example is compiled as a doc test.
+#[cfg(all(doctest, feature = "http"))]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// Everything a server author usually needs, in one import.
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
