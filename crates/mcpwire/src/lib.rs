@@ -146,6 +146,11 @@ pub mod __private {
         IntoResourceContents, ResourceDefinition, ResourceFuture, ResourceMarker,
     };
     pub use crate::server::tool::{ToolCall, ToolDefinition, ToolFuture, ToolMarker};
+
+    /// The `requestState` codec, for the benchmarks.
+    pub mod state {
+        pub use crate::state::codec::{Binding, Refusal, StateCodec, arguments_digest};
+    }
     pub use schemars;
     pub use serde;
     pub use std::any::{Any, TypeId};

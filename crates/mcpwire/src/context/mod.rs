@@ -9,11 +9,11 @@ mod principal;
 pub(crate) mod state;
 
 pub use changes::{Change, Notifier};
-pub use client_requests::{ClientRequestError, ClientRequests};
+pub(crate) use client_requests::{ClientRequestError, ClientRequests};
 pub use detached::DetachedContext;
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
-pub use outbound::Outbound;
+pub(crate) use outbound::Outbound;
 pub use principal::Principal;
 pub(crate) use state::SharedState;
 

@@ -1,9 +1,9 @@
 //! The `requestState` layer: what a 2026-07-28 round hands to the client, sealed so that the
 //! client can only echo it back to the request it belongs to.
 
-mod codec;
+pub(crate) mod codec;
 mod keys;
 
 pub(crate) use codec::digest;
-pub use codec::{Binding, Refusal, StateCodec, arguments_digest};
+pub(crate) use codec::{Binding, StateCodec, arguments_digest};
 pub use keys::{KEYS_ENV, KeyError, KeyRing};
