@@ -9,7 +9,8 @@ mod principal;
 pub(crate) mod state;
 
 pub use changes::{Change, Notifier};
-pub(crate) use client_requests::{ClientRequestError, ClientRequests};
+pub use client_requests::ClientRequestError;
+pub(crate) use client_requests::ClientRequests;
 pub use detached::DetachedContext;
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;

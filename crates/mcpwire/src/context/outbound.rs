@@ -54,6 +54,7 @@ impl Outbound {
     }
 
     /// Whether the receiving end is gone (the client left).
+    #[cfg(feature = "http")]
     pub fn is_closed(&self) -> bool {
         self.lines.is_closed()
     }
