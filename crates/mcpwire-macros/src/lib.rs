@@ -1,5 +1,6 @@
-//! Procedural macros of the `mcpwire` crate. Use them through `mcpwire` (`mcpwire::tool`, `mcpwire::resolver`),
-//! whose documentation describes them.
+//! Procedural macros of the `mcpwire` crate. Use them through `mcpwire` (`mcpwire::tool`,
+//! `mcpwire::resolver`, `mcpwire::prompt`, `mcpwire::resource`), whose documentation shows each
+//! with a compiled example.
 
 mod handler;
 mod options;
@@ -22,13 +23,15 @@ use proc_macro::TokenStream;
 /// and the hints `read_only`, `destructive`, `idempotent`, `open_world` (each
 /// optionally `= bool`).
 ///
-/// Parameters: a `Context` is injected; `#[resolve(path)]` is filled by a resolver; any other
-/// parameter is a tool argument (doc comments become its description; `#[arg(rename = "…")]`,
+/// Parameters: `#[resolve(path)]` is filled by a resolver; every other parameter is filled from
+/// the request (`FromRequest`, decided by trait, so a renamed `Context` works): the request's
+/// `Context` is injected, and any other type is a tool argument (doc comments become its description; `#[arg(rename = "…")]`,
 /// `#[arg(default)]`, `#[arg(default = expr)]`, `#[arg(description = "…")]`, and
 /// `#[arg(header = "Name")]` to mirror a string, integer or boolean argument in the
 /// `Mcp-Param-Name` HTTP header of 2026-07-28 requests).
 ///
-/// The function stays callable as `name::call(..)`.
+/// The body stays callable with plain arguments as `name::call(..)` (resolved parameters are
+/// passed as plain values; for a `Context`, pass `Context::detached()..build()`).
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into())
@@ -40,7 +43,10 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// parameters.
 ///
 /// Each parameter is a `Context`, another `#[resolve(..)]`, or the tool argument of the same
-/// name and type. The function stays callable as `name::call(..)`.
+/// name and type. What consumers receive follows from the return type by trait
+/// (`IntoResolution`): `Result<T, E>` under any alias gives `T` (an `Err` fails the call), the
+/// question kinds give their answers, and any other type is given as it is. The body stays
+/// callable with plain arguments as `name::call(..)`.
 ///
 /// Option: `key = "…"`, the key a question the resolver asks travels under on 2026-07-28
 /// (`inputRequests`, `inputResponses`) and its answer is recorded under in `requestState`.

@@ -81,8 +81,96 @@ feature_gated! { "server",
     pub mod state;
     pub mod transport;
     pub use context::Context;
-    pub use mcpwire_macros::{prompt, resolver, resource, tool};
     pub use server::McpServer;
+
+    /// # Example
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool(read_only)]
+    /// async fn add(
+    ///     /// The first number.
+    ///     a: i64,
+    ///     #[arg(default = 1)] b: i64,
+    /// ) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// let server = McpServer::new("calculator").tool(add)?;
+    /// # drop(server);
+    /// // The body, called directly (from a unit test, say):
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(add::call(2, 3).await, 5);
+    /// # });
+    /// # Ok::<(), mcpwire::InvalidSignature>(())
+    /// ```
+    pub use mcpwire_macros::tool;
+
+    /// # Example
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// struct Prices;
+    /// impl Prices { fn of(&self, title: &str) -> Option<u32> { (title == "Dune").then_some(12) } }
+    ///
+    /// #[resolver]
+    /// async fn price(title: String, ctx: Context) -> Result<u32, ToolError> {
+    ///     ctx.state::<Prices>().of(&title).ok_or_else(|| ToolError::new("no such book"))
+    /// }
+    ///
+    /// /// Quotes a book's price.
+    /// #[tool]
+    /// async fn quote(title: String, #[resolve(price)] price: u32) -> String {
+    ///     format!("{title}: {price} EUR")
+    /// }
+    ///
+    /// let server = McpServer::new("shop").state(Prices).tool(quote)?;
+    /// # drop(server);
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let ctx = Context::detached().state(Prices).build();
+    /// assert_eq!(price::call("Dune".into(), ctx).await, Ok(12));
+    /// # });
+    /// # Ok::<(), mcpwire::InvalidSignature>(())
+    /// ```
+    pub use mcpwire_macros::resolver;
+
+    /// # Example
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Asks for a review of some code.
+    /// #[prompt]
+    /// async fn review(code: String, language: Option<String>) -> String {
+    ///     let language = language.unwrap_or_else(|| "Rust".into());
+    ///     format!("Review this {language} code:\n{code}")
+    /// }
+    ///
+    /// let server = McpServer::new("prompts").prompt(review)?;
+    /// # drop(server);
+    /// # Ok::<(), mcpwire::InvalidSignature>(())
+    /// ```
+    pub use mcpwire_macros::prompt;
+
+    /// # Example
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// One book's blurb.
+    /// #[resource(uri = "books://{title}/blurb", mime_type = "text/plain")]
+    /// async fn blurb(title: String) -> String {
+    ///     format!("{title}: a book worth reading.")
+    /// }
+    ///
+    /// let server = McpServer::new("library").resource(blurb)?;
+    /// # drop(server);
+    /// # Ok::<(), mcpwire::InvalidSignature>(())
+    /// ```
+    pub use mcpwire_macros::resource;
 }
 mod error;
 pub mod protocol;
