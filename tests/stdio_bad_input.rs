@@ -76,8 +76,12 @@ impl Server {
 
     /// Writes `line` and a newline to the server's stdin (failing after [`IO_TIMEOUT`]).
     fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").into_bytes());
+    }
+
+    /// Writes raw `bytes` to the server's stdin (failing after [`IO_TIMEOUT`]).
+    fn send_bytes(&mut self, bytes: Vec<u8>) {
         let mut stdin = self.stdin.take().expect("stdin is already closed");
-        let bytes = format!("{line}\n").into_bytes();
         let len = bytes.len();
         let (done, finished) = mpsc::channel();
         thread::spawn(move || {
@@ -350,4 +354,18 @@ fn closing_stdin_exits_with_status_zero() {
         "nothing more on stdout after the last response"
     );
     assert!(status.success(), "exit status {status}");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_a_parse_error_and_the_session_goes_on() {
+    let mut server = Server::initialized();
+    let mut line = br#"{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":""#.to_vec();
+    line.extend_from_slice(&[0xff, 0xfe]);
+    line.extend_from_slice(b"\"}}\n");
+    server.send_bytes(line);
+    let response = server.recv();
+    assert_eq!(response["error"]["code"], -32700, "{response}");
+    assert_eq!(response["id"], Value::Null, "{response}");
+    server.assert_still_serving(8, false);
+    server.assert_still_serving(9, true);
 }

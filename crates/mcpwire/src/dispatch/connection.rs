@@ -16,6 +16,8 @@ use tokio::task::JoinSet;
 pub(crate) enum ReadError {
     /// The message was longer than the limit; it was skipped.
     TooLong,
+    /// The message was not UTF-8; it was skipped.
+    NotUtf8,
     /// The transport failed; the connection ends.
     Io(std::io::Error),
 }
@@ -49,6 +51,13 @@ where
                     let error = ErrorObject::new(
                         code::INVALID_REQUEST,
                         format!("Invalid Request: message longer than {limit} bytes"),
+                    );
+                    outbound.send(error_line(None, &error));
+                }
+                Some(Err(ReadError::NotUtf8)) => {
+                    let error = ErrorObject::new(
+                        code::PARSE_ERROR,
+                        "Parse error: the message is not valid UTF-8",
                     );
                     outbound.send(error_line(None, &error));
                 }

@@ -6,31 +6,46 @@ use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio_util::codec::{Decoder, FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 
-/// Lines of at most `max_bytes`; a longer line is reported once and skipped, and reading goes
-/// on with the next line.
+/// Lines of at most `max_bytes`; a longer line, or one that is not UTF-8, is reported once and
+/// skipped, and reading goes on with the next line.
 pub(crate) fn read_lines<R: AsyncRead + Unpin>(
     reader: R,
     max_bytes: usize,
 ) -> impl Stream<Item = Result<String, ReadError>> + Unpin {
-    let codec = BoundedLines(LinesCodec::new_with_max_length(max_bytes));
+    let codec = BoundedLines(AnyDelimiterCodec::new_with_max_length(
+        b"\n".to_vec(),
+        b"\n".to_vec(),
+        max_bytes,
+    ));
     FramedRead::new(reader, codec).map(|item| match item {
         Ok(line) => line,
         Err(error) => Err(ReadError::Io(error)),
     })
 }
 
-/// `LinesCodec`, except that an over-long line is an item, not a stream error: `FramedRead`
-/// ends the stream after any decoding error, and one bad line must not end the connection.
-struct BoundedLines(LinesCodec);
+/// Newline-delimited byte chunks decoded as UTF-8 lines, where an over-long line and a line
+/// that is not UTF-8 are items, not stream errors: `FramedRead` ends the stream after any
+/// decoding error, and one bad line must not end the connection.
+struct BoundedLines(AnyDelimiterCodec);
 
 impl BoundedLines {
-    fn item(result: Result<Option<String>, LinesCodecError>) -> std::io::Result<Option<Line>> {
+    fn item(
+        result: Result<Option<bytes::Bytes>, AnyDelimiterCodecError>,
+    ) -> std::io::Result<Option<Line>> {
         match result {
-            Ok(line) => Ok(line.map(Ok)),
-            Err(LinesCodecError::MaxLineLengthExceeded) => Ok(Some(Err(ReadError::TooLong))),
-            Err(LinesCodecError::Io(error)) => Err(error),
+            Ok(None) => Ok(None),
+            Ok(Some(chunk)) => {
+                let chunk = chunk.strip_suffix(b"\r").unwrap_or(&chunk);
+                Ok(Some(
+                    String::from_utf8(chunk.to_vec()).map_err(|_| ReadError::NotUtf8),
+                ))
+            }
+            Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => {
+                Ok(Some(Err(ReadError::TooLong)))
+            }
+            Err(AnyDelimiterCodecError::Io(error)) => Err(error),
         }
     }
 }
