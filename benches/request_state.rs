@@ -20,10 +20,10 @@ fn bench(c: &mut Criterion) {
         arguments: &digest,
         principal: None,
     };
-    let token = codec.seal(binding, STATE);
+    let token = codec.seal(binding, STATE, "call").unwrap();
     let mut group = c.benchmark_group("request_state");
     group.bench_function("seal", |b| {
-        b.iter(|| codec.seal(black_box(binding), black_box(STATE)))
+        b.iter(|| codec.seal(black_box(binding), black_box(STATE), black_box("call")))
     });
     group.bench_function("open", |b| {
         b.iter(|| codec.open(black_box(&token), black_box(binding)).unwrap())

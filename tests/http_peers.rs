@@ -23,6 +23,21 @@ fn bookshop_prints_its_url_and_how_to_connect_the_inspector() {
     assert!(stderr.contains(&server.url), "{stderr}");
 }
 
+#[test]
+fn an_http_server_without_request_state_keys_says_so_loudly() {
+    let server = HttpExample::start("bookshop");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let warned = loop {
+        let stderr = server.stderr();
+        if stderr.contains("random key of this process") || std::time::Instant::now() > deadline {
+            break stderr;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(warned.contains("random key of this process"), "{warned}");
+    assert!(warned.contains("MCP_REQUEST_STATE_KEYS"), "{warned}");
+}
+
 fn bookshop_serves(mode: &str) {
     let server = HttpExample::start("bookshop");
     let run = python_client_http(

@@ -12,7 +12,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         attr,
         "tool",
         &["name", "title", "description", "input_schema"],
-        &["read_only", "destructive", "idempotent", "open_world"],
+        &[
+            "read_only",
+            "destructive",
+            "idempotent",
+            "open_world",
+            "once",
+        ],
     )?;
     let signature = Signature::parse(item, "tool")?;
     let name = signature.name();
@@ -23,6 +29,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let destructive = option_bool(options.flag("destructive"));
     let idempotent = option_bool(options.flag("idempotent"));
     let open_world = option_bool(options.flag("open_world"));
+    let once = options.flag("once").unwrap_or(false);
     let ret = signature.return_type();
     // `input_schema = "path::to::function"`: the author's schema, listed as written.
     let (input_schema, input_schema_given) = match options.string("input_schema") {
@@ -92,6 +99,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     input_schema_given: #input_schema_given,
                     output: __output,
                     params: PARAMS,
+                    once: #once,
                     call: __call,
                 }
         }

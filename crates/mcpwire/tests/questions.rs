@@ -355,6 +355,8 @@ async fn every_bad_state_gets_the_same_error_and_the_server_keeps_serving() {
     assert_eq!(text(&done), "Hello, A B!", "the genuine state still works");
 }
 
+/// A TTL of zero expires at once: expiry is counted in milliseconds (not rounded down to whole
+/// seconds), and `open` refuses a state at or past its expiry.
 #[tokio::test]
 async fn an_expired_state_is_refused() {
     let server = McpServer::new("questions")

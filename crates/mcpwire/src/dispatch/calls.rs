@@ -52,6 +52,7 @@ pub(crate) async fn call_tool(
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: None,
+            once: tool.definition.once,
         },
     )?;
     let outcome = guarded((tool.definition.call)(call), "the tool").await;
@@ -94,6 +95,7 @@ pub(crate) async fn get_prompt(
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: None,
+            once: false,
         },
     )?;
     match guarded((prompt.definition.call)(call), "the prompt").await {
@@ -139,6 +141,7 @@ pub(crate) async fn read_resource(
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: Some(params.uri.clone()),
+            once: false,
         },
     )?;
     match guarded((resource.definition.call)(call), "the resource").await {
@@ -176,6 +179,8 @@ struct Invocation<'a> {
     responses: Option<&'a RawValue>,
     state: Option<&'a str>,
     uri: Option<String>,
+    /// Whether a replayed final round is refused (`#[tool(once)]`).
+    once: bool,
 }
 
 /// The call a handler runs with: its context and, on 2026-07-28, its round's verified inputs.
@@ -192,6 +197,7 @@ fn start(
         responses,
         state,
         uri,
+        once,
     } = invocation;
     let round = match served.era {
         Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
@@ -221,6 +227,7 @@ fn start(
         handler: handler.clone(),
         round,
         uri,
+        replay_guard: once.then(|| exchange.core.replay_guard.clone()),
     })
 }
 
@@ -242,10 +249,9 @@ async fn guarded<T>(
 fn stopped(exchange: &Exchange, target: Target<'_>, stop: Stop) -> Reply {
     match stop {
         Stop::Protocol(error) => Err(error),
-        Stop::InputRequired(input) => Ok((
-            rounds::seal(&exchange.core, target, input),
-            Kind::InputRequired,
-        )),
+        Stop::InputRequired(input) => {
+            rounds::seal(&exchange.core, target, input).map(|line| (line, Kind::InputRequired))
+        }
         Stop::Failed(_) | Stop::InvalidArguments(_) => unreachable!("handled by the caller"),
     }
 }

@@ -3,10 +3,10 @@
 //! client; the reason goes to the server log only.
 
 use crate::protocol::ErrorObject;
-use crate::resolve::rounds::RoundState;
+use crate::resolve::rounds::{CallToken, RoundState};
 use crate::resolve::{InputRequired, RoundInputs};
 use crate::server::core::ServerCore;
-use crate::state::{Binding, arguments_digest};
+use crate::state::{Binding, arguments_digest, new_call_id};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -52,10 +52,16 @@ pub(crate) fn open(
             }
         },
     };
-    let state = match request_state {
-        None => RoundState::default(),
+    let (state, call) = match request_state {
+        None => (RoundState::default(), None),
         Some(token) => match target.with_binding(|binding| core.state_codec.open(token, binding)) {
-            Ok(plaintext) => RoundState::parse(&plaintext),
+            Ok(opened) => (
+                RoundState::parse(&opened.state),
+                Some(CallToken {
+                    id: opened.call_id,
+                    expires_at_ms: opened.expires_at_ms,
+                }),
+            ),
             Err(reason) => {
                 tracing::warn!(?reason, target = target.name, "rejected a requestState");
                 return Err(ErrorObject::invalid_params(
@@ -64,7 +70,11 @@ pub(crate) fn open(
             }
         },
     };
-    Ok(RoundInputs { state, responses })
+    Ok(RoundInputs {
+        state,
+        responses,
+        call,
+    })
 }
 
 #[derive(Serialize)]
@@ -75,12 +85,40 @@ struct InputRequiredResult<'a> {
 }
 
 /// The `input_required` result for `input`, with its state sealed to `target`.
-pub(crate) fn seal(core: &ServerCore, target: Target<'_>, input: InputRequired) -> String {
+///
+/// # Errors
+///
+/// `-32602` naming the size and the limit when the answers recorded so far do not fit in a
+/// `requestState` (the server never mints a state it would refuse): the round that carried the
+/// too-big answer fails, saying so.
+pub(crate) fn seal(
+    core: &ServerCore,
+    target: Target<'_>,
+    input: InputRequired,
+) -> Result<String, ErrorObject> {
     let state = input.state.to_json();
-    let request_state = target.with_binding(|binding| core.state_codec.seal(binding, &state));
+    let call_id = input.call_id.unwrap_or_else(new_call_id);
+    let sealed =
+        target.with_binding(|binding| core.state_codec.seal(binding, &state, &call_id));
+    let request_state = match sealed {
+        Ok(token) => token,
+        Err(oversized) => {
+            tracing::warn!(
+                target = target.name,
+                bytes = oversized.bytes,
+                limit = oversized.limit,
+                "the answers of a call do not fit in a requestState"
+            );
+            return Err(ErrorObject::invalid_params(format!(
+                "Invalid params: the answers given so far do not fit in a requestState ({} \
+                 bytes; this server's limit is {} bytes); answer with less",
+                oversized.bytes, oversized.limit
+            )));
+        }
+    };
     let result = InputRequiredResult {
         input_requests: &input.requests,
         request_state,
     };
-    serde_json::to_string(&result).expect("input requests serialize")
+    Ok(serde_json::to_string(&result).expect("input requests serialize"))
 }

@@ -42,6 +42,17 @@ impl RoundState {
 pub struct RoundInputs {
     pub(crate) state: RoundState,
     pub(crate) responses: Map<String, Value>,
+    /// The call this round continues, when it came with a `requestState`.
+    pub(crate) call: Option<CallToken>,
+}
+
+/// The identity of a multi-round call, read from its verified `requestState`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CallToken {
+    /// The same in every round of the call.
+    pub(crate) id: String,
+    /// When the state this round came with expires (ms since the epoch).
+    pub(crate) expires_at_ms: u64,
 }
 
 /// The questions a round could not answer, and the state for the retry.
@@ -51,6 +62,8 @@ pub struct InputRequired {
     pub(crate) requests: Map<String, Value>,
     /// The plaintext state, sealed by the dispatcher.
     pub(crate) state: RoundState,
+    /// The call's id, when this round continued one (the next state carries it on).
+    pub(crate) call_id: Option<String>,
 }
 
 /// The next round's state, built while this round runs.

@@ -126,6 +126,7 @@ pub(crate) async fn resolve<'p>(
         return Err(Stop::InputRequired(InputRequired {
             requests: next.requests,
             state: next.state,
+            call_id: round.call.as_ref().map(|call| call.id.clone()),
         }));
     }
     Ok(Resolved { plan, values })

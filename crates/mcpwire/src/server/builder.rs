@@ -54,6 +54,8 @@ pub struct McpServer {
     page_size: usize,
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
+    state_max_bytes: usize,
+    replay_guard: Option<Arc<dyn crate::state::ReplayGuard>>,
     notifier: Notifier,
     completer: Option<Completer>,
 }
@@ -78,6 +80,8 @@ impl McpServer {
             page_size: DEFAULT_PAGE_SIZE,
             state_keys: None,
             state_ttl: Duration::from_secs(600),
+            state_max_bytes: crate::state::codec::DEFAULT_MAX_BYTES,
+            replay_guard: None,
             notifier: Notifier::default(),
             completer: None,
         }
@@ -266,9 +270,26 @@ impl McpServer {
         self
     }
 
-    /// How long a round's `requestState` stays valid (default 10 minutes, renewed each round).
+    /// How long a round's `requestState` stays valid (default 10 minutes, renewed each round),
+    /// counted in milliseconds. A TTL too long for the clock means "never expires".
     pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
         self.state_ttl = ttl;
+        self
+    }
+
+    /// The longest `requestState` the server mints and accepts (default 64 KiB). Recorded
+    /// answers travel inside the state: a round whose answers would not fit is refused with a
+    /// `-32602` that says so, rather than minting a state the next round would refuse.
+    pub fn request_state_max_bytes(mut self, bytes: usize) -> Self {
+        self.state_max_bytes = bytes;
+        self
+    }
+
+    /// Where `#[tool(once)]` calls record that they completed (default: a bounded
+    /// [`MemoryReplayGuard`](crate::state::MemoryReplayGuard) of this process). Replicas that
+    /// resume each other's rounds share one guard.
+    pub fn replay_guard(mut self, guard: impl crate::state::ReplayGuard) -> Self {
+        self.replay_guard = Some(Arc::new(guard));
         self
     }
 
@@ -280,13 +301,15 @@ impl McpServer {
 
     /// Runs start-up (lifespan builders) and freezes the server for serving.
     pub(crate) async fn build(self) -> Result<Arc<ServerCore>> {
-        let keys = match self.state_keys {
-            Some(keys) => keys,
-            None => KeyRing::from_env()
-                .map_err(|e| Error::Startup(e.to_string()))?
-                .unwrap_or_else(KeyRing::ephemeral),
+        let configured = match self.state_keys {
+            Some(keys) => Some(keys),
+            None => KeyRing::from_env().map_err(|e| Error::Startup(e.to_string()))?,
         };
-        let state_codec = StateCodec::new(keys, self.info.name.clone()).with_ttl(self.state_ttl);
+        let ephemeral_keys = configured.is_none();
+        let keys = configured.unwrap_or_else(KeyRing::ephemeral);
+        let state_codec = StateCodec::new(keys, self.info.name.clone())
+            .with_ttl(self.state_ttl)
+            .with_max_bytes(self.state_max_bytes);
         let mut state = self.state;
         for startup in self.startup {
             state.insert_value(startup().await?);
@@ -303,6 +326,10 @@ impl McpServer {
             state_codec,
             self.notifier,
         );
+        core.ephemeral_keys = ephemeral_keys;
+        if let Some(guard) = self.replay_guard {
+            core.replay_guard = guard;
+        }
         if let Some(completer) = self.completer {
             core.capabilities.completions = Some(Default::default());
             core.completer = Some(completer);

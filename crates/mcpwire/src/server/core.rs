@@ -58,9 +58,28 @@ pub(crate) struct ServerCore {
     pub(crate) notifier: Notifier,
     /// Answers `completion/complete`, when the server has a completer.
     pub(crate) completer: Option<Completer>,
+    /// Whether `requestState` is sealed with a random key of this process (no key configured):
+    /// then no other replica can resume this one's rounds.
+    pub(crate) ephemeral_keys: bool,
+    /// Refuses replayed final rounds of `#[tool(once)]` calls.
+    pub(crate) replay_guard: Arc<dyn crate::state::ReplayGuard>,
 }
 
 impl ServerCore {
+    /// Says loudly, once at start-up, when rounds can only resume on this process: behind a
+    /// load balancer every 2026-07-28 round that lands on another replica would fail.
+    pub(crate) fn warn_if_ephemeral_keys(&self) {
+        if self.ephemeral_keys {
+            tracing::warn!(
+                "requestState is sealed with a random key of this process: a multi-round call \
+                 can only finish on this process, so replicas behind a load balancer refuse each \
+                 other's rounds. Set {} (or McpServer::request_state_keys) to the same keys on \
+                 every replica.",
+                crate::state::KEYS_ENV
+            );
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         info: Implementation,
@@ -114,6 +133,8 @@ impl ServerCore {
             state_codec,
             notifier,
             completer: None,
+            ephemeral_keys: false,
+            replay_guard: Arc::new(crate::state::MemoryReplayGuard::default()),
         }
     }
 }

@@ -3,10 +3,12 @@
 use super::output::OutputShape;
 use crate::context::Context;
 use crate::error::ToolError;
+use crate::protocol::ErrorObject;
 use crate::protocol::tools::{CallToolResult, ToolAnnotations};
 use crate::resolve::plan::ToolPlan;
 use crate::resolve::run::resolve;
 use crate::resolve::{ArgumentSource, ParamSpec, Resolved, RoundInputs, Stop};
+use crate::state::ReplayGuard;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::future::Future;
@@ -39,6 +41,9 @@ pub struct ToolDefinition {
     pub output: fn() -> OutputShape,
     /// Where each parameter of the function gets its value, in declaration order.
     pub params: &'static [ParamSpec],
+    /// `#[tool(once)]`: a multi-round call completes once; a replayed final round is refused
+    /// (see [`ReplayGuard`](crate::state::ReplayGuard)).
+    pub once: bool,
     /// Runs the tool.
     pub call: fn(ToolCall) -> ToolFuture,
 }
@@ -105,6 +110,8 @@ pub struct ToolCall {
     pub(crate) round: RoundInputs,
     /// The URI being read (resources only).
     pub(crate) uri: Option<String>,
+    /// Refuses a replayed final round (`#[tool(once)]` tools only).
+    pub(crate) replay_guard: Option<Arc<dyn ReplayGuard>>,
 }
 
 impl ToolCall {
@@ -142,7 +149,16 @@ impl ToolCall {
         &'a self,
         arguments: &'a dyn ArgumentSource,
     ) -> Result<Resolved<'a>, Stop> {
-        resolve(&self.handler.plan, &self.context, arguments, &self.round).await
+        let resolved = resolve(&self.handler.plan, &self.context, arguments, &self.round).await?;
+        if let (Some(guard), Some(call)) = (&self.replay_guard, &self.round.call)
+            && !guard.first_use(&call.id, call.expires_at_ms).await
+        {
+            tracing::warn!(tool = self.handler.name, "refused a replayed requestState");
+            return Err(Stop::Protocol(ErrorObject::invalid_params(
+                "Invalid or expired requestState",
+            )));
+        }
+        Ok(resolved)
     }
 
     /// The `isError` result for a failure: `Error executing tool <name>: <message>`.

@@ -1,8 +1,11 @@
 //! Sealing and opening `requestState` tokens: AES-256-GCM over the claims, bound to the method,
 //! the tool (or prompt, or resource), a digest of the arguments, the audience, the principal and
-//! an expiry. Every failure to open is the same error; the reason goes to the server log only.
+//! an expiry, with a unique id. Each token is sealed under its own key (see `keys`). Every
+//! failure to open is the same error; the reason goes to the server log only.
+//!
+//! Token: `v2.` + base64url(key id (4) ‖ salt (16) ‖ nonce (12) ‖ AES-GCM(claims) (+16)).
 
-use super::keys::{KeyRing, b64, unb64};
+use super::keys::{KeyRing, SALT_BYTES, b64, unb64};
 use aes_gcm::Nonce;
 use aes_gcm::aead::{Aead, OsRng, Payload, rand_core::RngCore};
 use serde::{Deserialize, Serialize};
@@ -10,7 +13,12 @@ use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-const PREFIX: &str = "v1.";
+const PREFIX: &str = "v2.";
+const HEADER_BYTES: usize = 4 + SALT_BYTES + 12;
+const TAG_BYTES: usize = 16;
+
+/// The longest `requestState` sealed or accepted by default: 64 KiB.
+pub(crate) const DEFAULT_MAX_BYTES: usize = 64 * 1024;
 
 /// What a token is bound to: the request that may carry it back.
 #[derive(Clone, Copy, Debug)]
@@ -28,8 +36,14 @@ pub struct Binding<'a> {
 #[derive(Serialize, Deserialize)]
 struct Claims<'a> {
     v: u8,
+    /// Issued at, milliseconds since the epoch.
     iat: u64,
+    /// Expires at, milliseconds since the epoch.
     exp: u64,
+    /// The call's id: minted with its first state, the same in every later round's state (for
+    /// replay guards).
+    #[serde(borrow)]
+    cid: Cow<'a, str>,
     #[serde(borrow)]
     m: Cow<'a, str>,
     #[serde(borrow)]
@@ -51,6 +65,27 @@ pub struct StateCodec {
     audience: String,
     ttl: Duration,
     max_bytes: usize,
+}
+
+/// A state that would seal into a token longer than the limit: the server refuses to mint a
+/// `requestState` it would then refuse to open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Oversized {
+    /// The token's length.
+    pub bytes: usize,
+    /// The limit.
+    pub limit: usize,
+}
+
+/// An opened token: the engine's plaintext state, and the token's identity.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opened {
+    /// The engine's plaintext state.
+    pub state: String,
+    /// The id of the call the token belongs to (the same in every round of one call).
+    pub call_id: String,
+    /// When the token expires, milliseconds since the epoch.
+    pub expires_at_ms: u64,
 }
 
 /// Why a token was refused; logged, never sent.
@@ -81,29 +116,48 @@ impl StateCodec {
             keys,
             audience: audience.into(),
             ttl: Duration::from_secs(600),
-            max_bytes: 64 * 1024,
+            max_bytes: DEFAULT_MAX_BYTES,
         }
     }
 
-    /// How long a token stays valid (renewed each round).
+    /// How long a token stays valid (renewed each round), to the millisecond; a TTL too large
+    /// to add to the clock means "until the end of time" rather than an overflow.
     pub fn with_ttl(mut self, ttl: Duration) -> Self {
         self.ttl = ttl;
         self
     }
 
-    /// The longest token accepted.
+    /// The longest token sealed or accepted.
     pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
         self.max_bytes = max_bytes;
         self
     }
 
-    /// Seals `state` (the engine's plaintext) for `binding`.
-    pub fn seal(&self, binding: Binding<'_>, state: &str) -> String {
-        let now = now();
+    /// The longest token sealed or accepted.
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// Seals `state` (the engine's plaintext) of the call `call_id` (see [`new_call_id`]) for
+    /// `binding`.
+    ///
+    /// # Errors
+    ///
+    /// [`Oversized`] when the token would be longer than the limit (so it would be refused
+    /// when it comes back).
+    pub fn seal(
+        &self,
+        binding: Binding<'_>,
+        state: &str,
+        call_id: &str,
+    ) -> Result<String, Oversized> {
+        let now = now_ms();
+        let ttl_ms = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
         let claims = Claims {
-            v: 1,
+            v: 2,
             iat: now,
-            exp: now + self.ttl.as_secs(),
+            exp: now.saturating_add(ttl_ms),
+            cid: call_id.into(),
             m: binding.method.into(),
             t: binding.target.into(),
             a: binding.arguments.into(),
@@ -111,13 +165,22 @@ impl StateCodec {
             p: binding.principal.map(principal_tag),
             s: state.into(),
         };
-        let plaintext = serde_json::to_vec(&claims).expect("claims serialize");
+        let plaintext = zeroize::Zeroizing::new(serde_json::to_vec(&claims).expect("claims serialize"));
+        let bytes = token_len(plaintext.len());
+        if bytes > self.max_bytes {
+            return Err(Oversized {
+                bytes,
+                limit: self.max_bytes,
+            });
+        }
         let key = self.keys.sealing();
+        let mut salt = [0u8; SALT_BYTES];
+        OsRng.fill_bytes(&mut salt);
         let mut nonce = [0u8; 12];
         OsRng.fill_bytes(&mut nonce);
         let aad = aad(&key.id);
         let sealed = key
-            .cipher
+            .token_cipher(&salt)
             .encrypt(
                 Nonce::from_slice(&nonce),
                 Payload {
@@ -126,11 +189,14 @@ impl StateCodec {
                 },
             )
             .expect("AES-GCM encryption of a bounded message succeeds");
-        let mut body = Vec::with_capacity(4 + 12 + sealed.len());
+        let mut body = Vec::with_capacity(HEADER_BYTES + sealed.len());
         body.extend_from_slice(&key.id);
+        body.extend_from_slice(&salt);
         body.extend_from_slice(&nonce);
         body.extend_from_slice(&sealed);
-        format!("{PREFIX}{}", b64(&body))
+        let token = format!("{PREFIX}{}", b64(&body));
+        debug_assert_eq!(token.len(), bytes);
+        Ok(token)
     }
 
     /// Opens `token` for `binding`, returning the engine's plaintext state.
@@ -138,7 +204,7 @@ impl StateCodec {
     /// # Errors
     ///
     /// The reason it was refused (for the log).
-    pub fn open(&self, token: &str, binding: Binding<'_>) -> Result<String, Refusal> {
+    pub fn open(&self, token: &str, binding: Binding<'_>) -> Result<Opened, Refusal> {
         if token.len() > self.max_bytes {
             return Err(Refusal::Oversized);
         }
@@ -146,15 +212,17 @@ impl StateCodec {
             .strip_prefix(PREFIX)
             .and_then(unb64)
             .ok_or(Refusal::Malformed)?;
-        if body.len() < 4 + 12 + 16 {
+        if body.len() < HEADER_BYTES + TAG_BYTES {
             return Err(Refusal::Malformed);
         }
         let (id, rest) = body.split_at(4);
+        let (salt, rest) = rest.split_at(SALT_BYTES);
         let (nonce, sealed) = rest.split_at(12);
         let key = self.keys.find(id).ok_or(Refusal::UnknownKey)?;
+        let salt: &[u8; SALT_BYTES] = salt.try_into().expect("split at SALT_BYTES");
         let aad = aad(&key.id);
         let plaintext = key
-            .cipher
+            .token_cipher(salt)
             .decrypt(
                 Nonce::from_slice(nonce),
                 Payload {
@@ -163,12 +231,13 @@ impl StateCodec {
                 },
             )
             .map_err(|_| Refusal::Seal)?;
+        let plaintext = zeroize::Zeroizing::new(plaintext);
         let claims: Claims<'_> =
             serde_json::from_slice(&plaintext).map_err(|_| Refusal::Malformed)?;
-        if claims.v != 1 {
+        if claims.v != 2 {
             return Err(Refusal::Malformed);
         }
-        if now() >= claims.exp {
+        if now_ms() >= claims.exp {
             return Err(Refusal::Expired);
         }
         if claims.m != binding.method || claims.t != binding.target || claims.a != binding.arguments
@@ -182,8 +251,25 @@ impl StateCodec {
         if claims.p != expected {
             return Err(Refusal::Principal);
         }
-        Ok(claims.s.into_owned())
+        Ok(Opened {
+            state: claims.s.into_owned(),
+            call_id: claims.cid.into_owned(),
+            expires_at_ms: claims.exp,
+        })
     }
+}
+
+/// A new call id: 128 random bits, base64url.
+pub fn new_call_id() -> String {
+    let mut id = [0u8; 16];
+    OsRng.fill_bytes(&mut id);
+    b64(&id)
+}
+
+/// The length of the token that seals `plaintext_len` bytes of claims.
+fn token_len(plaintext_len: usize) -> usize {
+    let body = HEADER_BYTES + plaintext_len + TAG_BYTES;
+    PREFIX.len() + (body * 4).div_ceil(3)
 }
 
 /// A digest of a request's arguments: SHA-256 over their JSON with sorted keys, 16 bytes,
@@ -222,10 +308,10 @@ fn aad(id: &[u8; 4]) -> Vec<u8> {
     aad
 }
 
-fn now() -> u64 {
+fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]
@@ -248,11 +334,11 @@ mod tests {
     #[test]
     fn round_trips_and_hides_the_state() {
         let codec = codec(1, "Bookshop");
-        let token = codec.seal(binding("a1"), r#"{"secret":"answer"}"#);
-        assert!(token.starts_with("v1."));
+        let token = codec.seal(binding("a1"), r#"{"secret":"answer"}"#, "call").unwrap();
+        assert!(token.starts_with("v2."));
         assert!(!token.contains("secret"));
         assert_eq!(
-            codec.open(&token, binding("a1")).unwrap(),
+            codec.open(&token, binding("a1")).unwrap().state,
             r#"{"secret":"answer"}"#
         );
     }
@@ -260,7 +346,7 @@ mod tests {
     #[test]
     fn refuses_every_kind_of_bad_token() {
         let first = codec(1, "Bookshop");
-        let token = first.seal(binding("a1"), "{}");
+        let token = first.seal(binding("a1"), "{}", "call").unwrap();
         let mut tampered = token.clone().into_bytes();
         let at = tampered.len() - 5;
         tampered[at] = if tampered[at] == b'A' { b'B' } else { b'A' };
@@ -278,14 +364,53 @@ mod tests {
         );
         let other = StateCodec::new(KeyRing::new([[1u8; 32]]).unwrap(), "Other");
         assert_eq!(other.open(&token, binding("a1")), Err(Refusal::Audience));
-        let oversized = "v1.".to_owned() + &"A".repeat(70 * 1024);
+        let oversized = "v2.".to_owned() + &"A".repeat(70 * 1024);
         assert_eq!(
             first.open(&oversized, binding("a1")),
             Err(Refusal::Oversized)
         );
-        let expired = first.with_ttl(Duration::ZERO);
-        let old = expired.seal(binding("a1"), "{}");
-        assert_eq!(expired.open(&old, binding("a1")), Err(Refusal::Expired));
+    }
+
+    #[test]
+    fn the_ttl_counts_milliseconds_and_never_overflows() {
+        let zero = codec(1, "Bookshop").with_ttl(Duration::ZERO);
+        let token = zero.seal(binding("a1"), "{}", "call").unwrap();
+        assert_eq!(zero.open(&token, binding("a1")), Err(Refusal::Expired));
+        // Under a second is no longer rounded down to "expired at once".
+        let short = codec(1, "Bookshop").with_ttl(Duration::from_millis(900));
+        let token = short.seal(binding("a1"), "{}", "call").unwrap();
+        assert!(short.open(&token, binding("a1")).is_ok());
+        let forever = codec(1, "Bookshop").with_ttl(Duration::MAX);
+        let token = forever.seal(binding("a1"), "{}", "call").unwrap();
+        assert_eq!(forever.open(&token, binding("a1")).unwrap().expires_at_ms, u64::MAX);
+    }
+
+    #[test]
+    fn a_state_too_big_for_the_limit_is_never_sealed() {
+        let codec = codec(1, "Bookshop").with_max_bytes(1024);
+        let fits = codec.seal(binding("a1"), &"x".repeat(400), "call").unwrap();
+        assert!(fits.len() <= 1024);
+        let refused = codec.seal(binding("a1"), &"x".repeat(1000), "call").unwrap_err();
+        assert_eq!(refused.limit, 1024);
+        assert!(refused.bytes > 1024);
+        // What is sealed is always accepted back: the limit is the same both ways.
+        let exact = (0..2000)
+            .map(|n| codec.seal(binding("a1"), &"y".repeat(n), "call"))
+            .take_while(Result::is_ok)
+            .last()
+            .unwrap()
+            .unwrap();
+        assert!(codec.open(&exact, binding("a1")).is_ok());
+    }
+
+    #[test]
+    fn every_token_has_its_own_salt_and_carries_its_call_id() {
+        let codec = codec(1, "Bookshop");
+        let a = codec.seal(binding("a1"), "{}", "call-1").unwrap();
+        let b = codec.seal(binding("a1"), "{}", "call-1").unwrap();
+        assert_ne!(a, b, "same plaintext, another salt and nonce");
+        assert_eq!(codec.open(&a, binding("a1")).unwrap().call_id, "call-1");
+        assert_ne!(new_call_id(), new_call_id());
     }
 
     #[test]
@@ -299,7 +424,7 @@ mod tests {
             principal: Some("bob"),
             ..binding("a")
         };
-        let token = codec.seal(alice, "{}");
+        let token = codec.seal(alice, "{}", "call").unwrap();
         assert!(codec.open(&token, alice).is_ok());
         assert_eq!(codec.open(&token, bob), Err(Refusal::Principal));
         assert_eq!(codec.open(&token, binding("a")), Err(Refusal::Principal));
@@ -308,10 +433,10 @@ mod tests {
     #[test]
     fn rotation_opens_with_any_key_and_seals_with_the_first() {
         let old = codec(1, "S");
-        let token = old.seal(binding("a"), "{}");
+        let token = old.seal(binding("a"), "{}", "call").unwrap();
         let rotated = StateCodec::new(KeyRing::new([[3u8; 32], [1u8; 32]]).unwrap(), "S");
         assert!(rotated.open(&token, binding("a")).is_ok());
-        let fresh = rotated.seal(binding("a"), "{}");
+        let fresh = rotated.seal(binding("a"), "{}", "call").unwrap();
         assert_eq!(old.open(&fresh, binding("a")), Err(Refusal::UnknownKey));
     }
 

@@ -1,5 +1,10 @@
 //! The key ring that seals `requestState`: the first key seals, every key opens (rotation), and
 //! keys can come from the environment so replicas resume each other's rounds.
+//!
+//! A ring key never encrypts a token itself: each token gets its own AES-256-GCM key, derived
+//! with HKDF-SHA256 from the ring key and a random 128-bit salt carried in the token. So the
+//! 96-bit nonce limit of GCM applies per token, not per ring key, however many rounds a
+//! long-lived key seals. Key material is zeroized when dropped.
 
 use aes_gcm::aead::{KeyInit, OsRng, rand_core::RngCore};
 use aes_gcm::{Aes256Gcm, Key};
@@ -7,17 +12,33 @@ use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use hkdf::Hkdf;
 use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
 
 /// The environment variable [`KeyRing::from_env`] reads: secrets of at least 32 bytes, base64
 /// (standard or URL-safe), separated by commas or spaces; the first one seals.
 pub const KEYS_ENV: &str = "MCP_REQUEST_STATE_KEYS";
 
 const HKDF_INFO: &[u8] = b"mcp/request-state/v1/aes-256-gcm";
+const TOKEN_INFO: &[u8] = b"mcpwire/request-state/v2/token-key";
 
-/// One derived key and its 4-byte id.
+/// The length of the random salt each token's own key is derived with.
+pub(crate) const SALT_BYTES: usize = 16;
+
+/// One ring key (derived from a secret) and its 4-byte id.
 pub(crate) struct SealingKey {
     pub(crate) id: [u8; 4],
-    pub(crate) cipher: Aes256Gcm,
+    master: Zeroizing<[u8; 32]>,
+}
+
+impl SealingKey {
+    /// The AES-256-GCM cipher of the token whose salt is `salt`.
+    pub(crate) fn token_cipher(&self, salt: &[u8; SALT_BYTES]) -> Aes256Gcm {
+        let mut key = Zeroizing::new([0u8; 32]);
+        Hkdf::<Sha256>::new(Some(salt), self.master.as_slice())
+            .expand(TOKEN_INFO, key.as_mut_slice())
+            .expect("32 bytes fit HKDF");
+        Aes256Gcm::new(Key::<Aes256Gcm>::from_slice(key.as_slice()))
+    }
 }
 
 /// Keys that seal and open `requestState`.
@@ -87,9 +108,9 @@ impl KeyRing {
 
     /// A ring of one random key held by this process only: rounds resume only on this process.
     pub fn ephemeral() -> Self {
-        let mut secret = [0u8; 32];
-        OsRng.fill_bytes(&mut secret);
-        Self::new([secret]).expect("a random 32-byte key is valid")
+        let mut secret = Zeroizing::new([0u8; 32]);
+        OsRng.fill_bytes(secret.as_mut_slice());
+        Self::new([secret.as_slice()]).expect("a random 32-byte key is valid")
     }
 
     /// The ring in [`KEYS_ENV`], or `None` when the variable is unset or empty.
@@ -111,13 +132,14 @@ impl KeyRing {
         }
         let mut secrets = Vec::with_capacity(parts.len());
         for (index, part) in parts.iter().enumerate() {
-            let bytes = STANDARD
+            let bytes: Zeroizing<Vec<u8>> = STANDARD
                 .decode(part)
                 .or_else(|_| URL_SAFE_NO_PAD.decode(part.trim_end_matches('=')))
-                .map_err(|_| KeyError::NotBase64 { index })?;
+                .map_err(|_| KeyError::NotBase64 { index })?
+                .into();
             secrets.push(bytes);
         }
-        Self::new(secrets).map(Some)
+        Self::new(secrets.iter().map(|s| s.as_slice())).map(Some)
     }
 
     pub(crate) fn sealing(&self) -> &SealingKey {
@@ -138,17 +160,16 @@ impl std::fmt::Debug for KeyRing {
 }
 
 fn derive(secret: &[u8]) -> SealingKey {
-    let mut derived = [0u8; 32];
+    let mut master = Zeroizing::new([0u8; 32]);
     Hkdf::<Sha256>::new(None, secret)
-        .expand(HKDF_INFO, &mut derived)
+        .expand(HKDF_INFO, master.as_mut_slice())
         .expect("32 bytes fit HKDF");
     let mut hasher = Sha256::new();
     hasher.update(b"mcp/request-state/v1/kid:");
-    hasher.update(derived);
+    hasher.update(master.as_slice());
     let digest = hasher.finalize();
     let id = [digest[0], digest[1], digest[2], digest[3]];
-    let cipher = Aes256Gcm::new(Key::<Aes256Gcm>::from_slice(&derived));
-    SealingKey { id, cipher }
+    SealingKey { id, master }
 }
 
 /// Encodes bytes the way tokens do (URL-safe base64 without padding).
@@ -183,10 +204,31 @@ mod tests {
     }
 
     #[test]
-    fn ephemeral_rings_differ() {
-        assert_ne!(
-            KeyRing::ephemeral().sealing().id,
-            KeyRing::ephemeral().sealing().id
-        );
+    fn ephemeral_rings_hold_different_keys() {
+        let (a, b) = (KeyRing::ephemeral(), KeyRing::ephemeral());
+        assert_ne!(*a.sealing().master, *b.sealing().master);
+        assert_ne!(a.sealing().id, b.sealing().id);
+    }
+
+    #[test]
+    fn each_salt_gives_its_own_token_key_and_the_same_salt_the_same_key() {
+        use aes_gcm::aead::Aead;
+        let ring = KeyRing::new([[5u8; 32]]).unwrap();
+        let key = ring.sealing();
+        let nonce = aes_gcm::Nonce::from_slice(&[0u8; 12]);
+        let sealed = key.token_cipher(&[1; SALT_BYTES]).encrypt(nonce, &b"x"[..]).unwrap();
+        let same = key.token_cipher(&[1; SALT_BYTES]).decrypt(nonce, &sealed[..]);
+        let other = key.token_cipher(&[2; SALT_BYTES]).decrypt(nonce, &sealed[..]);
+        assert_eq!(same.unwrap(), b"x");
+        assert!(other.is_err(), "another salt must derive another key");
+    }
+
+    #[test]
+    fn ring_keys_come_from_their_secrets() {
+        let one = KeyRing::new([[1u8; 32]]).unwrap();
+        let again = KeyRing::new([[1u8; 32]]).unwrap();
+        let two = KeyRing::new([[2u8; 32]]).unwrap();
+        assert_eq!(*one.sealing().master, *again.sealing().master);
+        assert_ne!(*one.sealing().master, *two.sealing().master);
     }
 }

@@ -3,7 +3,9 @@
 
 pub(crate) mod codec;
 mod keys;
+mod replay;
 
 pub(crate) use codec::digest;
-pub(crate) use codec::{Binding, StateCodec, arguments_digest};
+pub(crate) use codec::{Binding, StateCodec, arguments_digest, new_call_id};
 pub use keys::{KEYS_ENV, KeyError, KeyRing};
+pub use replay::{MemoryReplayGuard, ReplayFuture, ReplayGuard};

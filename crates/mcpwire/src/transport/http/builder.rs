@@ -218,6 +218,7 @@ impl HttpServer {
     ) -> Result<()> {
         let shutdown = CancellationToken::new();
         let core = self.server.build().await?;
+        core.warn_if_ephemeral_keys();
         let grace = core.limits.shutdown_grace;
         let endpoint = Endpoint::new(core, self.settings, shutdown.clone());
         let app = endpoint::router(Arc::new(endpoint), &self.path);
@@ -248,6 +249,7 @@ impl HttpServer {
     /// When start-up (a lifespan builder) fails.
     pub async fn into_router(self) -> Result<Router> {
         let core = self.server.build().await?;
+        core.warn_if_ephemeral_keys();
         let endpoint = Endpoint::new(core, self.settings, CancellationToken::new());
         Ok(endpoint::router(Arc::new(endpoint), &self.path))
     }
