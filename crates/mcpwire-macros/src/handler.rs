@@ -106,10 +106,28 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
                 };
             }
         });
+        let checks = resolved.iter().map(|p| {
+            let ty = &p.ty;
+            let ParamKind::Resolved(path) = &p.kind else {
+                unreachable!()
+            };
+            let param_name = p.wire_name();
+            quote_spanned! {p.ty.span()=>
+                (
+                    ::mcpwire::__private::consumer_check::<_, #ty>(
+                        (&&::mcpwire::__private::ReturnProbe::<
+                            <#path as ::mcpwire::__private::Resolver>::Returns
+                        >::new()).witness(),
+                    ),
+                    #param_name,
+                )
+            }
+        });
         quote! {
             #(#declarations)*
             {
-                let __resolution = match call.resolve(&__arguments).await {
+                let __checks = [#(#checks),*];
+                let __resolution = match call.resolve(&__arguments, &__checks).await {
                     ::core::result::Result::Ok(resolution) => resolution,
                     ::core::result::Result::Err(error) => #stop,
                 };

@@ -215,7 +215,7 @@ pub mod __private {
     pub use crate::error::ToolError;
     pub use crate::protocol::tools::ToolAnnotations;
     pub use crate::resolve::from_request::{FromRequest, Injected, request_param_spec};
-    pub use crate::resolve::from_resolved::FromResolved;
+    pub use crate::resolve::from_resolved::{ConsumerCheck, FromResolved, consumer_check};
     pub use crate::resolve::inputs::{ArgumentSource, ResolverInputs};
     pub use crate::resolve::into_resolution::{IntoResolution, Outcome};
     pub use crate::resolve::resolver::{

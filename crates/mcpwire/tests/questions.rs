@@ -635,7 +635,22 @@ async fn a_legacy_client_that_never_answers_does_not_hang_the_server() {
         second["method"], "elicitation/create",
         "both questions are asked concurrently"
     );
-    let response = support::next(&mut client).await;
+    let mut cancelled = Vec::new();
+    let response = loop {
+        let message = support::next(&mut client).await;
+        if message["method"] == "notifications/cancelled" {
+            cancelled.push(message["params"]["requestId"].clone());
+            continue;
+        }
+        break message;
+    };
+    cancelled.sort_by_key(Value::to_string);
+    let mut asked = vec![question["id"].clone(), second["id"].clone()];
+    asked.sort_by_key(Value::to_string);
+    assert_eq!(
+        cancelled, asked,
+        "both abandoned questions are cancelled towards the client"
+    );
     assert_eq!(response["id"], 1);
     assert!(is_error(&response));
     assert!(

@@ -3,7 +3,10 @@
 //! id, with a timeout; dropping the wait (the tool call was cancelled) forgets the request.
 
 use super::outbound::Outbound;
-use crate::protocol::jsonrpc::{ErrorObject, RequestId, ResponseIn, request_line};
+use crate::protocol::cancelled::CancelledParams;
+use crate::protocol::jsonrpc::{
+    ErrorObject, RequestId, ResponseIn, notification_line, request_line,
+};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
@@ -40,15 +43,25 @@ pub struct ClientRequests {
     pending: Mutex<Pending>,
 }
 
-/// Removes a pending entry when its waiter goes away (answered, timed out or cancelled).
+/// Removes a pending entry when its waiter goes away. A request still pending then was given
+/// up on (timed out, or the tool call that asked was cancelled or failed): the client is told
+/// with `notifications/cancelled`, so it can close the question it is showing.
 struct Forget<'a> {
     requests: &'a ClientRequests,
+    outbound: &'a Outbound,
     id: RequestId,
 }
 
 impl Drop for Forget<'_> {
     fn drop(&mut self) {
-        self.requests.lock().remove(&self.id);
+        if self.requests.lock().remove(&self.id).is_some() {
+            let params = CancelledParams {
+                request_id: Some(self.id.clone()),
+                reason: Some("the server no longer needs the answer".to_owned()),
+            };
+            self.outbound
+                .send(notification_line("notifications/cancelled", &params));
+        }
     }
 }
 
@@ -73,6 +86,7 @@ impl ClientRequests {
         self.lock().insert(id.clone(), answer);
         let _forget = Forget {
             requests: self,
+            outbound,
             id: id.clone(),
         };
         if !outbound.send(request_line(&id, method, params)) {

@@ -15,6 +15,27 @@ use crate::error::ToolError;
 pub trait FromResolved<O>: Sized {
     /// Builds the parameter's value; `param` names the consuming parameter for error messages.
     fn from_resolved(output: &O, param: &'static str) -> Result<Self, ToolError>;
+
+    /// Whether `output` already fails this parameter, checked as soon as the output exists
+    /// (e.g. a declined elicitation consumed as its model): the call then fails in that round,
+    /// asking no further question. `None` by default.
+    fn refuses(output: &O, param: &'static str) -> Option<ToolError> {
+        let _ = (output, param);
+        None
+    }
+}
+
+/// A check of a resolver's output against one consuming parameter ([`FromResolved::refuses`]).
+#[doc(hidden)]
+pub type ConsumerCheck = fn(&(dyn std::any::Any + Send + Sync), &'static str) -> Option<ToolError>;
+
+/// The [`ConsumerCheck`] of a parameter of type `P` fed by a resolver whose output is `O` (the
+/// witness names `O`, see `return_probe`).
+#[doc(hidden)]
+pub fn consumer_check<O: 'static, P: FromResolved<O>>(
+    _output: std::marker::PhantomData<O>,
+) -> ConsumerCheck {
+    |value, param| value.downcast_ref::<O>().and_then(|output| P::refuses(output, param))
 }
 
 impl<T: Clone> FromResolved<T> for T {

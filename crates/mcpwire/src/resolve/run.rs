@@ -3,7 +3,7 @@
 //! 2025-11-25 session; on 2026-07-28 it is answered from the recorded state or this round's
 //! responses, or else it waits for the next round, with every other independent question.
 
-use super::from_resolved::FromResolved;
+use super::from_resolved::{ConsumerCheck, FromResolved};
 use super::inputs::{ArgumentSource, ResolverInputs, read_value};
 use super::into_resolution::Outcome;
 use super::plan::{PlanNode, ToolPlan};
@@ -59,11 +59,16 @@ impl From<ToolError> for Stop {
 }
 
 /// Runs every resolver of `plan` once for this round.
+///
+/// `checks` are the handler's own resolved parameters, in order: as soon as a value they take
+/// exists, each says whether it already fails (a declined elicitation taken as its model), and
+/// the call then fails in this round, asking nothing more.
 pub(crate) async fn resolve<'p>(
     plan: &'p ToolPlan,
     context: &Context,
     arguments: &dyn ArgumentSource,
     round: &RoundInputs,
+    checks: &[(ConsumerCheck, &'static str)],
 ) -> Result<Resolved<'p>, Stop> {
     let count = plan.nodes.len();
     let mut values: Vec<Option<ResolvedValue>> = vec![None; count];
@@ -112,6 +117,14 @@ pub(crate) async fn resolve<'p>(
                 }
             }
         };
+        for (position, &input) in plan.tool_inputs.iter().enumerate() {
+            if input == node
+                && let Some(&(check, param)) = checks.get(position)
+                && let Some(error) = check(&*value, param)
+            {
+                return Err(Stop::Failed(error));
+            }
+        }
         values[node] = Some(value);
         for &dependent in &plan.dependents[node] {
             waits_for[dependent] -= 1;

@@ -7,6 +7,7 @@ use crate::protocol::ErrorObject;
 use crate::protocol::tools::{CallToolResult, ToolAnnotations};
 use crate::resolve::plan::ToolPlan;
 use crate::resolve::run::resolve;
+use crate::resolve::from_resolved::ConsumerCheck;
 use crate::resolve::{ArgumentSource, ParamSpec, Resolved, RoundInputs, Stop};
 use crate::state::ReplayGuard;
 use serde::de::DeserializeOwned;
@@ -144,12 +145,21 @@ impl ToolCall {
         })
     }
 
-    /// Runs the tool's resolvers for this round.
+    /// Runs the tool's resolvers for this round; `checks` are its resolved parameters' early
+    /// refusals (see `FromResolved::refuses`), in order.
     pub async fn resolve<'a>(
         &'a self,
         arguments: &'a dyn ArgumentSource,
+        checks: &[(ConsumerCheck, &'static str)],
     ) -> Result<Resolved<'a>, Stop> {
-        let resolved = resolve(&self.handler.plan, &self.context, arguments, &self.round).await?;
+        let resolved = resolve(
+            &self.handler.plan,
+            &self.context,
+            arguments,
+            &self.round,
+            checks,
+        )
+        .await?;
         if let (Some(guard), Some(call)) = (&self.replay_guard, &self.round.call)
             && !guard.first_use(&call.id, call.expires_at_ms).await
         {

@@ -106,13 +106,25 @@ fn decode<M: DeserializeOwned + Send + Sync + 'static>(
 
 impl<M: Clone> FromResolved<ElicitationResult<M>> for M {
     fn from_resolved(output: &ElicitationResult<M>, param: &'static str) -> Result<M, ToolError> {
-        let action = match output {
-            ElicitationResult::Accept(value) => return Ok(value.clone()),
-            ElicitationResult::Decline => "decline",
-            ElicitationResult::Cancel => "cancel",
-        };
-        Err(ToolError::new(format!(
-            "Resolver for parameter '{param}' could not resolve: elicitation was {action}"
-        )))
+        match output {
+            ElicitationResult::Accept(value) => Ok(value.clone()),
+            other => Err(not_accepted(other, param)),
+        }
     }
+
+    fn refuses(output: &ElicitationResult<M>, param: &'static str) -> Option<ToolError> {
+        (!matches!(output, ElicitationResult::Accept(_))).then(|| not_accepted(output, param))
+    }
+}
+
+/// The failure of a parameter that takes only an accepted answer.
+fn not_accepted<M>(output: &ElicitationResult<M>, param: &'static str) -> ToolError {
+    let action = match output {
+        ElicitationResult::Accept(_) => "accept",
+        ElicitationResult::Decline => "decline",
+        ElicitationResult::Cancel => "cancel",
+    };
+    ToolError::new(format!(
+        "Resolver for parameter '{param}' could not resolve: elicitation was {action}"
+    ))
 }
