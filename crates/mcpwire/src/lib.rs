@@ -200,7 +200,9 @@ pub mod prelude {
     pub use crate::error::{InvalidSignature, ToolError};
     pub use crate::protocol::{CallToolResult, Content};
     pub use crate::protocol::{CreateMessageResult, ListRootsResult};
-    pub use crate::resolve::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Resolver, Sample};
+    pub use crate::resolve::{
+        Elicit, ElicitUrl, ElicitationResult, ListRoots, Resolver, Sample, UrlConsent,
+    };
     pub use crate::server::McpServer;
     pub use mcpwire_macros::{prompt, resolver, resource, tool};
     pub use schemars::JsonSchema;

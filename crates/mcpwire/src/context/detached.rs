@@ -78,6 +78,7 @@ impl DetachedContext {
             notifier: Notifier::default(),
             client_requests: None,
             client_request_timeout: Duration::ZERO,
+            open_url_elicitations: Default::default(),
         })
     }
 }

@@ -69,6 +69,9 @@ pub(crate) struct RequestScope {
     pub(crate) client_requests: Option<Arc<ClientRequests>>,
     /// How long a request to the client may wait for its answer.
     pub(crate) client_request_timeout: std::time::Duration,
+    /// URL-mode elicitations this request started on a 2025-11-25 session and has not
+    /// completed yet (`notifications/elicitation/complete` is owed for each).
+    pub(crate) open_url_elicitations: std::sync::Mutex<Vec<String>>,
 }
 
 impl Context {
@@ -221,6 +224,77 @@ impl Context {
         requests
             .send(&self.inner.outbound, method, params, timeout)
             .await
+    }
+
+    /// Tells the client that the URL-mode elicitation `elicitation_id` finished (the user
+    /// completed the flow the URL started): `notifications/elicitation/complete`, sent to this
+    /// request's client on a 2025-11-25 session. Returns `false`, sending nothing, on
+    /// 2026-07-28 (which has no such notice) and for an id this request did not ask or already
+    /// completed. Open ones are completed when the call ends.
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// #[resolver]
+    /// async fn link_account() -> ElicitUrl {
+    ///     ElicitUrl::ask("Link your account", "https://shop.example/link?e=e-7").with_id("e-7")
+    /// }
+    ///
+    /// /// Shows the linked account.
+    /// #[tool]
+    /// async fn account(#[resolve(link_account)] consent: UrlConsent, ctx: Context) -> String {
+    ///     // … wait for the link to be made, then:
+    ///     ctx.complete_elicitation("e-7");
+    ///     format!("{consent:?}")
+    /// }
+    /// # let _ = McpServer::new("shop").tool(account).unwrap();
+    /// ```
+    pub fn complete_elicitation(&self, elicitation_id: &str) -> bool {
+        let mut open = self
+            .inner
+            .open_url_elicitations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let Some(at) = open.iter().position(|id| id == elicitation_id) else {
+            return false;
+        };
+        open.swap_remove(at);
+        drop(open);
+        self.send_elicitation_complete(elicitation_id);
+        true
+    }
+
+    /// Records a URL-mode elicitation sent on a 2025-11-25 session.
+    pub(crate) fn url_elicitation_started(&self, elicitation_id: &str) {
+        self.inner
+            .open_url_elicitations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(elicitation_id.to_owned());
+    }
+
+    /// Completes every URL-mode elicitation this request left open: the call ended.
+    pub(crate) fn complete_open_elicitations(&self) {
+        let open = std::mem::take(
+            &mut *self
+                .inner
+                .open_url_elicitations
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        for id in open {
+            self.send_elicitation_complete(&id);
+        }
+    }
+
+    fn send_elicitation_complete(&self, elicitation_id: &str) {
+        let params = crate::protocol::elicitation::ElicitationCompleteParams {
+            elicitation_id: elicitation_id.to_owned(),
+        };
+        self.inner.outbound.send(notification_line(
+            crate::protocol::elicitation::COMPLETE,
+            &params,
+        ));
     }
 
     /// Logs `message` at `info` level (see [`Context::log`]).

@@ -55,7 +55,9 @@ pub(crate) async fn call_tool(
             once: tool.definition.once,
         },
     )?;
+    let context = call.context();
     let outcome = guarded((tool.definition.call)(call), "the tool").await;
+    context.complete_open_elicitations();
     let name = tool.definition.name;
     match outcome {
         Ok(result) => Ok((to_json(&result), Kind::Complete)),
@@ -98,7 +100,10 @@ pub(crate) async fn get_prompt(
             once: false,
         },
     )?;
-    match guarded((prompt.definition.call)(call), "the prompt").await {
+    let context = call.context();
+    let outcome = guarded((prompt.definition.call)(call), "the prompt").await;
+    context.complete_open_elicitations();
+    match outcome {
         Ok(result) => Ok((to_json(&result), Kind::Complete)),
         Err(Stop::InvalidArguments(error)) => Err(ErrorObject::invalid_params(format!(
             "Invalid arguments for prompt {}: {error}",
@@ -144,7 +149,10 @@ pub(crate) async fn read_resource(
             once: false,
         },
     )?;
-    match guarded((resource.definition.call)(call), "the resource").await {
+    let context = call.context();
+    let outcome = guarded((resource.definition.call)(call), "the resource").await;
+    context.complete_open_elicitations();
+    match outcome {
         Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable)),
         Err(Stop::InvalidArguments(_)) => Err(not_found(era, &params.uri)),
         Err(Stop::Failed(error)) => Err(ErrorObject::new(
@@ -220,6 +228,7 @@ fn start(
         notifier: core.notifier.clone(),
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
+        open_url_elicitations: Default::default(),
     });
     Ok(ToolCall {
         context,

@@ -101,6 +101,8 @@ pub struct Question {
     pub(crate) method: &'static str,
     pub(crate) params: Option<Value>,
     pub(crate) decode: fn(&Value) -> Result<ResolvedValue, AnswerError>,
+    /// A URL-mode elicitation's `elicitationId`, sent on 2025-11-25 sessions only.
+    pub(crate) url_elicitation_id: Option<String>,
 }
 
 impl Question {
@@ -116,7 +118,14 @@ impl Question {
             method,
             params,
             decode,
+            url_elicitation_id: None,
         }
+    }
+
+    /// A URL-mode question with its 2025-11-25 `elicitationId`.
+    pub(crate) fn with_url_elicitation_id(mut self, id: String) -> Self {
+        self.url_elicitation_id = Some(id);
+        self
     }
 
     /// The question as an `inputRequests` entry: `{"method": …, "params": …}`.

@@ -213,10 +213,13 @@ async fn ask_now(context: &Context, name: &str, question: Question) -> Result<Re
     {
         return Err(Stop::Protocol(question.capability.missing(name)));
     }
-    let params = question
+    let mut params = question
         .params
         .clone()
         .unwrap_or_else(|| serde_json::json!({}));
+    if let (Some(id), Some(map)) = (&question.url_elicitation_id, params.as_object_mut()) {
+        map.insert("elicitationId".into(), serde_json::Value::String(id.clone()));
+    }
     let answer = context
         .send_request(question.method, &params)
         .await
@@ -236,7 +239,14 @@ async fn ask_now(context: &Context, name: &str, question: Question) -> Result<Re
             "Resolver '{name}' got an unreadable answer"
         )))
     })?;
-    (question.decode)(&answer).map_err(|error| Stop::Failed(error.for_resolver(name)))
+    let value = (question.decode)(&answer).map_err(|error| Stop::Failed(error.for_resolver(name)))?;
+    // The user agreed to open the URL: the completion notice is owed from now on.
+    if let Some(id) = &question.url_elicitation_id
+        && answer["action"] == "accept"
+    {
+        context.url_elicitation_started(id);
+    }
+    Ok(value)
 }
 
 /// 2026-07-28: the recorded answer to this exact question, or a fresh answer to the question

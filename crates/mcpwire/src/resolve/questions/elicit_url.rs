@@ -19,16 +19,44 @@ pub enum ElicitUrl {
         message: String,
         /// Where.
         url: String,
+        /// On a 2025-11-25 session, the `elicitationId` sent with the question (`None`: a
+        /// random one). 2026-07-28 has no such id.
+        id: Option<String>,
     },
 }
 
 impl ElicitUrl {
     /// Asks the user to open `url`.
+    ///
+    /// On a 2025-11-25 session the question carries an `elicitationId`, and when the call that
+    /// asked ends, the client gets `notifications/elicitation/complete` for it (unless the
+    /// tool sent it earlier with [`Context::complete_elicitation`](crate::Context::complete_elicitation)).
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// #[resolver]
+    /// async fn link_account() -> ElicitUrl {
+    ///     ElicitUrl::ask("Link your shop account", "https://shop.example/link?e=e-42").with_id("e-42")
+    /// }
+    /// # let _ = link_account::call;
+    /// ```
     pub fn ask(message: impl Into<String>, url: impl Into<String>) -> Self {
         ElicitUrl::Ask {
             message: message.into(),
             url: url.into(),
+            id: None,
         }
+    }
+
+    /// Fixes the `elicitationId` of a 2025-11-25 question (to put it in the URL, say, and
+    /// complete it with [`Context::complete_elicitation`](crate::Context::complete_elicitation)).
+    /// No effect on [`ElicitUrl::Done`].
+    pub fn with_id(mut self, elicitation_id: impl Into<String>) -> Self {
+        if let ElicitUrl::Ask { id, .. } = &mut self {
+            *id = Some(elicitation_id.into());
+        }
+        self
     }
 }
 
@@ -51,12 +79,18 @@ impl IntoResolution for ElicitUrl {
     fn into_resolution(self) -> Outcome<UrlConsent> {
         match self {
             ElicitUrl::Done => Outcome::Ready(UrlConsent::NotNeeded),
-            ElicitUrl::Ask { message, url } => Outcome::Ask(Question::new(
-                Capability::ElicitationUrl,
-                "elicitation/create",
-                Some(json!({"mode": "url", "message": message, "url": url})),
-                decode,
-            )),
+            ElicitUrl::Ask { message, url, id } => {
+                let id = id.unwrap_or_else(crate::state::new_call_id);
+                Outcome::Ask(
+                    Question::new(
+                        Capability::ElicitationUrl,
+                        "elicitation/create",
+                        Some(json!({"mode": "url", "message": message, "url": url})),
+                        decode,
+                    )
+                    .with_url_elicitation_id(id),
+                )
+            }
         }
     }
 }
