@@ -18,7 +18,10 @@ const BACKLOG: usize = 256;
 /// use mcpwire::context::Change;
 /// use mcpwire::protocol::ChangedList;
 ///
-/// let changes = [Change::List(ChangedList::Tools), Change::ResourceUpdated("notes://today".into())];
+/// let changes = [
+///     Change::List(ChangedList::Tools),
+///     Change::ResourceUpdated("notes://today".into()),
+/// ];
 /// let described: Vec<String> = changes
 ///     .iter()
 ///     .map(|change| match change {

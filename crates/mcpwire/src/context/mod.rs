@@ -214,7 +214,8 @@ impl Context {
     /// /// Names the tenant the HTTP request was sent for.
     /// #[tool]
     /// async fn tenant(ctx: Context) -> String {
-    ///     let header = ctx.headers().and_then(|h| h.get("x-tenant")).and_then(|v| v.to_str().ok());
+    ///     let headers = ctx.headers();
+    ///     let header = headers.and_then(|h| h.get("x-tenant")).and_then(|v| v.to_str().ok());
     ///     header.unwrap_or("none").to_owned()
     /// }
     ///
@@ -304,7 +305,8 @@ impl Context {
     /// #[tool]
     /// async fn import(rows: u32, ctx: Context) -> String {
     ///     for done in 1..=rows {
-    ///         ctx.report_progress(done as f64, Some(rows as f64), Some(format!("row {done}"))).await;
+    ///         let message = Some(format!("row {done}"));
+    ///         ctx.report_progress(done as f64, Some(rows as f64), message).await;
     ///     }
     ///     format!("imported {rows} rows")
     /// }
@@ -389,7 +391,8 @@ impl Context {
     /// }
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// assert_eq!(enable_plugin::call("git".into(), Context::detached().build()).await, "git enabled");
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(enable_plugin::call("git".into(), ctx).await, "git enabled");
     /// # });
     /// ```
     pub fn notify_list_changed(&self, list: crate::protocol::list_changed::ChangedList) {
@@ -411,7 +414,8 @@ impl Context {
     /// }
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// assert_eq!(add_note::call("buy milk".into(), Context::detached().build()).await, "noted: buy milk");
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(add_note::call("buy milk".into(), ctx).await, "noted: buy milk");
     /// # });
     /// ```
     pub fn notify_resource_updated(&self, uri: impl Into<String>) {
@@ -459,8 +463,10 @@ impl Context {
     /// /// Counts the client's roots with a raw `roots/list` request.
     /// #[tool]
     /// async fn count_roots(ctx: Context) -> Result<usize, String> {
-    ///     let raw = ctx.send_request("roots/list", &serde_json::json!({})).await.map_err(|e| e.to_string())?;
-    ///     let roots: ListRootsResult = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+    ///     let params = serde_json::json!({});
+    ///     let raw = ctx.send_request("roots/list", &params).await.map_err(|e| e.to_string())?;
+    ///     let roots: ListRootsResult =
+    ///         serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
     ///     Ok(roots.roots.len())
     /// }
     ///

@@ -3,7 +3,8 @@
 //! # Examples
 //!
 //! ```
-//! use mcpwire::protocol::capabilities::{ClientCapabilities, ResourcesCapability, ServerCapabilities};
+//! use mcpwire::protocol::capabilities::ResourcesCapability;
+//! use mcpwire::protocol::{ClientCapabilities, ServerCapabilities};
 //! use serde_json::json;
 //!
 //! let client: ClientCapabilities =

@@ -117,7 +117,8 @@ pub struct CompletionContext {
 ///     "argument": {"name": "language", "value": "py"}
 /// }))
 /// .unwrap();
-/// assert!(matches!(params.reference, CompletionReference::Prompt { ref name, .. } if name == "code_review"));
+/// let CompletionReference::Prompt { name, .. } = &params.reference else { panic!("a prompt") };
+/// assert_eq!(name, "code_review");
 /// assert_eq!(params.argument.value, "py");
 /// assert!(params.context.is_none());
 /// ```
@@ -141,7 +142,8 @@ pub struct CompleteParams {
 /// use mcpwire::protocol::Completion;
 /// use serde_json::json;
 ///
-/// let completion = Completion { values: vec!["python".into()], total: Some(10), has_more: Some(true) };
+/// let completion =
+///     Completion { values: vec!["python".into()], total: Some(10), has_more: Some(true) };
 /// assert_eq!(
 ///     serde_json::to_value(&completion).unwrap(),
 ///     json!({"values": ["python"], "total": 10, "hasMore": true})

@@ -27,7 +27,8 @@ use serde::{Deserialize, Serialize};
 /// use mcpwire::protocol::Role;
 /// use serde_json::json;
 ///
-/// let hints = Annotations { audience: Some(vec![Role::User]), priority: Some(0.5), ..Default::default() };
+/// let hints =
+///     Annotations { audience: Some(vec![Role::User]), priority: Some(0.5), ..Default::default() };
 /// assert_eq!(
 ///     serde_json::to_value(&hints).unwrap(),
 ///     json!({"audience": ["user"], "priority": 0.5})

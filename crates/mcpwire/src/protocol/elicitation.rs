@@ -6,8 +6,13 @@
 //! use mcpwire::protocol::{ElicitAction, ElicitRequestParams, ElicitResult};
 //! use serde_json::json;
 //!
-//! let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
-//! let request = ElicitRequestParams::Form { message: "Your name?".into(), requested_schema: schema };
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {"name": {"type": "string"}},
+//!     "required": ["name"]
+//! });
+//! let request =
+//!     ElicitRequestParams::Form { message: "Your name?".into(), requested_schema: schema };
 //! assert_eq!(serde_json::to_value(&request).unwrap()["mode"], "form");
 //!
 //! let answer: ElicitResult =
@@ -28,7 +33,10 @@ use serde_json::{Map, Value};
 /// use serde_json::json;
 ///
 /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
-/// let form = ElicitRequestParams::Form { message: "Which city?".into(), requested_schema: schema.clone() };
+/// let form = ElicitRequestParams::Form {
+///     message: "Which city?".into(),
+///     requested_schema: schema.clone(),
+/// };
 /// assert_eq!(
 ///     serde_json::to_value(&form).unwrap(),
 ///     json!({"mode": "form", "message": "Which city?", "requestedSchema": schema})

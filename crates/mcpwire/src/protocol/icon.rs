@@ -7,7 +7,8 @@
 //! use mcpwire::protocol::{Icon, Prompt};
 //! use serde_json::json;
 //!
-//! let prompt = Prompt { icons: Some(vec![Icon::new("https://example.com/greet.svg")]), ..Prompt::new("greet") };
+//! let icon = Icon::new("https://example.com/greet.svg");
+//! let prompt = Prompt { icons: Some(vec![icon]), ..Prompt::new("greet") };
 //! assert_eq!(
 //!     serde_json::to_value(&prompt).unwrap(),
 //!     json!({"name": "greet", "icons": [{"src": "https://example.com/greet.svg"}]})
@@ -79,7 +80,10 @@ impl Icon {
     /// use serde_json::json;
     ///
     /// let icon = Icon::new("https://example.com/icon.svg");
-    /// assert_eq!(serde_json::to_value(&icon).unwrap(), json!({"src": "https://example.com/icon.svg"}));
+    /// assert_eq!(
+    ///     serde_json::to_value(&icon).unwrap(),
+    ///     json!({"src": "https://example.com/icon.svg"})
+    /// );
     /// ```
     pub fn new(src: impl Into<String>) -> Self {
         Self {

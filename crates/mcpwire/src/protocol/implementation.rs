@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 /// use mcpwire::protocol::Implementation;
 /// use serde_json::json;
 ///
-/// let server = Implementation { name: "bookshop".into(), version: "1.0.0".into(), ..Default::default() };
+/// let server =
+///     Implementation { name: "bookshop".into(), version: "1.0.0".into(), ..Default::default() };
 /// assert_eq!(
 ///     serde_json::to_value(&server).unwrap(),
 ///     json!({"name": "bookshop", "version": "1.0.0"})

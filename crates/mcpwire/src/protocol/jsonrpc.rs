@@ -58,7 +58,7 @@ impl fmt::Display for RequestId {
 /// use mcpwire::protocol::ErrorObject;
 /// use mcpwire::protocol::jsonrpc::code;
 ///
-/// let error = ErrorObject::new(code::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version");
+/// let error = ErrorObject::new(code::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported version");
 /// assert_eq!(error.code, -32022);
 /// assert_eq!(code::PARSE_ERROR, -32700);
 /// assert_eq!(code::RESOURCE_NOT_FOUND_LEGACY, -32002);
@@ -123,7 +123,8 @@ impl ErrorObject {
     /// use mcpwire::protocol::jsonrpc::code;
     ///
     /// let error = ErrorObject::new(code::INVALID_REQUEST, "Invalid Request");
-    /// assert_eq!((error.code, error.message.as_ref(), error.data), (-32600, "Invalid Request", None));
+    /// assert_eq!((error.code, error.message.as_ref()), (-32600, "Invalid Request"));
+    /// assert_eq!(error.data, None);
     /// ```
     pub fn new(code: i32, message: impl Into<Cow<'static, str>>) -> Self {
         Self {
@@ -221,7 +222,8 @@ fn truncate(s: &str, max: usize) -> &str {
 /// use mcpwire::protocol::jsonrpc::Incoming;
 ///
 /// let message = Incoming::parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-/// assert!(matches!(message, Ok(Incoming::Notification(n)) if n.method == "notifications/initialized"));
+/// let Ok(Incoming::Notification(notification)) = message else { panic!("a notification") };
+/// assert_eq!(notification.method, "notifications/initialized");
 /// let message = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
 /// assert!(matches!(message, Ok(Incoming::Request(r)) if r.method == "tools/list"));
 /// ```

@@ -59,7 +59,8 @@ pub struct InitializeParams {
 /// use serde_json::json;
 ///
 /// let capabilities = ServerCapabilities::default();
-/// let server_info = Implementation { name: "bookshop".into(), version: "1.0.0".into(), ..Default::default() };
+/// let server_info =
+///     Implementation { name: "bookshop".into(), version: "1.0.0".into(), ..Default::default() };
 /// let result = InitializeResult {
 ///     protocol_version: "2025-11-25",
 ///     capabilities: &capabilities,
@@ -68,7 +69,11 @@ pub struct InitializeParams {
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&result).unwrap(),
-///     json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "bookshop", "version": "1.0.0"}})
+///     json!({
+///         "protocolVersion": "2025-11-25",
+///         "capabilities": {},
+///         "serverInfo": {"name": "bookshop", "version": "1.0.0"}
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Serialize)]
@@ -122,7 +127,8 @@ pub enum CacheScope {
 /// };
 /// let json = serde_json::to_value(&result).unwrap();
 /// assert_eq!(json["supportedVersions"], json!(["2026-07-28", "2025-11-25"]));
-/// assert_eq!((json["ttlMs"].as_u64(), json["cacheScope"].as_str()), (Some(60_000), Some("public")));
+/// assert_eq!(json["ttlMs"], 60_000);
+/// assert_eq!(json["cacheScope"], "public");
 /// ```
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]

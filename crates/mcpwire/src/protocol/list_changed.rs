@@ -40,7 +40,10 @@ pub const ROOTS: &str = "notifications/roots/list_changed";
 ///
 /// let changed = [ChangedList::Tools, ChangedList::Resources];
 /// let methods: Vec<&str> = changed.iter().map(|list| list.method()).collect();
-/// assert_eq!(methods, ["notifications/tools/list_changed", "notifications/resources/list_changed"]);
+/// assert_eq!(
+///     methods,
+///     ["notifications/tools/list_changed", "notifications/resources/list_changed"]
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChangedList {

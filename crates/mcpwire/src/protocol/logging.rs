@@ -8,7 +8,8 @@
 //! use serde_json::json;
 //!
 //! let wanted: SetLevelParams = serde_json::from_str(r#"{"level":"warning"}"#).unwrap();
-//! let message = LoggingMessageParams { level: LoggingLevel::Error, logger: None, data: json!("disk full") };
+//! let message =
+//!     LoggingMessageParams { level: LoggingLevel::Error, logger: None, data: json!("disk full") };
 //! assert!(message.level >= wanted.level);
 //! assert_eq!(
 //!     notification_line("notifications/message", &message),

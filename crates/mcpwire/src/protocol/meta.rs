@@ -13,7 +13,8 @@
 //!     serde_json::Value::Object(result_meta),
 //!     json!({"io.modelcontextprotocol/serverInfo": {"name": "bookshop", "version": "1.0.0"}})
 //! );
-//! for key in [meta::PROTOCOL_VERSION, meta::CLIENT_CAPABILITIES, meta::CLIENT_INFO, meta::LOG_LEVEL, meta::SUBSCRIPTION_ID] {
+//! let keys = [meta::PROTOCOL_VERSION, meta::CLIENT_CAPABILITIES, meta::CLIENT_INFO, meta::LOG_LEVEL];
+//! for key in keys.into_iter().chain([meta::SUBSCRIPTION_ID]) {
 //!     assert!(key.starts_with("io.modelcontextprotocol/"));
 //! }
 //! ```

@@ -92,7 +92,11 @@ impl PromptArgument {
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&prompt).unwrap(),
-///     json!({"name": "code_review", "description": "Review a piece of code.", "arguments": [{"name": "code"}]})
+///     json!({
+///         "name": "code_review",
+///         "description": "Review a piece of code.",
+///         "arguments": [{"name": "code"}]
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -149,7 +153,8 @@ impl Prompt {
 /// use mcpwire::protocol::{ListPromptsResult, Prompt};
 /// use serde_json::json;
 ///
-/// let page = ListPromptsResult { prompts: vec![Prompt::new("greet")], next_cursor: Some("2".into()) };
+/// let page =
+///     ListPromptsResult { prompts: vec![Prompt::new("greet")], next_cursor: Some("2".into()) };
 /// assert_eq!(
 ///     serde_json::to_value(&page).unwrap(),
 ///     json!({"prompts": [{"name": "greet"}], "nextCursor": "2"})
@@ -226,7 +231,8 @@ impl PromptMessage {
     /// use mcpwire::protocol::{PromptMessage, Role};
     ///
     /// let message = PromptMessage::user("Review this diff.");
-    /// assert_eq!((message.role, message.content), (Role::User, Content::text("Review this diff.")));
+    /// assert_eq!(message.role, Role::User);
+    /// assert_eq!(message.content, Content::text("Review this diff."));
     /// ```
     pub fn user(text: impl Into<String>) -> Self {
         Self {
@@ -266,7 +272,10 @@ impl PromptMessage {
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&result).unwrap(),
-///     json!({"description": "A greeting", "messages": [{"role": "user", "content": {"type": "text", "text": "Hello, Ada"}}]})
+///     json!({
+///         "description": "A greeting",
+///         "messages": [{"role": "user", "content": {"type": "text", "text": "Hello, Ada"}}]
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

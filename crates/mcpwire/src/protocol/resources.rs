@@ -17,7 +17,9 @@
 //! let result = ReadResourceResult::text(params.uri, Some("text/plain".into()), "buy milk");
 //! assert_eq!(
 //!     serde_json::to_value(&result).unwrap(),
-//!     json!({"contents": [{"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "buy milk"}]})
+//!     json!({
+//!         "contents": [{"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "buy milk"}]
+//!     })
 //! );
 //! ```
 
@@ -45,7 +47,12 @@ pub const UPDATED: &str = "notifications/resources/updated";
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&readme).unwrap(),
-///     json!({"uri": "file:///README.md", "name": "readme", "mimeType": "text/markdown", "size": 120})
+///     json!({
+///         "uri": "file:///README.md",
+///         "name": "readme",
+///         "mimeType": "text/markdown",
+///         "size": 120
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -121,7 +128,11 @@ impl Resource {
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&files).unwrap(),
-///     json!({"uriTemplate": "file:///{path}", "name": "files", "description": "Any file of the project."})
+///     json!({
+///         "uriTemplate": "file:///{path}",
+///         "name": "files",
+///         "description": "Any file of the project."
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -185,7 +196,8 @@ impl ResourceTemplate {
 /// use mcpwire::protocol::{ListResourcesResult, Resource};
 /// use serde_json::json;
 ///
-/// let page = ListResourcesResult { resources: vec![Resource::new("file:///a.txt", "a")], next_cursor: None };
+/// let resources = vec![Resource::new("file:///a.txt", "a")];
+/// let page = ListResourcesResult { resources, next_cursor: None };
 /// assert_eq!(
 ///     serde_json::to_value(&page).unwrap(),
 ///     json!({"resources": [{"uri": "file:///a.txt", "name": "a"}]})
@@ -216,7 +228,10 @@ pub struct ListResourcesResult {
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&page).unwrap(),
-///     json!({"resourceTemplates": [{"uriTemplate": "file:///{path}", "name": "files"}], "nextCursor": "p2"})
+///     json!({
+///         "resourceTemplates": [{"uriTemplate": "file:///{path}", "name": "files"}],
+///         "nextCursor": "p2"
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -274,7 +289,9 @@ pub struct ReadResourceParams {
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&result).unwrap(),
-///     json!({"contents": [{"uri": "file:///logo.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="}]})
+///     json!({
+///         "contents": [{"uri": "file:///logo.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="}]
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -295,7 +312,9 @@ impl ReadResourceResult {
     /// let result = ReadResourceResult::text("file:///a.txt", Some("text/plain".into()), "hello");
     /// assert_eq!(
     ///     serde_json::to_value(&result).unwrap(),
-    ///     json!({"contents": [{"uri": "file:///a.txt", "mimeType": "text/plain", "text": "hello"}]})
+    ///     json!({
+    ///         "contents": [{"uri": "file:///a.txt", "mimeType": "text/plain", "text": "hello"}]
+    ///     })
     /// );
     /// ```
     pub fn text(

@@ -23,7 +23,8 @@ use serde::{Deserialize, Serialize};
 /// use mcpwire::protocol::Root;
 /// use serde_json::json;
 ///
-/// let root: Root = serde_json::from_value(json!({"uri": "file:///home/ada/src", "name": "src"})).unwrap();
+/// let root: Root =
+///     serde_json::from_value(json!({"uri": "file:///home/ada/src", "name": "src"})).unwrap();
 /// assert_eq!(root.name.as_deref(), Some("src"));
 /// let bare = Root { uri: "file:///tmp".into(), name: None };
 /// assert_eq!(serde_json::to_value(&bare).unwrap(), json!({"uri": "file:///tmp"}));

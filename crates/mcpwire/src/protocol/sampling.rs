@@ -7,9 +7,12 @@
 //! use serde_json::json;
 //!
 //! let question = SamplingMessage::user("Name a river in France.");
-//! assert_eq!(serde_json::to_value(&question).unwrap()["content"]["text"], "Name a river in France.");
+//! let json = serde_json::to_value(&question).unwrap();
+//! assert_eq!(json["content"]["text"], "Name a river in France.");
 //! let answer: CreateMessageResult = serde_json::from_value(json!({
-//!     "role": "assistant", "content": {"type": "text", "text": "The Loire."}, "model": "example-model"
+//!     "role": "assistant",
+//!     "content": {"type": "text", "text": "The Loire."},
+//!     "model": "example-model"
 //! }))
 //! .unwrap();
 //! assert_eq!(answer.content.text(), Some("The Loire."));
@@ -48,7 +51,11 @@ pub enum SamplingContent {
 /// use mcpwire::protocol::sampling::SamplingBlock;
 /// use serde_json::json;
 ///
-/// let call = SamplingBlock::ToolUse { id: "c1".into(), name: "search".into(), input: json!({"q": "rust"}) };
+/// let call = SamplingBlock::ToolUse {
+///     id: "c1".into(),
+///     name: "search".into(),
+///     input: json!({"q": "rust"}),
+/// };
 /// assert_eq!(
 ///     serde_json::to_value(&call).unwrap(),
 ///     json!({"type": "tool_use", "id": "c1", "name": "search", "input": {"q": "rust"}})

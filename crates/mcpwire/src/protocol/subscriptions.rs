@@ -20,10 +20,14 @@
 //!     r#"{"notifications":{"toolsListChanged":true,"promptsListChanged":true}}"#,
 //! )
 //! .unwrap();
-//! let caps = ServerCapabilities { tools: Some(ListChanged { list_changed: Some(true) }), ..Default::default() };
+//! let tools = Some(ListChanged { list_changed: Some(true) });
+//! let caps = ServerCapabilities { tools, ..Default::default() };
 //! let honored = AcknowledgedParams { notifications: listen.notifications.honored_by(&caps) };
 //! assert_eq!(
-//!     notification_line(subscriptions::ACKNOWLEDGED, &Subscribed::new(RequestId::Number(1), honored)),
+//!     notification_line(
+//!         subscriptions::ACKNOWLEDGED,
+//!         &Subscribed::new(RequestId::Number(1), honored)
+//!     ),
 //!     r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1},"notifications":{"toolsListChanged":true}}}"#
 //! );
 //! assert_eq!(subscriptions::LISTEN, "subscriptions/listen");
@@ -146,7 +150,8 @@ impl SubscriptionFilter {
     ///     ..Default::default()
     /// };
     /// let honored = asked.honored_by(&caps);
-    /// assert_eq!(honored, SubscriptionFilter { tools_list_changed: Some(true), ..Default::default() });
+    /// let expected = SubscriptionFilter { tools_list_changed: Some(true), ..Default::default() };
+    /// assert_eq!(honored, expected); // resource updates need `resources.subscribe`
     /// ```
     pub fn honored_by(&self, capabilities: &ServerCapabilities) -> SubscriptionFilter {
         let resources = capabilities.resources.as_ref();
@@ -202,7 +207,10 @@ pub struct ListenParams {
 /// use serde_json::json;
 ///
 /// let ack = AcknowledgedParams {
-///     notifications: SubscriptionFilter { prompts_list_changed: Some(true), ..Default::default() },
+///     notifications: SubscriptionFilter {
+///         prompts_list_changed: Some(true),
+///         ..Default::default()
+///     },
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&ack).unwrap(),
@@ -250,7 +258,10 @@ pub struct SubscriptionMeta {
 /// let tagged = Subscribed::new(RequestId::String("listen-1".into()), params);
 /// assert_eq!(
 ///     serde_json::to_value(&tagged).unwrap(),
-///     json!({"_meta": {"io.modelcontextprotocol/subscriptionId": "listen-1"}, "uri": "file:///log.txt"})
+///     json!({
+///         "_meta": {"io.modelcontextprotocol/subscriptionId": "listen-1"},
+///         "uri": "file:///log.txt"
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -26,7 +26,10 @@
 //! result["resultType"] = tasks::RESULT_TYPE.into();
 //! assert_eq!(result["taskId"], "t-1");
 //! assert_eq!(tasks::EXTENSION, "io.modelcontextprotocol/tasks");
-//! assert_eq!([tasks::GET, tasks::UPDATE, tasks::CANCEL], ["tasks/get", "tasks/update", "tasks/cancel"]);
+//! assert_eq!(
+//!     [tasks::GET, tasks::UPDATE, tasks::CANCEL],
+//!     ["tasks/get", "tasks/update", "tasks/cancel"]
+//! );
 //! assert_eq!(tasks::NOTIFICATION, "notifications/tasks");
 //! // 2025-11-25 core tasks.
 //! assert_eq!([tasks::RESULT, tasks::LIST], ["tasks/result", "tasks/list"]);
@@ -222,7 +225,8 @@ impl Task {
 /// let result = json!({"content": [{"type": "text", "text": "done"}]});
 /// let done = DetailedTask::completed(task, result.as_object().unwrap().clone());
 /// let json = serde_json::to_value(&done).unwrap();
-/// assert_eq!((json["taskId"].as_str(), json["status"].as_str()), (Some("t-1"), Some("completed")));
+/// assert_eq!(json["taskId"], "t-1");
+/// assert_eq!(json["status"], "completed");
 /// assert_eq!(json["result"], result);
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -253,7 +257,8 @@ impl DetailedTask {
     ///
     /// let detailed = DetailedTask::new(Task::working("t-1", "2026-01-01T00:00:00Z"));
     /// assert_eq!(detailed.task.status, TaskStatus::Working);
-    /// assert!(detailed.input_requests.is_none() && detailed.result.is_none() && detailed.error.is_none());
+    /// assert!(detailed.input_requests.is_none());
+    /// assert!(detailed.result.is_none() && detailed.error.is_none());
     /// ```
     pub fn new(task: Task) -> Self {
         Self {
@@ -502,7 +507,8 @@ pub struct ToolExecution {
 /// let created = CreateTaskResult { task, meta: Some(meta.as_object().unwrap().clone()) };
 /// let json = serde_json::to_value(&created).unwrap();
 /// assert_eq!(json["task"]["status"], "working");
-/// assert_eq!(json["_meta"]["io.modelcontextprotocol/model-immediate-response"], "Started the export.");
+/// let meta = &json["_meta"];
+/// assert_eq!(meta["io.modelcontextprotocol/model-immediate-response"], "Started the export.");
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CreateTaskResult {

@@ -13,7 +13,10 @@
 //!     serde_json::from_str(r#"{"name":"add","arguments":{"a":2,"b":3}}"#).unwrap();
 //! let args: Add = serde_json::from_str(params.arguments.unwrap().get()).unwrap();
 //! let result = CallToolResult::text((args.a + args.b).to_string());
-//! assert_eq!(serde_json::to_value(&result).unwrap(), json!({"content": [{"type": "text", "text": "5"}]}));
+//! assert_eq!(
+//!     serde_json::to_value(&result).unwrap(),
+//!     json!({"content": [{"type": "text", "text": "5"}]})
+//! );
 //! ```
 
 use super::content::Content;
@@ -63,7 +66,8 @@ impl ToolAnnotations {
     /// use mcpwire::protocol::ToolAnnotations;
     ///
     /// assert!(ToolAnnotations::default().is_empty());
-    /// assert!(!ToolAnnotations { destructive_hint: Some(false), ..Default::default() }.is_empty());
+    /// let hints = ToolAnnotations { destructive_hint: Some(false), ..Default::default() };
+    /// assert!(!hints.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
@@ -203,7 +207,10 @@ pub struct CallToolParams {
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&result).unwrap(),
-///     json!({"content": [{"type": "text", "text": "{\"copies\":3}"}], "structuredContent": {"copies": 3}})
+///     json!({
+///         "content": [{"type": "text", "text": "{\"copies\":3}"}],
+///         "structuredContent": {"copies": 3}
+///     })
 /// );
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -45,7 +45,10 @@ pub trait FromResolved<O>: Sized {
     ///
     /// assert_eq!(u32::from_resolved(&7, "copies").unwrap(), 7);
     /// let refused = Confirm::from_resolved(&ElicitationResult::Decline, "confirm").unwrap_err();
-    /// assert_eq!(refused.message(), "Resolver for parameter 'confirm' could not resolve: elicitation was decline");
+    /// assert_eq!(
+    ///     refused.message(),
+    ///     "Resolver for parameter 'confirm' could not resolve: elicitation was decline"
+    /// );
     /// ```
     fn from_resolved(output: &O, param: &'static str) -> Result<Self, ToolError>;
 }

@@ -77,7 +77,9 @@ impl<V> Outcome<V> {
 ///
 /// /// Reserves a book.
 /// #[tool]
-/// async fn reserve(title: String, #[resolve(copies)] copies: u32) -> String { format!("{title}: {copies} left") }
+/// async fn reserve(title: String, #[resolve(copies)] copies: u32) -> String {
+///     format!("{title}: {copies} left")
+/// }
 ///
 /// assert!(McpServer::new("shop").tool(reserve).is_ok());
 /// ```

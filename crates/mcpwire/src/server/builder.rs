@@ -142,7 +142,8 @@ impl McpServer {
     /// use mcpwire::McpServer;
     ///
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
-    /// let mut client = McpServer::new("bookshop").instructions("Search before you reserve.").serve_memory().await?;
+    /// let server = McpServer::new("bookshop").instructions("Search before you reserve.");
+    /// let mut client = server.serve_memory().await?;
     /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#).await.unwrap();
     /// let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
     /// assert_eq!(reply["result"]["instructions"], "Search before you reserve.");
@@ -168,7 +169,8 @@ impl McpServer {
     /// async fn greet(ctx: Context) -> String { ctx.state::<Greeting>().0.to_owned() }
     ///
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
-    /// let mut client = McpServer::new("greeter").state(Greeting("Hej!")).tool(greet)?.serve_memory().await?;
+    /// let server = McpServer::new("greeter").state(Greeting("Hej!")).tool(greet)?;
+    /// let mut client = server.serve_memory().await?;
     /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet"}}"#).await;
     /// assert!(reply.unwrap().contains(r#""text":"Hej!""#));
     /// # Ok(()) }
@@ -381,7 +383,8 @@ impl McpServer {
     /// async fn sub(a: i64, b: i64) -> i64 { a - b }
     ///
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
-    /// let mut client = McpServer::new("calc").tool(add)?.tool(sub)?.page_size(1).serve_memory().await?;
+    /// let server = McpServer::new("calc").tool(add)?.tool(sub)?.page_size(1);
+    /// let mut client = server.serve_memory().await?;
     /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).await.unwrap();
     /// let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
     /// assert_eq!(reply["result"]["tools"].as_array().unwrap().len(), 1);

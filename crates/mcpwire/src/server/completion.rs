@@ -26,7 +26,8 @@ use std::sync::Arc;
 /// fn complete_language(request: CompleteParams) -> CompletionFuture {
 ///     Box::pin(async move {
 ///         let typed = request.argument.value;
-///         Completion::from_values(["python", "rust"].into_iter().filter(|l| l.starts_with(typed.as_str())))
+///         let matching = ["python", "rust"].into_iter().filter(|l| l.starts_with(typed.as_str()));
+///         Completion::from_values(matching)
 ///     })
 /// }
 ///

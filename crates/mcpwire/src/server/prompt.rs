@@ -47,7 +47,10 @@ pub struct PromptDefinition {
 /// async fn greet(who: String) -> String { format!("Say hello to {who}.") }
 ///
 /// /// Adds the prompt every server of the team offers, with its instructions.
-/// fn with_house_prompt(server: McpServer, prompt: impl IntoPrompt) -> Result<McpServer, InvalidSignature> {
+/// fn with_house_prompt(
+///     server: McpServer,
+///     prompt: impl IntoPrompt,
+/// ) -> Result<McpServer, InvalidSignature> {
 ///     server.instructions("Use the greet prompt to start.").prompt(prompt)
 /// }
 ///
@@ -124,7 +127,8 @@ pub trait IntoGetPromptResult {
     /// use mcpwire::server::IntoGetPromptResult;
     ///
     /// let rendered = "Review this code.".to_owned().into_get_prompt_result().unwrap();
-    /// assert_eq!(rendered, GetPromptResult { description: None, messages: vec![PromptMessage::user("Review this code.")] });
+    /// let messages = vec![PromptMessage::user("Review this code.")];
+    /// assert_eq!(rendered, GetPromptResult { description: None, messages });
     /// let failed: Result<String, String> = Err("unknown language".into());
     /// assert_eq!(failed.into_get_prompt_result().unwrap_err().message(), "unknown language");
     /// ```

@@ -52,7 +52,10 @@ pub struct ResourceDefinition {
 /// #[resource(uri = "notes://today")]
 /// async fn today() -> String { "- buy milk".into() }
 ///
-/// fn register(server: McpServer, resource: impl IntoResource) -> Result<McpServer, InvalidSignature> {
+/// fn register(
+///     server: McpServer,
+///     resource: impl IntoResource,
+/// ) -> Result<McpServer, InvalidSignature> {
 ///     server.resource(resource)
 /// }
 ///
@@ -78,7 +81,8 @@ pub trait IntoResource {
     /// async fn profile(id: String) -> String { format!(r#"{{"id":"{id}"}}"#) }
     ///
     /// let definition = profile.into_resource();
-    /// assert_eq!((definition.uri, definition.mime_type), ("users://{id}/profile", Some("application/json")));
+    /// assert_eq!(definition.uri, "users://{id}/profile");
+    /// assert_eq!(definition.mime_type, Some("application/json"));
     /// ```
     fn into_resource(self) -> ResourceDefinition;
 }

@@ -56,7 +56,11 @@ pub struct ToolDefinition {
 /// async fn add(a: i64, b: i64) -> i64 { a + b }
 ///
 /// /// Registers a tool only when `enabled`.
-/// fn maybe(server: McpServer, enabled: bool, tool: impl IntoTool) -> Result<McpServer, InvalidSignature> {
+/// fn maybe(
+///     server: McpServer,
+///     enabled: bool,
+///     tool: impl IntoTool,
+/// ) -> Result<McpServer, InvalidSignature> {
 ///     if enabled { server.tool(tool) } else { Ok(server) }
 /// }
 ///

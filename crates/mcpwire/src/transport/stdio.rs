@@ -52,7 +52,8 @@ impl McpServer {
     /// let (reader, writer) = tokio::io::split(server_end);
     /// tokio::spawn(McpServer::new("piped").serve_streams(reader, writer));
     /// let (client_reader, mut client_writer) = tokio::io::split(client);
-    /// client_writer.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n").await.unwrap();
+    /// let ping = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+    /// client_writer.write_all(ping).await.unwrap();
     /// let reply = BufReader::new(client_reader).lines().next_line().await.unwrap();
     /// assert_eq!(reply.as_deref(), Some(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
     /// # }

@@ -55,7 +55,8 @@ impl<M> Elicit<M> {
     /// struct Size { centimetres: u32 }
     ///
     /// let question: Elicit<Size> = Elicit::ask("How tall is the shelf?");
-    /// assert!(matches!(question, Elicit::Ask(ref message) if message == "How tall is the shelf?"));
+    /// let Elicit::Ask(message) = question else { panic!("a question") };
+    /// assert_eq!(message, "How tall is the shelf?");
     /// ```
     pub fn ask(message: impl Into<String>) -> Self {
         Elicit::Ask(message.into())
@@ -77,7 +78,10 @@ impl<M> Elicit<M> {
 ///
 /// /// Deletes a file; a refusal is an answer, not a failure.
 /// #[tool]
-/// async fn delete(path: String, #[resolve(confirm)] answer: ElicitationResult<Confirm>) -> String {
+/// async fn delete(
+///     path: String,
+///     #[resolve(confirm)] answer: ElicitationResult<Confirm>,
+/// ) -> String {
 ///     match answer {
 ///         ElicitationResult::Accept(Confirm { ok: true }) => format!("deleted {path}"),
 ///         _ => format!("kept {path}"),

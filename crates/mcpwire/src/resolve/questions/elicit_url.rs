@@ -73,7 +73,9 @@ impl ElicitUrl {
 /// use mcpwire::resolve::UrlConsent;
 ///
 /// #[resolver]
-/// async fn consent() -> ElicitUrl { ElicitUrl::ask("Approve the payment.", "https://pay.example.com/42") }
+/// async fn consent() -> ElicitUrl {
+///     ElicitUrl::ask("Approve the payment.", "https://pay.example.com/42")
+/// }
 ///
 /// /// Pays an invoice once the user approved it in the browser.
 /// #[tool]

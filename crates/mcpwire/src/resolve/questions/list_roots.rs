@@ -20,7 +20,8 @@ use std::sync::Arc;
 /// /// Names the client's workspace folders.
 /// #[tool]
 /// async fn workspaces(#[resolve(roots)] roots: ListRootsResult) -> String {
-///     let names: Vec<&str> = roots.roots.iter().map(|r| r.name.as_deref().unwrap_or(&r.uri)).collect();
+///     let names: Vec<&str> =
+///         roots.roots.iter().map(|r| r.name.as_deref().unwrap_or(&r.uri)).collect();
 ///     names.join(", ")
 /// }
 ///

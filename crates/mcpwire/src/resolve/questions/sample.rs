@@ -20,7 +20,10 @@ use std::sync::Arc;
 /// }
 /// ```
 #[derive(Clone, Debug)]
-pub struct Sample(pub CreateMessageRequestParams);
+pub struct Sample(
+    /// The `sampling/createMessage` params sent to the client.
+    pub CreateMessageRequestParams,
+);
 
 impl Sample {
     /// A request with these messages and a token limit.

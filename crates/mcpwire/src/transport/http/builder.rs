@@ -165,7 +165,8 @@ impl HttpServer {
     ///
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
     /// // Behind https://mcp.example.com; localhost still works for local tests.
-    /// let router = McpServer::new("demo").http().allowed_hosts(["mcp.example.com", "localhost"]).into_router().await?;
+    /// let http = McpServer::new("demo").http().allowed_hosts(["mcp.example.com", "localhost"]);
+    /// let router = http.into_router().await?;
     /// # drop(router);
     /// # Ok(()) }
     /// ```
@@ -226,7 +227,8 @@ impl HttpServer {
     /// use std::time::Duration;
     ///
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
-    /// let router = McpServer::new("demo").http().session_idle_timeout(Duration::from_secs(5 * 60)).into_router().await?;
+    /// let http = McpServer::new("demo").http().session_idle_timeout(Duration::from_secs(5 * 60));
+    /// let router = http.into_router().await?;
     /// # drop(router);
     /// # Ok(()) }
     /// ```
@@ -286,7 +288,8 @@ impl HttpServer {
     ///
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
     /// // A proxy drops connections idle for 10 s.
-    /// let router = McpServer::new("demo").http().keep_alive(Duration::from_secs(5)).into_router().await?;
+    /// let http = McpServer::new("demo").http().keep_alive(Duration::from_secs(5));
+    /// let router = http.into_router().await?;
     /// # drop(router);
     /// # Ok(()) }
     /// ```
