@@ -4,6 +4,19 @@ use std::fmt;
 
 /// A tool or resolver graph that cannot be served, found at registration, before any client
 /// connects. The message names the culprit (tool, resolver, parameter or cycle).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let error = McpServer::new("calc").tool(add).unwrap().tool(add).err().unwrap();
+/// assert!(error.message().contains("add"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidSignature {
     message: String,
@@ -11,6 +24,15 @@ pub struct InvalidSignature {
 
 impl InvalidSignature {
     /// An error with the given message.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::InvalidSignature;
+    ///
+    /// let error = InvalidSignature::new("tool 'search': no source fills parameter 'index'");
+    /// assert_eq!(error.to_string(), "tool 'search': no source fills parameter 'index'");
+    /// ```
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -18,6 +40,15 @@ impl InvalidSignature {
     }
 
     /// The message, naming the culprit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::InvalidSignature;
+    ///
+    /// let error = InvalidSignature::new("resolver cycle: a -> b -> a");
+    /// assert_eq!(error.message(), "resolver cycle: a -> b -> a");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -35,6 +66,19 @@ impl std::error::Error for InvalidSignature {}
 ///
 /// Its `Debug` output is its message, so `main` returning `mcpwire::Result<()>` prints a readable
 /// error.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::McpServer;
+///
+/// # #[tokio::main(flavor = "current_thread")] async fn main() {
+/// let server = McpServer::new("db").lifespan(|| async { Err::<(), _>("no database") });
+/// let error = server.serve_memory().await.err().unwrap();
+/// assert!(matches!(error, mcpwire::Error::Startup(ref why) if why == "no database"));
+/// assert_eq!(format!("{error:?}"), "start-up failed: no database");
+/// # }
+/// ```
 #[derive(thiserror::Error)]
 pub enum Error {
     /// The tool or resolver graph is invalid.
@@ -55,10 +99,44 @@ impl fmt::Debug for Error {
 }
 
 /// `Result` with this crate's [`Error`].
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// fn build() -> mcpwire::Result<McpServer> {
+///     Ok(McpServer::new("calc").tool(add)?) // an InvalidSignature becomes an Error
+/// }
+/// assert!(build().is_ok());
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A failure the model should see: bad arguments, a resolver that failed, a tool that returned
 /// `Err`. The client receives `isError: true` with `Error executing tool <tool>: <message>`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// /// Divides `a` by `b`.
+/// #[tool]
+/// async fn divide(a: f64, b: f64) -> Result<f64, ToolError> {
+///     if b == 0.0 {
+///         return Err(ToolError::new("cannot divide by zero"));
+///     }
+///     Ok(a / b)
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// assert_eq!(divide::call(1.0, 0.0).await.unwrap_err().message(), "cannot divide by zero");
+/// # });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolError {
     message: String,
@@ -66,6 +144,15 @@ pub struct ToolError {
 
 impl ToolError {
     /// An error with a message for the model.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::ToolError;
+    ///
+    /// let error = ToolError::new("no book titled 'Dun'; did you mean 'Dune'?");
+    /// assert_eq!(error.to_string(), "no book titled 'Dun'; did you mean 'Dune'?");
+    /// ```
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -73,6 +160,14 @@ impl ToolError {
     }
 
     /// The message.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::ToolError;
+    ///
+    /// assert_eq!(ToolError::new("out of stock").message(), "out of stock");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }

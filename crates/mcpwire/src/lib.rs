@@ -193,6 +193,23 @@ pub mod guide {
 pub struct ReadmeDoctests;
 
 /// Everything a server author usually needs, in one import.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// #[derive(Serialize, JsonSchema)]
+/// struct Quote { title: String, cents: u32 }
+///
+/// /// Quotes a book's price.
+/// #[tool]
+/// async fn quote(title: String) -> Quote { Quote { title, cents: 1299 } }
+///
+/// let server = McpServer::new("shop").tool(quote)?;
+/// # drop(server);
+/// # Ok::<(), InvalidSignature>(())
+/// ```
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod prelude {

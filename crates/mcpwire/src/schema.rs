@@ -1,5 +1,18 @@
 //! How this crate generates JSON Schemas (2020-12): one generator for tool inputs and outputs,
 //! prompt arguments and elicitation forms. The lowest layer beside `protocol`.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::schema::schema_for;
+//!
+//! #[derive(schemars::JsonSchema)]
+//! struct Order { title: String, copies: Option<u32> }
+//!
+//! let schema = schema_for::<Order>();
+//! assert_eq!(schema.get("type").unwrap(), "object");
+//! assert_eq!(schema.get("required").unwrap(), &serde_json::json!(["title"]));
+//! ```
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};

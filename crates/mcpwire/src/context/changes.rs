@@ -11,6 +11,26 @@ use tokio::sync::broadcast;
 const BACKLOG: usize = 256;
 
 /// One change.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::context::Change;
+/// use mcpwire::protocol::ChangedList;
+///
+/// let changes = [
+///     Change::List(ChangedList::Tools),
+///     Change::ResourceUpdated("notes://today".into()),
+/// ];
+/// let described: Vec<String> = changes
+///     .iter()
+///     .map(|change| match change {
+///         Change::List(list) => list.method().to_owned(),
+///         Change::ResourceUpdated(uri) => format!("updated {uri}"),
+///     })
+///     .collect();
+/// assert_eq!(described, ["notifications/tools/list_changed", "updated notes://today"]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// A list of tools, prompts or resources changed.
@@ -46,11 +66,33 @@ impl Default for Notifier {
 
 impl Notifier {
     /// Announces that a list changed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::protocol::ChangedList;
+    ///
+    /// let server = McpServer::new("plugins");
+    /// let notifier = server.notifier();
+    /// // A plugin was loaded: its tools appear.
+    /// notifier.list_changed(ChangedList::Tools);
+    /// ```
     pub fn list_changed(&self, list: ChangedList) {
         let _ = self.sender.send(Change::List(list));
     }
 
     /// Announces that the resource `uri` changed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// let notifier = McpServer::new("files").notifier();
+    /// // A file watcher saw a change.
+    /// notifier.resource_updated("file:///project/README.md");
+    /// ```
     pub fn resource_updated(&self, uri: impl Into<String>) {
         let _ = self.sender.send(Change::ResourceUpdated(uri.into()));
     }

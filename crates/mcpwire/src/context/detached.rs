@@ -43,24 +43,66 @@ impl DetachedContext {
     }
 
     /// Adds a shared value, read with [`Context::state`] (one value per type).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// struct Inventory { copies: u32 }
+    ///
+    /// let ctx = Context::detached().state(Inventory { copies: 3 }).build();
+    /// assert_eq!(ctx.state::<Inventory>().copies, 3);
+    /// ```
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.state.insert(value);
         self
     }
 
     /// The authenticated principal [`Context::principal`] reports.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// let ctx = Context::detached().principal("ada@example.com").build();
+    /// assert_eq!(ctx.principal(), Some("ada@example.com"));
+    /// ```
     pub fn principal(mut self, principal: impl Into<Arc<str>>) -> Self {
         self.principal = Some(principal.into());
         self
     }
 
     /// The capabilities [`Context::client_capabilities`] reports.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let caps: ClientCapabilities = serde_json::from_str(r#"{"elicitation":{}}"#).unwrap();
+    /// let ctx = Context::detached().client_capabilities(caps).build();
+    /// assert!(ctx.client_capabilities().elicitation_form());
+    /// ```
     pub fn client_capabilities(mut self, capabilities: ClientCapabilities) -> Self {
         self.capabilities = capabilities;
         self
     }
 
     /// The context: a 2026-07-28 request with id `0`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::protocol::{Era, RequestId};
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert_eq!((ctx.request_id(), ctx.era()), (&RequestId::Number(0), Era::Modern));
+    /// assert!(ctx.headers().is_none());
+    /// ```
     pub fn build(self) -> Context {
         let (outbound, _nobody) = Outbound::channel();
         Context::new(RequestScope {

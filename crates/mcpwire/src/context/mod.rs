@@ -1,5 +1,22 @@
 //! `Context`: what a tool or resolver knows about the request it serves, and what it can send
 //! back while it runs (progress, log messages).
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::prelude::*;
+//!
+//! /// Says who is calling.
+//! #[tool]
+//! async fn whoami(ctx: Context) -> String {
+//!     ctx.principal().unwrap_or("anonymous").to_owned()
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let ctx = Context::detached().principal("ada").build();
+//! assert_eq!(whoami::call(ctx).await, "ada");
+//! # });
+//! ```
 
 mod changes;
 mod client_requests;
@@ -83,43 +100,148 @@ impl Context {
 
     /// A context that serves no request, for calling a tool's or resolver's body from a unit
     /// test (`name::call(..)`); see [`DetachedContext`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::protocol::RequestId;
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(ctx.request_id(), &RequestId::Number(0));
+    /// assert!(ctx.client_info().is_none());
+    /// ```
     pub fn detached() -> DetachedContext {
         DetachedContext::new()
     }
 
     /// The JSON-RPC id of the request being served.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Echoes the request id, e.g. for correlating logs.
+    /// #[tool]
+    /// async fn trace_id(ctx: Context) -> String {
+    ///     format!("request {}", ctx.request_id())
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(trace_id::call(Context::detached().build()).await, "request 0");
+    /// # });
+    /// ```
     pub fn request_id(&self) -> &RequestId {
         &self.inner.request_id
     }
 
     /// The protocol revision this request is served under (e.g. `2026-07-28`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(ctx.protocol_version(), "2026-07-28");
+    /// ```
     pub fn protocol_version(&self) -> &str {
         &self.inner.protocol_version
     }
 
     /// Whether this is a 2025-11-25 session request or a stateless 2026-07-28 one. Handlers
     /// rarely need this: the SDK adapts results and questions to the revision.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::protocol::Era;
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(ctx.era(), Era::Modern);
+    /// ```
     pub fn era(&self) -> Era {
         self.inner.era
     }
 
     /// What the client declared it can do (per session on 2025-11-25, per request on 2026-07-28).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let caps: ClientCapabilities = serde_json::from_str(r#"{"sampling":{}}"#).unwrap();
+    /// let ctx = Context::detached().client_capabilities(caps).build();
+    /// assert!(ctx.client_capabilities().sampling());
+    /// assert!(!ctx.client_capabilities().roots());
+    /// ```
     pub fn client_capabilities(&self) -> &ClientCapabilities {
         &self.inner.client_capabilities
     }
 
     /// Who the client says it is, when it said so. For display and logs only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Names the client.
+    /// #[tool]
+    /// async fn client_name(ctx: Context) -> String {
+    ///     ctx.client_info().map_or("unknown".to_owned(), |info| info.name.clone())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mut client = McpServer::new("demo").tool(client_name)?.serve_memory().await?;
+    /// client.request(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"inspector","version":"1.0"}}}"#).await;
+    /// let reply = client.request(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"client_name"}}"#).await.unwrap();
+    /// assert!(reply.contains(r#""text":"inspector""#));
+    /// # Ok(()) }
+    /// ```
     pub fn client_info(&self) -> Option<&Implementation> {
         self.inner.client_info.as_deref()
     }
 
     /// The HTTP request headers, on the HTTP transport; `None` on stdio. Client-supplied input:
     /// never a proof of identity.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Names the tenant the HTTP request was sent for.
+    /// #[tool]
+    /// async fn tenant(ctx: Context) -> String {
+    ///     let headers = ctx.headers();
+    ///     let header = headers.and_then(|h| h.get("x-tenant")).and_then(|v| v.to_str().ok());
+    ///     header.unwrap_or("none").to_owned()
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(tenant::call(Context::detached().build()).await, "none");
+    /// # });
+    /// ```
     pub fn headers(&self) -> Option<&http::HeaderMap> {
         self.inner.headers.as_deref()
     }
 
     /// Who the transport authenticated for this request (see [`Principal`]), if anyone.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// let ctx = Context::detached().principal("ada").build();
+    /// assert_eq!(ctx.principal(), Some("ada"));
+    /// assert_eq!(Context::detached().build().principal(), None);
+    /// ```
     pub fn principal(&self) -> Option<&str> {
         self.inner.principal.as_deref()
     }
@@ -130,6 +252,25 @@ impl Context {
     ///
     /// When no value of that type was registered: a programming error, reported to the client
     /// as a failed tool call and logged. Use [`Context::try_state`] to branch instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// struct Tax { percent: u32 }
+    ///
+    /// /// Adds tax to a price.
+    /// #[tool]
+    /// async fn with_tax(cents: u32, ctx: Context) -> u32 {
+    ///     cents + cents * ctx.state::<Tax>().percent / 100
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let ctx = Context::detached().state(Tax { percent: 25 }).build();
+    /// assert_eq!(with_tax::call(400, ctx).await, 500);
+    /// # });
+    /// ```
     pub fn state<T: Send + Sync + 'static>(&self) -> &T {
         self.try_state().unwrap_or_else(|| {
             panic!(
@@ -140,11 +281,44 @@ impl Context {
     }
 
     /// The shared value of type `T`, if one was registered.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// struct Cache(Vec<String>);
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert!(ctx.try_state::<Cache>().is_none());
+    /// let ctx = Context::detached().state(Cache(vec!["Dune".into()])).build();
+    /// assert_eq!(ctx.try_state::<Cache>().map(|c| c.0.len()), Some(1));
+    /// ```
     pub fn try_state<T: Send + Sync + 'static>(&self) -> Option<&T> {
         self.inner.state.get::<T>()
     }
 
     /// Reports progress to the client. Does nothing when the client sent no progress token.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Imports rows, reporting progress after each.
+    /// #[tool]
+    /// async fn import(rows: u32, ctx: Context) -> String {
+    ///     for done in 1..=rows {
+    ///         let message = Some(format!("row {done}"));
+    ///         ctx.report_progress(done as f64, Some(rows as f64), message).await;
+    ///     }
+    ///     format!("imported {rows} rows")
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(import::call(3, Context::detached().build()).await, "imported 3 rows");
+    /// # });
+    /// ```
     pub async fn report_progress(
         &self,
         progress: f64,
@@ -168,6 +342,25 @@ impl Context {
     /// Sends a log message to the client, when the revision and the client allow it: on
     /// 2025-11-25 at or above the session's level (`logging/setLevel`); on 2026-07-28 only when
     /// the request opted in with `_meta["io.modelcontextprotocol/logLevel"]`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::protocol::LoggingLevel;
+    ///
+    /// /// Runs a slow query.
+    /// #[tool]
+    /// async fn query(sql: String, ctx: Context) -> String {
+    ///     let data = serde_json::json!({"sql": sql, "slow_ms": 1200});
+    ///     ctx.log(LoggingLevel::Warning, Some("db"), data).await;
+    ///     "0 rows".to_owned()
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(query::call("SELECT 1".into(), Context::detached().build()).await, "0 rows");
+    /// # });
+    /// ```
     pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
         let Some(min) = self.inner.log_level else {
             return;
@@ -187,11 +380,48 @@ impl Context {
 
     /// Announces that a list (tools, prompts or resources) changed: clients that listen for it
     /// will list again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::protocol::ChangedList;
+    ///
+    /// /// Enables a plugin, which changes the prompts on offer.
+    /// #[tool]
+    /// async fn enable_plugin(name: String, ctx: Context) -> String {
+    ///     ctx.notify_list_changed(ChangedList::Prompts);
+    ///     format!("{name} enabled")
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(enable_plugin::call("git".into(), ctx).await, "git enabled");
+    /// # });
+    /// ```
     pub fn notify_list_changed(&self, list: crate::protocol::list_changed::ChangedList) {
         self.inner.notifier.list_changed(list);
     }
 
     /// Announces that the resource `uri` changed, to clients that subscribed to it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Appends a line to the notes resource.
+    /// #[tool]
+    /// async fn add_note(text: String, ctx: Context) -> String {
+    ///     ctx.notify_resource_updated("notes://today");
+    ///     format!("noted: {text}")
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(add_note::call("buy milk".into(), ctx).await, "noted: buy milk");
+    /// # });
+    /// ```
     pub fn notify_resource_updated(&self, uri: impl Into<String>) {
         self.inner.notifier.resource_updated(uri);
     }
@@ -200,6 +430,22 @@ impl Context {
     /// goes on: the client reconnects with `Last-Event-ID` and gets the rest (SEP-1699 polling,
     /// for long calls behind proxies that drop idle connections). Returns `false`, and does
     /// nothing, on any other transport or revision.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// A long job: frees the connection early where the transport allows it.
+    /// #[tool]
+    /// async fn long_job(ctx: Context) -> &'static str {
+    ///     let _polling = ctx.close_sse_stream();
+    ///     "done"
+    /// }
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert!(!ctx.close_sse_stream()); // not a 2025-11-25 HTTP session
+    /// ```
     pub fn close_sse_stream(&self) -> bool {
         self.inner.outbound.close_stream()
     }
@@ -210,8 +456,29 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`ClientRequestError::NoBackChannel`] on a 2026-07-28 request; the client's error, a
+    /// `ClientRequestError::NoBackChannel` on a 2026-07-28 request; the client's error, a
     /// timeout, or a disconnect otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Counts the client's roots with a raw `roots/list` request.
+    /// #[tool]
+    /// async fn count_roots(ctx: Context) -> Result<usize, String> {
+    ///     let params = serde_json::json!({});
+    ///     let raw = ctx.send_request("roots/list", &params).await.map_err(|e| e.to_string())?;
+    ///     let roots: ListRootsResult =
+    ///         serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+    ///     Ok(roots.roots.len())
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// // A detached context serves a 2026-07-28 request: there is no back channel.
+    /// assert!(count_roots::call(Context::detached().build()).await.is_err());
+    /// # });
+    /// ```
     pub async fn send_request<P: serde::Serialize>(
         &self,
         method: &str,
@@ -298,6 +565,23 @@ impl Context {
     }
 
     /// Logs `message` at `info` level (see [`Context::log`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Reloads the catalogue.
+    /// #[tool]
+    /// async fn reload(ctx: Context) -> &'static str {
+    ///     ctx.info("reloading the catalogue").await;
+    ///     "reloaded"
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(reload::call(Context::detached().build()).await, "reloaded");
+    /// # });
+    /// ```
     pub async fn info(&self, message: impl Into<String>) {
         self.log(
             LoggingLevel::Info,

@@ -23,4 +23,7 @@
 /// }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Principal(pub String);
+pub struct Principal(
+    /// Who the caller is, in your authentication's terms (a user id, a client id).
+    pub String,
+);

@@ -1,9 +1,34 @@
 //! `notifications/cancelled`.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::cancelled::CancelledParams;
+//! use mcpwire::protocol::jsonrpc::Incoming;
+//!
+//! let line = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#;
+//! let Ok(Incoming::Notification(notification)) = Incoming::parse(line) else { panic!() };
+//! let params: CancelledParams = serde_json::from_str(notification.params.unwrap().get()).unwrap();
+//! assert_eq!(params.request_id.unwrap().to_string(), "3");
+//! ```
 
 use super::jsonrpc::RequestId;
 use serde::{Deserialize, Serialize};
 
 /// `notifications/cancelled` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::cancelled::CancelledParams;
+/// use mcpwire::protocol::RequestId;
+/// use serde_json::json;
+///
+/// let params: CancelledParams =
+///     serde_json::from_value(json!({"requestId": 7, "reason": "user stopped"})).unwrap();
+/// assert_eq!(params.request_id, Some(RequestId::Number(7)));
+/// assert_eq!(params.reason.as_deref(), Some("user stopped"));
+/// ```
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CancelledParams {

@@ -1,4 +1,22 @@
 //! Client and server capabilities, as declared on the wire.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::capabilities::ResourcesCapability;
+//! use mcpwire::protocol::{ClientCapabilities, ServerCapabilities};
+//! use serde_json::json;
+//!
+//! let client: ClientCapabilities =
+//!     serde_json::from_str(r#"{"elicitation":{"form":{}},"sampling":{"tools":{}}}"#).unwrap();
+//! assert!(client.elicitation_form() && client.sampling_tools() && !client.roots());
+//! let resources = ResourcesCapability { subscribe: Some(true), list_changed: Some(true) };
+//! let server = ServerCapabilities { resources: Some(resources), ..Default::default() };
+//! assert_eq!(
+//!     serde_json::to_value(&server).unwrap(),
+//!     json!({"resources": {"subscribe": true, "listChanged": true}})
+//! );
+//! ```
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -7,6 +25,22 @@ use serde_json::{Map, Value};
 /// from each request's `_meta` (2026-07-28, for that request only).
 ///
 /// Unknown members are kept, so the declaration can be echoed or inspected as sent.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ClientCapabilities;
+/// use serde_json::json;
+///
+/// let caps: ClientCapabilities = serde_json::from_value(json!({
+///     "roots": {"listChanged": true},
+///     "experimental": {"x-trace": {}}
+/// }))
+/// .unwrap();
+/// assert!(caps.roots());
+/// assert!(!caps.sampling());
+/// assert_eq!(caps.other["experimental"], json!({"x-trace": {}}));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClientCapabilities {
     /// `roots`: the client can list its roots.
@@ -25,6 +59,17 @@ pub struct ClientCapabilities {
 
 impl ClientCapabilities {
     /// Form-mode elicitation: `elicitation` declared with `form`, or with neither mode.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let caps: ClientCapabilities = serde_json::from_str(r#"{"elicitation":{}}"#).unwrap();
+    /// assert!(caps.elicitation_form());
+    /// let url_only: ClientCapabilities = serde_json::from_str(r#"{"elicitation":{"url":{}}}"#).unwrap();
+    /// assert!(!url_only.elicitation_form());
+    /// ```
     pub fn elicitation_form(&self) -> bool {
         match &self.elicitation {
             Some(Value::Object(modes)) => modes.contains_key("form") || !modes.contains_key("url"),
@@ -34,27 +79,80 @@ impl ClientCapabilities {
     }
 
     /// URL-mode elicitation: `elicitation.url` declared.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let caps: ClientCapabilities =
+    ///     serde_json::from_str(r#"{"elicitation":{"form":{},"url":{}}}"#).unwrap();
+    /// assert!(caps.elicitation_url());
+    /// assert!(!ClientCapabilities::default().elicitation_url());
+    /// ```
     pub fn elicitation_url(&self) -> bool {
         matches!(&self.elicitation, Some(Value::Object(m)) if m.contains_key("url"))
     }
 
     /// `sampling` declared.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let caps: ClientCapabilities = serde_json::from_str(r#"{"sampling":{}}"#).unwrap();
+    /// assert!(caps.sampling());
+    /// assert!(!ClientCapabilities::default().sampling());
+    /// ```
     pub fn sampling(&self) -> bool {
         self.sampling.is_some()
     }
 
     /// `sampling.tools` declared.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let caps: ClientCapabilities = serde_json::from_str(r#"{"sampling":{"tools":{}}}"#).unwrap();
+    /// assert!(caps.sampling_tools());
+    /// let plain: ClientCapabilities = serde_json::from_str(r#"{"sampling":{}}"#).unwrap();
+    /// assert!(!plain.sampling_tools());
+    /// ```
     pub fn sampling_tools(&self) -> bool {
         matches!(&self.sampling, Some(Value::Object(m)) if m.contains_key("tools"))
     }
 
     /// `roots` declared.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let caps: ClientCapabilities = serde_json::from_str(r#"{"roots":{"listChanged":true}}"#).unwrap();
+    /// assert!(caps.roots());
+    /// assert!(!ClientCapabilities::default().roots());
+    /// ```
     pub fn roots(&self) -> bool {
         self.roots.is_some()
     }
 }
 
 /// A capability with only a `listChanged` flag.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::capabilities::ListChanged;
+/// use serde_json::json;
+///
+/// let cap = ListChanged { list_changed: Some(true) };
+/// assert_eq!(serde_json::to_value(&cap).unwrap(), json!({"listChanged": true}));
+/// assert_eq!(serde_json::to_value(ListChanged::default()).unwrap(), json!({}));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListChanged {
@@ -64,6 +162,16 @@ pub struct ListChanged {
 }
 
 /// The `resources` capability.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::capabilities::ResourcesCapability;
+/// use serde_json::json;
+///
+/// let cap = ResourcesCapability { subscribe: Some(true), list_changed: None };
+/// assert_eq!(serde_json::to_value(&cap).unwrap(), json!({"subscribe": true}));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourcesCapability {
@@ -76,6 +184,19 @@ pub struct ResourcesCapability {
 }
 
 /// What this server offers; derived from what was registered.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::capabilities::{ListChanged, ServerCapabilities};
+/// use serde_json::json;
+///
+/// let caps = ServerCapabilities {
+///     tools: Some(ListChanged { list_changed: Some(true) }),
+///     ..ServerCapabilities::default()
+/// };
+/// assert_eq!(serde_json::to_value(&caps).unwrap(), json!({"tools": {"listChanged": true}}));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerCapabilities {

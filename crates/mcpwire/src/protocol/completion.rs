@@ -1,5 +1,24 @@
 //! `completion/complete`: suggestions for a prompt argument or a resource-template variable
 //! while the user types it (both revisions, behind the `completions` server capability).
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::completion::{CompleteParams, CompleteResult, Completion};
+//! use serde_json::json;
+//!
+//! let params: CompleteParams = serde_json::from_str(
+//!     r#"{"ref":{"type":"ref/resource","uri":"github://repos/{owner}/{repo}"},"argument":{"name":"repo","value":"mc"}}"#,
+//! )
+//! .unwrap();
+//! let repos = ["mcp-go", "servers", "mcpwire"];
+//! let typed = params.argument.value.as_str();
+//! let completion = Completion::from_values(repos.into_iter().filter(|r| r.starts_with(typed)));
+//! assert_eq!(
+//!     serde_json::to_value(CompleteResult { completion }).unwrap(),
+//!     json!({"completion": {"values": ["mcp-go", "mcpwire"]}})
+//! );
+//! ```
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -8,6 +27,22 @@ use std::collections::BTreeMap;
 pub const MAX_VALUES: usize = 100;
 
 /// What is being completed: an argument of a prompt, or a variable of a resource template.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::CompletionReference;
+/// use serde_json::json;
+///
+/// let prompt = CompletionReference::Prompt { name: "code_review".into(), title: None };
+/// assert_eq!(
+///     serde_json::to_value(&prompt).unwrap(),
+///     json!({"type": "ref/prompt", "name": "code_review"})
+/// );
+/// let template: CompletionReference =
+///     serde_json::from_value(json!({"type": "ref/resource", "uri": "file:///{path}"})).unwrap();
+/// assert_eq!(template, CompletionReference::Resource { uri: "file:///{path}".into() });
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type")]
 pub enum CompletionReference {
@@ -29,6 +64,19 @@ pub enum CompletionReference {
 }
 
 /// The argument being completed.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::completion::CompletionArgument;
+/// use serde_json::json;
+///
+/// let argument = CompletionArgument { name: "language".into(), value: "py".into() };
+/// assert_eq!(
+///     serde_json::to_value(&argument).unwrap(),
+///     json!({"name": "language", "value": "py"})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompletionArgument {
     /// Its name.
@@ -38,6 +86,17 @@ pub struct CompletionArgument {
 }
 
 /// What the client already knows besides the argument being completed.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::completion::CompletionContext;
+/// use serde_json::json;
+///
+/// let context: CompletionContext =
+///     serde_json::from_value(json!({"arguments": {"owner": "rust-lang"}})).unwrap();
+/// assert_eq!(context.arguments.unwrap()["owner"], "rust-lang");
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompletionContext {
     /// Values already chosen for the other arguments or template variables.
@@ -46,6 +105,23 @@ pub struct CompletionContext {
 }
 
 /// `completion/complete` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{CompleteParams, CompletionReference};
+/// use serde_json::json;
+///
+/// let params: CompleteParams = serde_json::from_value(json!({
+///     "ref": {"type": "ref/prompt", "name": "code_review"},
+///     "argument": {"name": "language", "value": "py"}
+/// }))
+/// .unwrap();
+/// let CompletionReference::Prompt { name, .. } = &params.reference else { panic!("a prompt") };
+/// assert_eq!(name, "code_review");
+/// assert_eq!(params.argument.value, "py");
+/// assert!(params.context.is_none());
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompleteParams {
     /// The prompt or resource template.
@@ -59,6 +135,20 @@ pub struct CompleteParams {
 }
 
 /// The suggestions.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::Completion;
+/// use serde_json::json;
+///
+/// let completion =
+///     Completion { values: vec!["python".into()], total: Some(10), has_more: Some(true) };
+/// assert_eq!(
+///     serde_json::to_value(&completion).unwrap(),
+///     json!({"values": ["python"], "total": 10, "hasMore": true})
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Completion {
@@ -74,6 +164,19 @@ pub struct Completion {
 
 impl Completion {
     /// The first [`MAX_VALUES`] of `values`; when some were cut, `total` and `hasMore` say so.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::Completion;
+    /// use mcpwire::protocol::completion::MAX_VALUES;
+    ///
+    /// let few = Completion::from_values(["python", "pytorch"]);
+    /// assert_eq!((few.values.len(), few.total, few.has_more), (2, None, None));
+    /// let many = Completion::from_values((0..250).map(|n| n.to_string()));
+    /// assert_eq!(many.values.len(), MAX_VALUES);
+    /// assert_eq!((many.total, many.has_more), (Some(250), Some(true)));
+    /// ```
     pub fn from_values(values: impl IntoIterator<Item = impl Into<String>>) -> Self {
         let mut values: Vec<String> = values.into_iter().map(Into::into).collect();
         let total = values.len();
@@ -93,6 +196,19 @@ impl Completion {
 }
 
 /// `completion/complete` result (`resultType` is added by the 2026-07-28 envelope).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{CompleteResult, Completion};
+/// use serde_json::json;
+///
+/// let result = CompleteResult { completion: Completion::from_values(["python"]) };
+/// assert_eq!(
+///     serde_json::to_value(&result).unwrap(),
+///     json!({"completion": {"values": ["python"]}})
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompleteResult {
     /// The suggestions.

@@ -1,8 +1,39 @@
 //! Content blocks: what tools return and prompts contain.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::Content;
+//! use serde_json::json;
+//!
+//! let blocks = vec![Content::text("The chart:"), Content::image("iVBORw0KGgo=", "image/png")];
+//! assert_eq!(
+//!     serde_json::to_value(&blocks).unwrap(),
+//!     json!([
+//!         {"type": "text", "text": "The chart:"},
+//!         {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+//!     ])
+//! );
+//! ```
 
 use serde::{Deserialize, Serialize};
 
 /// Hints about who a block is for and how much it matters.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::content::Annotations;
+/// use mcpwire::protocol::Role;
+/// use serde_json::json;
+///
+/// let hints =
+///     Annotations { audience: Some(vec![Role::User]), priority: Some(0.5), ..Default::default() };
+/// assert_eq!(
+///     serde_json::to_value(&hints).unwrap(),
+///     json!({"audience": ["user"], "priority": 0.5})
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
@@ -18,6 +49,15 @@ pub struct Annotations {
 }
 
 /// The two roles of a conversation.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::Role;
+///
+/// assert_eq!(serde_json::to_value(Role::Assistant).unwrap(), "assistant");
+/// assert_eq!(serde_json::from_str::<Role>(r#""user""#).unwrap(), Role::User);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
@@ -28,6 +68,26 @@ pub enum Role {
 }
 
 /// The contents of a resource: text or base64 bytes.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ResourceContents;
+/// use serde_json::json;
+///
+/// let text = ResourceContents::Text {
+///     uri: "file:///notes.txt".into(),
+///     mime_type: Some("text/plain".into()),
+///     text: "hello".into(),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&text).unwrap(),
+///     json!({"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "hello"})
+/// );
+/// let blob: ResourceContents =
+///     serde_json::from_value(json!({"uri": "file:///logo.png", "blob": "iVBORw0KGgo="})).unwrap();
+/// assert!(matches!(blob, ResourceContents::Blob { mime_type: None, .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ResourceContents {
@@ -54,6 +114,25 @@ pub enum ResourceContents {
 }
 
 /// One block of content.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::Content;
+/// use serde_json::json;
+///
+/// let link = Content::ResourceLink {
+///     uri: "file:///notes.txt".into(),
+///     name: "notes".into(),
+///     description: None,
+///     mime_type: None,
+///     annotations: None,
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&link).unwrap(),
+///     json!({"type": "resource_link", "uri": "file:///notes.txt", "name": "notes"})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Content {
@@ -115,6 +194,18 @@ pub enum Content {
 
 impl Content {
     /// A text block.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Content;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(
+    ///     serde_json::to_value(Content::text("hello")).unwrap(),
+    ///     json!({"type": "text", "text": "hello"})
+    /// );
+    /// ```
     pub fn text(text: impl Into<String>) -> Self {
         Content::Text {
             text: text.into(),
@@ -123,6 +214,18 @@ impl Content {
     }
 
     /// An image block from base64 data.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Content;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(
+    ///     serde_json::to_value(Content::image("iVBORw0KGgo=", "image/png")).unwrap(),
+    ///     json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})
+    /// );
+    /// ```
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Content::Image {
             data: data.into(),
@@ -132,6 +235,18 @@ impl Content {
     }
 
     /// An audio block from base64 data.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Content;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(
+    ///     serde_json::to_value(Content::audio("UklGRg==", "audio/wav")).unwrap(),
+    ///     json!({"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"})
+    /// );
+    /// ```
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
         Content::Audio {
             data: data.into(),

@@ -1,9 +1,52 @@
 //! Elicitation: asking the user, in form mode (a flat schema) or URL mode (a link to open).
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::{ElicitAction, ElicitRequestParams, ElicitResult};
+//! use serde_json::json;
+//!
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {"name": {"type": "string"}},
+//!     "required": ["name"]
+//! });
+//! let request =
+//!     ElicitRequestParams::Form { message: "Your name?".into(), requested_schema: schema };
+//! assert_eq!(serde_json::to_value(&request).unwrap()["mode"], "form");
+//!
+//! let answer: ElicitResult =
+//!     serde_json::from_str(r#"{"action":"accept","content":{"name":"Ada"}}"#).unwrap();
+//! assert_eq!(answer.action, ElicitAction::Accept);
+//! assert_eq!(answer.content.unwrap()["name"], "Ada");
+//! ```
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// `elicitation/create` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ElicitRequestParams;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+/// let form = ElicitRequestParams::Form {
+///     message: "Which city?".into(),
+///     requested_schema: schema.clone(),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&form).unwrap(),
+///     json!({"mode": "form", "message": "Which city?", "requestedSchema": schema})
+/// );
+/// let url: ElicitRequestParams = serde_json::from_value(
+///     json!({"mode": "url", "message": "Sign in", "url": "https://example.com/login"}),
+/// )
+/// .unwrap();
+/// assert!(matches!(url, ElicitRequestParams::Url { elicitation_id: None, .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "lowercase")]
 pub enum ElicitRequestParams {
@@ -32,6 +75,15 @@ pub enum ElicitRequestParams {
 }
 
 /// What the user did with the question.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ElicitAction;
+///
+/// assert_eq!(serde_json::to_value(ElicitAction::Decline).unwrap(), "decline");
+/// assert_eq!(serde_json::from_str::<ElicitAction>(r#""cancel""#).unwrap(), ElicitAction::Cancel);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ElicitAction {
@@ -45,6 +97,15 @@ pub enum ElicitAction {
 
 impl ElicitAction {
     /// `accept`, `decline` or `cancel`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ElicitAction;
+    ///
+    /// assert_eq!(ElicitAction::Accept.as_str(), "accept");
+    /// assert_eq!(ElicitAction::Cancel.as_str(), "cancel");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             ElicitAction::Accept => "accept",
@@ -55,6 +116,18 @@ impl ElicitAction {
 }
 
 /// The client's answer to `elicitation/create`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ElicitAction, ElicitResult};
+/// use serde_json::json;
+///
+/// let answer: ElicitResult =
+///     serde_json::from_value(json!({"action": "accept", "content": {"city": "Oslo"}})).unwrap();
+/// assert_eq!(answer.action, ElicitAction::Accept);
+/// assert_eq!(answer.content.unwrap()["city"], "Oslo");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ElicitResult {
     /// What the user did.
@@ -69,6 +142,19 @@ pub const COMPLETE: &str = "notifications/elicitation/complete";
 
 /// `notifications/elicitation/complete` params (2025-11-25 only; 2026-07-28 has no
 /// `elicitationId` and no such notification).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::elicitation::{COMPLETE, ElicitationCompleteParams};
+/// use mcpwire::protocol::jsonrpc::notification_line;
+///
+/// let params = ElicitationCompleteParams { elicitation_id: "e-1".into() };
+/// assert_eq!(
+///     notification_line(COMPLETE, &params),
+///     r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-1"}}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ElicitationCompleteParams {
@@ -78,6 +164,24 @@ pub struct ElicitationCompleteParams {
 
 /// `error.data` of `-32042` (URL elicitation required, 2025-11-25 only): the URL-mode
 /// elicitations the client must complete before retrying.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::elicitation::UrlElicitationRequiredData;
+/// use mcpwire::protocol::jsonrpc::code;
+/// use mcpwire::protocol::{ElicitRequestParams, ErrorObject};
+///
+/// let login = ElicitRequestParams::Url {
+///     message: "Sign in".into(),
+///     url: "https://example.com/login".into(),
+///     elicitation_id: Some("e-1".into()),
+/// };
+/// let data = UrlElicitationRequiredData { elicitations: vec![login] };
+/// let error = ErrorObject::new(code::URL_ELICITATION_REQUIRED_LEGACY, "Sign in first")
+///     .with_data(serde_json::to_value(&data).unwrap());
+/// assert_eq!(error.data.unwrap()["elicitations"][0]["elicitationId"], "e-1");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UrlElicitationRequiredData {
     /// URL-mode params, each with its `elicitationId`.

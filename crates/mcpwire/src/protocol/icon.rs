@@ -1,9 +1,31 @@
 //! Icons: images a client may show next to a tool, prompt, resource or implementation (both
 //! revisions; introduced in 2025-11-25 and unchanged in 2026-07-28).
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::{Icon, Prompt};
+//! use serde_json::json;
+//!
+//! let icon = Icon::new("https://example.com/greet.svg");
+//! let prompt = Prompt { icons: Some(vec![icon]), ..Prompt::new("greet") };
+//! assert_eq!(
+//!     serde_json::to_value(&prompt).unwrap(),
+//!     json!({"name": "greet", "icons": [{"src": "https://example.com/greet.svg"}]})
+//! );
+//! ```
 
 use serde::{Deserialize, Serialize};
 
 /// The background an icon is drawn for.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::icon::IconTheme;
+///
+/// assert_eq!(serde_json::to_value(IconTheme::Dark).unwrap(), "dark");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IconTheme {
@@ -14,6 +36,24 @@ pub enum IconTheme {
 }
 
 /// An optionally sized icon.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::Icon;
+/// use mcpwire::protocol::icon::IconTheme;
+/// use serde_json::json;
+///
+/// let icon = Icon {
+///     sizes: Some(vec!["48x48".into()]),
+///     theme: Some(IconTheme::Light),
+///     ..Icon::new("https://example.com/icon.png")
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&icon).unwrap(),
+///     json!({"src": "https://example.com/icon.png", "sizes": ["48x48"], "theme": "light"})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Icon {
@@ -32,6 +72,19 @@ pub struct Icon {
 
 impl Icon {
     /// An icon with only a source.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::Icon;
+    /// use serde_json::json;
+    ///
+    /// let icon = Icon::new("https://example.com/icon.svg");
+    /// assert_eq!(
+    ///     serde_json::to_value(&icon).unwrap(),
+    ///     json!({"src": "https://example.com/icon.svg"})
+    /// );
+    /// ```
     pub fn new(src: impl Into<String>) -> Self {
         Self {
             src: src.into(),

@@ -1,5 +1,18 @@
 //! JSON-RPC 2.0 framing shared by both protocol revisions: ids, incoming messages, error objects,
 //! and the compact response lines the server writes.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::jsonrpc::{Incoming, result_line};
+//!
+//! let Ok(Incoming::Request(request)) = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+//! else {
+//!     panic!("a request")
+//! };
+//! assert_eq!(request.method, "ping");
+//! assert_eq!(result_line(&request.id, "{}"), r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+//! ```
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -7,6 +20,18 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// A JSON-RPC request id: a string or an integer, echoed back exactly as received.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::RequestId;
+///
+/// let id: RequestId = serde_json::from_str("7").unwrap();
+/// assert_eq!(id, RequestId::Number(7));
+/// let id: RequestId = serde_json::from_str(r#""req-1""#).unwrap();
+/// assert_eq!(serde_json::to_string(&id).unwrap(), r#""req-1""#);
+/// assert_eq!(id.to_string(), r#""req-1""#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RequestId {
@@ -26,6 +51,18 @@ impl fmt::Display for RequestId {
 }
 
 /// The error codes of both revisions.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ErrorObject;
+/// use mcpwire::protocol::jsonrpc::code;
+///
+/// let error = ErrorObject::new(code::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported version");
+/// assert_eq!(error.code, -32022);
+/// assert_eq!(code::PARSE_ERROR, -32700);
+/// assert_eq!(code::RESOURCE_NOT_FOUND_LEGACY, -32002);
+/// ```
 pub mod code {
     /// The message is not valid JSON.
     pub const PARSE_ERROR: i32 = -32700;
@@ -51,6 +88,20 @@ pub mod code {
 }
 
 /// A JSON-RPC error object: what a client sees when a request fails at the protocol level.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ErrorObject;
+/// use serde_json::json;
+///
+/// let error = ErrorObject::new(-32602, "Unknown tool: frobnicate");
+/// assert_eq!(
+///     serde_json::to_value(&error).unwrap(),
+///     json!({"code": -32602, "message": "Unknown tool: frobnicate"})
+/// );
+/// assert_eq!(error.to_string(), "Unknown tool: frobnicate (-32602)");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorObject {
     /// One of the codes in [`code`].
@@ -64,6 +115,17 @@ pub struct ErrorObject {
 
 impl ErrorObject {
     /// An error with a code and a message and no data.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ErrorObject;
+    /// use mcpwire::protocol::jsonrpc::code;
+    ///
+    /// let error = ErrorObject::new(code::INVALID_REQUEST, "Invalid Request");
+    /// assert_eq!((error.code, error.message.as_ref()), (-32600, "Invalid Request"));
+    /// assert_eq!(error.data, None);
+    /// ```
     pub fn new(code: i32, message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             code,
@@ -73,17 +135,48 @@ impl ErrorObject {
     }
 
     /// Attaches structured data.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ErrorObject;
+    /// use serde_json::json;
+    ///
+    /// let error = ErrorObject::invalid_params("Unsupported protocol version")
+    ///     .with_data(json!({"supported": ["2026-07-28"], "requested": "2024-01-01"}));
+    /// assert_eq!(error.data.unwrap()["supported"][0], "2026-07-28");
+    /// ```
     pub fn with_data(mut self, data: serde_json::Value) -> Self {
         self.data = Some(data);
         self
     }
 
     /// `-32602` with the given message.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ErrorObject;
+    ///
+    /// let error = ErrorObject::invalid_params("Unknown prompt: greet");
+    /// assert_eq!(error.code, -32602);
+    /// assert_eq!(error.message, "Unknown prompt: greet");
+    /// ```
     pub fn invalid_params(message: impl Into<Cow<'static, str>>) -> Self {
         Self::new(code::INVALID_PARAMS, message)
     }
 
     /// `-32601` for the given method.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ErrorObject;
+    ///
+    /// let error = ErrorObject::method_not_found("tools/run");
+    /// assert_eq!(error.code, -32601);
+    /// assert_eq!(error.message, "Method not found: tools/run");
+    /// ```
     pub fn method_not_found(method: &str) -> Self {
         Self::new(
             code::METHOD_NOT_FOUND,
@@ -92,6 +185,15 @@ impl ErrorObject {
     }
 
     /// `-32603` with a fixed message; the cause belongs in the server log only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ErrorObject;
+    ///
+    /// let error = ErrorObject::internal();
+    /// assert_eq!((error.code, error.message.as_ref()), (-32603, "Internal error"));
+    /// ```
     pub fn internal() -> Self {
         Self::new(code::INTERNAL_ERROR, "Internal error")
     }
@@ -113,6 +215,18 @@ fn truncate(s: &str, max: usize) -> &str {
 }
 
 /// One message received from the client, classified.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::jsonrpc::Incoming;
+///
+/// let message = Incoming::parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+/// let Ok(Incoming::Notification(notification)) = message else { panic!("a notification") };
+/// assert_eq!(notification.method, "notifications/initialized");
+/// let message = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+/// assert!(matches!(message, Ok(Incoming::Request(r)) if r.method == "tools/list"));
+/// ```
 #[derive(Debug)]
 pub enum Incoming {
     /// A request: it gets exactly one response (unless cancelled).
@@ -124,6 +238,18 @@ pub enum Incoming {
 }
 
 /// A request from the client.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::RequestId;
+/// use mcpwire::protocol::jsonrpc::Incoming;
+///
+/// let line = r#"{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"search"}}"#;
+/// let Ok(Incoming::Request(request)) = Incoming::parse(line) else { panic!("a request") };
+/// assert_eq!(request.id, RequestId::String("r1".into()));
+/// assert_eq!(request.params.unwrap().get(), r#"{"name":"search"}"#);
+/// ```
 #[derive(Debug)]
 pub struct Request {
     /// The id to answer under.
@@ -135,6 +261,17 @@ pub struct Request {
 }
 
 /// A notification from the client.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::jsonrpc::Incoming;
+///
+/// let line = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+/// let Ok(Incoming::Notification(notification)) = Incoming::parse(line) else { panic!() };
+/// assert_eq!(notification.method, "notifications/cancelled");
+/// assert_eq!(notification.params.unwrap().get(), r#"{"requestId":1}"#);
+/// ```
 #[derive(Debug)]
 pub struct Notification {
     /// The method name.
@@ -144,6 +281,18 @@ pub struct Notification {
 }
 
 /// A response from the client to a server-initiated request.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::RequestId;
+/// use mcpwire::protocol::jsonrpc::Incoming;
+///
+/// let line = r#"{"jsonrpc":"2.0","id":3,"result":{"roots":[]}}"#;
+/// let Ok(Incoming::Response(response)) = Incoming::parse(line) else { panic!() };
+/// assert_eq!(response.id, RequestId::Number(3));
+/// assert_eq!(response.outcome.unwrap().get(), r#"{"roots":[]}"#);
+/// ```
 #[derive(Debug)]
 pub struct ResponseIn {
     /// The id of the server's request.
@@ -169,6 +318,20 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::
 
 /// Why a line could not be read as a JSON-RPC message, with the id to answer under when one was
 /// readable.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::jsonrpc::{Incoming, code, error_line};
+///
+/// let rejected = Incoming::parse("{not json").unwrap_err();
+/// assert_eq!((rejected.id, rejected.error.code), (None, code::PARSE_ERROR));
+/// let rejected = Incoming::parse(r#"{"id":4,"method":"ping"}"#).unwrap_err();
+/// assert_eq!(
+///     error_line(rejected.id.as_ref(), &rejected.error),
+///     r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"}}"#
+/// );
+/// ```
 #[derive(Debug)]
 pub struct Rejected {
     /// The id of the offending request, or `None` (answered with `"id": null`).
@@ -180,6 +343,16 @@ pub struct Rejected {
 impl Incoming {
     /// Parses one message. Malformed JSON is `-32700`; JSON that is not a JSON-RPC 2.0 message is
     /// `-32600`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::jsonrpc::{Incoming, code};
+    ///
+    /// assert!(matches!(Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), Ok(Incoming::Request(_))));
+    /// assert_eq!(Incoming::parse("[1,").unwrap_err().error.code, code::PARSE_ERROR);
+    /// assert_eq!(Incoming::parse(r#"{"jsonrpc":"1.0"}"#).unwrap_err().error.code, code::INVALID_REQUEST);
+    /// ```
     pub fn parse(text: &str) -> Result<Incoming, Rejected> {
         // One pass in the common case. Only a text that is not an envelope is read a second
         // time, to tell malformed JSON (-32700) from JSON that is no message (-32600).
@@ -246,6 +419,18 @@ fn invalid(id: Option<RequestId>) -> Rejected {
 }
 
 /// Writes `{"jsonrpc":"2.0","id":<id>,"result":<result>}` where `result` is already JSON.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::RequestId;
+/// use mcpwire::protocol::jsonrpc::result_line;
+///
+/// assert_eq!(
+///     result_line(&RequestId::Number(1), r#"{"tools":[]}"#),
+///     r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#
+/// );
+/// ```
 pub fn result_line(id: &RequestId, result_json: &str) -> String {
     let mut out = String::with_capacity(result_json.len() + 48);
     out.push_str(r#"{"jsonrpc":"2.0","id":"#);
@@ -257,6 +442,18 @@ pub fn result_line(id: &RequestId, result_json: &str) -> String {
 }
 
 /// Writes `{"jsonrpc":"2.0","id":<id or null>,"error":<error>}`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::jsonrpc::error_line;
+/// use mcpwire::protocol::{ErrorObject, RequestId};
+///
+/// assert_eq!(
+///     error_line(Some(&RequestId::String("a".into())), &ErrorObject::internal()),
+///     r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"Internal error"}}"#
+/// );
+/// ```
 pub fn error_line(id: Option<&RequestId>, error: &ErrorObject) -> String {
     let mut out = String::with_capacity(96);
     out.push_str(r#"{"jsonrpc":"2.0","id":"#);
@@ -268,6 +465,18 @@ pub fn error_line(id: Option<&RequestId>, error: &ErrorObject) -> String {
 }
 
 /// Writes a notification line.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::jsonrpc::notification_line;
+/// use serde_json::json;
+///
+/// assert_eq!(
+///     notification_line("notifications/tools/list_changed", &json!({})),
+///     r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}"#
+/// );
+/// ```
 pub fn notification_line<P: Serialize>(method: &str, params: &P) -> String {
     #[derive(Serialize)]
     struct Out<'a, P> {
@@ -284,6 +493,19 @@ pub fn notification_line<P: Serialize>(method: &str, params: &P) -> String {
 }
 
 /// Writes a request line (server → client, 2025-11-25 only).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::RequestId;
+/// use mcpwire::protocol::jsonrpc::request_line;
+/// use serde_json::json;
+///
+/// assert_eq!(
+///     request_line(&RequestId::Number(3), "roots/list", &json!({})),
+///     r#"{"jsonrpc":"2.0","id":3,"method":"roots/list","params":{}}"#
+/// );
+/// ```
 pub fn request_line<P: Serialize>(id: &RequestId, method: &str, params: &P) -> String {
     #[derive(Serialize)]
     struct Out<'a, P> {

@@ -1,10 +1,40 @@
 //! `initialize` (2025-11-25) and `server/discover` (2026-07-28).
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::lifecycle::InitializeParams;
+//! use mcpwire::protocol::version::negotiate_legacy;
+//!
+//! let params: InitializeParams = serde_json::from_str(
+//!     r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli","version":"1"}}"#,
+//! )
+//! .unwrap();
+//! assert_eq!(negotiate_legacy(&params.protocol_version), "2025-06-18");
+//! ```
 
 use super::capabilities::{ClientCapabilities, ServerCapabilities};
 use super::implementation::Implementation;
 use serde::{Deserialize, Serialize};
 
 /// `initialize` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::lifecycle::InitializeParams;
+/// use serde_json::json;
+///
+/// let params: InitializeParams = serde_json::from_value(json!({
+///     "protocolVersion": "2025-11-25",
+///     "capabilities": {"roots": {}},
+///     "clientInfo": {"name": "inspector", "version": "0.1.0"}
+/// }))
+/// .unwrap();
+/// assert_eq!(params.protocol_version, "2025-11-25");
+/// assert!(params.capabilities.roots());
+/// assert_eq!(params.client_info.name, "inspector");
+/// ```
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitializeParams {
@@ -20,6 +50,32 @@ pub struct InitializeParams {
 }
 
 /// `initialize` result.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::lifecycle::InitializeResult;
+/// use mcpwire::protocol::{Implementation, ServerCapabilities};
+/// use serde_json::json;
+///
+/// let capabilities = ServerCapabilities::default();
+/// let server_info =
+///     Implementation { name: "bookshop".into(), version: "1.0.0".into(), ..Default::default() };
+/// let result = InitializeResult {
+///     protocol_version: "2025-11-25",
+///     capabilities: &capabilities,
+///     server_info: &server_info,
+///     instructions: None,
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&result).unwrap(),
+///     json!({
+///         "protocolVersion": "2025-11-25",
+///         "capabilities": {},
+///         "serverInfo": {"name": "bookshop", "version": "1.0.0"}
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InitializeResult<'a> {
@@ -35,6 +91,14 @@ pub struct InitializeResult<'a> {
 }
 
 /// Who may cache a cacheable result (2026-07-28).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::lifecycle::CacheScope;
+///
+/// assert_eq!(serde_json::to_value(CacheScope::Private).unwrap(), "private");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CacheScope {
@@ -45,6 +109,27 @@ pub enum CacheScope {
 }
 
 /// `server/discover` result (2026-07-28).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ServerCapabilities;
+/// use mcpwire::protocol::lifecycle::{CacheScope, DiscoverResult};
+/// use serde_json::json;
+///
+/// let capabilities = ServerCapabilities::default();
+/// let result = DiscoverResult {
+///     supported_versions: &["2026-07-28", "2025-11-25"],
+///     capabilities: &capabilities,
+///     instructions: Some("Search before you reserve."),
+///     ttl_ms: 60_000,
+///     cache_scope: CacheScope::Public,
+/// };
+/// let json = serde_json::to_value(&result).unwrap();
+/// assert_eq!(json["supportedVersions"], json!(["2026-07-28", "2025-11-25"]));
+/// assert_eq!(json["ttlMs"], 60_000);
+/// assert_eq!(json["cacheScope"], "public");
+/// ```
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiscoverResult<'a> {

@@ -4,6 +4,21 @@
 //! 2025-11-25: sent at any time once the matching capability declared `listChanged`.
 //! 2026-07-28: sent only on a `subscriptions/listen` stream whose filter asked for it, and then
 //! tagged with the subscription's id (see `subscriptions::Subscribed`).
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::jsonrpc::notification_line;
+//! use mcpwire::protocol::list_changed::{self, ChangedList, ListChangedParams};
+//!
+//! assert_eq!(ChangedList::Tools.method(), list_changed::TOOLS);
+//! assert_eq!(list_changed::RESOURCES, "notifications/resources/list_changed");
+//! assert_eq!(list_changed::ROOTS, "notifications/roots/list_changed");
+//! assert_eq!(
+//!     notification_line(list_changed::PROMPTS, &ListChangedParams {}),
+//!     r#"{"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{}}"#
+//! );
+//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +32,19 @@ pub const RESOURCES: &str = "notifications/resources/list_changed";
 pub const ROOTS: &str = "notifications/roots/list_changed";
 
 /// A list of the server's that can change.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ChangedList;
+///
+/// let changed = [ChangedList::Tools, ChangedList::Resources];
+/// let methods: Vec<&str> = changed.iter().map(|list| list.method()).collect();
+/// assert_eq!(
+///     methods,
+///     ["notifications/tools/list_changed", "notifications/resources/list_changed"]
+/// );
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChangedList {
     /// `tools/list`.
@@ -29,6 +57,14 @@ pub enum ChangedList {
 
 impl ChangedList {
     /// The notification's method.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ChangedList;
+    ///
+    /// assert_eq!(ChangedList::Prompts.method(), "notifications/prompts/list_changed");
+    /// ```
     pub fn method(self) -> &'static str {
         match self {
             ChangedList::Tools => TOOLS,
@@ -40,6 +76,14 @@ impl ChangedList {
 
 /// The params of every `list_changed` notification: nothing but, on a 2026-07-28 listen
 /// stream, the subscription `_meta`. Serializes as `{}`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ListChangedParams;
+///
+/// assert_eq!(serde_json::to_string(&ListChangedParams {}).unwrap(), "{}");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListChangedParams {}
 

@@ -1,8 +1,35 @@
 //! Log levels and `notifications/message`.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::jsonrpc::notification_line;
+//! use mcpwire::protocol::logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
+//! use serde_json::json;
+//!
+//! let wanted: SetLevelParams = serde_json::from_str(r#"{"level":"warning"}"#).unwrap();
+//! let message =
+//!     LoggingMessageParams { level: LoggingLevel::Error, logger: None, data: json!("disk full") };
+//! assert!(message.level >= wanted.level);
+//! assert_eq!(
+//!     notification_line("notifications/message", &message),
+//!     r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"disk full"}}"#
+//! );
+//! ```
 
 use serde::{Deserialize, Serialize};
 
 /// Syslog severities, lowest first, so that `a >= b` means "at least as severe".
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::LoggingLevel;
+///
+/// assert!(LoggingLevel::Error >= LoggingLevel::Warning);
+/// assert!(LoggingLevel::Debug < LoggingLevel::Info);
+/// assert_eq!(serde_json::to_value(LoggingLevel::Warning).unwrap(), "warning");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LoggingLevel {
@@ -25,6 +52,16 @@ pub enum LoggingLevel {
 }
 
 /// `logging/setLevel` params (2025-11-25).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::LoggingLevel;
+/// use mcpwire::protocol::logging::SetLevelParams;
+///
+/// let params: SetLevelParams = serde_json::from_str(r#"{"level":"notice"}"#).unwrap();
+/// assert_eq!(params.level, LoggingLevel::Notice);
+/// ```
 #[derive(Clone, Debug, Deserialize)]
 pub struct SetLevelParams {
     /// The lowest level the client wants.
@@ -32,6 +69,24 @@ pub struct SetLevelParams {
 }
 
 /// `notifications/message` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::LoggingLevel;
+/// use mcpwire::protocol::logging::LoggingMessageParams;
+/// use serde_json::json;
+///
+/// let message = LoggingMessageParams {
+///     level: LoggingLevel::Info,
+///     logger: Some("db".into()),
+///     data: json!({"rows": 3}),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&message).unwrap(),
+///     json!({"level": "info", "logger": "db", "data": {"rows": 3}})
+/// );
+/// ```
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LoggingMessageParams {
     /// Severity.

@@ -1,5 +1,23 @@
 //! Request `_meta`: how a 2026-07-28 request carries its revision and capabilities, and how any
 //! request asks for progress.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::meta;
+//! use serde_json::json;
+//!
+//! let mut result_meta = serde_json::Map::new();
+//! result_meta.insert(meta::SERVER_INFO.into(), json!({"name": "bookshop", "version": "1.0.0"}));
+//! assert_eq!(
+//!     serde_json::Value::Object(result_meta),
+//!     json!({"io.modelcontextprotocol/serverInfo": {"name": "bookshop", "version": "1.0.0"}})
+//! );
+//! let keys = [meta::PROTOCOL_VERSION, meta::CLIENT_CAPABILITIES, meta::CLIENT_INFO, meta::LOG_LEVEL];
+//! for key in keys.into_iter().chain([meta::SUBSCRIPTION_ID]) {
+//!     assert!(key.starts_with("io.modelcontextprotocol/"));
+//! }
+//! ```
 
 use super::capabilities::ClientCapabilities;
 use super::implementation::Implementation;
@@ -21,6 +39,23 @@ pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// The parts of a request's `_meta` the server acts on. Everything else is ignored.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::LoggingLevel;
+/// use mcpwire::protocol::meta::RequestMeta;
+/// use serde_json::json;
+///
+/// let meta: RequestMeta = serde_json::from_value(json!({
+///     "io.modelcontextprotocol/logLevel": "warning",
+///     "io.modelcontextprotocol/clientInfo": {"name": "cli", "version": "2.0"}
+/// }))
+/// .unwrap();
+/// assert_eq!(meta.log_level, Some(LoggingLevel::Warning));
+/// assert_eq!(meta.client_info.unwrap().name, "cli");
+/// assert!(meta.protocol_version.is_none());
+/// ```
 #[derive(Debug, Default, Deserialize)]
 pub struct RequestMeta {
     /// Present exactly when the request is a 2026-07-28 one.
@@ -41,6 +76,28 @@ pub struct RequestMeta {
 }
 
 /// Reads only `params._meta` of any request.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::meta::MetaOnly;
+/// use mcpwire::protocol::progress::ProgressToken;
+/// use serde_json::json;
+///
+/// let params: MetaOnly = serde_json::from_value(json!({
+///     "name": "search",
+///     "_meta": {
+///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///         "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
+///         "progressToken": 5
+///     }
+/// }))
+/// .unwrap();
+/// let meta = params.meta.unwrap();
+/// assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+/// assert!(meta.client_capabilities.unwrap().roots());
+/// assert_eq!(meta.progress_token, Some(ProgressToken::Number(5)));
+/// ```
 #[derive(Debug, Default, Deserialize)]
 pub struct MetaOnly {
     /// The request's `_meta`, if any.

@@ -3,6 +3,19 @@
 //! Types of 2025-11-25 and 2026-07-28 live side by side; where the revisions differ only in
 //! envelope fields (`resultType`, `_meta.serverInfo`, cache hints), the dispatcher adds them at one
 //! boundary, so handlers never branch on the revision.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::{CallToolResult, Content};
+//! use serde_json::json;
+//!
+//! let result = CallToolResult { content: vec![Content::text("3 books")], ..Default::default() };
+//! assert_eq!(
+//!     serde_json::to_value(&result).unwrap(),
+//!     json!({"content": [{"type": "text", "text": "3 books"}]})
+//! );
+//! ```
 
 pub mod cancelled;
 pub mod capabilities;

@@ -1,8 +1,36 @@
 //! Progress tokens and `notifications/progress`.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::jsonrpc::notification_line;
+//! use mcpwire::protocol::progress::{ProgressParams, ProgressToken};
+//!
+//! let params = ProgressParams {
+//!     progress_token: ProgressToken::String("upload-1".into()),
+//!     progress: 1.0,
+//!     total: Some(4.0),
+//!     message: Some("1 of 4 files".into()),
+//! };
+//! assert_eq!(
+//!     notification_line("notifications/progress", &params),
+//!     r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"upload-1","progress":1.0,"total":4.0,"message":"1 of 4 files"}}"#
+//! );
+//! ```
 
 use serde::{Deserialize, Serialize};
 
 /// A progress token chosen by the client (string or integer), echoed in every notification.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::progress::ProgressToken;
+///
+/// let token: ProgressToken = serde_json::from_str(r#""upload-1""#).unwrap();
+/// assert_eq!(token, ProgressToken::String("upload-1".into()));
+/// assert_eq!(serde_json::to_string(&ProgressToken::Number(9)).unwrap(), "9");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ProgressToken {
@@ -13,6 +41,24 @@ pub enum ProgressToken {
 }
 
 /// `notifications/progress` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::progress::{ProgressParams, ProgressToken};
+/// use serde_json::json;
+///
+/// let params = ProgressParams {
+///     progress_token: ProgressToken::Number(1),
+///     progress: 50.0,
+///     total: Some(100.0),
+///     message: None,
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&params).unwrap(),
+///     json!({"progressToken": 1, "progress": 50.0, "total": 100.0})
+/// );
+/// ```
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProgressParams {

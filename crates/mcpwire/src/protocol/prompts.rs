@@ -1,6 +1,22 @@
 //! Prompts: templates the server offers (`prompts/list`) and renders into messages
 //! (`prompts/get`). Both revisions; in 2026-07-28 `prompts/get` may also answer
 //! `input_required` and be retried with `inputResponses`/`requestState`.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::{GetPromptParams, GetPromptResult, PromptMessage};
+//!
+//! let params: GetPromptParams =
+//!     serde_json::from_str(r#"{"name":"greet","arguments":{"who":"Ada"}}"#).unwrap();
+//! let who = &params.arguments.as_ref().unwrap()["who"];
+//! let result = GetPromptResult {
+//!     description: None,
+//!     messages: vec![PromptMessage::user(format!("Say hello to {who}."))],
+//! };
+//! let json = serde_json::to_value(&result).unwrap();
+//! assert_eq!(json["messages"][0]["content"]["text"], "Say hello to Ada.");
+//! ```
 
 use super::content::{Content, Role};
 use super::icon::Icon;
@@ -10,6 +26,19 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// An argument a prompt template accepts.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::PromptArgument;
+/// use serde_json::json;
+///
+/// let argument = PromptArgument { required: Some(true), ..PromptArgument::new("language") };
+/// assert_eq!(
+///     serde_json::to_value(&argument).unwrap(),
+///     json!({"name": "language", "required": true})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptArgument {
@@ -28,6 +57,16 @@ pub struct PromptArgument {
 
 impl PromptArgument {
     /// An argument with only a name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::PromptArgument;
+    /// use serde_json::json;
+    ///
+    /// let argument = PromptArgument::new("topic");
+    /// assert_eq!(serde_json::to_value(&argument).unwrap(), json!({"name": "topic"}));
+    /// ```
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -39,6 +78,27 @@ impl PromptArgument {
 }
 
 /// A prompt or prompt template as `prompts/list` describes it.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{Prompt, PromptArgument};
+/// use serde_json::json;
+///
+/// let prompt = Prompt {
+///     description: Some("Review a piece of code.".into()),
+///     arguments: Some(vec![PromptArgument::new("code")]),
+///     ..Prompt::new("code_review")
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&prompt).unwrap(),
+///     json!({
+///         "name": "code_review",
+///         "description": "Review a piece of code.",
+///         "arguments": [{"name": "code"}]
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Prompt {
@@ -63,6 +123,15 @@ pub struct Prompt {
 
 impl Prompt {
     /// A prompt with only a name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::Prompt;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(serde_json::to_value(Prompt::new("greet")).unwrap(), json!({"name": "greet"}));
+    /// ```
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -77,6 +146,20 @@ impl Prompt {
 
 /// `prompts/list` result (`resultType`, `ttlMs` and `cacheScope` are added by the 2026-07-28
 /// envelope, not carried here). Its params are [`super::tools::PaginatedParams`].
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ListPromptsResult, Prompt};
+/// use serde_json::json;
+///
+/// let page =
+///     ListPromptsResult { prompts: vec![Prompt::new("greet")], next_cursor: Some("2".into()) };
+/// assert_eq!(
+///     serde_json::to_value(&page).unwrap(),
+///     json!({"prompts": [{"name": "greet"}], "nextCursor": "2"})
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListPromptsResult {
@@ -88,6 +171,18 @@ pub struct ListPromptsResult {
 }
 
 /// `prompts/get` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::GetPromptParams;
+///
+/// let params: GetPromptParams =
+///     serde_json::from_str(r#"{"name":"greet","arguments":{"who":"Ada"}}"#).unwrap();
+/// assert_eq!(params.name, "greet");
+/// assert_eq!(params.arguments.unwrap()["who"], "Ada");
+/// assert!(params.request_state.is_none());
+/// ```
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GetPromptParams {
@@ -106,6 +201,18 @@ pub struct GetPromptParams {
 
 /// One message of a rendered prompt: a role and one content block (text, image, audio, a
 /// resource link or an embedded resource).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::PromptMessage;
+/// use serde_json::json;
+///
+/// assert_eq!(
+///     serde_json::to_value(PromptMessage::user("Hi")).unwrap(),
+///     json!({"role": "user", "content": {"type": "text", "text": "Hi"}})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PromptMessage {
     /// Who says it.
@@ -116,6 +223,17 @@ pub struct PromptMessage {
 
 impl PromptMessage {
     /// A user message with one text block.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Content;
+    /// use mcpwire::protocol::{PromptMessage, Role};
+    ///
+    /// let message = PromptMessage::user("Review this diff.");
+    /// assert_eq!(message.role, Role::User);
+    /// assert_eq!(message.content, Content::text("Review this diff."));
+    /// ```
     pub fn user(text: impl Into<String>) -> Self {
         Self {
             role: Role::User,
@@ -124,6 +242,14 @@ impl PromptMessage {
     }
 
     /// An assistant message with one text block.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{PromptMessage, Role};
+    ///
+    /// assert_eq!(PromptMessage::assistant("Sure.").role, Role::Assistant);
+    /// ```
     pub fn assistant(text: impl Into<String>) -> Self {
         Self {
             role: Role::Assistant,
@@ -133,6 +259,25 @@ impl PromptMessage {
 }
 
 /// `prompts/get` result (when complete; `resultType` is added by the 2026-07-28 envelope).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{GetPromptResult, PromptMessage};
+/// use serde_json::json;
+///
+/// let result = GetPromptResult {
+///     description: Some("A greeting".into()),
+///     messages: vec![PromptMessage::user("Hello, Ada")],
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&result).unwrap(),
+///     json!({
+///         "description": "A greeting",
+///         "messages": [{"role": "user", "content": {"type": "text", "text": "Hello, Ada"}}]
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GetPromptResult {

@@ -6,6 +6,22 @@
 //! `resources/subscribe`/`resources/unsubscribe` in 2025-11-25 and a `resourceSubscriptions`
 //! filter of `subscriptions/listen` in 2026-07-28; `notifications/resources/updated` reports a
 //! change in both.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::{ReadResourceParams, ReadResourceResult};
+//! use serde_json::json;
+//!
+//! let params: ReadResourceParams = serde_json::from_str(r#"{"uri":"file:///notes.txt"}"#).unwrap();
+//! let result = ReadResourceResult::text(params.uri, Some("text/plain".into()), "buy milk");
+//! assert_eq!(
+//!     serde_json::to_value(&result).unwrap(),
+//!     json!({
+//!         "contents": [{"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "buy milk"}]
+//!     })
+//! );
+//! ```
 
 use super::content::{Annotations, ResourceContents};
 use super::icon::Icon;
@@ -17,6 +33,28 @@ use serde_json::{Map, Value};
 pub const UPDATED: &str = "notifications/resources/updated";
 
 /// A resource the server can read, as `resources/list` describes it.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::Resource;
+/// use serde_json::json;
+///
+/// let readme = Resource {
+///     mime_type: Some("text/markdown".into()),
+///     size: Some(120),
+///     ..Resource::new("file:///README.md", "readme")
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&readme).unwrap(),
+///     json!({
+///         "uri": "file:///README.md",
+///         "name": "readme",
+///         "mimeType": "text/markdown",
+///         "size": 120
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Resource {
@@ -49,6 +87,18 @@ pub struct Resource {
 
 impl Resource {
     /// A resource with only a URI and a name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::Resource;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(
+    ///     serde_json::to_value(Resource::new("file:///a.txt", "a")).unwrap(),
+    ///     json!({"uri": "file:///a.txt", "name": "a"})
+    /// );
+    /// ```
     pub fn new(uri: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             uri: uri.into(),
@@ -65,6 +115,26 @@ impl Resource {
 }
 
 /// A family of resources, named by an RFC 6570 URI template.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ResourceTemplate;
+/// use serde_json::json;
+///
+/// let files = ResourceTemplate {
+///     description: Some("Any file of the project.".into()),
+///     ..ResourceTemplate::new("file:///{path}", "files")
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&files).unwrap(),
+///     json!({
+///         "uriTemplate": "file:///{path}",
+///         "name": "files",
+///         "description": "Any file of the project."
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceTemplate {
@@ -94,6 +164,15 @@ pub struct ResourceTemplate {
 
 impl ResourceTemplate {
     /// A template with only a URI template and a name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ResourceTemplate;
+    ///
+    /// let users = ResourceTemplate::new("users://{id}", "users");
+    /// assert_eq!((users.uri_template.as_str(), users.mime_type), ("users://{id}", None));
+    /// ```
     pub fn new(uri_template: impl Into<String>, name: impl Into<String>) -> Self {
         Self {
             uri_template: uri_template.into(),
@@ -110,6 +189,20 @@ impl ResourceTemplate {
 
 /// `resources/list` result (`resultType`, `ttlMs` and `cacheScope` are added by the 2026-07-28
 /// envelope, not carried here). Its params are [`super::tools::PaginatedParams`].
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ListResourcesResult, Resource};
+/// use serde_json::json;
+///
+/// let resources = vec![Resource::new("file:///a.txt", "a")];
+/// let page = ListResourcesResult { resources, next_cursor: None };
+/// assert_eq!(
+///     serde_json::to_value(&page).unwrap(),
+///     json!({"resources": [{"uri": "file:///a.txt", "name": "a"}]})
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListResourcesResult {
@@ -122,6 +215,25 @@ pub struct ListResourcesResult {
 
 /// `resources/templates/list` result (envelope fields as for [`ListResourcesResult`]). Its
 /// params are [`super::tools::PaginatedParams`].
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ListResourceTemplatesResult, ResourceTemplate};
+/// use serde_json::json;
+///
+/// let page = ListResourceTemplatesResult {
+///     resource_templates: vec![ResourceTemplate::new("file:///{path}", "files")],
+///     next_cursor: Some("p2".into()),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&page).unwrap(),
+///     json!({
+///         "resourceTemplates": [{"uriTemplate": "file:///{path}", "name": "files"}],
+///         "nextCursor": "p2"
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListResourceTemplatesResult {
@@ -133,6 +245,16 @@ pub struct ListResourceTemplatesResult {
 }
 
 /// `resources/read` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ReadResourceParams;
+///
+/// let params: ReadResourceParams = serde_json::from_str(r#"{"uri":"file:///a.txt"}"#).unwrap();
+/// assert_eq!(params.uri, "file:///a.txt");
+/// assert!(params.input_responses.is_none() && params.request_state.is_none());
+/// ```
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadResourceParams {
@@ -151,6 +273,27 @@ pub struct ReadResourceParams {
 ///
 /// A missing resource is an error (`-32002` in 2025-11-25, `-32602` in 2026-07-28), never an
 /// empty `contents`. Several contents are allowed, e.g. the entries of a directory.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ReadResourceResult, ResourceContents};
+/// use serde_json::json;
+///
+/// let result = ReadResourceResult {
+///     contents: vec![ResourceContents::Blob {
+///         uri: "file:///logo.png".into(),
+///         mime_type: Some("image/png".into()),
+///         blob: "iVBORw0KGgo=".into(),
+///     }],
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&result).unwrap(),
+///     json!({
+///         "contents": [{"uri": "file:///logo.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="}]
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReadResourceResult {
     /// The contents: text or base64 blobs, each with its own URI.
@@ -159,6 +302,21 @@ pub struct ReadResourceResult {
 
 impl ReadResourceResult {
     /// One text content.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ReadResourceResult;
+    /// use serde_json::json;
+    ///
+    /// let result = ReadResourceResult::text("file:///a.txt", Some("text/plain".into()), "hello");
+    /// assert_eq!(
+    ///     serde_json::to_value(&result).unwrap(),
+    ///     json!({
+    ///         "contents": [{"uri": "file:///a.txt", "mimeType": "text/plain", "text": "hello"}]
+    ///     })
+    /// );
+    /// ```
     pub fn text(
         uri: impl Into<String>,
         mime_type: Option<String>,
@@ -176,6 +334,15 @@ impl ReadResourceResult {
 
 /// `resources/subscribe` params (2025-11-25 only; 2026-07-28 uses
 /// `subscriptions/listen` with a `resourceSubscriptions` filter).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::SubscribeParams;
+///
+/// let params: SubscribeParams = serde_json::from_str(r#"{"uri":"file:///log.txt"}"#).unwrap();
+/// assert_eq!(params, SubscribeParams { uri: "file:///log.txt".into() });
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SubscribeParams {
     /// The resource to watch.
@@ -183,6 +350,15 @@ pub struct SubscribeParams {
 }
 
 /// `resources/unsubscribe` params (2025-11-25 only).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::UnsubscribeParams;
+///
+/// let params: UnsubscribeParams = serde_json::from_str(r#"{"uri":"file:///log.txt"}"#).unwrap();
+/// assert_eq!(params.uri, "file:///log.txt");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UnsubscribeParams {
     /// The resource to stop watching.
@@ -191,6 +367,20 @@ pub struct UnsubscribeParams {
 
 /// `notifications/resources/updated` params (both revisions; on a 2026-07-28 listen stream they
 /// carry a `subscriptionId` `_meta`).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ResourceUpdatedParams;
+/// use mcpwire::protocol::jsonrpc::notification_line;
+/// use mcpwire::protocol::resources::UPDATED;
+///
+/// let params = ResourceUpdatedParams { uri: "file:///log.txt".into() };
+/// assert_eq!(
+///     notification_line(UPDATED, &params),
+///     r#"{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///log.txt"}}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResourceUpdatedParams {
     /// The URI that changed; may be a sub-resource of the one watched.

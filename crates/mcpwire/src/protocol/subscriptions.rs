@@ -7,6 +7,31 @@
 //! and the result that closes it gracefully, carries
 //! `_meta["io.modelcontextprotocol/subscriptionId"]` = the id of the listen request: wrap the
 //! params in [`Subscribed`], and close with [`ListenResult`].
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::capabilities::ListChanged;
+//! use mcpwire::protocol::jsonrpc::notification_line;
+//! use mcpwire::protocol::subscriptions::{self, AcknowledgedParams, ListenParams, Subscribed};
+//! use mcpwire::protocol::{RequestId, ServerCapabilities};
+//!
+//! let listen: ListenParams = serde_json::from_str(
+//!     r#"{"notifications":{"toolsListChanged":true,"promptsListChanged":true}}"#,
+//! )
+//! .unwrap();
+//! let tools = Some(ListChanged { list_changed: Some(true) });
+//! let caps = ServerCapabilities { tools, ..Default::default() };
+//! let honored = AcknowledgedParams { notifications: listen.notifications.honored_by(&caps) };
+//! assert_eq!(
+//!     notification_line(
+//!         subscriptions::ACKNOWLEDGED,
+//!         &Subscribed::new(RequestId::Number(1), honored)
+//!     ),
+//!     r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1},"notifications":{"toolsListChanged":true}}}"#
+//! );
+//! assert_eq!(subscriptions::LISTEN, "subscriptions/listen");
+//! ```
 
 use super::capabilities::ServerCapabilities;
 use super::jsonrpc::RequestId;
@@ -21,6 +46,22 @@ pub const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
 
 /// The notification kinds a client opts in to. Every field is opt-in; the server must not send
 /// a kind that was not asked for.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::SubscriptionFilter;
+/// use serde_json::json;
+///
+/// let filter = SubscriptionFilter {
+///     resource_subscriptions: Some(vec!["file:///log.txt".into()]),
+///     ..Default::default()
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&filter).unwrap(),
+///     json!({"resourceSubscriptions": ["file:///log.txt"]})
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SubscriptionFilter {
@@ -44,6 +85,17 @@ pub struct SubscriptionFilter {
 
 impl SubscriptionFilter {
     /// True when the filter asks for nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::SubscriptionFilter;
+    ///
+    /// assert!(SubscriptionFilter::default().is_empty());
+    /// let nothing: SubscriptionFilter =
+    ///     serde_json::from_str(r#"{"toolsListChanged":false,"taskIds":[]}"#).unwrap();
+    /// assert!(nothing.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         !self.wants(ChangedList::Tools)
             && !self.wants(ChangedList::Prompts)
@@ -56,6 +108,16 @@ impl SubscriptionFilter {
     }
 
     /// Whether the filter asks for `list`'s `list_changed` notification.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{ChangedList, SubscriptionFilter};
+    ///
+    /// let filter = SubscriptionFilter { tools_list_changed: Some(true), ..Default::default() };
+    /// assert!(filter.wants(ChangedList::Tools));
+    /// assert!(!filter.wants(ChangedList::Prompts));
+    /// ```
     pub fn wants(&self, list: ChangedList) -> bool {
         let flag = match list {
             ChangedList::Tools => self.tools_list_changed,
@@ -70,6 +132,27 @@ impl SubscriptionFilter {
     /// task notifications need the tasks extension. Kinds not asked for, or asked for with
     /// `false` or an empty list, are left out. The server may narrow `resourceSubscriptions` and
     /// `taskIds` further (unknown URIs, tasks the caller may not see).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::capabilities::{ListChanged, ResourcesCapability};
+    /// use mcpwire::protocol::{ServerCapabilities, SubscriptionFilter};
+    ///
+    /// let asked = SubscriptionFilter {
+    ///     tools_list_changed: Some(true),
+    ///     resource_subscriptions: Some(vec!["file:///log.txt".into()]),
+    ///     ..Default::default()
+    /// };
+    /// let caps = ServerCapabilities {
+    ///     tools: Some(ListChanged { list_changed: Some(true) }),
+    ///     resources: Some(ResourcesCapability { subscribe: None, list_changed: None }),
+    ///     ..Default::default()
+    /// };
+    /// let honored = asked.honored_by(&caps);
+    /// let expected = SubscriptionFilter { tools_list_changed: Some(true), ..Default::default() };
+    /// assert_eq!(honored, expected); // resource updates need `resources.subscribe`
+    /// ```
     pub fn honored_by(&self, capabilities: &ServerCapabilities) -> SubscriptionFilter {
         let resources = capabilities.resources.as_ref();
         let announces = |list| match list {
@@ -99,6 +182,16 @@ impl SubscriptionFilter {
 }
 
 /// `subscriptions/listen` params (the request `_meta` is read separately).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ChangedList, ListenParams};
+///
+/// let params: ListenParams =
+///     serde_json::from_str(r#"{"notifications":{"resourcesListChanged":true}}"#).unwrap();
+/// assert!(params.notifications.wants(ChangedList::Resources));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListenParams {
     /// What the client opts in to.
@@ -106,6 +199,24 @@ pub struct ListenParams {
 }
 
 /// `notifications/subscriptions/acknowledged` params; on the wire wrapped in [`Subscribed`].
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{AcknowledgedParams, SubscriptionFilter};
+/// use serde_json::json;
+///
+/// let ack = AcknowledgedParams {
+///     notifications: SubscriptionFilter {
+///         prompts_list_changed: Some(true),
+///         ..Default::default()
+///     },
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&ack).unwrap(),
+///     json!({"notifications": {"promptsListChanged": true}})
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AcknowledgedParams {
     /// The subset of the requested kinds the server honors.
@@ -113,6 +224,20 @@ pub struct AcknowledgedParams {
 }
 
 /// The `_meta` that ties a message to its subscription.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::RequestId;
+/// use mcpwire::protocol::subscriptions::SubscriptionMeta;
+/// use serde_json::json;
+///
+/// let meta = SubscriptionMeta { subscription_id: RequestId::Number(1) };
+/// assert_eq!(
+///     serde_json::to_value(&meta).unwrap(),
+///     json!({"io.modelcontextprotocol/subscriptionId": 1})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SubscriptionMeta {
     /// The id of the `subscriptions/listen` request that opened the stream.
@@ -122,6 +247,23 @@ pub struct SubscriptionMeta {
 
 /// Notification params tagged with their subscription:
 /// `{"_meta":{"io.modelcontextprotocol/subscriptionId":…}, …params}`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{RequestId, ResourceUpdatedParams, Subscribed};
+/// use serde_json::json;
+///
+/// let params = ResourceUpdatedParams { uri: "file:///log.txt".into() };
+/// let tagged = Subscribed::new(RequestId::String("listen-1".into()), params);
+/// assert_eq!(
+///     serde_json::to_value(&tagged).unwrap(),
+///     json!({
+///         "_meta": {"io.modelcontextprotocol/subscriptionId": "listen-1"},
+///         "uri": "file:///log.txt"
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Subscribed<P> {
     /// The subscription tag.
@@ -134,6 +276,15 @@ pub struct Subscribed<P> {
 
 impl<P> Subscribed<P> {
     /// Tags `params` with the listen request's id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{ListChangedParams, RequestId, Subscribed};
+    ///
+    /// let tagged = Subscribed::new(RequestId::Number(4), ListChangedParams {});
+    /// assert_eq!(tagged.meta.subscription_id, RequestId::Number(4));
+    /// ```
     pub fn new(subscription_id: RequestId, params: P) -> Self {
         Self {
             meta: SubscriptionMeta { subscription_id },
@@ -142,6 +293,18 @@ impl<P> Subscribed<P> {
     }
 
     /// The listen request's id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{ListChangedParams, RequestId, Subscribed};
+    ///
+    /// let tagged: Subscribed<ListChangedParams> = serde_json::from_str(
+    ///     r#"{"_meta":{"io.modelcontextprotocol/subscriptionId":"s-9"}}"#,
+    /// )
+    /// .unwrap();
+    /// assert_eq!(tagged.subscription_id(), &RequestId::String("s-9".into()));
+    /// ```
     pub fn subscription_id(&self) -> &RequestId {
         &self.meta.subscription_id
     }
@@ -149,6 +312,18 @@ impl<P> Subscribed<P> {
 
 /// The `subscriptions/listen` result, sent only when the server ends the subscription
 /// gracefully: empty but for the subscription `_meta` (`resultType` is added by the envelope).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ListenResult, RequestId};
+/// use serde_json::json;
+///
+/// assert_eq!(
+///     serde_json::to_value(ListenResult::new(RequestId::Number(4))).unwrap(),
+///     json!({"_meta": {"io.modelcontextprotocol/subscriptionId": 4}})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListenResult {
     /// The subscription tag; equals the response's id.
@@ -158,6 +333,15 @@ pub struct ListenResult {
 
 impl ListenResult {
     /// The closing result of the subscription opened by request `subscription_id`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{ListenResult, RequestId};
+    ///
+    /// let closing = ListenResult::new(RequestId::Number(7));
+    /// assert_eq!(closing.meta.subscription_id, RequestId::Number(7));
+    /// ```
     pub fn new(subscription_id: RequestId) -> Self {
         Self {
             meta: SubscriptionMeta { subscription_id },

@@ -15,6 +15,27 @@
 //!   answered with a [`LegacyTask`]), `tasks/result` (the original result, tagged
 //!   [`TaskPayload`]) and `tasks/list` ([`ListTasksResult`]); `notifications/tasks/status`
 //!   carries a [`LegacyTask`]. Fields: `ttl`, `pollInterval`.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::tasks::{self, Task};
+//!
+//! // 2026-07-28 extension: a task result is a `Task` beside `resultType: "task"`.
+//! let mut result = serde_json::to_value(Task::working("t-1", "2026-01-01T00:00:00Z")).unwrap();
+//! result["resultType"] = tasks::RESULT_TYPE.into();
+//! assert_eq!(result["taskId"], "t-1");
+//! assert_eq!(tasks::EXTENSION, "io.modelcontextprotocol/tasks");
+//! assert_eq!(
+//!     [tasks::GET, tasks::UPDATE, tasks::CANCEL],
+//!     ["tasks/get", "tasks/update", "tasks/cancel"]
+//! );
+//! assert_eq!(tasks::NOTIFICATION, "notifications/tasks");
+//! // 2025-11-25 core tasks.
+//! assert_eq!([tasks::RESULT, tasks::LIST], ["tasks/result", "tasks/list"]);
+//! assert_eq!(tasks::STATUS_NOTIFICATION, "notifications/tasks/status");
+//! assert_eq!(tasks::RELATED_TASK, "io.modelcontextprotocol/related-task");
+//! ```
 
 use super::jsonrpc::ErrorObject;
 use super::tools::PaginatedParams;
@@ -50,6 +71,15 @@ pub const MODEL_IMMEDIATE_RESPONSE: &str = "io.modelcontextprotocol/model-immedi
 ///
 /// `working` → `input_required` ↔ `working` → `completed` | `failed` | `cancelled`; the last
 /// three are terminal.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::TaskStatus;
+///
+/// assert_eq!(serde_json::to_value(TaskStatus::InputRequired).unwrap(), "input_required");
+/// assert_eq!(serde_json::from_str::<TaskStatus>(r#""working""#).unwrap(), TaskStatus::Working);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
@@ -67,6 +97,15 @@ pub enum TaskStatus {
 
 impl TaskStatus {
     /// `completed`, `failed` or `cancelled`: the status will not change again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::TaskStatus;
+    ///
+    /// assert!(TaskStatus::Failed.is_terminal());
+    /// assert!(!TaskStatus::InputRequired.is_terminal());
+    /// ```
     pub fn is_terminal(self) -> bool {
         matches!(
             self,
@@ -79,6 +118,22 @@ impl TaskStatus {
 ///
 /// Flattened beside `resultType: "task"` it is the extension's `CreateTaskResult`, the answer to
 /// a `tools/call` the server chose to run as a task (`resultType` is the envelope's to add).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::Task;
+/// use serde_json::json;
+///
+/// let task = Task { poll_interval_ms: Some(500), ..Task::working("t-1", "2026-01-01T00:00:00Z") };
+/// assert_eq!(
+///     serde_json::to_value(&task).unwrap(),
+///     json!({
+///         "taskId": "t-1", "status": "working", "createdAt": "2026-01-01T00:00:00Z",
+///         "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttlMs": null, "pollIntervalMs": 500
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Task {
@@ -104,6 +159,17 @@ pub struct Task {
 
 impl Task {
     /// A `working` task created (and last updated) at `created_at`, kept without limit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{Task, TaskStatus};
+    ///
+    /// let task = Task::working("t-1", "2026-01-01T00:00:00Z");
+    /// assert_eq!(task.status, TaskStatus::Working);
+    /// assert_eq!(task.last_updated_at, task.created_at);
+    /// assert_eq!(task.ttl_ms, None);
+    /// ```
     pub fn working(task_id: impl Into<String>, created_at: impl Into<String>) -> Self {
         let created_at = created_at.into();
         Self {
@@ -118,6 +184,17 @@ impl Task {
     }
 
     /// The same task as a 2025-11-25 session sees it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::Task;
+    ///
+    /// let task = Task { ttl_ms: Some(60_000), ..Task::working("t-1", "2026-01-01T00:00:00Z") };
+    /// let legacy = serde_json::to_value(task.to_legacy()).unwrap();
+    /// assert_eq!(legacy["ttl"], 60_000);
+    /// assert!(legacy.get("ttlMs").is_none());
+    /// ```
     pub fn to_legacy(&self) -> LegacyTask {
         LegacyTask {
             task_id: self.task_id.clone(),
@@ -137,6 +214,21 @@ impl Task {
 /// Exactly one payload goes with each status: `inputRequests` with `input_required`, `result`
 /// with `completed`, `error` with `failed`, none otherwise. The type does not enforce it; the
 /// constructors do.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{DetailedTask, Task};
+/// use serde_json::json;
+///
+/// let task = Task::working("t-1", "2026-01-01T00:00:00Z");
+/// let result = json!({"content": [{"type": "text", "text": "done"}]});
+/// let done = DetailedTask::completed(task, result.as_object().unwrap().clone());
+/// let json = serde_json::to_value(&done).unwrap();
+/// assert_eq!(json["taskId"], "t-1");
+/// assert_eq!(json["status"], "completed");
+/// assert_eq!(json["result"], result);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DetailedTask {
@@ -157,6 +249,17 @@ pub struct DetailedTask {
 
 impl DetailedTask {
     /// A task with no payload (`working` or `cancelled`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{DetailedTask, Task, TaskStatus};
+    ///
+    /// let detailed = DetailedTask::new(Task::working("t-1", "2026-01-01T00:00:00Z"));
+    /// assert_eq!(detailed.task.status, TaskStatus::Working);
+    /// assert!(detailed.input_requests.is_none());
+    /// assert!(detailed.result.is_none() && detailed.error.is_none());
+    /// ```
     pub fn new(task: Task) -> Self {
         Self {
             task,
@@ -167,6 +270,20 @@ impl DetailedTask {
     }
 
     /// The task, set to `input_required` with these questions.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{DetailedTask, Task, TaskStatus};
+    /// use serde_json::json;
+    ///
+    /// let question = json!({"confirm": {"method": "elicitation/create", "params": {"mode": "form",
+    ///     "message": "Proceed?", "requestedSchema": {"type": "object", "properties": {}}}}});
+    /// let task = Task::working("t-1", "2026-01-01T00:00:00Z");
+    /// let waiting = DetailedTask::input_required(task, question.as_object().unwrap().clone());
+    /// assert_eq!(waiting.task.status, TaskStatus::InputRequired);
+    /// assert!(waiting.input_requests.unwrap().contains_key("confirm"));
+    /// ```
     pub fn input_required(mut task: Task, input_requests: Map<String, Value>) -> Self {
         task.status = TaskStatus::InputRequired;
         Self {
@@ -176,6 +293,18 @@ impl DetailedTask {
     }
 
     /// The task, set to `completed` with this result.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{DetailedTask, Task, TaskStatus};
+    /// use serde_json::json;
+    ///
+    /// let result = json!({"content": []}).as_object().unwrap().clone();
+    /// let done = DetailedTask::completed(Task::working("t-1", "2026-01-01T00:00:00Z"), result);
+    /// assert_eq!(done.task.status, TaskStatus::Completed);
+    /// assert!(done.result.is_some());
+    /// ```
     pub fn completed(mut task: Task, result: Map<String, Value>) -> Self {
         task.status = TaskStatus::Completed;
         Self {
@@ -185,6 +314,17 @@ impl DetailedTask {
     }
 
     /// The task, set to `failed` with this error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::{DetailedTask, ErrorObject, Task, TaskStatus};
+    ///
+    /// let task = Task::working("t-1", "2026-01-01T00:00:00Z");
+    /// let failed = DetailedTask::failed(task, ErrorObject::internal());
+    /// assert_eq!(failed.task.status, TaskStatus::Failed);
+    /// assert_eq!(failed.error.unwrap().code, -32603);
+    /// ```
     pub fn failed(mut task: Task, error: ErrorObject) -> Self {
         task.status = TaskStatus::Failed;
         Self {
@@ -195,6 +335,15 @@ impl DetailedTask {
 }
 
 /// `tasks/get` params (both generations).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::TasksGetParams;
+///
+/// let params: TasksGetParams = serde_json::from_str(r#"{"taskId":"t-1"}"#).unwrap();
+/// assert_eq!(params, TasksGetParams { task_id: "t-1".into() });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TasksGetParams {
@@ -205,6 +354,15 @@ pub struct TasksGetParams {
 /// `tasks/cancel` params (both generations). The result is empty in the 2026-07-28 extension
 /// and the [`LegacyTask`] in 2025-11-25. Cancellation is cooperative; `notifications/cancelled`
 /// never applies to tasks.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::TasksCancelParams;
+///
+/// let params: TasksCancelParams = serde_json::from_str(r#"{"taskId":"t-1"}"#).unwrap();
+/// assert_eq!(params.task_id, "t-1");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TasksCancelParams {
@@ -213,6 +371,19 @@ pub struct TasksCancelParams {
 }
 
 /// `tasks/update` params (2026-07-28 extension). The result is empty.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::TasksUpdateParams;
+///
+/// let params: TasksUpdateParams = serde_json::from_str(
+///     r#"{"taskId":"t-1","inputResponses":{"confirm":{"action":"accept"}}}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(params.task_id, "t-1");
+/// assert_eq!(params.input_responses.get(), r#"{"confirm":{"action":"accept"}}"#);
+/// ```
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TasksUpdateParams {
@@ -226,6 +397,20 @@ pub struct TasksUpdateParams {
 /// A task (2025-11-25 core tasks): as [`Task`], with the fields named `ttl` and `pollInterval`.
 /// Flattened, it is the `tasks/get` and `tasks/cancel` result and the
 /// `notifications/tasks/status` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{LegacyTask, TaskStatus};
+///
+/// let task: LegacyTask = serde_json::from_str(
+///     r#"{"taskId":"t-1","status":"completed","createdAt":"2025-11-25T10:00:00Z",
+///         "lastUpdatedAt":"2025-11-25T10:01:00Z","ttl":null,"pollInterval":1000}"#,
+/// )
+/// .unwrap();
+/// assert_eq!(task.status, TaskStatus::Completed);
+/// assert_eq!((task.ttl, task.poll_interval), (None, Some(1000)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LegacyTask {
@@ -250,6 +435,15 @@ pub struct LegacyTask {
 }
 
 /// `params.task` of a task-augmented request (2025-11-25 only; `tools/call` on a server).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tasks::TaskMetadata;
+///
+/// let task: TaskMetadata = serde_json::from_str(r#"{"ttl":60000}"#).unwrap();
+/// assert_eq!(task.ttl, Some(60_000));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TaskMetadata {
     /// The retention the client asks for, in milliseconds; the server may choose another.
@@ -259,6 +453,15 @@ pub struct TaskMetadata {
 
 /// Whether a tool may run as a task: `execution.taskSupport` of a 2025-11-25 `Tool` (gone in
 /// 2026-07-28, so it is not a field of `tools::Tool`, which both revisions share).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tasks::TaskSupport;
+///
+/// assert_eq!(TaskSupport::default(), TaskSupport::Forbidden);
+/// assert_eq!(serde_json::to_value(TaskSupport::Optional).unwrap(), "optional");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TaskSupport {
@@ -272,6 +475,16 @@ pub enum TaskSupport {
 }
 
 /// A 2025-11-25 tool's `execution` object.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tasks::{TaskSupport, ToolExecution};
+/// use serde_json::json;
+///
+/// let execution = ToolExecution { task_support: Some(TaskSupport::Required) };
+/// assert_eq!(serde_json::to_value(&execution).unwrap(), json!({"taskSupport": "required"}));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolExecution {
@@ -281,6 +494,22 @@ pub struct ToolExecution {
 }
 
 /// The answer to a task-augmented request (2025-11-25 only): `{"task": …}`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tasks::MODEL_IMMEDIATE_RESPONSE;
+/// use mcpwire::protocol::{CreateTaskResult, Task};
+/// use serde_json::json;
+///
+/// let task = Task::working("t-1", "2025-11-25T10:00:00Z").to_legacy();
+/// let meta = json!({MODEL_IMMEDIATE_RESPONSE: "Started the export."});
+/// let created = CreateTaskResult { task, meta: Some(meta.as_object().unwrap().clone()) };
+/// let json = serde_json::to_value(&created).unwrap();
+/// assert_eq!(json["task"]["status"], "working");
+/// let meta = &json["_meta"];
+/// assert_eq!(meta["io.modelcontextprotocol/model-immediate-response"], "Started the export.");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CreateTaskResult {
     /// The new task, normally `working`.
@@ -291,6 +520,15 @@ pub struct CreateTaskResult {
 }
 
 /// `tasks/result` params (2025-11-25 only).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::TasksResultParams;
+///
+/// let params: TasksResultParams = serde_json::from_str(r#"{"taskId":"t-1"}"#).unwrap();
+/// assert_eq!(params.task_id, "t-1");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TasksResultParams {
@@ -299,9 +537,32 @@ pub struct TasksResultParams {
 }
 
 /// `tasks/list` params (2025-11-25 only): a cursor.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tasks::TasksListParams;
+///
+/// let params: TasksListParams = serde_json::from_str(r#"{"cursor":"page-2"}"#).unwrap();
+/// assert_eq!(params.cursor.as_deref(), Some("page-2"));
+/// ```
 pub type TasksListParams = PaginatedParams;
 
 /// `tasks/list` result (2025-11-25 only).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::{ListTasksResult, Task};
+///
+/// let page = ListTasksResult {
+///     tasks: vec![Task::working("t-1", "2025-11-25T10:00:00Z").to_legacy()],
+///     next_cursor: None,
+/// };
+/// let json = serde_json::to_value(&page).unwrap();
+/// assert_eq!(json["tasks"][0]["taskId"], "t-1");
+/// assert!(json.get("nextCursor").is_none());
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListTasksResult {
@@ -313,6 +574,16 @@ pub struct ListTasksResult {
 }
 
 /// The value of the [`RELATED_TASK`] `_meta` key (2025-11-25 only).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tasks::RelatedTask;
+/// use serde_json::json;
+///
+/// let related = RelatedTask { task_id: "t-1".into() };
+/// assert_eq!(serde_json::to_value(&related).unwrap(), json!({"taskId": "t-1"}));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RelatedTask {
@@ -321,6 +592,19 @@ pub struct RelatedTask {
 }
 
 /// A `_meta` holding only [`RELATED_TASK`].
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tasks::{RelatedTask, RelatedTaskMeta};
+/// use serde_json::json;
+///
+/// let meta = RelatedTaskMeta { related_task: RelatedTask { task_id: "t-1".into() } };
+/// assert_eq!(
+///     serde_json::to_value(&meta).unwrap(),
+///     json!({"io.modelcontextprotocol/related-task": {"taskId": "t-1"}})
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RelatedTaskMeta {
     /// The task.
@@ -331,6 +615,23 @@ pub struct RelatedTaskMeta {
 /// The `tasks/result` result (2025-11-25 only): the original request's result (e.g. a
 /// `CallToolResult`, whose type must not have its own `_meta`), which must carry the
 /// related-task `_meta` because nothing else in it names the task.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::CallToolResult;
+/// use mcpwire::protocol::tasks::TaskPayload;
+/// use serde_json::json;
+///
+/// let payload = TaskPayload::new("t-1", CallToolResult::text("done"));
+/// assert_eq!(
+///     serde_json::to_value(&payload).unwrap(),
+///     json!({
+///         "content": [{"type": "text", "text": "done"}],
+///         "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t-1"}}
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskPayload<R> {
     /// The result, flattened beside `_meta`.
@@ -343,6 +644,17 @@ pub struct TaskPayload<R> {
 
 impl<R> TaskPayload<R> {
     /// Tags `result` with its task.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::CallToolResult;
+    /// use mcpwire::protocol::tasks::TaskPayload;
+    ///
+    /// let payload = TaskPayload::new("t-1", CallToolResult::text("done"));
+    /// assert_eq!(payload.meta.related_task.task_id, "t-1");
+    /// assert_eq!(payload.result, CallToolResult::text("done"));
+    /// ```
     pub fn new(task_id: impl Into<String>, result: R) -> Self {
         Self {
             result,

@@ -1,4 +1,23 @@
 //! Tools: their description in `tools/list` and the `tools/call` exchange.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::protocol::tools::{CallToolParams, CallToolResult};
+//! use serde_json::json;
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! let params: CallToolParams =
+//!     serde_json::from_str(r#"{"name":"add","arguments":{"a":2,"b":3}}"#).unwrap();
+//! let args: Add = serde_json::from_str(params.arguments.unwrap().get()).unwrap();
+//! let result = CallToolResult::text((args.a + args.b).to_string());
+//! assert_eq!(
+//!     serde_json::to_value(&result).unwrap(),
+//!     json!({"content": [{"type": "text", "text": "5"}]})
+//! );
+//! ```
 
 use super::content::Content;
 use super::icon::Icon;
@@ -8,6 +27,16 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// Hints about a tool's behaviour. Clients treat them as untrusted.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ToolAnnotations;
+/// use serde_json::json;
+///
+/// let hints = ToolAnnotations { read_only_hint: Some(true), ..Default::default() };
+/// assert_eq!(serde_json::to_value(&hints).unwrap(), json!({"readOnlyHint": true}));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolAnnotations {
@@ -30,12 +59,39 @@ pub struct ToolAnnotations {
 
 impl ToolAnnotations {
     /// True when no hint is set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::ToolAnnotations;
+    ///
+    /// assert!(ToolAnnotations::default().is_empty());
+    /// let hints = ToolAnnotations { destructive_hint: Some(false), ..Default::default() };
+    /// assert!(!hints.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
     }
 }
 
 /// A tool as `tools/list` describes it.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::Tool;
+/// use serde_json::json;
+///
+/// let tool: Tool = serde_json::from_value(json!({
+///     "name": "search",
+///     "description": "Search the catalog.",
+///     "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}
+/// }))
+/// .unwrap();
+/// assert_eq!(tool.name, "search");
+/// assert!(tool.output_schema.is_none() && tool.annotations.is_none());
+/// assert_eq!(serde_json::to_value(&tool).unwrap()["inputSchema"]["type"], "object");
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Tool {
@@ -65,6 +121,16 @@ pub struct Tool {
 
 /// `tools/list` result (`resultType`, `ttlMs` and `cacheScope` are added by the 2026-07-28
 /// envelope, not carried here).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::ListToolsResult;
+/// use serde_json::json;
+///
+/// let last_page = ListToolsResult::default();
+/// assert_eq!(serde_json::to_value(&last_page).unwrap(), json!({"tools": []}));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ListToolsResult {
@@ -76,6 +142,17 @@ pub struct ListToolsResult {
 }
 
 /// `tools/list` and other paginated list params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tools::PaginatedParams;
+///
+/// let next: PaginatedParams = serde_json::from_str(r#"{"cursor":"abc"}"#).unwrap();
+/// assert_eq!(next.cursor.as_deref(), Some("abc"));
+/// let first: PaginatedParams = serde_json::from_str("{}").unwrap();
+/// assert_eq!(first.cursor, None);
+/// ```
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct PaginatedParams {
     /// Where to continue, from the previous page's `nextCursor`.
@@ -84,6 +161,18 @@ pub struct PaginatedParams {
 }
 
 /// `tools/call` params.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::protocol::tools::CallToolParams;
+///
+/// let params: CallToolParams =
+///     serde_json::from_str(r#"{"name":"search","arguments":{"q":"rust"}}"#).unwrap();
+/// assert_eq!(params.name, "search");
+/// assert_eq!(params.arguments.unwrap().get(), r#"{"q":"rust"}"#);
+/// assert!(params.task.is_none());
+/// ```
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallToolParams {
@@ -104,6 +193,26 @@ pub struct CallToolParams {
 }
 
 /// What a tool call produced.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::{CallToolResult, Content};
+/// use serde_json::json;
+///
+/// let result = CallToolResult {
+///     content: vec![Content::text(r#"{"copies":3}"#)],
+///     structured_content: Some(json!({"copies": 3})),
+///     is_error: None,
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&result).unwrap(),
+///     json!({
+///         "content": [{"type": "text", "text": "{\"copies\":3}"}],
+///         "structuredContent": {"copies": 3}
+///     })
+/// );
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallToolResult {
@@ -119,6 +228,18 @@ pub struct CallToolResult {
 
 impl CallToolResult {
     /// A successful result with one text block.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::CallToolResult;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(
+    ///     serde_json::to_value(CallToolResult::text("Reserved.")).unwrap(),
+    ///     json!({"content": [{"type": "text", "text": "Reserved."}]})
+    /// );
+    /// ```
     pub fn text(text: impl Into<String>) -> Self {
         Self {
             content: vec![Content::text(text)],
@@ -127,6 +248,18 @@ impl CallToolResult {
     }
 
     /// A failed result (`isError: true`) with one text block saying why.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::CallToolResult;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(
+    ///     serde_json::to_value(CallToolResult::error("Out of stock.")).unwrap(),
+    ///     json!({"content": [{"type": "text", "text": "Out of stock."}], "isError": true})
+    /// );
+    /// ```
     pub fn error(text: impl Into<String>) -> Self {
         Self {
             content: vec![Content::text(text)],

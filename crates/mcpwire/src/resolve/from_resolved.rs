@@ -6,6 +6,25 @@ use crate::error::ToolError;
 ///
 /// Every `T: Clone` consumes a resolver whose output is `T`. Question kinds add their own
 /// consumers (e.g. the model `M` of an elicitation, or the whole outcome).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::resolve::{FromResolved, UrlConsent};
+///
+/// /// Whether the user agreed: a parameter type that consumes a URL elicitation.
+/// #[derive(Clone, Debug, PartialEq)]
+/// struct Agreed(bool);
+///
+/// impl FromResolved<UrlConsent> for Agreed {
+///     fn from_resolved(output: &UrlConsent, _param: &'static str) -> Result<Self, ToolError> {
+///         Ok(Agreed(matches!(output, UrlConsent::Accepted | UrlConsent::NotNeeded)))
+///     }
+/// }
+///
+/// assert_eq!(Agreed::from_resolved(&UrlConsent::Declined, "agreed").unwrap(), Agreed(false));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "a resolver whose output is `{O}` cannot fill a parameter of type `{Self}`",
     label = "this parameter's type does not match the resolver's output",
@@ -14,6 +33,23 @@ use crate::error::ToolError;
 )]
 pub trait FromResolved<O>: Sized {
     /// Builds the parameter's value; `param` names the consuming parameter for error messages.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::resolve::FromResolved;
+    ///
+    /// #[derive(Clone, Debug, Deserialize, JsonSchema)]
+    /// struct Confirm { ok: bool }
+    ///
+    /// assert_eq!(u32::from_resolved(&7, "copies").unwrap(), 7);
+    /// let refused = Confirm::from_resolved(&ElicitationResult::Decline, "confirm").unwrap_err();
+    /// assert_eq!(
+    ///     refused.message(),
+    ///     "Resolver for parameter 'confirm' could not resolve: elicitation was decline"
+    /// );
+    /// ```
     fn from_resolved(output: &O, param: &'static str) -> Result<Self, ToolError>;
 
     /// Whether `output` already fails this parameter, checked as soon as the output exists

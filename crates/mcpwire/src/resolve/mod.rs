@@ -5,6 +5,29 @@
 //! checked when the tool is registered ([`InvalidSignature`](crate::InvalidSignature) names the
 //! culprit), every resolver runs at most once per round, and independent resolvers run
 //! concurrently. See the guide, [`crate::guide::dependencies`].
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::prelude::*;
+//!
+//! #[resolver]
+//! async fn copies(title: String) -> u32 {
+//!     if title == "Dune" { 7 } else { 0 }
+//! }
+//!
+//! /// Says whether a book is in stock.
+//! #[tool]
+//! async fn in_stock(title: String, #[resolve(copies)] copies: u32) -> String {
+//!     format!("{title}: {copies} in stock")
+//! }
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! // Bodies stay callable with plain values, for unit tests.
+//! assert_eq!(in_stock::call("Dune".into(), 7).await, "Dune: 7 in stock");
+//! assert!(McpServer::new("shop").tool(in_stock).is_ok());
+//! # });
+//! ```
 
 pub(crate) mod from_request;
 pub(crate) mod from_resolved;

@@ -96,6 +96,18 @@ impl AnswerError {
 }
 
 /// A question, rendered: what to send and how to read the answer.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::resolve::{ElicitUrl, IntoResolution, Outcome};
+///
+/// // A question comes from a question kind; a custom return type can pass it on.
+/// let outcome = ElicitUrl::ask("Sign in.", "https://example.com/login").into_resolution();
+/// let Outcome::Ask(question) = outcome else { panic!("a question") };
+/// let passed_on: Outcome<u32> = Outcome::Ask(question);
+/// assert!(matches!(passed_on, Outcome::Ask(_)));
+/// ```
 pub struct Question {
     pub(crate) capability: Capability,
     pub(crate) method: &'static str,

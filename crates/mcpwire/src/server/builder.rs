@@ -62,6 +62,19 @@ pub struct McpServer {
 
 impl McpServer {
     /// A server named `name` (reported as `serverInfo.name`), with no tools yet.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mut client = McpServer::new("bookshop").serve_memory().await?;
+    /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#).await.unwrap();
+    /// let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    /// assert_eq!(reply["result"]["serverInfo"]["name"], "bookshop");
+    /// # Ok(()) }
+    /// ```
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             info: Implementation {
@@ -88,18 +101,58 @@ impl McpServer {
     }
 
     /// The version reported as `serverInfo.version`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mut client = McpServer::new("bookshop").version("1.2.0").serve_memory().await?;
+    /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#).await.unwrap();
+    /// let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    /// assert_eq!(reply["result"]["serverInfo"]["version"], "1.2.0");
+    /// # Ok(()) }
+    /// ```
     pub fn version(mut self, version: impl Into<String>) -> Self {
         self.info.version = version.into();
         self
     }
 
     /// A display title reported in `serverInfo`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mut client = McpServer::new("bookshop").title("The Bookshop").serve_memory().await?;
+    /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#).await.unwrap();
+    /// let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    /// assert_eq!(reply["result"]["serverInfo"]["title"], "The Bookshop");
+    /// # Ok(()) }
+    /// ```
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.info.title = Some(title.into());
         self
     }
 
     /// How to use this server, for the client's model.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let server = McpServer::new("bookshop").instructions("Search before you reserve.");
+    /// let mut client = server.serve_memory().await?;
+    /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#).await.unwrap();
+    /// let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    /// assert_eq!(reply["result"]["instructions"], "Search before you reserve.");
+    /// # Ok(()) }
+    /// ```
     pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
         self.instructions = Some(instructions.into());
         self
@@ -107,6 +160,25 @@ impl McpServer {
 
     /// Shares `value` with every handler: [`Context::state`](crate::Context::state) returns it.
     /// One value per type; a second value of the same type replaces the first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// struct Greeting(&'static str);
+    ///
+    /// /// Greets in the configured language.
+    /// #[tool]
+    /// async fn greet(ctx: Context) -> String { ctx.state::<Greeting>().0.to_owned() }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let server = McpServer::new("greeter").state(Greeting("Hej!")).tool(greet)?;
+    /// let mut client = server.serve_memory().await?;
+    /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"greet"}}"#).await;
+    /// assert!(reply.unwrap().contains(r#""text":"Hej!""#));
+    /// # Ok(()) }
+    /// ```
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
         self.state.insert(value);
         self
@@ -145,6 +217,22 @@ impl McpServer {
     /// object, or the tool's resolver graph is broken (a parameter no source can fill, a type
     /// that differs from the tool argument of the same name, a cycle). The message names the
     /// culprit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let server = McpServer::new("calculator").tool(add)?;
+    /// // The same name twice is refused at registration, not when a client calls.
+    /// let error = server.tool(add).err().unwrap();
+    /// assert!(error.message().contains("add"));
+    /// # Ok::<(), InvalidSignature>(())
+    /// ```
     pub fn tool(mut self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
         self.tools.add(tool.into_tool(), &self.overrides)?;
         Ok(self)
@@ -155,6 +243,24 @@ impl McpServer {
     /// # Errors
     ///
     /// [`InvalidSignature`] when the name is taken or the prompt's resolver graph is broken.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Asks for a review of `code`.
+    /// #[prompt]
+    /// async fn review(code: String) -> String { format!("Please review:\n{code}") }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mut client = McpServer::new("reviews").prompt(review)?.serve_memory().await?;
+    /// let reply = client
+    ///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"review","arguments":{"code":"x = 1"}}}"#)
+    ///     .await;
+    /// assert!(reply.unwrap().contains(r#""text":"Please review:\nx = 1""#));
+    /// # Ok(()) }
+    /// ```
     pub fn prompt(
         mut self,
         prompt: impl IntoPrompt,
@@ -169,6 +275,24 @@ impl McpServer {
     ///
     /// [`InvalidSignature`] when the URI is taken or malformed, a parameter is not a variable of
     /// the URI template, or the resolver graph is broken.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// The shop's opening hours.
+    /// #[resource(uri = "shop://hours", mime_type = "text/plain")]
+    /// async fn hours() -> String { "Mon-Fri 9-17".into() }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mut client = McpServer::new("shop").resource(hours)?.serve_memory().await?;
+    /// let reply = client
+    ///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"shop://hours"}}"#)
+    ///     .await;
+    /// assert!(reply.unwrap().contains(r#""text":"Mon-Fri 9-17""#));
+    /// # Ok(()) }
+    /// ```
     pub fn resource(
         mut self,
         resource: impl IntoResource,
@@ -229,11 +353,48 @@ impl McpServer {
 
     /// A handle that announces changes (a list changed, a resource was updated) to every
     /// connected client that wants them, from anywhere in the application.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::protocol::ChangedList;
+    ///
+    /// let server = McpServer::new("catalogue");
+    /// let notifier = server.notifier();
+    /// std::thread::spawn(move || {
+    ///     // e.g. after reloading the catalogue from disk:
+    ///     notifier.list_changed(ChangedList::Resources);
+    /// });
+    /// # drop(server);
+    /// ```
     pub fn notifier(&self) -> Notifier {
         self.notifier.clone()
     }
 
     /// The most tools one `tools/list` page holds (default 100).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Adds.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> i64 { a + b }
+    /// /// Subtracts.
+    /// #[tool]
+    /// async fn sub(a: i64, b: i64) -> i64 { a - b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let server = McpServer::new("calc").tool(add)?.tool(sub)?.page_size(1);
+    /// let mut client = server.serve_memory().await?;
+    /// let reply = client.request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).await.unwrap();
+    /// let reply: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    /// assert_eq!(reply["result"]["tools"].as_array().unwrap().len(), 1);
+    /// assert!(reply["result"]["nextCursor"].is_string());
+    /// # Ok(()) }
+    /// ```
     pub fn page_size(mut self, page_size: usize) -> Self {
         self.page_size = page_size.max(1);
         self
@@ -241,6 +402,24 @@ impl McpServer {
 
     /// The longest message accepted on stdio (default 4 MiB); a longer line is answered with a
     /// JSON-RPC error and skipped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// let (client, server_end) = tokio::io::duplex(64 * 1024);
+    /// let (reader, writer) = tokio::io::split(server_end);
+    /// tokio::spawn(McpServer::new("small").max_message_bytes(1024).serve_streams(reader, writer));
+    /// let (client_reader, mut client_writer) = tokio::io::split(client);
+    /// let long = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{}"}}"#, "x".repeat(2000));
+    /// client_writer.write_all(format!("{long}\n").as_bytes()).await.unwrap();
+    /// let reply = BufReader::new(client_reader).lines().next_line().await.unwrap().unwrap();
+    /// assert!(reply.contains(r#""error""#));
+    /// # }
+    /// ```
     pub fn max_message_bytes(mut self, bytes: usize) -> Self {
         self.limits.max_message_bytes = bytes;
         self
@@ -248,6 +427,17 @@ impl McpServer {
 
     /// How long in-flight requests may finish after the client closed the connection (default
     /// 5 s).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use std::time::Duration;
+    ///
+    /// // Long exports may finish within 30 s after the client hangs up.
+    /// let server = McpServer::new("exports").shutdown_grace(Duration::from_secs(30));
+    /// # drop(server);
+    /// ```
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
         self.limits.shutdown_grace = grace;
         self
@@ -256,6 +446,17 @@ impl McpServer {
     /// How long a question sent to a 2025-11-25 client (`elicitation/create`,
     /// `sampling/createMessage`, `roots/list`) waits for its answer before the tool call fails
     /// (default 5 minutes: a person may be answering).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use std::time::Duration;
+    ///
+    /// // A bot answers elicitations at once: fail fast when it does not.
+    /// let server = McpServer::new("ops").client_request_timeout(Duration::from_secs(10));
+    /// # drop(server);
+    /// ```
     pub fn client_request_timeout(mut self, timeout: Duration) -> Self {
         self.limits.client_request_timeout = timeout;
         self
@@ -265,6 +466,19 @@ impl McpServer {
     /// keys can be rotated. Replicas that share keys (and the server name) resume each other's
     /// rounds. Without this, keys come from the `MCP_REQUEST_STATE_KEYS` environment variable
     /// (see [`KeyRing::from_env`]), or else one random key per process.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::state::KeyRing;
+    ///
+    /// # let (new_secret, old_secret) = ([3u8; 32], [4u8; 32]);
+    /// // Rotation: the new secret seals, the old one still opens rounds in flight.
+    /// let keys = KeyRing::new([new_secret, old_secret]).expect("32-byte secrets");
+    /// let server = McpServer::new("bookshop").request_state_keys(keys);
+    /// # drop(server);
+    /// ```
     pub fn request_state_keys(mut self, keys: KeyRing) -> Self {
         self.state_keys = Some(keys);
         self
@@ -272,6 +486,17 @@ impl McpServer {
 
     /// How long a round's `requestState` stays valid (default 10 minutes, renewed each round),
     /// counted in milliseconds. A TTL too long for the clock means "never expires".
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use std::time::Duration;
+    ///
+    /// // Users may take up to an hour to answer a question.
+    /// let server = McpServer::new("forms").request_state_ttl(Duration::from_secs(60 * 60));
+    /// # drop(server);
+    /// ```
     pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
         self.state_ttl = ttl;
         self

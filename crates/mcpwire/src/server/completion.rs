@@ -14,6 +14,30 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 /// The future a completer answers in.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::protocol::{CompleteParams, Completion};
+/// use mcpwire::server::CompletionFuture;
+///
+/// /// A named completer, for servers that keep their completers in a table.
+/// fn complete_language(request: CompleteParams) -> CompletionFuture {
+///     Box::pin(async move {
+///         let typed = request.argument.value;
+///         let matching = ["python", "rust"].into_iter().filter(|l| l.starts_with(typed.as_str()));
+///         Completion::from_values(matching)
+///     })
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let request = serde_json::from_str(r#"{"ref":{"type":"ref/prompt","name":"review"},"argument":{"name":"language","value":"ru"}}"#).unwrap();
+/// assert_eq!(complete_language(request).await.values, ["rust"]);
+/// let server = McpServer::new("reviews").completion(complete_language);
+/// # drop(server);
+/// # });
+/// ```
 pub type CompletionFuture = Pin<Box<dyn Future<Output = Completion> + Send>>;
 
 /// A server's completer, shared by every request.

@@ -1,4 +1,23 @@
 //! The server layer: the `McpServer` builder, tool registration, schemas and tool results.
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::prelude::*;
+//!
+//! /// Says hello.
+//! #[tool]
+//! async fn hello(name: String) -> String { format!("Hello, {name}!") }
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+//! let mut client = McpServer::new("greeter").tool(hello)?.serve_memory().await?;
+//! let reply = client
+//!     .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":"Ada"}}}"#)
+//!     .await
+//!     .unwrap();
+//! assert_eq!(reply, r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello, Ada!"}]}}"#);
+//! # Ok(()) }
+//! ```
 
 mod builder;
 pub(crate) mod completion;

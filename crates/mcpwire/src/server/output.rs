@@ -16,12 +16,41 @@ use std::fmt::Display;
 use std::marker::PhantomData;
 
 /// A return value that is content for the model, not structured output.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::server::IntoCallToolResult;
+///
+/// /// Content blocks are returned as they are.
+/// #[tool]
+/// async fn logo() -> Vec<Content> {
+///     vec![Content::text("Our logo:"), Content::image("iVBORw0KGgo=", "image/png")]
+/// }
+///
+/// let result = "Reserved.".into_call_tool_result().unwrap();
+/// assert_eq!(result, CallToolResult::text("Reserved."));
+/// let failed: Result<String, std::io::Error> = Err(std::io::Error::other("disk full"));
+/// assert_eq!(failed.into_call_tool_result().unwrap_err().message(), "disk full");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     note = "return a String, content blocks, a CallToolResult, or a `Serialize + JsonSchema` type"
 )]
 pub trait IntoCallToolResult {
     /// The result (or the tool's failure).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::{CallToolResult, Content};
+    /// use mcpwire::server::IntoCallToolResult;
+    ///
+    /// let block = Content::text("3 copies left");
+    /// assert_eq!(block.clone().into_call_tool_result().unwrap().content, vec![block]);
+    /// assert_eq!(().into_call_tool_result().unwrap(), CallToolResult::default());
+    /// ```
     fn into_call_tool_result(self) -> Result<CallToolResult, ToolError>;
 }
 

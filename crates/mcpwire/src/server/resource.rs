@@ -41,12 +41,50 @@ pub struct ResourceDefinition {
 }
 
 /// Something that can be registered with [`McpServer::resource`](crate::McpServer::resource).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::server::IntoResource;
+///
+/// /// Today's notes.
+/// #[resource(uri = "notes://today")]
+/// async fn today() -> String { "- buy milk".into() }
+///
+/// fn register(
+///     server: McpServer,
+///     resource: impl IntoResource,
+/// ) -> Result<McpServer, InvalidSignature> {
+///     server.resource(resource)
+/// }
+///
+/// let server = register(McpServer::new("notes"), today)?;
+/// # drop(server);
+/// # Ok::<(), InvalidSignature>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a resource",
     note = "annotate the function with `#[mcpwire::resource(uri = \"…\")]` to register it"
 )]
 pub trait IntoResource {
     /// The resource's definition.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::server::IntoResource;
+    ///
+    /// /// A user's profile.
+    /// #[resource(uri = "users://{id}/profile", mime_type = "application/json")]
+    /// async fn profile(id: String) -> String { format!(r#"{{"id":"{id}"}}"#) }
+    ///
+    /// let definition = profile.into_resource();
+    /// assert_eq!(definition.uri, "users://{id}/profile");
+    /// assert_eq!(definition.mime_type, Some("application/json"));
+    /// ```
+    #[doc(hidden)]
     fn into_resource(self) -> ResourceDefinition;
 }
 
@@ -61,12 +99,34 @@ impl<F: FnOnce(ResourceMarker) -> ResourceDefinition> IntoResource for F {
 }
 
 /// What a resource function may return.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// /// The logo, as bytes: a `Vec<u8>` is sent as a base64 blob.
+/// #[resource(uri = "shop://logo.png", mime_type = "image/png")]
+/// async fn logo() -> Vec<u8> { vec![0x89, b'P', b'N', b'G'] }
+///
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+/// let mut client = McpServer::new("shop").resource(logo)?.serve_memory().await?;
+/// let reply = client
+///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"shop://logo.png"}}"#)
+///     .await;
+/// assert!(reply.unwrap().contains(r#""mimeType":"image/png","blob":"iVBORw==""#));
+/// # Ok(()) }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a resource",
     note = "return a String (text), Vec<u8> (bytes), ResourceContents, or a Result of those"
 )]
 pub trait IntoResourceContents {
     /// The contents of the resource read by `call`.
+    ///
+    /// See the example on [`IntoResourceContents`]: the SDK calls this when a resource is
+    /// read; the call it receives is not built outside the SDK.
+    #[doc(hidden)]
     fn into_resource_contents(self, call: &ToolCall) -> Result<Vec<ResourceContents>, ToolError>;
 }
 

@@ -50,6 +50,30 @@ pub struct ToolDefinition {
 }
 
 /// Something that can be registered as a tool with [`McpServer::tool`](crate::McpServer::tool).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::server::IntoTool;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// /// Registers a tool only when `enabled`.
+/// fn maybe(
+///     server: McpServer,
+///     enabled: bool,
+///     tool: impl IntoTool,
+/// ) -> Result<McpServer, InvalidSignature> {
+///     if enabled { server.tool(tool) } else { Ok(server) }
+/// }
+///
+/// let server = maybe(McpServer::new("calc"), true, add)?;
+/// # drop(server);
+/// # Ok::<(), InvalidSignature>(())
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a tool",
     label = "not a tool",
@@ -57,6 +81,22 @@ pub struct ToolDefinition {
 )]
 pub trait IntoTool {
     /// The tool's definition.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::server::IntoTool;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool(read_only)]
+    /// async fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let definition = add.into_tool();
+    /// assert_eq!((definition.name, definition.description), ("add", Some("Adds two numbers.")));
+    /// assert_eq!(definition.annotations.read_only_hint, Some(true));
+    /// ```
+    #[doc(hidden)]
     fn into_tool(self) -> ToolDefinition;
 }
 

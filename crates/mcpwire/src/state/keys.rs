@@ -42,11 +42,36 @@ impl SealingKey {
 }
 
 /// Keys that seal and open `requestState`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::state::KeyRing;
+///
+/// let current = [1u8; 32];
+/// let previous = [2u8; 32];
+/// // `current` seals new rounds; rounds sealed with `previous` still open.
+/// let keys = KeyRing::new([current, previous]).unwrap();
+/// assert_eq!(format!("{keys:?}"), "KeyRing { keys: 2, .. }");
+/// ```
 pub struct KeyRing {
     pub(crate) keys: Vec<SealingKey>,
 }
 
 /// A secret that cannot be used as a sealing key.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::state::{KeyError, KeyRing};
+///
+/// let short = KeyRing::new([b"too short".to_vec()]).unwrap_err();
+/// assert!(matches!(short, KeyError::TooShort { index: 0, len: 9 }));
+/// assert_eq!(short.to_string(), "requestState key 0 is 9 bytes; use at least 32 random bytes");
+/// let twice = KeyRing::new([[5u8; 32], [5u8; 32]]).unwrap_err();
+/// assert!(matches!(twice, KeyError::Duplicate { index: 1 }));
+/// assert!(matches!(KeyRing::new(Vec::<Vec<u8>>::new()), Err(KeyError::Empty)));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum KeyError {
     /// The ring has no key.
@@ -80,6 +105,16 @@ impl KeyRing {
     /// # Errors
     ///
     /// When the ring is empty, a secret is too short, or a secret repeats.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::state::KeyRing;
+    ///
+    /// let keys = KeyRing::new([b"0123456789abcdef0123456789abcdef"]);
+    /// assert!(keys.is_ok());
+    /// assert!(KeyRing::new([b"short"]).is_err());
+    /// ```
     pub fn new<I, S>(secrets: I) -> Result<Self, KeyError>
     where
         I: IntoIterator<Item = S>,
@@ -107,6 +142,17 @@ impl KeyRing {
     }
 
     /// A ring of one random key held by this process only: rounds resume only on this process.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::state::KeyRing;
+    ///
+    /// // One process, no replicas: a random key is enough.
+    /// let server = McpServer::new("local").request_state_keys(KeyRing::ephemeral());
+    /// # drop(server);
+    /// ```
     pub fn ephemeral() -> Self {
         let mut secret = Zeroizing::new([0u8; 32]);
         OsRng.fill_bytes(secret.as_mut_slice());
@@ -118,6 +164,18 @@ impl KeyRing {
     /// # Errors
     ///
     /// When a key is not base64, too short, or repeated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::state::KeyRing;
+    ///
+    /// // MCP_REQUEST_STATE_KEYS="<base64 secret>,<older base64 secret>"
+    /// let keys = KeyRing::from_env().expect("valid keys").unwrap_or_else(KeyRing::ephemeral);
+    /// let server = McpServer::new("bookshop").request_state_keys(keys);
+    /// # drop(server);
+    /// ```
     pub fn from_env() -> Result<Option<Self>, KeyError> {
         let Ok(value) = std::env::var(KEYS_ENV) else {
             return Ok(None);

@@ -14,6 +14,21 @@ impl McpServer {
     /// # Errors
     ///
     /// When start-up (a lifespan builder) fails, or writing to stdout fails.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// async fn hello() -> &'static str { "hello" }
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> mcpwire::Result<()> {
+    ///     McpServer::new("hello").tool(hello)?.serve_stdio().await
+    /// }
+    /// ```
     pub async fn serve_stdio(self) -> Result<()> {
         self.serve_streams(tokio::io::stdin(), tokio::io::stdout())
             .await
@@ -25,6 +40,24 @@ impl McpServer {
     /// # Errors
     ///
     /// When start-up fails, or writing to `writer` fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// let (client, server_end) = tokio::io::duplex(64 * 1024);
+    /// let (reader, writer) = tokio::io::split(server_end);
+    /// tokio::spawn(McpServer::new("piped").serve_streams(reader, writer));
+    /// let (client_reader, mut client_writer) = tokio::io::split(client);
+    /// let ping = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+    /// client_writer.write_all(ping).await.unwrap();
+    /// let reply = BufReader::new(client_reader).lines().next_line().await.unwrap();
+    /// assert_eq!(reply.as_deref(), Some(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
+    /// # }
+    /// ```
     pub async fn serve_streams<R, W>(self, reader: R, writer: W) -> Result<()>
     where
         R: tokio::io::AsyncRead + Unpin + Send + 'static,

@@ -45,12 +45,53 @@ pub enum Elicit<M> {
 
 impl<M> Elicit<M> {
     /// Asks the user `message`, with the form `M`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// #[derive(Clone, Deserialize, JsonSchema)]
+    /// struct Size { centimetres: u32 }
+    ///
+    /// let question: Elicit<Size> = Elicit::ask("How tall is the shelf?");
+    /// let Elicit::Ask(message) = question else { panic!("a question") };
+    /// assert_eq!(message, "How tall is the shelf?");
+    /// ```
     pub fn ask(message: impl Into<String>) -> Self {
         Elicit::Ask(message.into())
     }
 }
 
 /// The user's response to an elicitation: the form's values, or a refusal.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// #[derive(Clone, Deserialize, JsonSchema)]
+/// struct Confirm { ok: bool }
+///
+/// #[resolver]
+/// async fn confirm(path: String) -> Elicit<Confirm> { Elicit::ask(format!("Delete {path}?")) }
+///
+/// /// Deletes a file; a refusal is an answer, not a failure.
+/// #[tool]
+/// async fn delete(
+///     path: String,
+///     #[resolve(confirm)] answer: ElicitationResult<Confirm>,
+/// ) -> String {
+///     match answer {
+///         ElicitationResult::Accept(Confirm { ok: true }) => format!("deleted {path}"),
+///         _ => format!("kept {path}"),
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// assert_eq!(delete::call("a.txt".into(), ElicitationResult::Decline).await, "kept a.txt");
+/// # });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ElicitationResult<M> {
     /// The user answered.

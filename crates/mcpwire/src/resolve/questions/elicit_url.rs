@@ -10,6 +10,29 @@ use std::sync::Arc;
 
 /// What a resolver returns to send the user to a URL, unless that is no longer needed.
 /// Consumers take [`UrlConsent`]: `accept` means only that the user agreed to open it.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::resolve::UrlConsent;
+///
+/// #[resolver]
+/// async fn github_login(ctx: Context) -> ElicitUrl {
+///     if ctx.principal().is_some() {
+///         return ElicitUrl::Done; // already signed in
+///     }
+///     ElicitUrl::ask("Sign in to GitHub to continue.", "https://example.com/oauth/github")
+/// }
+///
+/// /// Lists the user's repositories.
+/// #[tool]
+/// async fn repos(#[resolve(github_login)] consent: UrlConsent) -> String {
+///     format!("{consent:?}")
+/// }
+///
+/// assert!(McpServer::new("github").tool(repos).is_ok());
+/// ```
 pub enum ElicitUrl {
     /// Nothing to ask (the flow already completed).
     Done,
@@ -61,6 +84,31 @@ impl ElicitUrl {
 }
 
 /// The user's response to a URL elicitation.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::resolve::UrlConsent;
+///
+/// #[resolver]
+/// async fn consent() -> ElicitUrl {
+///     ElicitUrl::ask("Approve the payment.", "https://pay.example.com/42")
+/// }
+///
+/// /// Pays an invoice once the user approved it in the browser.
+/// #[tool]
+/// async fn pay(#[resolve(consent)] consent: UrlConsent) -> &'static str {
+///     match consent {
+///         UrlConsent::Accepted | UrlConsent::NotNeeded => "payment pending",
+///         UrlConsent::Declined | UrlConsent::Cancelled => "payment cancelled",
+///     }
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// assert_eq!(pay::call(UrlConsent::Declined).await, "payment cancelled");
+/// # });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UrlConsent {
     /// Nothing had to be asked.

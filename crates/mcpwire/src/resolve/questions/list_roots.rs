@@ -8,6 +8,28 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// What a resolver returns to ask for the client's roots. Consumers take [`ListRootsResult`].
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// #[resolver]
+/// fn roots() -> ListRoots { ListRoots }
+///
+/// /// Names the client's workspace folders.
+/// #[tool]
+/// async fn workspaces(#[resolve(roots)] roots: ListRootsResult) -> String {
+///     let names: Vec<&str> =
+///         roots.roots.iter().map(|r| r.name.as_deref().unwrap_or(&r.uri)).collect();
+///     names.join(", ")
+/// }
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let answer: ListRootsResult = serde_json::from_str(r#"{"roots":[{"uri":"file:///src","name":"src"}]}"#).unwrap();
+/// assert_eq!(workspaces::call(answer).await, "src");
+/// # });
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ListRoots;
 

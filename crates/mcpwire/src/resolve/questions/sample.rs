@@ -20,10 +20,24 @@ use std::sync::Arc;
 /// }
 /// ```
 #[derive(Clone, Debug)]
-pub struct Sample(pub CreateMessageRequestParams);
+pub struct Sample(
+    /// The `sampling/createMessage` params sent to the client.
+    pub CreateMessageRequestParams,
+);
 
 impl Sample {
     /// A request with these messages and a token limit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::protocol::SamplingMessage;
+    ///
+    /// let sample = Sample::new(vec![SamplingMessage::user("Translate 'hello' to French.")], 20);
+    /// assert_eq!(sample.0.max_tokens, 20);
+    /// assert_eq!(sample.0.messages[0].content.text(), Some("Translate 'hello' to French."));
+    /// ```
     pub fn new(messages: Vec<SamplingMessage>, max_tokens: u32) -> Self {
         Sample(CreateMessageRequestParams {
             messages,
@@ -39,11 +53,30 @@ impl Sample {
     }
 
     /// A request with one user message.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// let sample = Sample::prompt("Summarize: the cat sat on the mat.", 30);
+    /// assert_eq!(sample.0.messages.len(), 1);
+    /// assert!(sample.0.system_prompt.is_none());
+    /// ```
     pub fn prompt(text: impl Into<String>, max_tokens: u32) -> Self {
         Self::new(vec![SamplingMessage::user(text)], max_tokens)
     }
 
     /// Sets the system prompt.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// let sample = Sample::prompt("Name a river.", 10).system_prompt("Answer with one word.");
+    /// assert_eq!(sample.0.system_prompt.as_deref(), Some("Answer with one word."));
+    /// ```
     pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
         self.0.system_prompt = Some(prompt.into());
         self

@@ -43,6 +43,17 @@ pub struct HttpServer {
 
 impl McpServer {
     /// This server over Streamable HTTP, to configure before serving. See [`HttpServer`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::McpServer;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> mcpwire::Result<()> {
+    ///     McpServer::new("demo").http().path("/api/mcp").serve("127.0.0.1:8080").await
+    /// }
+    /// ```
     pub fn http(self) -> HttpServer {
         HttpServer {
             server: self,
@@ -106,6 +117,19 @@ impl McpServer {
     /// # Errors
     ///
     /// When start-up (a lifespan builder) fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use axum::{Router, routing::get};
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let mcp = McpServer::new("demo").into_router().await?;
+    /// let app: Router = Router::new().route("/health", get(|| async { "ok" })).merge(mcp);
+    /// # drop(app);
+    /// # Ok(()) }
+    /// ```
     pub async fn into_router(self) -> Result<Router> {
         self.http().into_router().await
     }
@@ -113,6 +137,18 @@ impl McpServer {
 
 impl HttpServer {
     /// The endpoint's path (default `/mcp`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// // Serves POST, GET and DELETE at /api/mcp instead of /mcp.
+    /// let router = McpServer::new("demo").http().path("/api/mcp").into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.path = path.into();
         self
@@ -121,6 +157,19 @@ impl HttpServer {
     /// The host names the `Host` and `Origin` headers may name, on any port (default
     /// `localhost`, `127.0.0.1` and `[::1]`). Others are refused with `403`, which stops DNS
     /// rebinding and cross-site requests from browsers. Write IPv6 addresses in brackets.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// // Behind https://mcp.example.com; localhost still works for local tests.
+    /// let http = McpServer::new("demo").http().allowed_hosts(["mcp.example.com", "localhost"]);
+    /// let router = http.into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -132,6 +181,18 @@ impl HttpServer {
 
     /// Accepts any `Host` and `Origin`: for deployments that check them elsewhere (a reverse
     /// proxy, an authentication layer).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// // The reverse proxy in front already checks Host and Origin.
+    /// let router = McpServer::new("demo").http().allow_any_host().into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn allow_any_host(mut self) -> Self {
         self.settings.hosts = HostPolicy::Any;
         self
@@ -139,6 +200,18 @@ impl HttpServer {
 
     /// The largest request body accepted; a larger one is refused with `413`. Default: the
     /// server's [`max_message_bytes`](McpServer::max_message_bytes) (4 MiB).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// // Tools take short arguments: refuse bodies over 64 KiB.
+    /// let router = McpServer::new("demo").http().max_body_bytes(64 * 1024).into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.settings.max_body_bytes = Some(bytes);
         self
@@ -146,6 +219,19 @@ impl HttpServer {
 
     /// How long a 2025-11-25 session may stay idle (no request, no open stream) before it ends
     /// (default 30 minutes). Its client then gets `404` and initializes again.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let http = McpServer::new("demo").http().session_idle_timeout(Duration::from_secs(5 * 60));
+    /// let router = http.into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
         self.settings.session_idle_timeout = timeout;
         self
@@ -154,6 +240,18 @@ impl HttpServer {
     /// The most 2025-11-25 sessions held at once (default 10 000). When full, `initialize`
     /// evicts the session idle the longest; when every session is busy, it is refused with
     /// `503`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// // A small machine: hold at most 500 sessions.
+    /// let router = McpServer::new("demo").http().max_sessions(500).into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn max_sessions(mut self, sessions: usize) -> Self {
         self.settings.max_sessions = sessions;
         self
@@ -161,12 +259,40 @@ impl HttpServer {
 
     /// Where the recent events of 2025-11-25 request streams are kept, so a client that lost a
     /// stream can resume it with `Last-Event-ID` (default: in memory, 1 024 events a session).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::transport::http::MemoryEventStore;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// // Keep more history for clients on flaky networks.
+    /// let store = MemoryEventStore::new(10_000);
+    /// let router = McpServer::new("demo").http().event_store(store).into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn event_store(mut self, store: impl EventStore) -> Self {
         self.settings.events = Arc::new(store);
         self
     }
 
     /// How often an open event stream carries a keep-alive comment (default 15 s).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// // A proxy drops connections idle for 10 s.
+    /// let http = McpServer::new("demo").http().keep_alive(Duration::from_secs(5));
+    /// let router = http.into_router().await?;
+    /// # drop(router);
+    /// # Ok(()) }
+    /// ```
     pub fn keep_alive(mut self, interval: Duration) -> Self {
         self.settings.keep_alive = interval;
         self
@@ -177,6 +303,17 @@ impl HttpServer {
     /// # Errors
     ///
     /// When start-up fails, or `addr` cannot be bound.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::McpServer;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> mcpwire::Result<()> {
+    ///     McpServer::new("demo").http().max_sessions(1_000).serve("127.0.0.1:8080").await
+    /// }
+    /// ```
     pub async fn serve(self, addr: impl ToSocketAddrs) -> Result<()> {
         self.serve_with_shutdown(addr, std::future::pending()).await
     }
@@ -187,6 +324,18 @@ impl HttpServer {
     /// # Errors
     ///
     /// When start-up fails, or `addr` cannot be bound.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::McpServer;
+    ///
+    /// #[tokio::main]
+    /// async fn main() -> mcpwire::Result<()> {
+    ///     let ctrl_c = async { let _ = tokio::signal::ctrl_c().await; };
+    ///     McpServer::new("demo").http().serve_with_shutdown("127.0.0.1:8080", ctrl_c).await
+    /// }
+    /// ```
     pub async fn serve_with_shutdown(
         self,
         addr: impl ToSocketAddrs,

@@ -7,19 +7,95 @@ use std::sync::Mutex;
 
 /// Keeps the recent events of each session's streams. Replace the in-memory default (see
 /// [`HttpServer::event_store`](super::HttpServer::event_store)) to share it between processes.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::McpServer;
+/// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+///
+/// /// The in-memory store, counting the events it keeps.
+/// #[derive(Default)]
+/// struct Counted { inner: MemoryEventStore, appended: AtomicUsize }
+///
+/// impl EventStore for Counted {
+///     fn append(&self, session: &str, stream: u64, line: &str) -> String {
+///         self.appended.fetch_add(1, Ordering::Relaxed);
+///         self.inner.append(session, stream, line)
+///     }
+///     fn after(&self, session: &str, last: &str) -> Option<(u64, Vec<(String, String)>)> {
+///         self.inner.after(session, last)
+///     }
+///     fn forget(&self, session: &str) { self.inner.forget(session) }
+/// }
+///
+/// let server = McpServer::new("demo").http().event_store(Counted::default());
+/// # drop(server);
+/// ```
 pub trait EventStore: Send + Sync + 'static {
     /// Stores `line` as the next event of `stream` in `session`; returns the event's id.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+    ///
+    /// let store = MemoryEventStore::default();
+    /// assert_eq!(store.append("session-a", 0, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#), "0-1");
+    /// assert_eq!(store.append("session-a", 0, "second"), "0-2");
+    /// assert_eq!(store.append("session-a", 1, "other stream"), "1-1");
+    /// ```
     fn append(&self, session: &str, stream: u64, line: &str) -> String;
 
     /// The stream `last_event_id` belongs to and its events after that one, oldest first, as
     /// `(id, line)`; `None` when the id is unknown (never issued, or no longer kept).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+    ///
+    /// let store = MemoryEventStore::default();
+    /// store.append("s", 0, "one");
+    /// store.append("s", 0, "two");
+    /// let (stream, missed) = store.after("s", "0-1").unwrap();
+    /// assert_eq!((stream, missed), (0, vec![("0-2".to_owned(), "two".to_owned())]));
+    /// assert!(store.after("s", "0-9").is_none()); // never issued
+    /// ```
     fn after(&self, session: &str, last_event_id: &str) -> Option<(u64, Vec<(String, String)>)>;
 
     /// Forgets a session's events (the session ended).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+    ///
+    /// let store = MemoryEventStore::default();
+    /// store.append("s", 0, "one");
+    /// store.forget("s");
+    /// assert!(store.after("s", "0-1").is_none());
+    /// ```
     fn forget(&self, session: &str);
 }
 
 /// The default store: in memory, at most `per_session` events per session (oldest dropped).
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+///
+/// let store = MemoryEventStore::new(2);
+/// for line in ["one", "two", "three"] {
+///     store.append("s", 0, line);
+/// }
+/// // "one" was dropped: a client that saw only event 0-0 cannot resume...
+/// assert!(store.after("s", "0-0").is_none());
+/// // ...but one that saw 0-1 gets the rest.
+/// assert_eq!(store.after("s", "0-1").unwrap().1.len(), 2);
+/// ```
 pub struct MemoryEventStore {
     per_session: usize,
     sessions: Mutex<HashMap<String, SessionEvents>>,
@@ -33,6 +109,16 @@ struct SessionEvents {
 
 impl MemoryEventStore {
     /// A store keeping at most `per_session` events of each session.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::transport::http::MemoryEventStore;
+    ///
+    /// let server = McpServer::new("demo").http().event_store(MemoryEventStore::new(256));
+    /// # drop(server);
+    /// ```
     pub fn new(per_session: usize) -> Self {
         Self {
             per_session: per_session.max(1),
