@@ -687,7 +687,7 @@ async fn test_prompt_with_image() -> GetPromptResult {
 
 /// Suggests values for `test_prompt_with_arguments`'s arguments and the template's `{id}`: a
 /// fixed list, filtered by what the user typed so far.
-async fn complete(request: CompleteParams) -> Completion {
+async fn complete(request: CompleteParams, _ctx: Context) -> Completion {
     let typed = request.argument.value;
     let candidates: &[&str] = match request.reference {
         CompletionReference::Prompt { .. } => &["paris", "park", "party", "test", "testValue1"],

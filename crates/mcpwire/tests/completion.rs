@@ -22,19 +22,27 @@ async fn repository(owner: String, name: String) -> String {
 
 const LANGUAGES: &[&str] = &["python", "pytorch", "rust"];
 
+/// Languages the shop adds to the built-in ones, read from shared state through the context.
+struct Extra(&'static str);
+
 fn server() -> McpServer {
     McpServer::new("completions")
+        .state(Extra("ruby"))
         .prompt(review)
         .unwrap()
         .resource(repository)
         .unwrap()
-        .completion(|request| async move {
+        .completion(|request, ctx: Context| async move {
             let typed = request.argument.value;
+            if typed == "panic" {
+                panic!("the completer broke");
+            }
             match request.reference {
                 CompletionReference::Prompt { .. } => Completion::from_values(
                     LANGUAGES
                         .iter()
                         .copied()
+                        .chain([ctx.state::<Extra>().0])
                         .filter(|l| l.starts_with(typed.as_str())),
                 ),
                 CompletionReference::Resource { .. } => {
@@ -169,4 +177,55 @@ async fn without_a_completer_there_is_no_capability_and_no_method() {
     )
     .await;
     assert_eq!(response["error"]["code"], -32601);
+}
+
+#[tokio::test]
+async fn the_completer_reads_the_context_and_a_panic_in_it_is_an_internal_error() {
+    let mut client = connect(server()).await;
+    let meta = || Some(modern_meta(json!({})));
+    let prompt = json!({"type": "ref/prompt", "name": "review"});
+    let from_state = exchange(
+        &mut client,
+        complete(
+            1,
+            prompt.clone(),
+            json!({"name": "language", "value": "ru"}),
+            meta(),
+        ),
+    )
+    .await;
+    assert_eq!(
+        from_state["result"]["completion"]["values"],
+        json!(["rust", "ruby"]),
+        "{from_state}"
+    );
+    let broken = exchange(
+        &mut client,
+        complete(
+            2,
+            prompt.clone(),
+            json!({"name": "language", "value": "panic"}),
+            meta(),
+        ),
+    )
+    .await;
+    assert_eq!(broken["error"]["code"], -32603, "{broken}");
+    assert!(
+        !broken.to_string().contains("broke"),
+        "the panic message stays in the log"
+    );
+    let again = exchange(
+        &mut client,
+        complete(
+            3,
+            prompt,
+            json!({"name": "language", "value": "py"}),
+            meta(),
+        ),
+    )
+    .await;
+    assert_eq!(
+        again["result"]["completion"]["values"],
+        json!(["python", "pytorch"])
+    );
 }

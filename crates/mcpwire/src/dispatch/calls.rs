@@ -9,12 +9,14 @@ use super::router::Exchange;
 use crate::context::{Context, RequestScope};
 use crate::error::ToolError;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::completion::CompleteParams;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::resources::{ReadResourceParams, ReadResourceResult};
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
+use crate::server::completion;
 use crate::server::tool::{Handler, ToolCall, failure};
 use futures_util::FutureExt;
 use serde::Serialize;
@@ -211,9 +213,21 @@ fn start(
         Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
         Era::Legacy => RoundInputs::default(),
     };
+    Ok(ToolCall {
+        context: request_context(exchange, id, served),
+        arguments,
+        handler: handler.clone(),
+        round,
+        uri,
+        replay_guard: once.then(|| exchange.core.replay_guard.clone()),
+    })
+}
+
+/// The `Context` of the request `id`, served as `served`.
+fn request_context(exchange: &Exchange, id: &RequestId, served: Served) -> Context {
     let core = &exchange.core;
     let era = served.era;
-    let context = Context::new(RequestScope {
+    Context::new(RequestScope {
         request_id: id.clone(),
         era,
         protocol_version: served.protocol_version,
@@ -229,15 +243,33 @@ fn start(
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
-    });
-    Ok(ToolCall {
-        context,
-        arguments,
-        handler: handler.clone(),
-        round,
-        uri,
-        replay_guard: once.then(|| exchange.core.replay_guard.clone()),
     })
+}
+
+/// Answers `completion/complete` with the server's completer, given the request's context; a
+/// panic in the completer is an internal error, and the server keeps serving.
+pub(crate) async fn complete(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: CompleteParams,
+    served: Served,
+) -> Reply {
+    let core = &exchange.core;
+    let Some(completer) = core.completer.as_ref() else {
+        return Err(ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found"));
+    };
+    let context = request_context(exchange, id, served);
+    let answer = AssertUnwindSafe(completion::complete(core, completer, params, context))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|panic| {
+            tracing::error!(panic = panic_message(&panic), "the completer panicked");
+            Err(ErrorObject::new(
+                code::INTERNAL_ERROR,
+                "Internal error: the completer failed",
+            ))
+        })?;
+    Ok((to_json(&answer), Kind::Complete))
 }
 
 /// Runs a handler, turning a panic into a failure (the panic message goes to the log).

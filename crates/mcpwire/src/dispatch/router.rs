@@ -15,7 +15,7 @@ use crate::protocol::subscriptions::ListenParams;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
-use crate::server::completion;
+use crate::protocol::completion::CompleteParams;
 use crate::server::core::ServerCore;
 use crate::server::pages::Pages;
 use serde::de::DeserializeOwned;
@@ -125,9 +125,9 @@ async fn route(
             Kind::Cacheable,
         )),
         ("completion/complete", _) if core.completer.is_some() => {
-            let completer = core.completer.as_ref().expect("checked by the guard");
-            let result = completion::complete(core, completer, parse(params.as_deref())?).await?;
-            Ok(respond(&to_json(&result), Kind::Complete))
+            let params: CompleteParams = parse(params.as_deref())?;
+            let (json, kind) = calls::complete(exchange, id, params, served).await?;
+            Ok(respond(&json, kind))
         }
         ("ping", Era::Legacy) => Ok(respond("{}", Kind::Complete)),
         ("server/discover", Era::Modern) => {

@@ -5,6 +5,7 @@
 use super::core::ServerCore;
 use super::uri_template::UriTemplate;
 use crate::McpServer;
+use crate::context::Context;
 use crate::protocol::ErrorObject;
 use crate::protocol::completion::{
     CompleteParams, CompleteResult, Completion, CompletionReference,
@@ -23,7 +24,7 @@ use std::sync::Arc;
 /// use mcpwire::server::CompletionFuture;
 ///
 /// /// A named completer, for servers that keep their completers in a table.
-/// fn complete_language(request: CompleteParams) -> CompletionFuture {
+/// fn complete_language(request: CompleteParams, _ctx: Context) -> CompletionFuture {
 ///     Box::pin(async move {
 ///         let typed = request.argument.value;
 ///         let matching = ["python", "rust"].into_iter().filter(|l| l.starts_with(typed.as_str()));
@@ -33,7 +34,8 @@ use std::sync::Arc;
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let request = serde_json::from_str(r#"{"ref":{"type":"ref/prompt","name":"review"},"argument":{"name":"language","value":"ru"}}"#).unwrap();
-/// assert_eq!(complete_language(request).await.values, ["rust"]);
+/// let ctx = Context::detached().build();
+/// assert_eq!(complete_language(request, ctx).await.values, ["rust"]);
 /// let server = McpServer::new("reviews").completion(complete_language);
 /// # drop(server);
 /// # });
@@ -41,11 +43,14 @@ use std::sync::Arc;
 pub type CompletionFuture = Pin<Box<dyn Future<Output = Completion> + Send>>;
 
 /// A server's completer, shared by every request.
-pub(crate) type Completer = Arc<dyn Fn(CompleteParams) -> CompletionFuture + Send + Sync>;
+pub(crate) type Completer =
+    Arc<dyn Fn(CompleteParams, Context) -> CompletionFuture + Send + Sync>;
 
 impl McpServer {
     /// Answers `completion/complete` with `completer`, and declares the `completions`
-    /// capability. The SDK first checks that the reference names a registered prompt (and one
+    /// capability. The completer gets the request and its [`Context`] (shared state, the
+    /// principal, the revision); a panic in it answers `-32603` and the server keeps serving.
+    /// The SDK first checks that the reference names a registered prompt (and one
     /// of its arguments) or resource template (and one of its variables), answering `-32602`
     /// otherwise; the completer only sees requests about things that exist. Build the answer
     /// with [`Completion::from_values`], which keeps the first 100 values and says how many
@@ -63,7 +68,7 @@ impl McpServer {
     ///     format!("Review this {language} code.")
     /// }
     ///
-    /// let server = McpServer::new("reviews").prompt(review)?.completion(|request| async move {
+    /// let server = McpServer::new("reviews").prompt(review)?.completion(|request, _ctx| async move {
     ///     let typed = request.argument.value;
     ///     match request.reference {
     ///         CompletionReference::Prompt { .. } => Completion::from_values(
@@ -77,10 +82,12 @@ impl McpServer {
     /// ```
     pub fn completion<F, Fut>(self, completer: F) -> Self
     where
-        F: Fn(CompleteParams) -> Fut + Send + Sync + 'static,
+        F: Fn(CompleteParams, Context) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Completion> + Send + 'static,
     {
-        self.with_completer(Arc::new(move |request| Box::pin(completer(request))))
+        self.with_completer(Arc::new(move |request, context| {
+            Box::pin(completer(request, context))
+        }))
     }
 }
 
@@ -89,6 +96,7 @@ pub(crate) async fn complete(
     core: &ServerCore,
     completer: &Completer,
     request: CompleteParams,
+    context: Context,
 ) -> Result<CompleteResult, ErrorObject> {
     let argument = request.argument.name.as_str();
     match &request.reference {
@@ -131,7 +139,7 @@ pub(crate) async fn complete(
             }
         }
     }
-    let mut completion = completer(request).await;
+    let mut completion = completer(request, context).await;
     if completion.values.len() > crate::protocol::completion::MAX_VALUES {
         completion = Completion::from_values(std::mem::take(&mut completion.values));
     }
