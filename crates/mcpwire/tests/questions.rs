@@ -554,6 +554,8 @@ async fn an_undeclared_capability_is_a_protocol_error_naming_it_on_both_revision
             "protocolVersion":"2025-11-25","capabilities":declared,"clientInfo":{"name":"c","version":"1"}}});
         exchange(&mut client, init.to_string()).await;
         let legacy = exchange(&mut client, call(3, tool, json!({}))).await;
+        assert_eq!(legacy["id"], 3, "{tool}: {legacy}");
+        assert_eq!(legacy["error"]["code"], -32021, "{tool}: {legacy}");
         assert_eq!(
             legacy["error"]["data"],
             json!({"requiredCapabilities": required}),
