@@ -25,6 +25,8 @@ pub mod elicitation;
 pub mod icon;
 pub mod implementation;
 pub mod jsonrpc;
+#[cfg(test)]
+mod jsonrpc_proptests;
 pub mod lifecycle;
 pub mod list_changed;
 pub mod logging;

@@ -110,3 +110,36 @@ mod tests {
         assert!(UriTemplate::parse("test://{a").is_err());
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use super::UriTemplate;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn arbitrary_templates_and_uris_never_panic(template in ".{0,60}", uri in ".{0,80}") {
+            if let Ok(Some(parsed)) = UriTemplate::parse(&template) {
+                let _ = parsed.matches(&uri);
+            }
+        }
+
+        #[test]
+        fn a_filled_template_matches_back_to_its_values(
+            scheme in "[a-z]{1,6}",
+            owner in "[A-Za-z0-9._~-]{1,12}",
+            path in "[A-Za-z0-9._~-]{1,8}(/[A-Za-z0-9._~-]{1,8}){0,3}",
+        ) {
+            let template = UriTemplate::parse(&format!("{scheme}://{{owner}}/files/{{+path}}"))
+                .unwrap()
+                .unwrap();
+            let uri = format!("{scheme}://{owner}/files/{path}");
+            let values = template.matches(&uri).expect("a filled template matches");
+            prop_assert_eq!(values["owner"].as_str(), Some(owner.as_str()));
+            prop_assert_eq!(values["path"].as_str(), Some(path.as_str()));
+            // A segment variable never spans a '/'.
+            let spanning = format!("{scheme}://{owner}/x/files/{path}");
+            prop_assert!(template.matches(&spanning).is_none() || owner.contains("/files"));
+        }
+    }
+}

@@ -16,6 +16,8 @@
 //! ```
 
 pub(crate) mod codec;
+#[cfg(test)]
+mod codec_proptests;
 mod keys;
 mod replay;
 

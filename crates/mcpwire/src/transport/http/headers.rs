@@ -268,3 +268,32 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod proptests {
+    use super::decode;
+    use base64::Engine;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn arbitrary_header_values_never_panic(value in ".{0,120}") {
+            let _ = decode(&value);
+        }
+
+        #[test]
+        fn the_base64_sentinel_round_trips(text in ".{0,80}") {
+            let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+            let header = format!("=?base64?{encoded}?=");
+            let decoded = decode(&header);
+            prop_assert_eq!(decoded.as_deref(), Some(text.as_str()));
+        }
+
+        #[test]
+        fn plain_visible_ascii_reads_as_itself(text in "[ -~]{0,80}") {
+            prop_assume!(!(text.starts_with("=?base64?") && text.ends_with("?=")));
+            let decoded = decode(&text);
+            prop_assert_eq!(decoded.as_deref(), Some(text.as_str()));
+        }
+    }
+}
