@@ -153,7 +153,7 @@ pub(crate) async fn read_resource(
 }
 
 /// A resource that does not exist: `-32002` on 2025-11-25, `-32602` on 2026-07-28.
-fn not_found(era: Era, uri: &str) -> ErrorObject {
+pub(crate) fn not_found(era: Era, uri: &str) -> ErrorObject {
     let code = match era {
         Era::Legacy => code::RESOURCE_NOT_FOUND_LEGACY,
         Era::Modern => code::INVALID_PARAMS,

@@ -5,6 +5,7 @@ use super::envelope::{self, Kind};
 use super::era::{Served, classify};
 use super::listen;
 use super::session::{Handshake, Session};
+use super::watched;
 use crate::context::Outbound;
 use crate::protocol::jsonrpc::{Request, RequestId, error_line, result_line};
 use crate::protocol::lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
@@ -143,11 +144,17 @@ async fn route(
         }
         ("subscriptions/listen", Era::Modern) => {
             let params: ListenParams = parse(params.as_deref())?;
-            Ok(listen::listen(exchange, id, params).await)
+            listen::listen(exchange, id, params).await
         }
         ("resources/subscribe", Era::Legacy) if !core.resources.is_empty() => {
             let params: SubscribeParams = parse(params.as_deref())?;
-            exchange.session.subscribe(params.uri);
+            watched::admit(core, era, &params.uri)?;
+            exchange
+                .session
+                .subscribe(&params.uri, core.limits.max_subscriptions)
+                .map_err(|_| {
+                    watched::over_the_cap(&core.limits, "subscriptions per session; unsubscribe first")
+                })?;
             Ok(respond("{}", Kind::Complete))
         }
         ("resources/unsubscribe", Era::Legacy) if !core.resources.is_empty() => {

@@ -257,6 +257,34 @@ impl McpServer {
         self
     }
 
+    /// The most resources one client may watch (default 1,000): a 2025-11-25 session's
+    /// `resources/subscribe` calls, or the `resourceSubscriptions` of one 2026-07-28
+    /// `subscriptions/listen` request. One more is refused with a JSON-RPC error (`-32602`,
+    /// `data.limit`); subscribing twice to the same URI takes no room.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("files").max_subscriptions(100);
+    /// # drop(server);
+    /// ```
+    pub fn max_subscriptions(mut self, subscriptions: usize) -> Self {
+        self.limits.max_subscriptions = subscriptions;
+        self
+    }
+
+    /// The longest resource URI a client may subscribe to (default 2,048 bytes); a longer one is
+    /// refused with a JSON-RPC error (`-32602`, `data.limit`). Reads are not limited by it.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("files").max_subscription_uri_bytes(8 * 1024);
+    /// # drop(server);
+    /// ```
+    pub fn max_subscription_uri_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_subscription_uri_bytes = bytes;
+        self
+    }
+
     /// The keys that seal `requestState` on 2026-07-28 rounds: the first seals, all open, so
     /// keys can be rotated. Replicas that share keys (and the server name) resume each other's
     /// rounds. Without this, keys come from the `MCP_REQUEST_STATE_KEYS` environment variable

@@ -24,6 +24,10 @@ pub(crate) struct Limits {
     pub(crate) shutdown_grace: Duration,
     /// How long a request to the client (a legacy question) waits for its answer.
     pub(crate) client_request_timeout: Duration,
+    /// The most resource URIs one session (or one listen request) may watch.
+    pub(crate) max_subscriptions: usize,
+    /// The longest resource URI a client may subscribe to.
+    pub(crate) max_subscription_uri_bytes: usize,
 }
 
 impl Default for Limits {
@@ -33,6 +37,8 @@ impl Default for Limits {
             list_ttl: Duration::from_secs(60),
             shutdown_grace: Duration::from_secs(5),
             client_request_timeout: Duration::from_secs(300),
+            max_subscriptions: 1000,
+            max_subscription_uri_bytes: 2048,
         }
     }
 }
