@@ -15,6 +15,7 @@ use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
+use crate::server::cache::CacheHint;
 use crate::server::tool::{Handler, ToolCall, failure};
 use futures_util::FutureExt;
 use serde::Serialize;
@@ -141,8 +142,17 @@ pub(crate) async fn read_resource(
             uri: Some(params.uri.clone()),
         },
     )?;
+    // The answer to a retried round must not be cached (the client may not reuse it either);
+    // anything served to a principal is that principal's alone.
+    let retried = params.request_state.is_some() || params.input_responses.is_some();
+    let hint = if retried {
+        CacheHint::NONE
+    } else {
+        resource.definition.cache_hint()
+    };
+    let hint = hint.for_principal(exchange.principal.as_deref());
     match guarded((resource.definition.call)(call), "the resource").await {
-        Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable)),
+        Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable(hint))),
         Err(Stop::InvalidArguments(_)) => Err(not_found(era, &params.uri)),
         Err(Stop::Failed(error)) => Err(ErrorObject::new(
             code::INTERNAL_ERROR,

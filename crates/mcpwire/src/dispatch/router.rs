@@ -8,7 +8,7 @@ use super::session::{Handshake, Session};
 use super::watched;
 use crate::context::Outbound;
 use crate::protocol::jsonrpc::{Request, RequestId, error_line, result_line};
-use crate::protocol::lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
+use crate::protocol::lifecycle::{DiscoverResult, InitializeParams, InitializeResult};
 use crate::protocol::logging::SetLevelParams;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::resources::{ReadResourceParams, SubscribeParams, UnsubscribeParams};
@@ -16,6 +16,7 @@ use crate::protocol::subscriptions::ListenParams;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
+use crate::server::cache::CacheHint;
 use crate::server::completion;
 use crate::server::core::ServerCore;
 use crate::server::pages::Pages;
@@ -93,6 +94,8 @@ async fn route(
     let core = &exchange.core;
     let era = served.era;
     let respond = |json: &str, cacheable| envelope::result(core, era, id, json, cacheable);
+    let principal = exchange.principal.as_deref();
+    let listed = Kind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
     match (method, era) {
         ("tools/call", _) if !core.tools.is_empty() => {
             let params: CallToolParams = parse(params.as_deref())?;
@@ -111,19 +114,19 @@ async fn route(
         }
         ("prompts/list", _) if !core.prompts.is_empty() => Ok(respond(
             list_page(&core.prompt_pages, params.as_deref())?,
-            Kind::Cacheable,
+            listed,
         )),
         ("resources/list", _) if !core.resources.is_empty() => Ok(respond(
             list_page(&core.resource_pages, params.as_deref())?,
-            Kind::Cacheable,
+            listed,
         )),
         ("resources/templates/list", _) if !core.resources.is_empty() => Ok(respond(
             list_page(&core.template_pages, params.as_deref())?,
-            Kind::Cacheable,
+            listed,
         )),
         ("tools/list", _) if !core.tools.is_empty() => Ok(respond(
             list_page(&core.tool_pages, params.as_deref())?,
-            Kind::Cacheable,
+            listed,
         )),
         ("completion/complete", _) if core.completer.is_some() => {
             let completer = core.completer.as_ref().expect("checked by the guard");
@@ -133,12 +136,13 @@ async fn route(
         ("ping", Era::Legacy) => Ok(respond("{}", Kind::Complete)),
         ("server/discover", Era::Modern) => {
             let versions = &*ALL_VERSIONS;
+            let hint = CacheHint::public(core.limits.list_ttl).for_principal(principal);
             let result = DiscoverResult {
                 supported_versions: versions,
                 capabilities: &core.capabilities,
                 instructions: core.instructions.as_deref(),
-                ttl_ms: core.limits.list_ttl.as_millis() as u64,
-                cache_scope: CacheScope::Public,
+                ttl_ms: hint.ttl_ms,
+                cache_scope: hint.scope,
             };
             Ok(respond(&to_json(&result), Kind::Complete))
         }

@@ -257,6 +257,21 @@ impl McpServer {
         self
     }
 
+    /// How long a 2026-07-28 client may cache `tools/list`, `prompts/list`, `resources/list`,
+    /// `resources/templates/list` and `server/discover` (default 60 s; `ttlMs`). They are
+    /// `cacheScope: "public"`, or `"private"` when served to an authenticated principal. A
+    /// resource's reads carry their own hints (`#[resource(ttl_ms = …, cache = "…")]`).
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("shop").list_ttl(std::time::Duration::from_secs(5));
+    /// # drop(server);
+    /// ```
+    pub fn list_ttl(mut self, ttl: Duration) -> Self {
+        self.limits.list_ttl = ttl;
+        self
+    }
+
     /// The most resources one client may watch (default 1,000): a 2025-11-25 session's
     /// `resources/subscribe` calls, or the `resourceSubscriptions` of one 2026-07-28
     /// `subscriptions/listen` request. One more is refused with a JSON-RPC error (`-32602`,

@@ -1,6 +1,7 @@
 //! The server layer: the `McpServer` builder, tool registration, schemas and tool results.
 
 mod builder;
+pub(crate) mod cache;
 pub(crate) mod completion;
 pub(crate) mod core;
 pub(crate) mod header_params;

@@ -4,7 +4,9 @@
 use super::tool::{Handler, ToolCall};
 use super::uri_template::UriTemplate;
 use crate::error::{InvalidSignature, ToolError};
+use super::cache::CacheHint;
 use crate::protocol::content::ResourceContents;
+use crate::protocol::lifecycle::CacheScope;
 use crate::protocol::resources::{Resource, ResourceTemplate};
 use crate::resolve::plan::{Overrides, ToolPlan};
 use crate::resolve::{ParamSpec, Stop};
@@ -32,12 +34,26 @@ pub struct ResourceDefinition {
     pub description: Option<&'static str>,
     /// Its MIME type.
     pub mime_type: Option<&'static str>,
+    /// How long a client may reuse a read (2026-07-28 `ttlMs`); 0 unless declared.
+    pub ttl_ms: u64,
+    /// Who may reuse a read (2026-07-28 `cacheScope`); private unless declared.
+    pub cache_scope: CacheScope,
     /// The JSON Schema of its parameters filled from the URI's variables.
     pub arguments: fn() -> schemars::Schema,
     /// Where each parameter of the function gets its value.
     pub params: &'static [ParamSpec],
     /// Reads the resource.
     pub call: fn(ToolCall) -> ResourceFuture,
+}
+
+impl ResourceDefinition {
+    /// The cache hints its reads carry.
+    pub(crate) fn cache_hint(&self) -> CacheHint {
+        CacheHint {
+            ttl_ms: self.ttl_ms,
+            scope: self.cache_scope,
+        }
+    }
 }
 
 /// Something that can be registered with [`McpServer::resource`](crate::McpServer::resource).
