@@ -183,7 +183,8 @@ impl Context {
     }
 
     /// Announces that a list (tools, prompts or resources) changed: clients that listen for it
-    /// will list again.
+    /// will list again. Delivered only by a server that declares `listChanged` (one that holds a
+    /// [`Catalog`](crate::server::Catalog); see [`Notifier::list_changed`]).
     pub fn notify_list_changed(&self, list: crate::protocol::list_changed::ChangedList) {
         self.inner.notifier.list_changed(list);
     }

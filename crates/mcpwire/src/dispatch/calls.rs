@@ -33,7 +33,7 @@ pub(crate) async fn call_tool(
     params: CallToolParams,
     served: Served,
 ) -> Reply {
-    let Some(tool) = exchange.core.tools.get(&params.name) else {
+    let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(unknown("tool", &params.name));
     };
     let target = Target {
@@ -72,7 +72,7 @@ pub(crate) async fn get_prompt(
     params: GetPromptParams,
     served: Served,
 ) -> Reply {
-    let Some(prompt) = exchange.core.prompts.get(&params.name) else {
+    let Some(prompt) = exchange.core.snapshot().prompts.get(&params.name).cloned() else {
         return Err(unknown("prompt", &params.name));
     };
     let arguments = params.arguments.as_ref().map(|arguments| {
@@ -118,7 +118,8 @@ pub(crate) async fn read_resource(
     served: Served,
 ) -> Reply {
     let era = served.era;
-    let Some((resource, variables)) = exchange.core.resources.find(&params.uri) else {
+    let found = exchange.core.snapshot().resources.find(&params.uri).map(|(resource, variables)| (resource.clone(), variables));
+    let Some((resource, variables)) = found else {
         return Err(not_found(era, &params.uri));
     };
     let arguments = (!variables.is_empty())

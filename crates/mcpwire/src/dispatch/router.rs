@@ -97,37 +97,41 @@ async fn route(
     let principal = exchange.principal.as_deref();
     let listed = Kind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
     match (method, era) {
-        ("tools/call", _) if !core.tools.is_empty() => {
+        ("tools/call", _) if core.offers_tools() => {
             let params: CallToolParams = parse(params.as_deref())?;
             let (json, kind) = calls::call_tool(exchange, id, params, served).await?;
             Ok(respond(&json, kind))
         }
-        ("prompts/get", _) if !core.prompts.is_empty() => {
+        ("prompts/get", _) if core.offers_prompts() => {
             let params: GetPromptParams = parse(params.as_deref())?;
             let (json, kind) = calls::get_prompt(exchange, id, params, served).await?;
             Ok(respond(&json, kind))
         }
-        ("resources/read", _) if !core.resources.is_empty() => {
+        ("resources/read", _) if core.offers_resources() => {
             let params: ReadResourceParams = parse(params.as_deref())?;
             let (json, kind) = calls::read_resource(exchange, id, params, served).await?;
             Ok(respond(&json, kind))
         }
-        ("prompts/list", _) if !core.prompts.is_empty() => Ok(respond(
-            list_page(&core.prompt_pages, params.as_deref())?,
-            listed,
-        )),
-        ("resources/list", _) if !core.resources.is_empty() => Ok(respond(
-            list_page(&core.resource_pages, params.as_deref())?,
-            listed,
-        )),
-        ("resources/templates/list", _) if !core.resources.is_empty() => Ok(respond(
-            list_page(&core.template_pages, params.as_deref())?,
-            listed,
-        )),
-        ("tools/list", _) if !core.tools.is_empty() => Ok(respond(
-            list_page(&core.tool_pages, params.as_deref())?,
-            listed,
-        )),
+        ("prompts/list", _) if core.offers_prompts() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.prompts.pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
+        ("resources/list", _) if core.offers_resources() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.resources.resource_pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
+        ("resources/templates/list", _) if core.offers_resources() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.resources.template_pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
+        ("tools/list", _) if core.offers_tools() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.tools.pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
         ("completion/complete", _) if core.completer.is_some() => {
             let completer = core.completer.as_ref().expect("checked by the guard");
             let result = completion::complete(core, completer, parse(params.as_deref())?).await?;
@@ -150,7 +154,7 @@ async fn route(
             let params: ListenParams = parse(params.as_deref())?;
             listen::listen(exchange, id, params).await
         }
-        ("resources/subscribe", Era::Legacy) if !core.resources.is_empty() => {
+        ("resources/subscribe", Era::Legacy) if core.offers_resources() => {
             let params: SubscribeParams = parse(params.as_deref())?;
             watched::admit(core, era, &params.uri)?;
             exchange
@@ -161,7 +165,7 @@ async fn route(
                 })?;
             Ok(respond("{}", Kind::Complete))
         }
-        ("resources/unsubscribe", Era::Legacy) if !core.resources.is_empty() => {
+        ("resources/unsubscribe", Era::Legacy) if core.offers_resources() => {
             let params: UnsubscribeParams = parse(params.as_deref())?;
             exchange.session.unsubscribe(&params.uri);
             Ok(respond("{}", Kind::Complete))

@@ -68,7 +68,7 @@ pub(crate) fn admit(core: &ServerCore, era: Era, uri: &str) -> Result<(), ErrorO
         ))
         .with_data(json!({ "limit": limit })));
     }
-    if core.resources.find(uri).is_none() {
+    if core.snapshot().resources.find(uri).is_none() {
         return Err(not_found(era, uri));
     }
     Ok(())

@@ -3,16 +3,15 @@
 use super::completion::Completer;
 use super::core::{Limits, ServerCore};
 use super::pages::DEFAULT_PAGE_SIZE;
-use super::prompt::{IntoPrompt, PromptRegistry};
-use super::registry::ToolRegistry;
-use super::resource::{IntoResource, ResourceRegistry};
+use super::prompt::IntoPrompt;
+use super::registries::Registries;
+use super::resource::IntoResource;
 use super::tool::IntoTool;
 use crate::context::state::SharedValue;
 use crate::context::{Notifier, SharedState};
 use crate::error::{Error, InvalidSignature, Result};
 use crate::protocol::Implementation;
 use crate::resolve::Resolver;
-use crate::resolve::plan::Overrides;
 use crate::state::{KeyRing, StateCodec};
 use std::any::TypeId;
 use std::future::Future;
@@ -44,14 +43,11 @@ type Startup =
 pub struct McpServer {
     info: Implementation,
     instructions: Option<String>,
-    tools: ToolRegistry,
-    prompts: PromptRegistry,
-    resources: ResourceRegistry,
-    overrides: Overrides,
+    /// Tools, prompts and resources, shared with every `Catalog` handle.
+    registries: Arc<Registries>,
     state: SharedState,
     startup: Vec<Startup>,
     limits: Limits,
-    page_size: usize,
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
     notifier: Notifier,
@@ -61,6 +57,7 @@ pub struct McpServer {
 impl McpServer {
     /// A server named `name` (reported as `serverInfo.name`), with no tools yet.
     pub fn new(name: impl Into<String>) -> Self {
+        let notifier = Notifier::default();
         Self {
             info: Implementation {
                 name: name.into(),
@@ -68,17 +65,13 @@ impl McpServer {
                 ..Implementation::default()
             },
             instructions: None,
-            tools: ToolRegistry::default(),
-            prompts: PromptRegistry::default(),
-            resources: ResourceRegistry::default(),
-            overrides: Overrides::new(),
+            registries: Arc::new(Registries::new(notifier.clone(), DEFAULT_PAGE_SIZE)),
             state: SharedState::default(),
             startup: Vec::new(),
             limits: Limits::default(),
-            page_size: DEFAULT_PAGE_SIZE,
             state_keys: None,
             state_ttl: Duration::from_secs(600),
-            notifier: Notifier::default(),
+            notifier,
             completer: None,
         }
     }
@@ -141,8 +134,8 @@ impl McpServer {
     /// object, or the tool's resolver graph is broken (a parameter no source can fill, a type
     /// that differs from the tool argument of the same name, a cycle). The message names the
     /// culprit.
-    pub fn tool(mut self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
-        self.tools.add(tool.into_tool(), &self.overrides)?;
+    pub fn tool(self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
+        self.registries.add_tool(tool.into_tool())?;
         Ok(self)
     }
 
@@ -151,11 +144,8 @@ impl McpServer {
     /// # Errors
     ///
     /// [`InvalidSignature`] when the name is taken or the prompt's resolver graph is broken.
-    pub fn prompt(
-        mut self,
-        prompt: impl IntoPrompt,
-    ) -> std::result::Result<Self, InvalidSignature> {
-        self.prompts.add(prompt.into_prompt(), &self.overrides)?;
+    pub fn prompt(self, prompt: impl IntoPrompt) -> std::result::Result<Self, InvalidSignature> {
+        self.registries.add_prompt(prompt.into_prompt())?;
         Ok(self)
     }
 
@@ -166,11 +156,10 @@ impl McpServer {
     /// [`InvalidSignature`] when the URI is taken or malformed, a parameter is not a variable of
     /// the URI template, or the resolver graph is broken.
     pub fn resource(
-        mut self,
+        self,
         resource: impl IntoResource,
     ) -> std::result::Result<Self, InvalidSignature> {
-        self.resources
-            .add(resource.into_resource(), &self.overrides)?;
+        self.registries.add_resource(resource.into_resource())?;
         Ok(self)
     }
 
@@ -201,7 +190,7 @@ impl McpServer {
     ///
     /// [`InvalidSignature`] when the replacement gives its consumers another type than the
     /// original, or a tool's graph is broken once the replacement is in place.
-    pub fn override_resolver<R, W>(mut self) -> std::result::Result<Self, InvalidSignature>
+    pub fn override_resolver<R, W>(self) -> std::result::Result<Self, InvalidSignature>
     where
         R: Resolver,
         W: Resolver,
@@ -216,10 +205,8 @@ impl McpServer {
                 (original.output_type_name)(),
             )));
         }
-        self.overrides.insert(TypeId::of::<R>(), replacement);
-        self.tools.replan(&self.overrides)?;
-        self.prompts.replan(&self.overrides)?;
-        self.resources.replan(&self.overrides)?;
+        self.registries
+            .override_resolver(TypeId::of::<R>(), replacement)?;
         Ok(self)
     }
 
@@ -229,9 +216,10 @@ impl McpServer {
         self.notifier.clone()
     }
 
-    /// The most tools one `tools/list` page holds (default 100).
-    pub fn page_size(mut self, page_size: usize) -> Self {
-        self.page_size = page_size.max(1);
+    /// The most items one page of `tools/list`, `prompts/list`, `resources/list` or
+    /// `resources/templates/list` holds (default 100).
+    pub fn page_size(self, page_size: usize) -> Self {
+        self.registries.set_page_size(page_size.max(1));
         self
     }
 
@@ -315,6 +303,11 @@ impl McpServer {
         self
     }
 
+    /// The registries, shared with `Catalog` handles.
+    pub(crate) fn registries(&self) -> &Arc<Registries> {
+        &self.registries
+    }
+
     /// Sets the completer ([`McpServer::completion`]).
     pub(crate) fn with_completer(mut self, completer: Completer) -> Self {
         self.completer = Some(completer);
@@ -337,12 +330,9 @@ impl McpServer {
         let mut core = ServerCore::new(
             self.info,
             self.instructions,
-            self.tools,
-            self.prompts,
-            self.resources,
+            self.registries,
             state,
             self.limits,
-            self.page_size,
             state_codec,
             self.notifier,
         );
