@@ -211,7 +211,9 @@ impl McpServer {
     }
 
     /// A handle that announces changes (a list changed, a resource was updated) to every
-    /// connected client that wants them, from anywhere in the application.
+    /// connected client that wants them, from anywhere in the application. To change the lists
+    /// themselves (and have each change announced), take a [`Catalog`](super::Catalog) with
+    /// [`McpServer::catalog`].
     pub fn notifier(&self) -> Notifier {
         self.notifier.clone()
     }
