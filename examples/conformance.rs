@@ -704,7 +704,7 @@ async fn complete(request: CompleteParams, _ctx: Context) -> Completion {
 #[tokio::main]
 async fn main() -> mcpwire::Result<()> {
     mcpwire::transport::log_to_stderr();
-    McpServer::new("mcp-conformance-fixtures")
+    let server = McpServer::new("mcp-conformance-fixtures")
         .tool(test_simple_text)?
         .tool(test_image_content)?
         .tool(test_audio_content)?
@@ -743,7 +743,9 @@ async fn main() -> mcpwire::Result<()> {
         .prompt(test_prompt_with_embedded_resource)?
         .prompt(test_prompt_with_image)?
         .prompt(test_input_required_result_prompt)?
-        .completion(complete)
-        .serve_from_args()
-        .await
+        .completion(complete);
+    // The trigger tools announce list changes: holding a catalog is what makes the server
+    // declare (and deliver) them.
+    let _catalog = server.catalog();
+    server.serve_from_args().await
 }

@@ -76,8 +76,13 @@ pub fn prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// `uri = "…"` is required; a URI with `{variables}` makes a resource template whose variables
 /// fill the parameters of the same names. Other options: `name`, `title`, `description`,
-/// `mime_type`. Parameters may be `Context` or `#[resolve(..)]` as on tools. Return a `String`
-/// (text), `Vec<u8>` (binary), resource contents, or a `Result` of those.
+/// `mime_type`, and the 2026-07-28 cache hints of its reads: `ttl_ms = N` (how long a client
+/// may reuse a read, in milliseconds; default 0) and `cache = "public"` or `"private"` (who may
+/// reuse it; default `"private"`). Without hints a read is not cached. Whatever the hints, a
+/// read served to an authenticated principal is private, and a round that asks a question, or
+/// answers a retried one, is not cacheable. Parameters may be `Context` or `#[resolve(..)]` as on
+/// tools. Return a `String` (text), `Vec<u8>` (binary), resource contents, or a `Result` of
+/// those.
 #[proc_macro_attribute]
 pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     resource::expand(attr.into(), item.into())

@@ -1,14 +1,24 @@
-//! `key = "value"` and flag options of the handler attributes.
+//! `key = "value"`, `key = 123` and flag options of the handler attributes.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
-/// The options an attribute was given: strings by key, and flags (optionally `= bool`).
+/// The options an attribute was given: strings and integers by key, and flags (optionally
+/// `= bool`).
 #[derive(Default)]
 pub(crate) struct Options {
     strings: Vec<(String, String)>,
+    integers: Vec<(String, u64)>,
     flags: Vec<(String, bool)>,
+}
+
+/// The keys an attribute accepts, by the kind of their value.
+#[derive(Default)]
+pub(crate) struct Keys<'a> {
+    pub(crate) strings: &'a [&'a str],
+    pub(crate) integers: &'a [&'a str],
+    pub(crate) flags: &'a [&'a str],
 }
 
 impl Options {
@@ -19,6 +29,21 @@ impl Options {
         strings: &[&str],
         flags: &[&str],
     ) -> syn::Result<Self> {
+        let keys = Keys {
+            strings,
+            flags,
+            ..Keys::default()
+        };
+        Self::parse_keys(attr, what, &keys)
+    }
+
+    /// Parses `attr`, accepting `keys`.
+    pub(crate) fn parse_keys(attr: TokenStream, what: &str, keys: &Keys<'_>) -> syn::Result<Self> {
+        let Keys {
+            strings,
+            integers,
+            flags,
+        } = *keys;
         let mut options = Options::default();
         let parser = syn::meta::parser(|meta| {
             let Some(key) = meta.path.get_ident().map(ToString::to_string) else {
@@ -28,6 +53,12 @@ impl Options {
                 options
                     .strings
                     .push((key, meta.value()?.parse::<LitStr>()?.value()));
+            } else if integers.contains(&key.as_str()) {
+                let value = meta
+                    .value()?
+                    .parse::<syn::LitInt>()?
+                    .base10_parse::<u64>()?;
+                options.integers.push((key, value));
             } else if flags.contains(&key.as_str()) {
                 let value = if meta.input.peek(syn::Token![=]) {
                     meta.value()?.parse::<syn::LitBool>()?.value
@@ -37,6 +68,7 @@ impl Options {
                 options.flags.push((key, value));
             } else {
                 let mut known: Vec<&str> = strings.to_vec();
+                known.extend_from_slice(integers);
                 known.extend_from_slice(flags);
                 return Err(meta.error(format!(
                     "unknown #[{what}] option; expected one of: {}",
@@ -54,6 +86,13 @@ impl Options {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.clone())
+    }
+
+    pub(crate) fn integer(&self, key: &str) -> Option<u64> {
+        self.integers
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| *v)
     }
 
     pub(crate) fn flag(&self, key: &str) -> Option<bool> {

@@ -2,7 +2,7 @@
 //! template when its URI has `{variables}` (each filled into the parameter of that name).
 
 use crate::handler::{HandlerParts, call_fn, handler_parts};
-use crate::options::{Options, option_str};
+use crate::options::{Keys, Options, option_str};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -10,12 +10,12 @@ use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let span = proc_macro2::Span::call_site();
-    let options = Options::parse(
-        attr,
-        "resource",
-        &["uri", "name", "title", "description", "mime_type"],
-        &[],
-    )?;
+    let keys = Keys {
+        strings: &["uri", "name", "title", "description", "mime_type", "cache"],
+        integers: &["ttl_ms"],
+        flags: &[],
+    };
+    let options = Options::parse_keys(attr, "resource", &keys)?;
     let Some(uri) = options.string("uri") else {
         return Err(syn::Error::new(span, "#[resource] needs a `uri = \"…\"`"));
     };
@@ -25,6 +25,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let description = option_str(options.string("description").or_else(|| signature.docs()));
     let title = option_str(options.string("title"));
     let mime_type = option_str(options.string("mime_type"));
+    // Without hints a resource is not cached: it may differ per caller or change any time.
+    let ttl_ms = options.integer("ttl_ms").unwrap_or(0);
+    let cache_scope = match options.string("cache").as_deref() {
+        None | Some("private") => quote!(::mcpwire::__private::CacheScope::Private),
+        Some("public") => quote!(::mcpwire::__private::CacheScope::Public),
+        Some(other) => {
+            return Err(syn::Error::new(
+                span,
+                format!("#[resource] `cache = \"{other}\"`: expected \"public\" or \"private\""),
+            ));
+        }
+    };
     let ret = signature.return_type();
     let convert = quote_spanned! {ret.span()=>
         ::mcpwire::__private::IntoResourceContents::into_resource_contents(__output, &call)
@@ -57,6 +69,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 title: #title,
                 description: #description,
                 mime_type: #mime_type,
+                ttl_ms: #ttl_ms,
+                cache_scope: #cache_scope,
                 arguments: ::mcpwire::__private::schema_for::<__Arguments>,
                 params: PARAMS,
                 call: __call,

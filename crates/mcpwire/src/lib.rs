@@ -166,7 +166,13 @@ feature_gated! { "server",
     ///     format!("{title}: a book worth reading.")
     /// }
     ///
-    /// let server = McpServer::new("library").resource(blurb)?;
+    /// /// The opening hours: the same for everyone, so any client may reuse a read for an hour.
+    /// #[resource(uri = "library://hours", ttl_ms = 3_600_000, cache = "public")]
+    /// async fn hours() -> String {
+    ///     "9-18".into()
+    /// }
+    ///
+    /// let server = McpServer::new("library").resource(blurb)?.resource(hours)?;
     /// # drop(server);
     /// # Ok::<(), mcpwire::InvalidSignature>(())
     /// ```
@@ -232,6 +238,7 @@ pub mod prelude {
 pub mod __private {
     pub use crate::context::Context;
     pub use crate::error::ToolError;
+    pub use crate::protocol::lifecycle::CacheScope;
     pub use crate::protocol::tools::ToolAnnotations;
     pub use crate::resolve::from_request::{FromRequest, Injected, request_param_spec};
     pub use crate::resolve::from_resolved::{ConsumerCheck, FromResolved, consumer_check};

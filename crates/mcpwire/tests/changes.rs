@@ -25,12 +25,16 @@ async fn books() -> String {
     "[]".into()
 }
 
+/// A server whose lists may change: it holds a catalog, so it declares `listChanged` (for all
+/// three lists) and its list-changed notifications are delivered.
 fn server() -> McpServer {
-    McpServer::new("shop")
+    let server = McpServer::new("shop")
         .tool(reload)
         .unwrap()
         .resource(books)
-        .unwrap()
+        .unwrap();
+    let _catalog = server.catalog();
+    server
 }
 
 #[tokio::test]

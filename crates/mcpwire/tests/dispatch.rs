@@ -258,7 +258,8 @@ async fn modern_requests_are_validated_per_request() {
     assert_eq!(result["supportedVersions"][0], "2026-07-28");
     assert_eq!(
         result["capabilities"]["tools"],
-        json!({"listChanged": true})
+        json!({}),
+        "no catalog: the tool list never changes"
     );
     assert_eq!(result["cacheScope"], "public");
     assert_eq!(result["resultType"], "complete");

@@ -35,11 +35,14 @@ async fn events(response: &mut reqwest::Response, count: usize) -> Vec<Value> {
 
 #[tokio::test]
 async fn a_listen_stream_acknowledges_then_carries_tagged_changes() {
-    let server = start(McpServer::new("listen").tool(change_tools).unwrap()).await;
+    let server = McpServer::new("listen").tool(change_tools).unwrap();
+    // Its lists may change (it holds a catalog), so it declares and delivers list changes.
+    let _catalog = server.catalog();
+    let server = start(server).await;
     let listen = modern_body(
         7,
         "subscriptions/listen",
-        json!({"notifications": {"toolsListChanged": true, "promptsListChanged": true}}),
+        json!({"notifications": {"toolsListChanged": true, "taskIds": ["t-1"]}}),
     );
     let mut stream = server.modern(&listen).await;
     assert_eq!(stream.status(), 200);
@@ -50,7 +53,7 @@ async fn a_listen_stream_acknowledges_then_carries_tagged_changes() {
     assert_eq!(
         ack["params"]["notifications"],
         json!({"toolsListChanged": true}),
-        "no prompts here"
+        "no tasks here"
     );
     assert_eq!(
         ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],

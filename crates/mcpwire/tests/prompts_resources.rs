@@ -276,7 +276,9 @@ async fn resources_and_templates_are_listed_and_read() {
         ),
     )
     .await;
-    assert_eq!(cached["result"]["cacheScope"], "public");
+    // A resource that declares no cache hints is not cached.
+    assert_eq!(cached["result"]["ttlMs"], 0);
+    assert_eq!(cached["result"]["cacheScope"], "private");
 }
 
 #[tokio::test]

@@ -65,7 +65,10 @@ impl Default for Notifier {
 }
 
 impl Notifier {
-    /// Announces that a list changed.
+    /// Announces that a list changed. Clients hear it only from a server that declares
+    /// `listChanged`, that is one that holds a [`Catalog`](crate::server::Catalog), whose own
+    /// changes are announced without this call; a server without one never changes its lists,
+    /// and the announcement goes nowhere.
     ///
     /// # Examples
     ///

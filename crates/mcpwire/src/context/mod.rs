@@ -379,7 +379,8 @@ impl Context {
     }
 
     /// Announces that a list (tools, prompts or resources) changed: clients that listen for it
-    /// will list again.
+    /// will list again. Delivered only by a server that declares `listChanged` (one that holds a
+    /// [`Catalog`](crate::server::Catalog); see [`Notifier::list_changed`]).
     ///
     /// # Examples
     ///

@@ -17,6 +17,7 @@ use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
 use crate::server::completion;
+use crate::server::cache::CacheHint;
 use crate::server::tool::{Handler, ToolCall, failure};
 use futures_util::FutureExt;
 use serde::Serialize;
@@ -34,7 +35,7 @@ pub(crate) async fn call_tool(
     params: CallToolParams,
     served: Served,
 ) -> Reply {
-    let Some(tool) = exchange.core.tools.get(&params.name) else {
+    let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(unknown("tool", &params.name));
     };
     let target = Target {
@@ -76,7 +77,7 @@ pub(crate) async fn get_prompt(
     params: GetPromptParams,
     served: Served,
 ) -> Reply {
-    let Some(prompt) = exchange.core.prompts.get(&params.name) else {
+    let Some(prompt) = exchange.core.snapshot().prompts.get(&params.name).cloned() else {
         return Err(unknown("prompt", &params.name));
     };
     let arguments = params.arguments.as_ref().map(|arguments| {
@@ -126,7 +127,8 @@ pub(crate) async fn read_resource(
     served: Served,
 ) -> Reply {
     let era = served.era;
-    let Some((resource, variables)) = exchange.core.resources.find(&params.uri) else {
+    let found = exchange.core.snapshot().resources.find(&params.uri).map(|(resource, variables)| (resource.clone(), variables));
+    let Some((resource, variables)) = found else {
         return Err(not_found(era, &params.uri));
     };
     let arguments = (!variables.is_empty())
@@ -151,11 +153,20 @@ pub(crate) async fn read_resource(
             once: false,
         },
     )?;
+    // The answer to a retried round must not be cached (the client may not reuse it either);
+    // anything served to a principal is that principal's alone.
+    let retried = params.request_state.is_some() || params.input_responses.is_some();
+    let hint = if retried {
+        CacheHint::NONE
+    } else {
+        resource.definition.cache_hint()
+    };
+    let hint = hint.for_principal(exchange.principal.as_deref());
     let context = call.context();
     let outcome = guarded((resource.definition.call)(call), "the resource").await;
     context.complete_open_elicitations();
     match outcome {
-        Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable)),
+        Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable(hint))),
         Err(Stop::InvalidArguments(_)) => Err(not_found(era, &params.uri)),
         Err(Stop::Failed(error)) => Err(ErrorObject::new(
             code::INTERNAL_ERROR,
@@ -166,7 +177,7 @@ pub(crate) async fn read_resource(
 }
 
 /// A resource that does not exist: `-32002` on 2025-11-25, `-32602` on 2026-07-28.
-fn not_found(era: Era, uri: &str) -> ErrorObject {
+pub(crate) fn not_found(era: Era, uri: &str) -> ErrorObject {
     let code = match era {
         Era::Legacy => code::RESOURCE_NOT_FOUND_LEGACY,
         Era::Modern => code::INVALID_PARAMS,

@@ -118,7 +118,7 @@ async fn forward_changes(exchange: Arc<Exchange>) {
     loop {
         match changes.recv().await {
             Ok(change) => {
-                if let Some(line) = exchange.session.change_line(&change) {
+                if let Some(line) = exchange.session.change_line(&change, &exchange.core.capabilities) {
                     exchange.outbound.send(line);
                 }
             }

@@ -3,6 +3,8 @@
 
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{RequestId, result_line};
+use crate::protocol::lifecycle::CacheScope;
+use crate::server::cache::CacheHint;
 use crate::server::core::ServerCore;
 
 /// What kind of result it is, for the 2026-07-28 envelope.
@@ -10,8 +12,8 @@ use crate::server::core::ServerCore;
 pub(crate) enum Kind {
     /// `resultType: "complete"`.
     Complete,
-    /// A complete result the client may cache (`ttlMs`, `cacheScope`).
-    Cacheable,
+    /// A complete result the client may cache as the hint says (`ttlMs`, `cacheScope`).
+    Cacheable(CacheHint),
     /// `resultType: "input_required"`: questions for the client.
     InputRequired,
 }
@@ -39,10 +41,14 @@ pub(crate) fn result(
             } else {
                 out.push_str(r#""resultType":"complete","#);
             }
-            if kind == Kind::Cacheable {
+            if let Kind::Cacheable(hint) = kind {
+                let scope = match hint.scope {
+                    CacheScope::Public => "public",
+                    CacheScope::Private => "private",
+                };
                 out.push_str(&format!(
-                    r#""ttlMs":{},"cacheScope":"public","#,
-                    core.limits.list_ttl.as_millis()
+                    r#""ttlMs":{},"cacheScope":"{scope}","#,
+                    hint.ttl_ms
                 ));
             }
             out.push_str(&core.server_info_meta);

@@ -8,3 +8,4 @@ pub(crate) mod listen;
 pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod session;
+pub(crate) mod watched;

@@ -5,9 +5,10 @@ use super::envelope::{self, Kind};
 use super::era::{Served, classify};
 use super::listen;
 use super::session::{Handshake, Session};
+use super::watched;
 use crate::context::Outbound;
 use crate::protocol::jsonrpc::{Request, RequestId, error_line, result_line};
-use crate::protocol::lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
+use crate::protocol::lifecycle::{DiscoverResult, InitializeParams, InitializeResult};
 use crate::protocol::logging::SetLevelParams;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::resources::{ReadResourceParams, SubscribeParams, UnsubscribeParams};
@@ -16,6 +17,7 @@ use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
 use crate::protocol::completion::CompleteParams;
+use crate::server::cache::CacheHint;
 use crate::server::core::ServerCore;
 use crate::server::pages::Pages;
 use serde::de::DeserializeOwned;
@@ -92,38 +94,44 @@ async fn route(
     let core = &exchange.core;
     let era = served.era;
     let respond = |json: &str, cacheable| envelope::result(core, era, id, json, cacheable);
+    let principal = exchange.principal.as_deref();
+    let listed = Kind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
     match (method, era) {
-        ("tools/call", _) if !core.tools.is_empty() => {
+        ("tools/call", _) if core.offers_tools() => {
             let params: CallToolParams = parse(params.as_deref())?;
             let (json, kind) = calls::call_tool(exchange, id, params, served).await?;
             Ok(respond(&json, kind))
         }
-        ("prompts/get", _) if !core.prompts.is_empty() => {
+        ("prompts/get", _) if core.offers_prompts() => {
             let params: GetPromptParams = parse(params.as_deref())?;
             let (json, kind) = calls::get_prompt(exchange, id, params, served).await?;
             Ok(respond(&json, kind))
         }
-        ("resources/read", _) if !core.resources.is_empty() => {
+        ("resources/read", _) if core.offers_resources() => {
             let params: ReadResourceParams = parse(params.as_deref())?;
             let (json, kind) = calls::read_resource(exchange, id, params, served).await?;
             Ok(respond(&json, kind))
         }
-        ("prompts/list", _) if !core.prompts.is_empty() => Ok(respond(
-            list_page(&core.prompt_pages, params.as_deref())?,
-            Kind::Cacheable,
-        )),
-        ("resources/list", _) if !core.resources.is_empty() => Ok(respond(
-            list_page(&core.resource_pages, params.as_deref())?,
-            Kind::Cacheable,
-        )),
-        ("resources/templates/list", _) if !core.resources.is_empty() => Ok(respond(
-            list_page(&core.template_pages, params.as_deref())?,
-            Kind::Cacheable,
-        )),
-        ("tools/list", _) if !core.tools.is_empty() => Ok(respond(
-            list_page(&core.tool_pages, params.as_deref())?,
-            Kind::Cacheable,
-        )),
+        ("prompts/list", _) if core.offers_prompts() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.prompts.pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
+        ("resources/list", _) if core.offers_resources() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.resources.resource_pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
+        ("resources/templates/list", _) if core.offers_resources() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.resources.template_pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
+        ("tools/list", _) if core.offers_tools() => {
+            let snapshot = core.snapshot();
+            let page = list_page(snapshot.tools.pages(), params.as_deref())?;
+            Ok(respond(page, listed))
+        }
         ("completion/complete", _) if core.completer.is_some() => {
             let params: CompleteParams = parse(params.as_deref())?;
             let (json, kind) = calls::complete(exchange, id, params, served).await?;
@@ -132,25 +140,32 @@ async fn route(
         ("ping", Era::Legacy) => Ok(respond("{}", Kind::Complete)),
         ("server/discover", Era::Modern) => {
             let versions = &*ALL_VERSIONS;
+            let hint = CacheHint::public(core.limits.list_ttl).for_principal(principal);
             let result = DiscoverResult {
                 supported_versions: versions,
                 capabilities: &core.capabilities,
                 instructions: core.instructions.as_deref(),
-                ttl_ms: core.limits.list_ttl.as_millis() as u64,
-                cache_scope: CacheScope::Public,
+                ttl_ms: hint.ttl_ms,
+                cache_scope: hint.scope,
             };
             Ok(respond(&to_json(&result), Kind::Complete))
         }
         ("subscriptions/listen", Era::Modern) => {
             let params: ListenParams = parse(params.as_deref())?;
-            Ok(listen::listen(exchange, id, params).await)
+            listen::listen(exchange, id, params).await
         }
-        ("resources/subscribe", Era::Legacy) if !core.resources.is_empty() => {
+        ("resources/subscribe", Era::Legacy) if core.offers_resources() => {
             let params: SubscribeParams = parse(params.as_deref())?;
-            exchange.session.subscribe(params.uri);
+            watched::admit(core, era, &params.uri)?;
+            exchange
+                .session
+                .subscribe(&params.uri, core.limits.max_subscriptions)
+                .map_err(|_| {
+                    watched::over_the_cap(&core.limits, "subscriptions per session; unsubscribe first")
+                })?;
             Ok(respond("{}", Kind::Complete))
         }
-        ("resources/unsubscribe", Era::Legacy) if !core.resources.is_empty() => {
+        ("resources/unsubscribe", Era::Legacy) if core.offers_resources() => {
             let params: UnsubscribeParams = parse(params.as_deref())?;
             exchange.session.unsubscribe(&params.uri);
             Ok(respond("{}", Kind::Complete))

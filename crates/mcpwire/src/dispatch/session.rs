@@ -1,10 +1,12 @@
 //! A 2025-11-25 session: what `initialize` negotiated, held for the connection (stdio) or the
 //! `Mcp-Session-Id` (HTTP).
 
+use super::watched::{Full, Watched};
 use crate::context::{Change, ClientRequests};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::jsonrpc::notification_line;
 use crate::protocol::list_changed::ListChangedParams;
+use crate::protocol::capabilities::ServerCapabilities;
 use crate::protocol::logging::LoggingLevel;
 use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;
@@ -44,7 +46,7 @@ pub(crate) struct Session {
     /// notifications).
     initialized: std::sync::atomic::AtomicBool,
     /// URIs subscribed to with `resources/subscribe`.
-    subscriptions: Mutex<std::collections::HashSet<String>>,
+    subscriptions: Mutex<Watched>,
 }
 
 impl Session {
@@ -61,12 +63,13 @@ impl Session {
             .store(true, std::sync::atomic::Ordering::Release);
     }
 
-    /// Subscribes the session to updates of `uri` (`resources/subscribe`).
-    pub(crate) fn subscribe(&self, uri: String) {
+    /// Subscribes the session to updates of `uri` (`resources/subscribe`), unless it already
+    /// holds `cap` other subscriptions.
+    pub(crate) fn subscribe(&self, uri: &str, cap: usize) -> Result<(), Full> {
         self.subscriptions
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(uri);
+            .insert(uri, cap)
     }
 
     /// Ends a subscription (`resources/unsubscribe`).
@@ -77,23 +80,27 @@ impl Session {
             .remove(uri);
     }
 
-    /// The notification a 2025-11-25 session gets for `change`, if any: list changes once the
-    /// session is initialized, resource updates for the URIs it subscribed to.
-    pub(crate) fn change_line(&self, change: &Change) -> Option<String> {
+    /// The notification a 2025-11-25 session gets for `change`, if any: once the session is
+    /// initialized, list changes the server's `capabilities` announce, and updates of the URIs
+    /// it subscribed to (or of their sub-resources).
+    pub(crate) fn change_line(
+        &self,
+        change: &Change,
+        capabilities: &ServerCapabilities,
+    ) -> Option<String> {
         if !self.initialized.load(std::sync::atomic::Ordering::Acquire) {
             return None;
         }
         match change {
-            Change::List(list) => Some(notification_line(list.method(), &ListChangedParams {})),
-            Change::ResourceUpdated(uri) => {
-                let subscribed = self.subscriptions.lock().unwrap_or_else(|e| e.into_inner());
-                subscribed
-                    .iter()
-                    .any(|s| uri.starts_with(s.as_str()))
-                    .then(|| {
-                        notification_line(UPDATED, &ResourceUpdatedParams { uri: uri.clone() })
-                    })
-            }
+            Change::List(list) => capabilities
+                .announces_list_changed(*list)
+                .then(|| notification_line(list.method(), &ListChangedParams {})),
+            Change::ResourceUpdated(uri) => self
+                .subscriptions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .covers(uri)
+                .then(|| notification_line(UPDATED, &ResourceUpdatedParams { uri: uri.clone() })),
         }
     }
 

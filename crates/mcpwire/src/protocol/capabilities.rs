@@ -18,6 +18,7 @@
 //! );
 //! ```
 
+use super::list_changed::ChangedList;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -221,6 +222,32 @@ pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub experimental: Option<Map<String, Value>>,
+}
+
+impl ServerCapabilities {
+    /// Whether the server announces changes of `list` (`listChanged: true` on its capability).
+    ///
+    /// ```
+    /// use mcpwire::protocol::capabilities::{ListChanged, ServerCapabilities};
+    /// use mcpwire::protocol::list_changed::ChangedList;
+    ///
+    /// let capabilities = ServerCapabilities {
+    ///     tools: Some(ListChanged { list_changed: Some(true) }),
+    ///     prompts: Some(ListChanged::default()),
+    ///     ..ServerCapabilities::default()
+    /// };
+    /// assert!(capabilities.announces_list_changed(ChangedList::Tools));
+    /// assert!(!capabilities.announces_list_changed(ChangedList::Prompts));
+    /// assert!(!capabilities.announces_list_changed(ChangedList::Resources));
+    /// ```
+    pub fn announces_list_changed(&self, list: ChangedList) -> bool {
+        let flag = match list {
+            ChangedList::Tools => self.tools.as_ref().and_then(|c| c.list_changed),
+            ChangedList::Prompts => self.prompts.as_ref().and_then(|c| c.list_changed),
+            ChangedList::Resources => self.resources.as_ref().and_then(|c| c.list_changed),
+        };
+        flag == Some(true)
+    }
 }
 
 #[cfg(test)]

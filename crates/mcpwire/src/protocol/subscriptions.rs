@@ -155,12 +155,8 @@ impl SubscriptionFilter {
     /// ```
     pub fn honored_by(&self, capabilities: &ServerCapabilities) -> SubscriptionFilter {
         let resources = capabilities.resources.as_ref();
-        let announces = |list| match list {
-            ChangedList::Tools => capabilities.tools.as_ref().and_then(|c| c.list_changed),
-            ChangedList::Prompts => capabilities.prompts.as_ref().and_then(|c| c.list_changed),
-            ChangedList::Resources => resources.and_then(|c| c.list_changed),
-        } == Some(true);
-        let changes = |list| (self.wants(list) && announces(list)).then_some(true);
+        let changes =
+            |list| (self.wants(list) && capabilities.announces_list_changed(list)).then_some(true);
         let kept = |ids: &Option<Vec<String>>, offered: bool| {
             ids.as_ref()
                 .filter(|ids| offered && !ids.is_empty())

@@ -3,16 +3,15 @@
 use super::completion::Completer;
 use super::core::{Limits, ServerCore};
 use super::pages::DEFAULT_PAGE_SIZE;
-use super::prompt::{IntoPrompt, PromptRegistry};
-use super::registry::ToolRegistry;
-use super::resource::{IntoResource, ResourceRegistry};
+use super::prompt::IntoPrompt;
+use super::registries::Registries;
+use super::resource::IntoResource;
 use super::tool::IntoTool;
 use crate::context::state::SharedValue;
 use crate::context::{Notifier, SharedState};
 use crate::error::{Error, InvalidSignature, Result};
 use crate::protocol::Implementation;
 use crate::resolve::Resolver;
-use crate::resolve::plan::Overrides;
 use crate::state::{KeyRing, StateCodec};
 use std::any::TypeId;
 use std::future::Future;
@@ -44,14 +43,11 @@ type Startup =
 pub struct McpServer {
     info: Implementation,
     instructions: Option<String>,
-    tools: ToolRegistry,
-    prompts: PromptRegistry,
-    resources: ResourceRegistry,
-    overrides: Overrides,
+    /// Tools, prompts and resources, shared with every `Catalog` handle.
+    registries: Arc<Registries>,
     state: SharedState,
     startup: Vec<Startup>,
     limits: Limits,
-    page_size: usize,
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
     state_max_bytes: usize,
@@ -76,6 +72,7 @@ impl McpServer {
     /// # Ok(()) }
     /// ```
     pub fn new(name: impl Into<String>) -> Self {
+        let notifier = Notifier::default();
         Self {
             info: Implementation {
                 name: name.into(),
@@ -83,19 +80,15 @@ impl McpServer {
                 ..Implementation::default()
             },
             instructions: None,
-            tools: ToolRegistry::default(),
-            prompts: PromptRegistry::default(),
-            resources: ResourceRegistry::default(),
-            overrides: Overrides::new(),
+            registries: Arc::new(Registries::new(notifier.clone(), DEFAULT_PAGE_SIZE)),
             state: SharedState::default(),
             startup: Vec::new(),
             limits: Limits::default(),
-            page_size: DEFAULT_PAGE_SIZE,
             state_keys: None,
             state_ttl: Duration::from_secs(600),
             state_max_bytes: crate::state::codec::DEFAULT_MAX_BYTES,
             replay_guard: None,
-            notifier: Notifier::default(),
+            notifier,
             completer: None,
         }
     }
@@ -233,8 +226,8 @@ impl McpServer {
     /// assert!(error.message().contains("add"));
     /// # Ok::<(), InvalidSignature>(())
     /// ```
-    pub fn tool(mut self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
-        self.tools.add(tool.into_tool(), &self.overrides)?;
+    pub fn tool(self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
+        self.registries.add_tool(tool.into_tool())?;
         Ok(self)
     }
 
@@ -261,11 +254,8 @@ impl McpServer {
     /// assert!(reply.unwrap().contains(r#""text":"Please review:\nx = 1""#));
     /// # Ok(()) }
     /// ```
-    pub fn prompt(
-        mut self,
-        prompt: impl IntoPrompt,
-    ) -> std::result::Result<Self, InvalidSignature> {
-        self.prompts.add(prompt.into_prompt(), &self.overrides)?;
+    pub fn prompt(self, prompt: impl IntoPrompt) -> std::result::Result<Self, InvalidSignature> {
+        self.registries.add_prompt(prompt.into_prompt())?;
         Ok(self)
     }
 
@@ -294,11 +284,10 @@ impl McpServer {
     /// # Ok(()) }
     /// ```
     pub fn resource(
-        mut self,
+        self,
         resource: impl IntoResource,
     ) -> std::result::Result<Self, InvalidSignature> {
-        self.resources
-            .add(resource.into_resource(), &self.overrides)?;
+        self.registries.add_resource(resource.into_resource())?;
         Ok(self)
     }
 
@@ -329,7 +318,7 @@ impl McpServer {
     ///
     /// [`InvalidSignature`] when the replacement gives its consumers another type than the
     /// original, or a tool's graph is broken once the replacement is in place.
-    pub fn override_resolver<R, W>(mut self) -> std::result::Result<Self, InvalidSignature>
+    pub fn override_resolver<R, W>(self) -> std::result::Result<Self, InvalidSignature>
     where
         R: Resolver,
         W: Resolver,
@@ -344,15 +333,15 @@ impl McpServer {
                 (original.output_type_name)(),
             )));
         }
-        self.overrides.insert(TypeId::of::<R>(), replacement);
-        self.tools.replan(&self.overrides)?;
-        self.prompts.replan(&self.overrides)?;
-        self.resources.replan(&self.overrides)?;
+        self.registries
+            .override_resolver(TypeId::of::<R>(), replacement)?;
         Ok(self)
     }
 
     /// A handle that announces changes (a list changed, a resource was updated) to every
-    /// connected client that wants them, from anywhere in the application.
+    /// connected client that wants them, from anywhere in the application. To change the lists
+    /// themselves (and have each change announced), take a [`Catalog`](super::Catalog) with
+    /// [`McpServer::catalog`].
     ///
     /// # Examples
     ///
@@ -372,7 +361,8 @@ impl McpServer {
         self.notifier.clone()
     }
 
-    /// The most tools one `tools/list` page holds (default 100).
+    /// The most items one page of `tools/list`, `prompts/list`, `resources/list` or
+    /// `resources/templates/list` holds (default 100).
     ///
     /// # Examples
     ///
@@ -395,8 +385,8 @@ impl McpServer {
     /// assert!(reply["result"]["nextCursor"].is_string());
     /// # Ok(()) }
     /// ```
-    pub fn page_size(mut self, page_size: usize) -> Self {
-        self.page_size = page_size.max(1);
+    pub fn page_size(self, page_size: usize) -> Self {
+        self.registries.set_page_size(page_size.max(1));
         self
     }
 
@@ -462,6 +452,49 @@ impl McpServer {
         self
     }
 
+    /// How long a 2026-07-28 client may cache `tools/list`, `prompts/list`, `resources/list`,
+    /// `resources/templates/list` and `server/discover` (default 60 s; `ttlMs`). They are
+    /// `cacheScope: "public"`, or `"private"` when served to an authenticated principal. A
+    /// resource's reads carry their own hints (`#[resource(ttl_ms = …, cache = "…")]`).
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("shop").list_ttl(std::time::Duration::from_secs(5));
+    /// # drop(server);
+    /// ```
+    pub fn list_ttl(mut self, ttl: Duration) -> Self {
+        self.limits.list_ttl = ttl;
+        self
+    }
+
+    /// The most resources one client may watch (default 1,000): a 2025-11-25 session's
+    /// `resources/subscribe` calls, or the `resourceSubscriptions` of one 2026-07-28
+    /// `subscriptions/listen` request. One more is refused with a JSON-RPC error (`-32602`,
+    /// `data.limit`); subscribing twice to the same URI takes no room.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("files").max_subscriptions(100);
+    /// # drop(server);
+    /// ```
+    pub fn max_subscriptions(mut self, subscriptions: usize) -> Self {
+        self.limits.max_subscriptions = subscriptions;
+        self
+    }
+
+    /// The longest resource URI a client may subscribe to (default 2,048 bytes); a longer one is
+    /// refused with a JSON-RPC error (`-32602`, `data.limit`). Reads are not limited by it.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("files").max_subscription_uri_bytes(8 * 1024);
+    /// # drop(server);
+    /// ```
+    pub fn max_subscription_uri_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_subscription_uri_bytes = bytes;
+        self
+    }
+
     /// The keys that seal `requestState` on 2026-07-28 rounds: the first seals, all open, so
     /// keys can be rotated. Replicas that share keys (and the server name) resume each other's
     /// rounds. Without this, keys come from the `MCP_REQUEST_STATE_KEYS` environment variable
@@ -518,6 +551,11 @@ impl McpServer {
         self
     }
 
+    /// The registries, shared with `Catalog` handles.
+    pub(crate) fn registries(&self) -> &Arc<Registries> {
+        &self.registries
+    }
+
     /// Sets the completer ([`McpServer::completion`]).
     pub(crate) fn with_completer(mut self, completer: Completer) -> Self {
         self.completer = Some(completer);
@@ -542,12 +580,9 @@ impl McpServer {
         let mut core = ServerCore::new(
             self.info,
             self.instructions,
-            self.tools,
-            self.prompts,
-            self.resources,
+            self.registries,
             state,
             self.limits,
-            self.page_size,
             state_codec,
             self.notifier,
         );

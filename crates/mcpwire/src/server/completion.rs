@@ -3,7 +3,6 @@
 //! declares the `completions` capability.
 
 use super::core::ServerCore;
-use super::uri_template::UriTemplate;
 use crate::McpServer;
 use crate::context::Context;
 use crate::protocol::ErrorObject;
@@ -98,15 +97,28 @@ pub(crate) async fn complete(
     request: CompleteParams,
     context: Context,
 ) -> Result<CompleteResult, ErrorObject> {
+    check_reference(core, &request)?;
+    let mut completion = completer(request, context).await;
+    if completion.values.len() > crate::protocol::completion::MAX_VALUES {
+        completion = Completion::from_values(std::mem::take(&mut completion.values));
+    }
+    Ok(CompleteResult { completion })
+}
+
+/// Checks that the request names a registered prompt and one of its arguments, or a registered
+/// resource template and one of its variables.
+fn check_reference(core: &ServerCore, request: &CompleteParams) -> Result<(), ErrorObject> {
     let argument = request.argument.name.as_str();
+    let snapshot = core.snapshot();
     match &request.reference {
         CompletionReference::Prompt { name, .. } => {
-            let Some(prompt) = core.prompts.listed().iter().find(|p| p.name == *name) else {
+            let Some(prompt) = snapshot.prompts.get(name) else {
                 return Err(ErrorObject::invalid_params(format!(
                     "Unknown prompt: {name}"
                 )));
             };
             let known = prompt
+                .listed
                 .arguments
                 .iter()
                 .flatten()
@@ -118,30 +130,17 @@ pub(crate) async fn complete(
             }
         }
         CompletionReference::Resource { uri } => {
-            let Some(template) = core
-                .resources
-                .templates()
-                .iter()
-                .find(|t| t.uri_template == *uri)
-            else {
+            let Some(template) = snapshot.resources.template(uri) else {
                 return Err(ErrorObject::invalid_params(format!(
                     "Unknown resource template: {uri}"
                 )));
             };
-            let has_variable = UriTemplate::parse(&template.uri_template)
-                .ok()
-                .flatten()
-                .is_some_and(|t| t.variables().any(|v| v == argument));
-            if !has_variable {
+            if !template.variables().any(|v| v == argument) {
                 return Err(ErrorObject::invalid_params(format!(
                     "Resource template {uri} has no variable {argument}"
                 )));
             }
         }
     }
-    let mut completion = completer(request, context).await;
-    if completion.values.len() > crate::protocol::completion::MAX_VALUES {
-        completion = Completion::from_values(std::mem::take(&mut completion.values));
-    }
-    Ok(CompleteResult { completion })
+    Ok(())
 }

@@ -1,10 +1,8 @@
 //! `ServerCore`: the built server the dispatcher serves from; immutable while serving.
 
 use super::completion::Completer;
-use super::pages::Pages;
-use super::prompt::PromptRegistry;
-use super::registry::ToolRegistry;
-use super::resource::ResourceRegistry;
+use super::registries::Registries;
+use super::snapshot::Snapshot;
 use crate::context::{Notifier, SharedState};
 use crate::protocol::Implementation;
 use crate::protocol::capabilities::{ListChanged, ResourcesCapability, ServerCapabilities};
@@ -24,6 +22,10 @@ pub(crate) struct Limits {
     pub(crate) shutdown_grace: Duration,
     /// How long a request to the client (a legacy question) waits for its answer.
     pub(crate) client_request_timeout: Duration,
+    /// The most resource URIs one session (or one listen request) may watch.
+    pub(crate) max_subscriptions: usize,
+    /// The longest resource URI a client may subscribe to.
+    pub(crate) max_subscription_uri_bytes: usize,
 }
 
 impl Default for Limits {
@@ -33,6 +35,8 @@ impl Default for Limits {
             list_ttl: Duration::from_secs(60),
             shutdown_grace: Duration::from_secs(5),
             client_request_timeout: Duration::from_secs(300),
+            max_subscriptions: 1000,
+            max_subscription_uri_bytes: 2048,
         }
     }
 }
@@ -41,13 +45,8 @@ pub(crate) struct ServerCore {
     pub(crate) info: Implementation,
     pub(crate) instructions: Option<String>,
     pub(crate) capabilities: ServerCapabilities,
-    pub(crate) tools: ToolRegistry,
-    pub(crate) tool_pages: Pages,
-    pub(crate) prompts: PromptRegistry,
-    pub(crate) prompt_pages: Pages,
-    pub(crate) resources: ResourceRegistry,
-    pub(crate) resource_pages: Pages,
-    pub(crate) template_pages: Pages,
+    /// The tools, prompts and resources; read through [`ServerCore::snapshot`].
+    registries: Arc<Registries>,
     pub(crate) state: Arc<SharedState>,
     pub(crate) limits: Limits,
     /// `"_meta":{"io.modelcontextprotocol/serverInfo":{…}}`, serialized once.
@@ -80,29 +79,27 @@ impl ServerCore {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Starts serving `registries`. The capabilities declare each list that has entries, and
+    /// `listChanged: true` only when a `Catalog` can change the lists (then every list is
+    /// declared, since the catalog may fill an empty one later).
     pub(crate) fn new(
         info: Implementation,
         instructions: Option<String>,
-        tools: ToolRegistry,
-        prompts: PromptRegistry,
-        resources: ResourceRegistry,
+        registries: Arc<Registries>,
         state: SharedState,
         limits: Limits,
-        page_size: usize,
         state_codec: StateCodec,
         notifier: Notifier,
     ) -> Self {
+        let offered = registries.start();
+        let list_changed = offered.changeable.then_some(true);
+        let declared = |has_entries: bool| has_entries || offered.changeable;
         let capabilities = ServerCapabilities {
-            tools: (!tools.is_empty()).then_some(ListChanged {
-                list_changed: Some(true),
-            }),
-            prompts: (!prompts.is_empty()).then_some(ListChanged {
-                list_changed: Some(true),
-            }),
-            resources: (!resources.is_empty()).then_some(ResourcesCapability {
+            tools: declared(offered.tools).then_some(ListChanged { list_changed }),
+            prompts: declared(offered.prompts).then_some(ListChanged { list_changed }),
+            resources: declared(offered.resources).then_some(ResourcesCapability {
                 subscribe: Some(true),
-                list_changed: Some(true),
+                list_changed,
             }),
             logging: Some(Default::default()),
             ..ServerCapabilities::default()
@@ -112,21 +109,11 @@ impl ServerCore {
             serde_json::to_string(SERVER_INFO).expect("strings serialize"),
             serde_json::to_string(&info).expect("implementation serializes")
         );
-        let tool_pages = Pages::new("tools", tools.listed(), page_size);
-        let prompt_pages = Pages::new("prompts", prompts.listed(), page_size);
-        let resource_pages = Pages::new("resources", resources.listed(), page_size);
-        let template_pages = Pages::new("resourceTemplates", resources.templates(), page_size);
         Self {
             info,
             instructions,
             capabilities,
-            tools,
-            tool_pages,
-            prompts,
-            prompt_pages,
-            resources,
-            resource_pages,
-            template_pages,
+            registries,
             state: Arc::new(state),
             limits,
             server_info_meta,
@@ -136,5 +123,26 @@ impl ServerCore {
             ephemeral_keys: false,
             replay_guard: Arc::new(crate::state::MemoryReplayGuard::default()),
         }
+    }
+
+    /// The tools, prompts and resources right now. Loaded without locking; hold it only while
+    /// looking something up (clone what must outlive it).
+    pub(crate) fn snapshot(&self) -> arc_swap::Guard<Arc<Snapshot>> {
+        self.registries.snapshot()
+    }
+
+    /// Whether the server offers tools (it may have none right now).
+    pub(crate) fn offers_tools(&self) -> bool {
+        self.capabilities.tools.is_some()
+    }
+
+    /// Whether the server offers prompts (it may have none right now).
+    pub(crate) fn offers_prompts(&self) -> bool {
+        self.capabilities.prompts.is_some()
+    }
+
+    /// Whether the server offers resources (it may have none right now).
+    pub(crate) fn offers_resources(&self) -> bool {
+        self.capabilities.resources.is_some()
     }
 }

@@ -12,6 +12,13 @@ pub(crate) struct Pages {
     pages: Vec<Box<RawValue>>,
 }
 
+impl Default for Pages {
+    /// No page at all: what a view holds before the server starts.
+    fn default() -> Self {
+        Self { pages: Vec::new() }
+    }
+}
+
 impl Pages {
     /// Splits `items` into pages of `page_size` under `key`.
     pub(crate) fn new<T: Serialize>(key: &str, items: &[T], page_size: usize) -> Self {

@@ -1,17 +1,12 @@
-//! Prompts: what `#[prompt]` declares, what a prompt may return, and the prompt registry.
+//! Prompts: what `#[prompt]` declares and what a prompt may return.
 
-use super::schema::schema_for_listing;
-use super::tool::{Handler, ToolCall};
-use crate::error::{InvalidSignature, ToolError};
+use super::tool::ToolCall;
+use crate::error::ToolError;
 use crate::protocol::content::{Content, Role};
-use crate::protocol::prompts::{GetPromptResult, Prompt, PromptArgument, PromptMessage};
-use crate::resolve::plan::{Overrides, ToolPlan};
+use crate::protocol::prompts::{GetPromptResult, PromptMessage};
 use crate::resolve::{ParamSpec, Stop};
-use serde_json::Value;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 
 /// The future a prompt renders in.
 pub type PromptFuture = Pin<Box<dyn Future<Output = Result<GetPromptResult, Stop>> + Send>>;
@@ -172,107 +167,5 @@ impl<T: IntoGetPromptResult, E: std::fmt::Display> IntoGetPromptResult for Resul
     fn into_get_prompt_result(self) -> Result<GetPromptResult, ToolError> {
         self.map_err(|e| ToolError::new(e.to_string()))?
             .into_get_prompt_result()
-    }
-}
-
-pub(crate) struct RegisteredPrompt {
-    pub(crate) definition: PromptDefinition,
-    pub(crate) handler: Arc<Handler>,
-}
-
-/// Prompts in registration order, with their `prompts/list` result serialized once.
-#[derive(Default)]
-pub(crate) struct PromptRegistry {
-    prompts: Vec<Arc<RegisteredPrompt>>,
-    listed: Vec<Prompt>,
-    by_name: HashMap<&'static str, usize>,
-}
-
-impl PromptRegistry {
-    pub(crate) fn add(
-        &mut self,
-        definition: PromptDefinition,
-        overrides: &Overrides,
-    ) -> Result<(), InvalidSignature> {
-        let name = definition.name;
-        if self.by_name.contains_key(name) {
-            return Err(InvalidSignature::new(format!(
-                "prompt '{name}' is registered twice"
-            )));
-        }
-        let plan = ToolPlan::build(name, definition.params, overrides)?;
-        let listed = describe(&definition);
-        let handler = Arc::new(Handler {
-            name,
-            plan,
-            wrap_output: false,
-            mime_type: None,
-        });
-        self.by_name.insert(name, self.prompts.len());
-        self.prompts.push(Arc::new(RegisteredPrompt {
-            definition,
-            handler,
-        }));
-        self.listed.push(listed);
-        Ok(())
-    }
-
-    pub(crate) fn replan(&mut self, overrides: &Overrides) -> Result<(), InvalidSignature> {
-        for prompt in &mut self.prompts {
-            let definition = prompt.definition.clone();
-            let plan = ToolPlan::build(definition.name, definition.params, overrides)?;
-            let handler = Arc::new(Handler {
-                name: definition.name,
-                plan,
-                wrap_output: false,
-                mime_type: None,
-            });
-            *prompt = Arc::new(RegisteredPrompt {
-                definition,
-                handler,
-            });
-        }
-        Ok(())
-    }
-
-    pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredPrompt>> {
-        self.by_name.get(name).map(|&index| &self.prompts[index])
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.prompts.is_empty()
-    }
-
-    pub(crate) fn listed(&self) -> &[Prompt] {
-        &self.listed
-    }
-}
-
-fn describe(definition: &PromptDefinition) -> Prompt {
-    let schema = schema_for_listing((definition.arguments)());
-    let required: Vec<&str> = schema["required"]
-        .as_array()
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let arguments: Vec<PromptArgument> = schema["properties"]
-        .as_object()
-        .map(|properties| {
-            properties
-                .iter()
-                .map(|(name, property)| PromptArgument {
-                    name: name.clone(),
-                    title: None,
-                    description: property["description"].as_str().map(str::to_owned),
-                    required: Some(required.contains(&name.as_str())),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Prompt {
-        name: definition.name.to_owned(),
-        title: definition.title.map(str::to_owned),
-        description: definition.description.map(str::to_owned),
-        arguments: (!arguments.is_empty()).then_some(arguments),
-        ..Prompt::default()
     }
 }

@@ -1,7 +1,10 @@
-//! The tool registry: tools in registration order, their `tools/list` pages serialized once.
+//! The tool registry: tools in registration order, enabled or not, and the [`ToolView`] of the
+//! enabled ones that requests read, with its `tools/list` pages serialized once per change.
 
+use super::entries::Entries;
 use super::header_params::header_params;
 use super::output::OutputShape;
+use super::pages::Pages;
 use super::schema::{given_input_schema, input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
@@ -12,9 +15,7 @@ use std::sync::Arc;
 
 #[derive(Default)]
 pub(crate) struct ToolRegistry {
-    tools: Vec<Arc<RegisteredTool>>,
-    listed: Vec<Tool>,
-    by_name: HashMap<&'static str, usize>,
+    entries: Entries<Arc<RegisteredTool>>,
 }
 
 impl ToolRegistry {
@@ -25,50 +26,90 @@ impl ToolRegistry {
     ) -> Result<(), InvalidSignature> {
         let name = definition.name;
         check_name(name)?;
-        if self.by_name.contains_key(name) {
+        if self.entries.contains(name) {
             return Err(InvalidSignature::new(format!(
                 "tool '{name}' is registered twice"
             )));
         }
-        let (tool, wrap_output) = describe(&definition)?;
-        let header_params = header_params(name, &tool.input_schema)?;
+        let (listed, wrap_output) = describe(&definition)?;
+        let header_params = header_params(name, &listed.input_schema)?;
         let plan = ToolPlan::build(name, definition.params, overrides)?;
-        self.by_name.insert(name, self.tools.len());
         let handler = Arc::new(Handler {
             name,
             plan,
             wrap_output,
             mime_type: None,
         });
-        self.tools.push(Arc::new(RegisteredTool {
+        let tool = RegisteredTool {
             definition,
             handler,
             header_params,
-        }));
-        self.listed.push(tool);
+            listed,
+        };
+        self.entries.push(name, Arc::new(tool));
         Ok(())
     }
 
     /// Rebuilds every plan, after the overrides changed.
     pub(crate) fn replan(&mut self, overrides: &Overrides) -> Result<(), InvalidSignature> {
-        for tool in &mut self.tools {
+        for tool in self.entries.values_mut() {
             let definition = tool.definition.clone();
             let plan = ToolPlan::build(definition.name, definition.params, overrides)?;
-            let wrap_output = tool.handler.wrap_output;
             let handler = Arc::new(Handler {
                 name: definition.name,
                 plan,
-                wrap_output,
+                wrap_output: tool.handler.wrap_output,
                 mime_type: None,
             });
-            let header_params = tool.header_params.clone();
             *tool = Arc::new(RegisteredTool {
                 definition,
                 handler,
-                header_params,
+                header_params: tool.header_params.clone(),
+                listed: tool.listed.clone(),
             });
         }
         Ok(())
+    }
+
+    /// Forgets the tool `name`; `false` when there is none.
+    pub(crate) fn remove(&mut self, name: &str) -> bool {
+        self.entries.remove(name)
+    }
+
+    /// Enables or disables the tool `name`; `false` when there is none or it already is.
+    pub(crate) fn set_enabled(&mut self, name: &str, enabled: bool) -> bool {
+        self.entries.set_enabled(name, enabled)
+    }
+
+    /// Whether no tool is registered, enabled or not.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// What requests see: the enabled tools.
+    pub(crate) fn view(&self, page_size: usize) -> ToolView {
+        let tools: Vec<&Arc<RegisteredTool>> = self.entries.enabled().collect();
+        let listed: Vec<&Tool> = tools.iter().map(|tool| &tool.listed).collect();
+        ToolView {
+            pages: Pages::new("tools", &listed, page_size),
+            by_name: tools
+                .into_iter()
+                .map(|tool| (tool.definition.name, tool.clone()))
+                .collect(),
+        }
+    }
+}
+
+/// The enabled tools, by name, and their `tools/list` pages.
+#[derive(Default)]
+pub(crate) struct ToolView {
+    by_name: HashMap<&'static str, Arc<RegisteredTool>>,
+    pages: Pages,
+}
+
+impl ToolView {
+    pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredTool>> {
+        self.by_name.get(name)
     }
 
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
@@ -77,16 +118,8 @@ impl ToolRegistry {
         self.get(name).map_or(&[], |tool| &tool.header_params)
     }
 
-    pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredTool>> {
-        self.by_name.get(name).map(|&index| &self.tools[index])
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.tools.is_empty()
-    }
-
-    pub(crate) fn listed(&self) -> &[Tool] {
-        &self.listed
+    pub(crate) fn pages(&self) -> &Pages {
+        &self.pages
     }
 }
 

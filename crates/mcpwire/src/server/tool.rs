@@ -4,7 +4,7 @@ use super::output::OutputShape;
 use crate::context::Context;
 use crate::error::ToolError;
 use crate::protocol::ErrorObject;
-use crate::protocol::tools::{CallToolResult, ToolAnnotations};
+use crate::protocol::tools::{CallToolResult, Tool, ToolAnnotations};
 use crate::resolve::plan::ToolPlan;
 use crate::resolve::run::resolve;
 use crate::resolve::from_resolved::ConsumerCheck;
@@ -141,6 +141,8 @@ pub(crate) struct RegisteredTool {
     pub(crate) handler: Arc<Handler>,
     /// Arguments mirrored in `Mcp-Param-*` headers.
     pub(crate) header_params: Vec<super::header_params::HeaderParam>,
+    /// How `tools/list` shows it.
+    pub(crate) listed: Tool,
 }
 
 /// One call of a tool (or prompt, or resource), as its generated code sees it.

@@ -5,8 +5,8 @@
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
 use super::{reply, resume, sse};
-use crate::context::Change;
 use crate::dispatch::session::Session;
+use crate::server::core::ServerCore;
 use axum::extract::State;
 use axum::response::Response;
 use futures_util::StreamExt;
@@ -29,7 +29,7 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: Heade
     let activity = session.activity();
     let closed = session.closed.clone();
     let own = futures_util::stream::poll_fn(move |cx| lines.poll_recv(cx));
-    let changes = change_lines(endpoint.core.notifier.subscribe(), session.session.clone());
+    let changes = change_lines(endpoint.core.clone(), session.session.clone());
     let stream = futures_util::stream::select(own, changes)
         .take_until(closed.cancelled_owned())
         .map(move |line| {
@@ -41,15 +41,17 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: Heade
 
 /// The session's change notifications (list changes, updates of subscribed resources).
 fn change_lines(
-    changes: tokio::sync::broadcast::Receiver<Change>,
+    core: Arc<ServerCore>,
     session: Arc<Session>,
 ) -> impl futures_util::Stream<Item = String> + Send + 'static {
-    futures_util::stream::unfold((changes, session), |(mut changes, session)| async move {
+    let changes = core.notifier.subscribe();
+    let state = (changes, core, session);
+    futures_util::stream::unfold(state, |(mut changes, core, session)| async move {
         loop {
             match changes.recv().await {
                 Ok(change) => {
-                    if let Some(line) = session.change_line(&change) {
-                        return Some((line, (changes, session)));
+                    if let Some(line) = session.change_line(&change, &core.capabilities) {
+                        return Some((line, (changes, core, session)));
                     }
                 }
                 Err(RecvError::Lagged(_)) => {}

@@ -23,14 +23,16 @@ pub(super) async fn handle(
     principal: Option<Arc<str>>,
     meta: RequestMeta,
 ) -> Response {
-    let tools = &endpoint.core.tools;
-    let checked = headers::check(
-        &headers,
-        meta.protocol_version.as_deref(),
-        &request.method,
-        request.params.as_deref(),
-        |tool| tools.header_params(tool),
-    );
+    let checked = {
+        let snapshot = endpoint.core.snapshot();
+        headers::check(
+            &headers,
+            meta.protocol_version.as_deref(),
+            &request.method,
+            request.params.as_deref(),
+            |tool| snapshot.tools.header_params(tool),
+        )
+    };
     if let Err(error) = checked {
         return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
     }

@@ -1,0 +1,149 @@
+//! The prompt registry: prompts in registration order, enabled or not, and the [`PromptView`]
+//! of the enabled ones that requests read, with its `prompts/list` pages serialized once per
+//! change.
+
+use super::entries::Entries;
+use super::pages::Pages;
+use super::prompt::PromptDefinition;
+use super::schema::schema_for_listing;
+use super::tool::Handler;
+use crate::error::InvalidSignature;
+use crate::protocol::prompts::{Prompt, PromptArgument};
+use crate::resolve::plan::{Overrides, ToolPlan};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub(crate) struct RegisteredPrompt {
+    pub(crate) definition: PromptDefinition,
+    pub(crate) handler: Arc<Handler>,
+    /// How `prompts/list` shows it.
+    pub(crate) listed: Prompt,
+}
+
+#[derive(Default)]
+pub(crate) struct PromptRegistry {
+    entries: Entries<Arc<RegisteredPrompt>>,
+}
+
+impl PromptRegistry {
+    pub(crate) fn add(
+        &mut self,
+        definition: PromptDefinition,
+        overrides: &Overrides,
+    ) -> Result<(), InvalidSignature> {
+        let name = definition.name;
+        if self.entries.contains(name) {
+            return Err(InvalidSignature::new(format!(
+                "prompt '{name}' is registered twice"
+            )));
+        }
+        let handler = handler(&definition, overrides)?;
+        let listed = describe(&definition);
+        let prompt = RegisteredPrompt {
+            definition,
+            handler,
+            listed,
+        };
+        self.entries.push(name, Arc::new(prompt));
+        Ok(())
+    }
+
+    pub(crate) fn replan(&mut self, overrides: &Overrides) -> Result<(), InvalidSignature> {
+        for prompt in self.entries.values_mut() {
+            *prompt = Arc::new(RegisteredPrompt {
+                definition: prompt.definition.clone(),
+                handler: handler(&prompt.definition, overrides)?,
+                listed: prompt.listed.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Forgets the prompt `name`; `false` when there is none.
+    pub(crate) fn remove(&mut self, name: &str) -> bool {
+        self.entries.remove(name)
+    }
+
+    /// Enables or disables the prompt `name`; `false` when there is none or it already is.
+    pub(crate) fn set_enabled(&mut self, name: &str, enabled: bool) -> bool {
+        self.entries.set_enabled(name, enabled)
+    }
+
+    /// Whether no prompt is registered, enabled or not.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// What requests see: the enabled prompts.
+    pub(crate) fn view(&self, page_size: usize) -> PromptView {
+        let prompts: Vec<&Arc<RegisteredPrompt>> = self.entries.enabled().collect();
+        let listed: Vec<&Prompt> = prompts.iter().map(|prompt| &prompt.listed).collect();
+        PromptView {
+            pages: Pages::new("prompts", &listed, page_size),
+            by_name: prompts
+                .into_iter()
+                .map(|prompt| (prompt.definition.name, prompt.clone()))
+                .collect(),
+        }
+    }
+}
+
+/// The enabled prompts, by name, and their `prompts/list` pages.
+#[derive(Default)]
+pub(crate) struct PromptView {
+    by_name: HashMap<&'static str, Arc<RegisteredPrompt>>,
+    pages: Pages,
+}
+
+impl PromptView {
+    pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredPrompt>> {
+        self.by_name.get(name)
+    }
+
+    pub(crate) fn pages(&self) -> &Pages {
+        &self.pages
+    }
+}
+
+fn handler(
+    definition: &PromptDefinition,
+    overrides: &Overrides,
+) -> Result<Arc<Handler>, InvalidSignature> {
+    let plan = ToolPlan::build(definition.name, definition.params, overrides)?;
+    Ok(Arc::new(Handler {
+        name: definition.name,
+        plan,
+        wrap_output: false,
+        mime_type: None,
+    }))
+}
+
+fn describe(definition: &PromptDefinition) -> Prompt {
+    let schema = schema_for_listing((definition.arguments)());
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let arguments: Vec<PromptArgument> = schema["properties"]
+        .as_object()
+        .map(|properties| {
+            properties
+                .iter()
+                .map(|(name, property)| PromptArgument {
+                    name: name.clone(),
+                    title: None,
+                    description: property["description"].as_str().map(str::to_owned),
+                    required: Some(required.contains(&name.as_str())),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Prompt {
+        name: definition.name.to_owned(),
+        title: definition.title.map(str::to_owned),
+        description: definition.description.map(str::to_owned),
+        arguments: (!arguments.is_empty()).then_some(arguments),
+        ..Prompt::default()
+    }
+}

@@ -1,0 +1,199 @@
+//! `Registries`: the server's tools, prompts and resources, shared by the builder, every
+//! [`Catalog`](super::Catalog) handle and the running server. Edits are serialized under a
+//! lock; once the server serves, each edit that changes a list publishes a new [`Snapshot`]
+//! (only the changed view is rebuilt) and then announces the change. Requests load the
+//! snapshot without taking any lock.
+
+use super::prompt::PromptDefinition;
+use super::prompt_registry::PromptRegistry;
+use super::registry::ToolRegistry;
+use super::resource::ResourceDefinition;
+use super::resource_registry::ResourceRegistry;
+use super::snapshot::Snapshot;
+use super::tool::ToolDefinition;
+use crate::context::Notifier;
+use crate::error::InvalidSignature;
+use crate::protocol::list_changed::ChangedList;
+use crate::resolve::resolver::ResolverDefinition;
+use crate::resolve::plan::Overrides;
+use arc_swap::ArcSwap;
+use std::any::TypeId;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+pub(crate) struct Registries {
+    editor: Mutex<Editor>,
+    live: ArcSwap<Snapshot>,
+    notifier: Notifier,
+    /// Whether a `Catalog` was handed out: the lists may then change while the server serves.
+    changeable: AtomicBool,
+}
+
+/// The editable form of the registries, and how to publish them.
+struct Editor {
+    tools: ToolRegistry,
+    prompts: PromptRegistry,
+    resources: ResourceRegistry,
+    overrides: Overrides,
+    page_size: usize,
+    /// Set when the server starts: from then on every change is published and announced.
+    serving: bool,
+}
+
+/// What the registries offer when the server starts.
+pub(crate) struct Offered {
+    pub(crate) tools: bool,
+    pub(crate) prompts: bool,
+    pub(crate) resources: bool,
+    /// Whether the lists may change while serving (a `Catalog` exists).
+    pub(crate) changeable: bool,
+}
+
+impl Registries {
+    pub(crate) fn new(notifier: Notifier, page_size: usize) -> Self {
+        Self {
+            editor: Mutex::new(Editor {
+                tools: ToolRegistry::default(),
+                prompts: PromptRegistry::default(),
+                resources: ResourceRegistry::default(),
+                overrides: Overrides::new(),
+                page_size,
+                serving: false,
+            }),
+            live: ArcSwap::from_pointee(Snapshot::default()),
+            notifier,
+            changeable: AtomicBool::new(false),
+        }
+    }
+
+    /// What requests are served from right now.
+    pub(crate) fn snapshot(&self) -> arc_swap::Guard<Arc<Snapshot>> {
+        self.live.load()
+    }
+
+    fn editor(&self) -> MutexGuard<'_, Editor> {
+        self.editor.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn set_page_size(&self, page_size: usize) {
+        self.editor().page_size = page_size;
+    }
+
+    /// Records that a `Catalog` was handed out.
+    pub(crate) fn make_changeable(&self) {
+        self.changeable.store(true, Ordering::Release);
+    }
+
+    /// Publishes the first snapshot; every later change is published and announced.
+    pub(crate) fn start(&self) -> Offered {
+        let mut editor = self.editor();
+        editor.serving = true;
+        let page_size = editor.page_size;
+        self.live.store(Arc::new(Snapshot {
+            tools: Arc::new(editor.tools.view(page_size)),
+            prompts: Arc::new(editor.prompts.view(page_size)),
+            resources: Arc::new(editor.resources.view(page_size)),
+        }));
+        Offered {
+            tools: !editor.tools.is_empty(),
+            prompts: !editor.prompts.is_empty(),
+            resources: !editor.resources.is_empty(),
+            changeable: self.changeable.load(Ordering::Acquire),
+        }
+    }
+
+    /// Replaces the resolver `original` everywhere (before serving).
+    pub(crate) fn override_resolver(
+        &self,
+        original: TypeId,
+        replacement: ResolverDefinition,
+    ) -> Result<(), InvalidSignature> {
+        let mut editor = self.editor();
+        let editor = &mut *editor;
+        editor.overrides.insert(original, replacement);
+        editor.tools.replan(&editor.overrides)?;
+        editor.prompts.replan(&editor.overrides)?;
+        editor.resources.replan(&editor.overrides)
+    }
+
+    pub(crate) fn add_tool(&self, definition: ToolDefinition) -> Result<(), InvalidSignature> {
+        self.change(ChangedList::Tools, |e| {
+            let added = e.tools.add(definition, &e.overrides);
+            let changed = added.is_ok();
+            (added, changed)
+        })
+    }
+
+    pub(crate) fn add_prompt(&self, definition: PromptDefinition) -> Result<(), InvalidSignature> {
+        self.change(ChangedList::Prompts, |e| {
+            let added = e.prompts.add(definition, &e.overrides);
+            let changed = added.is_ok();
+            (added, changed)
+        })
+    }
+
+    pub(crate) fn add_resource(
+        &self,
+        definition: ResourceDefinition,
+    ) -> Result<(), InvalidSignature> {
+        self.change(ChangedList::Resources, |e| {
+            let added = e.resources.add(definition, &e.overrides);
+            let changed = added.is_ok();
+            (added, changed)
+        })
+    }
+
+    /// Forgets the entry `key` of `list`; `false` when there is none.
+    pub(crate) fn remove(&self, list: ChangedList, key: &str) -> bool {
+        self.change(list, |e| {
+            let removed = match list {
+                ChangedList::Tools => e.tools.remove(key),
+                ChangedList::Prompts => e.prompts.remove(key),
+                ChangedList::Resources => e.resources.remove(key),
+            };
+            (removed, removed)
+        })
+    }
+
+    /// Enables or disables the entry `key` of `list`; `false` when there is none or it already
+    /// is.
+    pub(crate) fn set_enabled(&self, list: ChangedList, key: &str, enabled: bool) -> bool {
+        self.change(list, |e| {
+            let changed = match list {
+                ChangedList::Tools => e.tools.set_enabled(key, enabled),
+                ChangedList::Prompts => e.prompts.set_enabled(key, enabled),
+                ChangedList::Resources => e.resources.set_enabled(key, enabled),
+            };
+            (changed, changed)
+        })
+    }
+
+    /// Runs `edit` (which says whether it changed `list`); once serving, publishes the changed
+    /// view and then announces the change.
+    fn change<R>(&self, list: ChangedList, edit: impl FnOnce(&mut Editor) -> (R, bool)) -> R {
+        let mut editor = self.editor();
+        let (outcome, changed) = edit(&mut editor);
+        let announce = changed && editor.serving;
+        if announce {
+            self.publish(&editor, list);
+        }
+        drop(editor);
+        if announce {
+            self.notifier.list_changed(list);
+        }
+        outcome
+    }
+
+    /// Publishes a snapshot with `list`'s view rebuilt (called with the editor locked, so
+    /// publications follow the order of the edits).
+    fn publish(&self, editor: &Editor, list: ChangedList) {
+        let mut next = Snapshot::clone(&self.live.load());
+        let page_size = editor.page_size;
+        match list {
+            ChangedList::Tools => next.tools = Arc::new(editor.tools.view(page_size)),
+            ChangedList::Prompts => next.prompts = Arc::new(editor.prompts.view(page_size)),
+            ChangedList::Resources => next.resources = Arc::new(editor.resources.view(page_size)),
+        }
+        self.live.store(Arc::new(next));
+    }
+}
