@@ -84,7 +84,9 @@ fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
             let task_exchange = exchange.clone();
             // Spawned and tracked under one lock, so the task cannot finish before it is tracked.
             let session = exchange.session.clone();
-            session.track_with(id.clone(), || {
+            let limit = exchange.core.limits.max_requests_in_flight;
+            let started = session.track_with(id.clone(), limit, || {
+                let id = id.clone();
                 tasks.spawn(async move {
                     let line = handle(&task_exchange, request).await;
                     if task_exchange.session.finish(&id) {
@@ -92,6 +94,9 @@ fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
                     }
                 })
             });
+            if let Err(refused) = started {
+                exchange.outbound.send(error_line(Some(&id), &refused.error(&id)));
+            }
         }
         Ok(Incoming::Notification(notification)) => notify(&exchange.session, notification),
         Ok(Incoming::Response(response)) => {

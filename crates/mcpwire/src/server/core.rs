@@ -24,6 +24,8 @@ pub(crate) struct Limits {
     pub(crate) shutdown_grace: Duration,
     /// How long a request to the client (a legacy question) waits for its answer.
     pub(crate) client_request_timeout: Duration,
+    /// The most requests one connection (stdio) or session (HTTP) runs at once.
+    pub(crate) max_requests_in_flight: usize,
 }
 
 impl Default for Limits {
@@ -33,6 +35,7 @@ impl Default for Limits {
             list_ttl: Duration::from_secs(60),
             shutdown_grace: Duration::from_secs(5),
             client_request_timeout: Duration::from_secs(300),
+            max_requests_in_flight: 128,
         }
     }
 }

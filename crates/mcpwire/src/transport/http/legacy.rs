@@ -75,7 +75,9 @@ pub(super) async fn request(
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
-    session.session.track_with(id.clone(), move || {
+    let limit = endpoint.core.limits.max_requests_in_flight;
+    let started = session.session.track_with(id.clone(), limit, || {
+        let id = id.clone();
         tokio::spawn(async move {
             let reply = respond(&exchange, request).await;
             if exchange.session.finish(&id) {
@@ -84,6 +86,9 @@ pub(super) async fn request(
         })
         .abort_handle()
     });
+    if let Err(refused) = started {
+        return reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
+    }
     let work = async move {
         let _busy = activity;
         answer.await.ok()
