@@ -160,7 +160,8 @@ impl HttpServer {
     }
 
     /// Where the recent events of 2025-11-25 request streams are kept, so a client that lost a
-    /// stream can resume it with `Last-Event-ID` (default: in memory, 1 024 events a session).
+    /// stream can resume it with `Last-Event-ID` (default: in memory, at most 1 024 events and
+    /// 4 MiB a session; see [`MemoryEventStore`]).
     pub fn event_store(mut self, store: impl EventStore) -> Self {
         self.settings.events = Arc::new(store);
         self
