@@ -1,11 +1,13 @@
-//! The bounds of one connection (in memory, as on stdio): requests in flight and duplicate
-//! request ids.
+//! The bounds of one connection (in memory, as on stdio): requests in flight, duplicate request
+//! ids, and a client that reads slower than the server writes.
 
 mod support;
 
 use mcpwire::prelude::*;
 use serde_json::json;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 use support::{call, connect, exchange, next, text};
 use tokio::sync::Notify;
 
@@ -91,4 +93,46 @@ async fn a_second_request_with_the_id_of_one_in_flight_is_refused() {
         text(&exchange(&mut client, call(1, "quick", json!({}))).await),
         "quick"
     );
+}
+
+const FLOOD: usize = 10_000;
+
+/// Sends `FLOOD` progress notifications, counting those the transport took.
+#[tool]
+async fn flood(ctx: Context) -> String {
+    let sent = ctx.state::<Arc<AtomicUsize>>();
+    for i in 0..FLOOD {
+        ctx.report_progress(i as f64, None, None).await;
+        sent.fetch_add(1, Ordering::SeqCst);
+    }
+    "flooded".into()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_client_that_does_not_read_pauses_the_sender_instead_of_growing_a_queue() {
+    let sent = Arc::new(AtomicUsize::new(0));
+    let server = McpServer::new("slow-reader")
+        .state(sent.clone())
+        .tool(flood)
+        .unwrap();
+    let mut client = connect(server).await;
+    client.send(
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/call",
+               "params":{"name":"flood","_meta":{"progressToken":"p"}}})
+        .to_string(),
+    );
+    // With the clock paused, this sleep ends only once every task is idle: the tool has sent
+    // all it could without the client reading.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let queued = sent.load(Ordering::SeqCst);
+    assert!(
+        queued <= 1_024,
+        "the default outbound queue holds 1 024 messages; {queued} were taken"
+    );
+    // Nothing was lost: the client reads everything, then the result.
+    for i in 0..FLOOD {
+        let progress = next(&mut client).await;
+        assert_eq!(progress["params"]["progress"], json!(i as f64));
+    }
+    assert_eq!(text(&next(&mut client).await), "flooded");
 }

@@ -5,6 +5,7 @@ mod http_support;
 
 use http_support::*;
 use mcpwire::prelude::*;
+use mcpwire::transport::http::MemoryEventStore;
 use serde_json::json;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -109,4 +110,66 @@ async fn a_dropped_stream_is_resumed_from_its_last_event_id() {
         .await
         .unwrap();
     assert_eq!(unknown.status(), 404);
+}
+
+const LINES: usize = 400;
+
+/// Sends `LINES` progress notifications of 64 KiB each, then answers.
+#[tool]
+async fn firehose(ctx: Context) -> String {
+    let padding = "x".repeat(64 * 1024);
+    for i in 0..LINES {
+        ctx.report_progress(i as f64, None, Some(padding.clone()))
+            .await;
+    }
+    ctx.state::<std::sync::Arc<std::sync::atomic::AtomicBool>>()
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    "done".into()
+}
+
+#[tokio::test]
+async fn a_client_that_reads_too_slowly_loses_its_stream_not_its_events() {
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let server = McpServer::new("firehose")
+        .state(finished.clone())
+        .tool(firehose)
+        .unwrap()
+        .max_queued_messages(8)
+        .http()
+        .event_store(MemoryEventStore::new(1_000).max_bytes(64 * 1024 * 1024));
+    let server = start_http(server).await;
+    let session = server.initialize().await;
+    let call = json!({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"firehose",
+        "_meta":{"progressToken":"p"}}});
+    let stream = server.legacy(&session, &call).await;
+    assert_eq!(content_type(&stream), "text/event-stream");
+    // The client reads nothing until the tool has sent everything (25 MiB).
+    eventually("the tool finished", || {
+        finished.load(std::sync::atomic::Ordering::SeqCst)
+    })
+    .await;
+    let first = tokio::time::timeout(Duration::from_secs(10), stream.text())
+        .await
+        .expect("the server ended the slow stream")
+        .unwrap();
+    let events = parse_events(&first);
+    assert!(
+        events.len() < LINES && events.iter().all(|e| e.get("result").is_none()),
+        "the stream was cut short: {} events",
+        events.len()
+    );
+    let last = ids(&first).pop().unwrap();
+    let resumed = server
+        .get_stream(&session, &[("last-event-id", &last)])
+        .await;
+    let rest = tokio::time::timeout(Duration::from_secs(10), resumed.text())
+        .await
+        .unwrap()
+        .unwrap();
+    let all: Vec<_> = events.into_iter().chain(parse_events(&rest)).collect();
+    assert_eq!(all.len(), LINES + 1, "every event once");
+    for (i, event) in all[..LINES].iter().enumerate() {
+        assert_eq!(event["params"]["progress"], json!(i as f64));
+    }
+    assert_eq!(all[LINES]["result"]["content"][0]["text"], "done");
 }

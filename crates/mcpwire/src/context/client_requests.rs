@@ -75,7 +75,7 @@ impl ClientRequests {
             requests: self,
             id: id.clone(),
         };
-        if !outbound.send(request_line(&id, method, params)) {
+        if !outbound.send(request_line(&id, method, params)).await {
             return Err(ClientRequestError::Disconnected);
         }
         match tokio::time::timeout(timeout, answered).await {

@@ -62,7 +62,7 @@ impl DetachedContext {
 
     /// The context: a 2026-07-28 request with id `0`.
     pub fn build(self) -> Context {
-        let (outbound, _nobody) = Outbound::channel();
+        let (outbound, _nobody) = Outbound::channel(1);
         Context::new(RequestScope {
             request_id: RequestId::Number(0),
             era: Era::Modern,

@@ -159,7 +159,8 @@ impl Context {
         };
         self.inner
             .outbound
-            .send(notification_line("notifications/progress", &params));
+            .send(notification_line("notifications/progress", &params))
+            .await;
     }
 
     /// Sends a log message to the client, when the revision and the client allow it: on
@@ -179,7 +180,8 @@ impl Context {
         };
         self.inner
             .outbound
-            .send(notification_line("notifications/message", &params));
+            .send(notification_line("notifications/message", &params))
+            .await;
     }
 
     /// Announces that a list (tools, prompts or resources) changed: clients that listen for it

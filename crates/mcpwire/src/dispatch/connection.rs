@@ -50,9 +50,9 @@ where
                         code::INVALID_REQUEST,
                         format!("Invalid Request: message longer than {limit} bytes"),
                     );
-                    outbound.send(error_line(None, &error));
+                    outbound.send(error_line(None, &error)).await;
                 }
-                Some(Ok(line)) => dispatch(&exchange, &mut tasks, &line),
+                Some(Ok(line)) => dispatch(&exchange, &mut tasks, &line).await,
             },
         }
     }
@@ -69,7 +69,7 @@ where
     }
 }
 
-fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
+async fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
     if line.trim().is_empty() {
         return;
     }
@@ -77,7 +77,8 @@ fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
         Err(rejected) => {
             exchange
                 .outbound
-                .send(error_line(rejected.id.as_ref(), &rejected.error));
+                .send(error_line(rejected.id.as_ref(), &rejected.error))
+                .await;
         }
         Ok(Incoming::Request(request)) => {
             let id = request.id.clone();
@@ -90,12 +91,13 @@ fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
                 tasks.spawn(async move {
                     let line = handle(&task_exchange, request).await;
                     if task_exchange.session.finish(&id) {
-                        task_exchange.outbound.send(line);
+                        task_exchange.outbound.send(line).await;
                     }
                 })
             });
             if let Err(refused) = started {
-                exchange.outbound.send(error_line(Some(&id), &refused.error(&id)));
+                let error = refused.error(&id);
+                exchange.outbound.send(error_line(Some(&id), &error)).await;
             }
         }
         Ok(Incoming::Notification(notification)) => notify(&exchange.session, notification),
@@ -115,7 +117,7 @@ async fn forward_changes(exchange: Arc<Exchange>) {
         match changes.recv().await {
             Ok(change) => {
                 if let Some(line) = exchange.session.change_line(&change) {
-                    exchange.outbound.send(line);
+                    exchange.outbound.send(line).await;
                 }
             }
             Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}

@@ -273,6 +273,23 @@ impl McpServer {
         self
     }
 
+    /// The most messages (notifications, requests to the client, answers) queued for one
+    /// client stream that the client has not read yet: the connection on stdio, one response
+    /// stream on HTTP (default 1 024). When a client reads slower than the server writes, a
+    /// handler sending more waits until it catches up, so memory stays bounded. A 2025-11-25
+    /// HTTP request stream, which runs on without its client, is ended instead; the client
+    /// resumes it with `Last-Event-ID` from the session's event store (`HttpServer::event_store`).
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").max_queued_messages(256);
+    /// # drop(server);
+    /// ```
+    pub fn max_queued_messages(mut self, messages: usize) -> Self {
+        self.limits.max_queued_messages = messages.max(1);
+        self
+    }
+
     /// The keys that seal `requestState` on 2026-07-28 rounds: the first seals, all open, so
     /// keys can be rotated. Replicas that share keys (and the server name) resume each other's
     /// rounds. Without this, keys come from the `MCP_REQUEST_STATE_KEYS` environment variable

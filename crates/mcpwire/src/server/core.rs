@@ -26,6 +26,8 @@ pub(crate) struct Limits {
     pub(crate) client_request_timeout: Duration,
     /// The most requests one connection (stdio) or session (HTTP) runs at once.
     pub(crate) max_requests_in_flight: usize,
+    /// The most outgoing lines queued for one client stream before its sender waits.
+    pub(crate) max_queued_messages: usize,
 }
 
 impl Default for Limits {
@@ -36,6 +38,7 @@ impl Default for Limits {
             shutdown_grace: Duration::from_secs(5),
             client_request_timeout: Duration::from_secs(300),
             max_requests_in_flight: 128,
+            max_queued_messages: 1024,
         }
     }
 }

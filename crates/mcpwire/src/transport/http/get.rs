@@ -20,7 +20,7 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: Heade
         Err(refusal) => return refusal.into_response(None),
     };
     if let Some(last) = headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
-        return resume::resume(&session, &endpoint.events, last, endpoint.keep_alive)
+        return resume::resume(&endpoint, &session, last)
             .unwrap_or_else(|| reply::empty(StatusCode::NOT_FOUND));
     }
     let Some(mut lines) = session.open_standalone() else {

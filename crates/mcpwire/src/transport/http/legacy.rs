@@ -34,7 +34,7 @@ pub(super) async fn initialize(
             return reply::error(StatusCode::SERVICE_UNAVAILABLE, Some(&request.id), &error);
         }
     };
-    let (outbound, _lines) = Outbound::channel();
+    let (outbound, _lines) = Outbound::channel(1);
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
@@ -65,7 +65,7 @@ pub(super) async fn request(
         Err(refusal) => return refusal.into_response(Some(&request.id)),
     };
     let activity = session.activity();
-    let (outbound, lines) = Outbound::closable_channel();
+    let (outbound, lines) = Outbound::closable_channel(endpoint.core.limits.max_queued_messages);
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
@@ -93,8 +93,7 @@ pub(super) async fn request(
         let _busy = activity;
         answer.await.ok()
     };
-    let store = endpoint.events.clone();
-    resume::answer(session, store, work, lines, endpoint.keep_alive).await
+    resume::answer(endpoint, session, work, lines).await
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a

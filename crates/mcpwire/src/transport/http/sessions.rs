@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::mpsc::Receiver;
 use tokio_util::sync::CancellationToken;
 
 /// One client's session, as the HTTP transport holds it.
@@ -67,12 +67,12 @@ impl HttpSession {
     }
 
     /// Opens the standalone GET stream; `None` when one is already open.
-    pub(super) fn open_standalone(&self) -> Option<UnboundedReceiver<String>> {
+    pub(super) fn open_standalone(&self) -> Option<Receiver<String>> {
         let mut slot = self.standalone.lock().unwrap_or_else(|e| e.into_inner());
         if slot.as_ref().is_some_and(|sink| !sink.is_closed()) {
             return None;
         }
-        let (sink, lines) = Outbound::channel();
+        let (sink, lines) = Outbound::channel(1);
         *slot = Some(sink);
         Some(lines)
     }
