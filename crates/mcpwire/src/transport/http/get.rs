@@ -2,20 +2,23 @@
 //! request (list changes, updates of subscribed resources). One per session (a second one is `409`); it ends with the session. 2026-07-28 has no
 //! GET stream (`405`), nor has a request without a session. With `Last-Event-ID`, a GET resumes the request stream that event belongs to instead.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
 use super::{reply, resume, sse};
 use crate::context::Change;
 use crate::dispatch::session::Session;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::response::Response;
 use futures_util::StreamExt;
-use http::{HeaderMap, StatusCode};
+use http::StatusCode;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 
-pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    let session = match session_of(&endpoint, &headers) {
+pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+    let (parts, _) = request.into_parts();
+    let headers = parts.headers;
+    let session = match session_of(&endpoint, &headers, &Caller::of(&parts.extensions)) {
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(None),
     };

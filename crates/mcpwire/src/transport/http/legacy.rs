@@ -5,6 +5,7 @@
 //! dropped stream does not; its notifications and its requests to the client travel on its
 //! own response stream. The client's responses and notifications are accepted with `202`.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::sessions::HttpSession;
@@ -25,9 +26,9 @@ pub(super) async fn initialize(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    principal: Option<Arc<str>>,
+    caller: &Caller,
 ) -> Response {
-    let session = match endpoint.sessions.create() {
+    let session = match endpoint.sessions.create(caller) {
         Ok(session) => session,
         Err(Full) => {
             let error = ErrorObject::new(code::INTERNAL_ERROR, "Server busy: too many sessions");
@@ -40,7 +41,7 @@ pub(super) async fn initialize(
         session: session.session.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
-        principal,
+        principal: caller.principal.clone(),
     };
     let answer = respond(&exchange, request).await;
     if answer.error_code.is_some() {
@@ -58,9 +59,9 @@ pub(super) async fn request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    principal: Option<Arc<str>>,
+    caller: &Caller,
 ) -> Response {
-    let session = match lookup(endpoint, &headers) {
+    let session = match lookup(endpoint, &headers, caller) {
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(Some(&request.id)),
     };
@@ -71,7 +72,7 @@ pub(super) async fn request(
         session: session.session.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
-        principal,
+        principal: caller.principal.clone(),
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
@@ -101,12 +102,13 @@ pub(super) async fn request(
 pub(super) fn notification(
     endpoint: &Endpoint,
     headers: &HeaderMap,
+    caller: &Caller,
     notification: Notification,
 ) -> Response {
     if !headers.contains_key(SESSION_ID) {
         return reply::empty(StatusCode::ACCEPTED);
     }
-    match lookup(endpoint, headers) {
+    match lookup(endpoint, headers, caller) {
         Ok(session) => {
             notify(&session.session, notification);
             reply::empty(StatusCode::ACCEPTED)
@@ -116,8 +118,13 @@ pub(super) fn notification(
 }
 
 /// The client's answer to one of the server's requests.
-pub(super) fn response(endpoint: &Endpoint, headers: &HeaderMap, response: ResponseIn) -> Response {
-    match lookup(endpoint, headers) {
+pub(super) fn response(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    caller: &Caller,
+    response: ResponseIn,
+) -> Response {
+    match lookup(endpoint, headers, caller) {
         Ok(session) => {
             let id = response.id.clone();
             if !session.session.client_requests().complete(response) {
@@ -135,7 +142,7 @@ pub(super) enum Refusal {
     UnsupportedVersion,
     /// No `Mcp-Session-Id`: `400` on POST, `405` on GET and DELETE.
     Missing,
-    /// An unknown, ended or expired session: `404`.
+    /// An unknown, ended or expired session, or another principal's: `404`.
     Unknown,
     /// A GET or DELETE from a 2026-07-28 client: `405`.
     NotAllowed,
@@ -170,8 +177,12 @@ impl Refusal {
     }
 }
 
-/// The session a POST names.
-fn lookup(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<HttpSession>, Refusal> {
+/// The session a POST names, when `caller` may use it.
+fn lookup(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    caller: &Caller,
+) -> Result<Arc<HttpSession>, Refusal> {
     let version = headers
         .get(PROTOCOL_VERSION)
         .map(|v| v.to_str().unwrap_or_default());
@@ -182,7 +193,7 @@ fn lookup(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<HttpSession>, 
     let session = name
         .to_str()
         .ok()
-        .and_then(|name| endpoint.sessions.get(name));
+        .and_then(|name| endpoint.sessions.get(name, caller));
     session.ok_or(Refusal::Unknown)
 }
 
@@ -191,6 +202,7 @@ fn lookup(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<HttpSession>, 
 pub(super) fn session_of(
     endpoint: &Endpoint,
     headers: &HeaderMap,
+    caller: &Caller,
 ) -> Result<Arc<HttpSession>, Refusal> {
     let modern = headers
         .get(PROTOCOL_VERSION)
@@ -198,5 +210,5 @@ pub(super) fn session_of(
     if modern || !headers.contains_key(SESSION_ID) {
         return Err(Refusal::NotAllowed);
     }
-    lookup(endpoint, headers)
+    lookup(endpoint, headers, caller)
 }

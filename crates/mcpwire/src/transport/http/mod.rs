@@ -33,6 +33,7 @@
 //! ```
 
 mod builder;
+mod caller;
 mod delete;
 mod endpoint;
 mod events;

@@ -7,10 +7,10 @@
 //! 2026-07-28 `MCP-Protocol-Version` or none, `-32600` (missing session) when it announces a
 //! 2025 one.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::{legacy, modern, reply};
-use crate::context::Principal;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::meta::MetaOnly;
@@ -47,16 +47,13 @@ pub(super) async fn handle(
         }
     };
     let headers = parts.headers;
-    let principal = parts
-        .extensions
-        .get::<Principal>()
-        .map(|p| Arc::<str>::from(p.0.as_str()));
+    let caller = Caller::of(&parts.extensions);
     match message {
-        Incoming::Request(request) => route_request(&endpoint, request, headers, principal).await,
+        Incoming::Request(request) => route_request(&endpoint, request, headers, &caller).await,
         Incoming::Notification(notification) => {
-            legacy::notification(&endpoint, &headers, notification)
+            legacy::notification(&endpoint, &headers, &caller, notification)
         }
-        Incoming::Response(response) => legacy::response(&endpoint, &headers, response),
+        Incoming::Response(response) => legacy::response(&endpoint, &headers, &caller, response),
     }
 }
 
@@ -64,7 +61,7 @@ async fn route_request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    principal: Option<Arc<str>>,
+    caller: &Caller,
 ) -> Response {
     let meta =
         serde_json::from_str::<MetaOnly>(request.params.as_deref().map_or("{}", |p| p.get()))
@@ -73,13 +70,14 @@ async fn route_request(
     if let Some(meta) =
         meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
     {
+        let principal = caller.principal.clone();
         return modern::handle(endpoint, request, headers, principal, meta).await;
     }
     if request.method == "initialize" {
-        return legacy::initialize(endpoint, request, headers, principal).await;
+        return legacy::initialize(endpoint, request, headers, caller).await;
     }
     if headers.contains_key(SESSION_ID) {
-        return legacy::request(endpoint, request, headers, principal).await;
+        return legacy::request(endpoint, request, headers, caller).await;
     }
     let announces_legacy = headers
         .get(PROTOCOL_VERSION)

@@ -6,6 +6,7 @@
 //! is busy (a request or stream open), `initialize` is refused with `503`. A flood of
 //! `initialize` therefore costs at most the cap in memory, and active clients keep their sessions.
 
+use super::caller::{Caller, Owner};
 use super::events::EventStore;
 use super::resume::Relays;
 use crate::context::Outbound;
@@ -23,6 +24,8 @@ pub(super) struct HttpSession {
     pub(super) id: Arc<str>,
     /// The protocol-level session (handshake, requests in flight, requests to the client).
     pub(super) session: Arc<Session>,
+    /// Whom it belongs to: only its principal may use it.
+    pub(super) owner: Owner,
     /// Cancelled when the session ends: its GET stream closes.
     pub(super) closed: CancellationToken,
     /// Milliseconds since the table's epoch at the last activity.
@@ -59,6 +62,12 @@ impl HttpSession {
         self.busy.fetch_add(1, Ordering::AcqRel);
         self.touch();
         Activity(self.clone())
+    }
+
+    /// Whether `caller` may use the session: the principal that opened it (or, for a session
+    /// opened anonymously, a caller without one). The peer address may change.
+    pub(super) fn serves(&self, caller: &Caller) -> bool {
+        self.owner.principal() == caller.principal.as_deref()
     }
 
     /// A new id for one of the session's request streams.
@@ -140,12 +149,13 @@ impl Sessions {
         Self { table }
     }
 
-    /// Opens a session, evicting the longest-idle one when the table is full.
-    pub(super) fn create(&self) -> Result<Arc<HttpSession>, Full> {
+    /// Opens a session for `caller`, evicting the longest-idle one when the table is full.
+    pub(super) fn create(&self, caller: &Caller) -> Result<Arc<HttpSession>, Full> {
         let table = &self.table;
         let session = Arc::new(HttpSession {
             id: Arc::from(new_session_id()),
             session: Arc::new(Session::default()),
+            owner: caller.owner(),
             closed: table.shutdown.child_token(),
             last_seen: AtomicU64::new(table.now_ms()),
             busy: AtomicUsize::new(0),
@@ -173,11 +183,15 @@ impl Sessions {
         Ok(session)
     }
 
-    /// The live session named `id`; `None` when unknown, ended or expired.
-    pub(super) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+    /// The live session named `id`, when `caller` may use it; `None` when unknown, ended,
+    /// expired, or another caller's.
+    pub(super) fn get(&self, id: &str, caller: &Caller) -> Option<Arc<HttpSession>> {
         let table = &self.table;
         let mut sessions = table.lock();
         let session = sessions.get(id)?.clone();
+        if !session.serves(caller) {
+            return None;
+        }
         if table.expired(&session, table.now_ms()) {
             sessions.remove(id);
             session.close();
@@ -258,19 +272,19 @@ mod tests {
             CancellationToken::new(),
             Arc::new(MemoryEventStore::default()),
         );
-        let first = sessions.create().ok().unwrap();
+        let first = sessions.create(&Caller::default()).ok().unwrap();
         let _busy_first = first.activity();
-        let second = sessions.create().ok().unwrap();
-        let third = sessions.create().ok().unwrap();
+        let second = sessions.create(&Caller::default()).ok().unwrap();
+        let third = sessions.create(&Caller::default()).ok().unwrap();
         assert_eq!(sessions.len(), 2);
         assert!(
-            sessions.get(&second.id).is_none(),
+            sessions.get(&second.id, &Caller::default()).is_none(),
             "the idle one was evicted"
         );
         assert!(second.closed.is_cancelled());
         let _busy_third = third.activity();
-        assert!(sessions.create().is_err(), "every session is busy");
-        assert!(sessions.get(&first.id).is_some());
+        assert!(sessions.create(&Caller::default()).is_err(), "every session is busy");
+        assert!(sessions.get(&first.id, &Caller::default()).is_some());
     }
 
     #[tokio::test]
@@ -281,12 +295,12 @@ mod tests {
             CancellationToken::new(),
             Arc::new(MemoryEventStore::default()),
         );
-        let idle = sessions.create().ok().unwrap();
-        let busy = sessions.create().ok().unwrap();
+        let idle = sessions.create(&Caller::default()).ok().unwrap();
+        let busy = sessions.create(&Caller::default()).ok().unwrap();
         let _activity = busy.activity();
         tokio::time::sleep(Duration::from_millis(80)).await;
-        assert!(sessions.get(&idle.id).is_none());
+        assert!(sessions.get(&idle.id, &Caller::default()).is_none());
         assert!(idle.closed.is_cancelled());
-        assert!(sessions.get(&busy.id).is_some());
+        assert!(sessions.get(&busy.id, &Caller::default()).is_some());
     }
 }
