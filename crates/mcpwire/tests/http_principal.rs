@@ -197,3 +197,40 @@ async fn an_anonymous_session_refuses_an_authenticated_caller() {
         .await;
     assert_eq!(own.status(), 200);
 }
+
+#[tokio::test]
+async fn an_initialize_flood_by_one_principal_leaves_other_principals_sessions_alone() {
+    let server = start_authenticated(calculator().http().max_sessions(4)).await;
+    let alice = server.initialize_with(ALICE).await;
+    let mallory = [("x-user", "mallory")];
+    for _ in 0..20 {
+        server.initialize_with(&mallory).await;
+    }
+    let add = legacy_call(1, "add", json!({"a": 1, "b": 1}));
+    assert_eq!(server.legacy_with(&alice, &add, ALICE).await.status(), 200);
+}
+
+#[tokio::test]
+async fn a_principal_at_its_cap_replaces_its_own_idlest_session() {
+    let server = start_authenticated(calculator().http().max_sessions_per_principal(2)).await;
+    let first = server.initialize_with(BOB).await;
+    let second = server.initialize_with(BOB).await;
+    let add = legacy_call(1, "add", json!({"a": 1, "b": 1}));
+    // `first` is used again: `second` is now the idlest.
+    assert_eq!(server.legacy_with(&first, &add, BOB).await.status(), 200);
+    let third = server.initialize_with(BOB).await;
+    assert_eq!(server.legacy_with(&second, &add, BOB).await.status(), 404);
+    assert_eq!(server.legacy_with(&first, &add, BOB).await.status(), 200);
+    assert_eq!(server.legacy_with(&third, &add, BOB).await.status(), 200);
+}
+
+#[tokio::test]
+async fn anonymous_callers_cannot_evict_authenticated_sessions() {
+    let server = start_authenticated(calculator().http().max_sessions(2)).await;
+    let alice = server.initialize_with(ALICE).await;
+    for _ in 0..10 {
+        server.initialize_with(NOBODY).await;
+    }
+    let add = legacy_call(1, "add", json!({"a": 1, "b": 1}));
+    assert_eq!(server.legacy_with(&alice, &add, ALICE).await.status(), 200);
+}

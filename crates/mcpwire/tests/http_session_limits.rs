@@ -1,4 +1,5 @@
-//! The bounds of 2025-11-25 sessions over HTTP: requests in flight and duplicate request ids.
+//! The bounds of 2025-11-25 sessions over HTTP: how many one caller holds, what a full table
+//! does, requests in flight and duplicate request ids.
 
 mod http_support;
 
@@ -7,6 +8,7 @@ use mcpwire::prelude::*;
 use serde_json::json;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// Add two numbers.
 #[tool]
@@ -43,6 +45,14 @@ fn server(observed: Arc<Hang>) -> McpServer {
         .unwrap()
         .tool(hang)
         .unwrap()
+}
+
+/// Reads `response` to its end, failing after 10 s.
+async fn ends(response: reqwest::Response) -> String {
+    tokio::time::timeout(Duration::from_secs(10), response.text())
+        .await
+        .expect("the stream ended within 10 s")
+        .unwrap_or_default()
 }
 
 fn add_call(id: u64) -> serde_json::Value {
@@ -106,4 +116,42 @@ async fn requests_over_the_in_flight_cap_of_a_session_are_refused() {
         json_of(served).await["result"]["structuredContent"]["result"],
         2
     );
+}
+
+#[tokio::test]
+async fn initialize_is_served_while_every_session_holds_a_get_stream() {
+    let server = start_http(server(Arc::default()).http().max_sessions(4)).await;
+    let mut streams = Vec::new();
+    let mut sessions = Vec::new();
+    for _ in 0..4 {
+        let session = server.initialize().await;
+        let stream = server.get_stream(&session, &[]).await;
+        assert_eq!(stream.status(), 200);
+        streams.push(stream);
+        sessions.push(session);
+    }
+    let newcomer = server.initialize().await;
+    assert_eq!(server.legacy(&newcomer, &add_call(1)).await.status(), 200);
+    // This caller held the whole table: it lost its own least recently used session.
+    let oldest = streams.remove(0);
+    assert_eq!(ends(oldest).await, "");
+    assert_eq!(
+        server.legacy(&sessions[0], &add_call(2)).await.status(),
+        404
+    );
+    assert_eq!(
+        server.legacy(&sessions[1], &add_call(3)).await.status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn an_anonymous_flood_from_one_address_leaves_other_addresses_sessions_alone() {
+    let server = start_http(server(Arc::default()).http().max_sessions(4)).await;
+    let session = server.initialize().await;
+    let flooder = server.reached_from([127, 0, 0, 2]);
+    for _ in 0..20 {
+        flooder.initialize().await;
+    }
+    assert_eq!(server.legacy(&session, &add_call(1)).await.status(), 200);
 }

@@ -3,6 +3,7 @@
 use super::endpoint::{self, Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::origin::HostPolicy;
+use super::sessions::SessionLimits;
 use super::serve::run;
 use crate::error::Result;
 use crate::server::McpServer;
@@ -50,8 +51,11 @@ impl McpServer {
             settings: Settings {
                 hosts: HostPolicy::default(),
                 max_body_bytes: None,
-                session_idle_timeout: Duration::from_secs(30 * 60),
-                max_sessions: 10_000,
+                sessions: SessionLimits {
+                    idle_timeout: Duration::from_secs(30 * 60),
+                    max: 10_000,
+                    max_per_principal: 100,
+                },
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
             },
@@ -147,15 +151,32 @@ impl HttpServer {
     /// How long a 2025-11-25 session may stay idle (no request, no open stream) before it ends
     /// (default 30 minutes). Its client then gets `404` and initializes again.
     pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.settings.session_idle_timeout = timeout;
+        self.settings.sessions.idle_timeout = timeout;
         self
     }
 
     /// The most 2025-11-25 sessions held at once (default 10 000). When full, `initialize`
-    /// evicts the session idle the longest; when every session is busy, it is refused with
-    /// `503`.
+    /// evicts a session of the caller holding the most, idle ones first; a busy session (a
+    /// request or stream open) only when its caller holds more than the newcomer's. Anonymous
+    /// callers (no [`Principal`](crate::context::Principal)) are told apart by network (IPv4
+    /// address, IPv6 /64) and take room only from anonymous sessions. When no session may go,
+    /// `initialize` is refused with `503`.
     pub fn max_sessions(mut self, sessions: usize) -> Self {
-        self.settings.max_sessions = sessions;
+        self.settings.sessions.max = sessions;
+        self
+    }
+
+    /// The most 2025-11-25 sessions one authenticated [`Principal`](crate::context::Principal)
+    /// holds at once (default 100). Beyond it, the principal's `initialize` replaces its own
+    /// least recently used session, so one caller cannot fill the table.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").http().max_sessions_per_principal(10);
+    /// # drop(server);
+    /// ```
+    pub fn max_sessions_per_principal(mut self, sessions: usize) -> Self {
+        self.settings.sessions.max_per_principal = sessions;
         self
     }
 
@@ -227,12 +248,15 @@ impl HttpServer {
 
     /// The MCP endpoint as an axum [`Router`] serving [`path`](HttpServer::path), to merge into
     /// an application: add routes and middleware as usual, then serve it with `axum::serve`
-    /// (set `TCP_NODELAY` on accepted sockets, see the example). The request headers reach
-    /// handlers as [`Context::headers`](crate::Context::headers).
+    /// (set `TCP_NODELAY` on accepted sockets, and serve with
+    /// `into_make_service_with_connect_info::<SocketAddr>()` so anonymous 2025-11-25 sessions
+    /// are counted per network, see the example and [`HttpServer::max_sessions`]). The request
+    /// headers reach handlers as [`Context::headers`](crate::Context::headers).
     ///
     /// ```no_run
     /// use axum::{Router, routing::get, serve::ListenerExt};
     /// use mcpwire::prelude::*;
+    /// use std::net::SocketAddr;
     ///
     /// # #[tokio::main] async fn main() -> mcpwire::Result<()> {
     /// let mcp = McpServer::new("demo").http().into_router().await?;
@@ -240,7 +264,7 @@ impl HttpServer {
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080")
     ///     .await?
     ///     .tap_io(|tcp| { let _ = tcp.set_nodelay(true); });
-    /// axum::serve(listener, app).await?;
+    /// axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await?;
     /// # Ok(()) }
     /// ```
     ///

@@ -58,6 +58,10 @@ impl Owner {
             Owner::Anonymous(_) => None,
         }
     }
+
+    pub(super) fn is_anonymous(&self) -> bool {
+        matches!(self, Owner::Anonymous(_))
+    }
 }
 
 /// The network an address stands for: IPv4 as is (IPv4-mapped IPv6 included), IPv6 by /64.
@@ -103,6 +107,7 @@ mod tests {
         };
         assert_eq!(alice("10.0.0.1").owner(), alice("10.9.9.9").owner());
         assert_eq!(alice("10.0.0.1").owner().principal(), Some("alice"));
+        assert!(!alice("10.0.0.1").owner().is_anonymous());
         assert_eq!(Caller::default().owner(), Owner::Anonymous(None));
     }
 }

@@ -8,7 +8,7 @@
 use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
-use super::sessions::HttpSession;
+use super::http_session::HttpSession;
 use super::{reply, resume, sessions::Full};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;

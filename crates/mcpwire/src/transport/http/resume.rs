@@ -10,7 +10,7 @@
 use super::endpoint::Endpoint;
 use super::events::EventStore;
 use super::reply::{self, Decision, Work};
-use super::sessions::HttpSession;
+use super::http_session::HttpSession;
 use super::sse;
 use crate::context::CLOSE_STREAM;
 use crate::dispatch::router::Reply;
