@@ -1,5 +1,5 @@
-//! The bounds of 2025-11-25 sessions over HTTP: how many one caller holds, what a full table
-//! does, requests in flight and duplicate request ids.
+//! The bounds of 2025-11-25 sessions over HTTP: how long a session lives, how many one caller
+//! holds, what a full table does, requests in flight and duplicate request ids.
 
 mod http_support;
 
@@ -57,6 +57,54 @@ async fn ends(response: reqwest::Response) -> String {
 
 fn add_call(id: u64) -> serde_json::Value {
     legacy_call(id, "add", json!({"a": 1, "b": 1}))
+}
+
+#[tokio::test]
+async fn an_abandoned_session_with_a_stuck_request_idles_out() {
+    let observed = Arc::new(Hang::default());
+    let http = server(observed.clone())
+        .http()
+        .session_idle_timeout(Duration::from_millis(100));
+    let server = start_http(http).await;
+    let session = server.initialize().await;
+    let mut stream = server
+        .legacy(&session, &legacy_call(1, "hang", json!({})))
+        .await;
+    assert_eq!(
+        first_event(&mut stream).await["method"],
+        "notifications/message"
+    );
+    // The client goes away; its request would run forever.
+    drop(stream);
+    eventually("the stuck request is cancelled with its session", || {
+        observed.dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    assert_eq!(server.legacy(&session, &add_call(2)).await.status(), 404);
+}
+
+#[tokio::test]
+async fn a_session_ends_at_its_max_lifetime_even_while_its_client_streams() {
+    let observed = Arc::new(Hang::default());
+    let http = server(observed.clone())
+        .http()
+        .max_session_lifetime(Duration::from_millis(300));
+    let server = start_http(http).await;
+    let session = server.initialize().await;
+    let get = server.get_stream(&session, &[]).await;
+    assert_eq!(get.status(), 200);
+    let mut call = server
+        .legacy(&session, &legacy_call(1, "hang", json!({})))
+        .await;
+    first_event(&mut call).await;
+    // Both streams stay open, so the session is never idle; its lifetime still ends it.
+    ends(get).await;
+    ends(call).await;
+    eventually("the running request is cancelled", || {
+        observed.dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    assert_eq!(server.legacy(&session, &add_call(2)).await.status(), 404);
 }
 
 #[tokio::test]

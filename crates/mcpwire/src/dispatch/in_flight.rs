@@ -81,6 +81,14 @@ impl InFlight {
         let task = self.lock().remove(id);
         task.map(|task| task.abort()).is_some()
     }
+
+    /// Stops every running request (the session ended).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn cancel_all(&self) {
+        for (_, task) in self.lock().drain() {
+            task.abort();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -113,5 +121,8 @@ mod tests {
         assert!(in_flight.cancel(&one));
         assert!(!in_flight.finish(&one), "a cancelled request sends no answer");
         assert_eq!(in_flight.start(RequestId::Number(3), 2, parked), Ok(()));
+        in_flight.cancel_all();
+        assert!(!in_flight.cancel(&RequestId::Number(2)));
+        assert_eq!(in_flight.start(RequestId::Number(4), 2, parked), Ok(()));
     }
 }

@@ -132,6 +132,12 @@ impl Session {
         }
     }
 
+    /// Stops every running request (an HTTP session ended while they ran).
+    #[cfg(feature = "http")]
+    pub(crate) fn cancel_all(&self) {
+        self.in_flight.cancel_all();
+    }
+
     /// The server's requests to this client.
     pub(crate) fn client_requests(&self) -> &Arc<ClientRequests> {
         &self.client_requests

@@ -53,6 +53,7 @@ impl McpServer {
                 max_body_bytes: None,
                 sessions: SessionLimits {
                     idle_timeout: Duration::from_secs(30 * 60),
+                    lifetime: Duration::from_secs(24 * 60 * 60),
                     max: 10_000,
                     max_per_principal: 100,
                 },
@@ -148,10 +149,31 @@ impl HttpServer {
         self
     }
 
-    /// How long a 2025-11-25 session may stay idle (no request, no open stream) before it ends
-    /// (default 30 minutes). Its client then gets `404` and initializes again.
+    /// How long a 2025-11-25 session may stay idle before it ends (default 30 minutes). Idle
+    /// means that no client connection is open on it: no request waiting for its answer, no
+    /// event stream. A request still running after its client left does not count, so an
+    /// abandoned session ends even when its requests never would (they are cancelled with it).
+    /// Its client then gets `404` and initializes again.
     pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
         self.settings.sessions.idle_timeout = timeout;
+        self
+    }
+
+    /// How long a 2025-11-25 session may live from its `initialize`, however busy (default 24
+    /// hours): then its streams close, its running requests are cancelled, and its client gets
+    /// `404` and initializes again. This bounds a client that keeps streams open forever.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// use std::time::Duration;
+    ///
+    /// let server = McpServer::new("demo")
+    ///     .http()
+    ///     .max_session_lifetime(Duration::from_secs(8 * 60 * 60));
+    /// # drop(server);
+    /// ```
+    pub fn max_session_lifetime(mut self, lifetime: Duration) -> Self {
+        self.settings.sessions.lifetime = lifetime;
         self
     }
 

@@ -40,9 +40,13 @@ pub(super) struct HttpSession {
     pub(super) owner: Owner,
     /// Cancelled when the session ends: its GET stream closes.
     pub(super) closed: CancellationToken,
-    /// Milliseconds since the table's epoch at the last activity.
+    /// Milliseconds since the table's epoch at `initialize`.
+    created: u64,
+    /// Milliseconds since the table's epoch at the client's last activity.
     last_seen: AtomicU64,
-    /// Requests and streams open right now; a busy session never expires.
+    /// The client's connections open on it right now (a request waiting for its answer, an
+    /// event stream); while one is, the session is not idle. A request running on without its
+    /// client does not count.
     busy: AtomicUsize,
     /// The sink of the standalone GET stream, while one is open.
     standalone: Mutex<Option<Outbound>>,
@@ -53,7 +57,8 @@ pub(super) struct HttpSession {
     events: Arc<dyn EventStore>,
 }
 
-/// Keeps a session busy (and so alive) while it exists; touches it when dropped.
+/// Keeps a session busy (not idle) while a client connection holds it; touches it when
+/// dropped.
 pub(super) struct Activity(Arc<HttpSession>);
 
 impl Drop for Activity {
@@ -76,6 +81,7 @@ impl HttpSession {
             session: Arc::new(Session::default()),
             owner,
             closed,
+            created: clock.now_ms(),
             last_seen: AtomicU64::new(clock.now_ms()),
             busy: AtomicUsize::new(0),
             standalone: Mutex::new(None),
@@ -98,9 +104,14 @@ impl HttpSession {
         Activity(self.clone())
     }
 
-    /// Whether a request or stream is open on it.
+    /// Whether a client connection is open on it.
     pub(super) fn is_busy(&self) -> bool {
         self.busy.load(Ordering::Acquire) > 0
+    }
+
+    /// When it was opened, in the table's milliseconds.
+    pub(super) fn created(&self) -> u64 {
+        self.created
     }
 
     /// When its client was last active, in the table's milliseconds.
@@ -130,7 +141,15 @@ impl HttpSession {
         Some(lines)
     }
 
-    /// Ends the session: its streams close, its requests to the client fail, its events go.
+    /// Ends the session: its running requests stop, its streams close, its requests to the
+    /// client fail, its events go.
+    pub(super) fn end(&self) {
+        self.session.cancel_all();
+        self.close();
+    }
+
+    /// Ends the session but lets its running requests finish (the server is shutting down, with
+    /// a grace period for them).
     pub(super) fn close(&self) {
         self.closed.cancel();
         self.session.close();

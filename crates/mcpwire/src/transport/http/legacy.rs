@@ -2,8 +2,9 @@
 //! messages must carry that header (missing: `400`; unknown, ended or expired: `404`).
 //!
 //! A request runs as a task of its session, so `notifications/cancelled` stops it and a
-//! dropped stream does not; its notifications and its requests to the client travel on its
-//! own response stream. The client's responses and notifications are accepted with `202`.
+//! dropped stream does not (nor does it keep the session from idling out: only the client's
+//! connection does); its notifications and its requests to the client travel on its own
+//! response stream. The client's responses and notifications are accepted with `202`.
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
@@ -90,11 +91,8 @@ pub(super) async fn request(
     if let Err(refused) = started {
         return reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
     }
-    let work = async move {
-        let _busy = activity;
-        answer.await.ok()
-    };
-    resume::answer(endpoint, session, work, lines).await
+    let work = async move { answer.await.ok() };
+    resume::answer(endpoint, session, activity, work, lines).await
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a

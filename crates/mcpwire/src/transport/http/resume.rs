@@ -10,7 +10,7 @@
 use super::endpoint::Endpoint;
 use super::events::EventStore;
 use super::reply::{self, Decision, Work};
-use super::http_session::HttpSession;
+use super::http_session::{Activity, HttpSession};
 use super::sse;
 use crate::context::CLOSE_STREAM;
 use crate::dispatch::router::Reply;
@@ -43,10 +43,11 @@ impl Relays {
 }
 
 /// Answers a session request: JSON when the handler finishes before sending anything, else a
-/// resumable event stream.
+/// resumable event stream. `activity` (the client's connection) lasts as long as the response.
 pub(super) async fn answer<F>(
     endpoint: &Endpoint,
     session: Arc<HttpSession>,
+    activity: Activity,
     work: F,
     lines: Receiver<String>,
 ) -> Response
@@ -66,7 +67,10 @@ where
     let priming = format!("{stream_id}-0");
     let store = endpoint.events.clone();
     tokio::spawn(relay(session, store, stream_id, queue, work, lines));
-    let events = futures_util::stream::poll_fn(move |cx| events.poll_recv(cx));
+    let events = futures_util::stream::poll_fn(move |cx| {
+        let _connected = &activity;
+        events.poll_recv(cx)
+    });
     sse::stream_with_ids(Some((priming, RETRY)), events, endpoint.keep_alive)
 }
 
@@ -135,7 +139,11 @@ pub(super) fn resume(
         relays.insert(stream, Some(listener));
     }
     drop(relays);
-    let live = futures_util::stream::poll_fn(move |cx| live.poll_recv(cx));
+    let activity = session.activity();
+    let live = futures_util::stream::poll_fn(move |cx| {
+        let _connected = &activity;
+        live.poll_recv(cx)
+    });
     let events = futures_util::stream::iter(missed).chain(live);
     Some(sse::stream_with_ids(None, events, endpoint.keep_alive))
 }

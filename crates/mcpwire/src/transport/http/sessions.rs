@@ -1,5 +1,11 @@
 //! 2025-11-25 sessions over HTTP: minted by `initialize`, named by `Mcp-Session-Id`, ended by
-//! DELETE, by idling past the timeout, or by shutdown.
+//! DELETE, by idling past the timeout, by reaching the longest lifetime, by eviction, or by
+//! shutdown. Ending a session (but for shutdown, which has its grace period) stops its running
+//! requests.
+//!
+//! A session is idle while no client connection is open on it: a request whose client left
+//! does not keep it alive, so an abandoned session with stuck requests still ends. A client
+//! that keeps streams open forever is bounded by the lifetime.
 //!
 //! The table is bounded, and its room is shared out per [`Owner`], so one caller cannot take it
 //! from the others:
@@ -27,6 +33,8 @@ use tokio_util::sync::CancellationToken;
 pub(super) struct SessionLimits {
     /// How long a session may stay idle before it ends.
     pub(super) idle_timeout: Duration,
+    /// How long a session may live, busy or not.
+    pub(super) lifetime: Duration,
     /// The most sessions held at once.
     pub(super) max: usize,
     /// The most sessions one principal holds at once.
@@ -99,9 +107,10 @@ impl Table {
     }
 
     fn expired(&self, session: &HttpSession, now: u64) -> bool {
-        !session.is_busy()
+        let idle = !session.is_busy()
             && now.saturating_sub(session.last_seen())
-                > self.limits.idle_timeout.as_millis() as u64
+                > self.limits.idle_timeout.as_millis() as u64;
+        idle || now.saturating_sub(session.created()) >= self.limits.lifetime.as_millis() as u64
     }
 
     /// The session that makes room for a newcomer of `owner`; `Err` when room is needed and
@@ -158,7 +167,7 @@ impl Sessions {
             && let Some(evicted) = live.remove(&id)
         {
             tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
-            evicted.close();
+            evicted.end();
         }
         let session = Arc::new(HttpSession::new(
             owner,
@@ -181,7 +190,7 @@ impl Sessions {
         }
         if table.expired(&session, table.clock.now_ms()) {
             live.remove(id);
-            session.close();
+            session.end();
             return None;
         }
         Some(session)
@@ -190,7 +199,7 @@ impl Sessions {
     /// Ends the session named `id`; `false` when there was none.
     pub(super) fn remove(&self, id: &str) -> bool {
         let removed = self.table.lock().remove(id);
-        removed.map(|session| session.close()).is_some()
+        removed.map(|session| session.end()).is_some()
     }
 
     /// How many sessions are live.
@@ -202,7 +211,7 @@ impl Sessions {
 
 async fn reap_periodically(table: Weak<Table>) {
     let period = match table.upgrade() {
-        Some(table) => (table.limits.idle_timeout / 2)
+        Some(table) => (table.limits.idle_timeout.min(table.limits.lifetime) / 2)
             .clamp(Duration::from_millis(10), Duration::from_secs(30)),
         None => return,
     };
@@ -229,7 +238,7 @@ async fn reap_periodically(table: Weak<Table>) {
         for id in expired {
             if let Some(session) = live.remove(&id) {
                 tracing::debug!(session = %session.id, "session expired");
-                session.close();
+                session.end();
             }
         }
     }
@@ -243,6 +252,7 @@ mod tests {
     fn table(idle_timeout: Duration, max: usize, max_per_principal: usize) -> Sessions {
         let limits = SessionLimits {
             idle_timeout,
+            lifetime: Duration::from_secs(3600),
             max,
             max_per_principal,
         };
@@ -297,6 +307,18 @@ mod tests {
         assert!(sessions.get(&idle.id, &anonymous()).is_none());
         assert!(idle.closed.is_cancelled());
         assert!(sessions.get(&busy.id, &anonymous()).is_some());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_ends_at_its_lifetime_however_busy() {
+        let sessions = table(Duration::from_secs(60), 10, 10);
+        let session = sessions.create(&anonymous()).ok().unwrap();
+        let _streaming = session.activity();
+        tokio::time::sleep(Duration::from_secs(3599)).await;
+        assert!(sessions.get(&session.id, &anonymous()).is_some());
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert!(sessions.get(&session.id, &anonymous()).is_none());
+        assert!(session.closed.is_cancelled());
     }
 
     #[tokio::test(start_paused = true)]
