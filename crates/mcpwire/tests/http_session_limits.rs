@@ -1,5 +1,6 @@
 //! The bounds of 2025-11-25 sessions over HTTP: how long a session lives, how many one caller
-//! holds, what a full table does, requests in flight and duplicate request ids.
+//! holds, what a full table does, one GET stream per session, requests in flight and duplicate
+//! request ids.
 
 mod http_support;
 
@@ -105,6 +106,25 @@ async fn a_session_ends_at_its_max_lifetime_even_while_its_client_streams() {
     })
     .await;
     assert_eq!(server.legacy(&session, &add_call(2)).await.status(), 404);
+}
+
+#[tokio::test]
+async fn a_new_get_stream_replaces_the_old_one() {
+    let server = start(server(Arc::default())).await;
+    let session = server.initialize().await;
+    let first = server.get_stream(&session, &[]).await;
+    assert_eq!(first.status(), 200);
+    let second = server.get_stream(&session, &[]).await;
+    assert_eq!(
+        second.status(),
+        200,
+        "a reconnecting client gets its stream"
+    );
+    assert_eq!(content_type(&second), "text/event-stream");
+    assert_eq!(ends(first).await, "", "the old stream ends");
+    let third = server.get_stream(&session, &[]).await;
+    assert_eq!(third.status(), 200);
+    assert_eq!(ends(second).await, "");
 }
 
 #[tokio::test]

@@ -65,12 +65,6 @@ impl Outbound {
     pub(crate) async fn send(&self, line: String) -> bool {
         self.lines.send(line).await.is_ok()
     }
-
-    /// Whether the receiving end is gone (the client left).
-    #[cfg(feature = "http")]
-    pub(crate) fn is_closed(&self) -> bool {
-        self.lines.is_closed()
-    }
 }
 
 #[cfg(test)]

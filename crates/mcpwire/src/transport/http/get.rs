@@ -1,6 +1,13 @@
 //! GET: the standalone SSE stream of a 2025-11-25 session, for server messages unrelated to any
-//! request (list changes, updates of subscribed resources). One per session (a second one is `409`); it ends with the session. 2026-07-28 has no
-//! GET stream (`405`), nor has a request without a session. With `Last-Event-ID`, a GET resumes the request stream that event belongs to instead.
+//! request (list changes, updates of subscribed resources). It ends with the session.
+//!
+//! A session has one: a new GET replaces the stream open before, which ends. So a client that
+//! reconnects before the server noticed its old connection drop gets its stream at once, and
+//! a client cannot pile streams up; several would each carry every notification, where the
+//! spec puts each message on exactly one stream.
+//!
+//! 2026-07-28 has no GET stream (`405`), nor has a request without a session. With
+//! `Last-Event-ID`, a GET resumes the request stream that event belongs to instead.
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
@@ -26,17 +33,12 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Reque
         return resume::resume(&endpoint, &session, last)
             .unwrap_or_else(|| reply::empty(StatusCode::NOT_FOUND));
     }
-    let Some(mut lines) = session.open_standalone() else {
-        return reply::empty(StatusCode::CONFLICT);
-    };
+    let ended = session.open_standalone();
     let activity = session.activity();
-    let closed = session.closed.clone();
-    let own = futures_util::stream::poll_fn(move |cx| lines.poll_recv(cx));
-    let changes = change_lines(endpoint.core.notifier.subscribe(), session.session.clone());
-    let stream = futures_util::stream::select(own, changes)
-        .take_until(closed.cancelled_owned())
+    let stream = change_lines(endpoint.core.notifier.subscribe(), session.session.clone())
+        .take_until(ended.cancelled_owned())
         .map(move |line| {
-            let _keep_alive = &activity;
+            let _connected = &activity;
             line
         });
     sse::stream(stream, endpoint.keep_alive)

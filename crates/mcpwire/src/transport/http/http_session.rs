@@ -4,11 +4,9 @@
 use super::caller::{Caller, Owner};
 use super::events::EventStore;
 use super::resume::Relays;
-use crate::context::Outbound;
 use crate::dispatch::session::Session;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::sync::mpsc::Receiver;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -48,8 +46,8 @@ pub(super) struct HttpSession {
     /// event stream); while one is, the session is not idle. A request running on without its
     /// client does not count.
     busy: AtomicUsize,
-    /// The sink of the standalone GET stream, while one is open.
-    standalone: Mutex<Option<Outbound>>,
+    /// Ends the standalone GET stream open now, if any.
+    standalone: Mutex<Option<CancellationToken>>,
     /// The live listeners of the session's resumable request streams.
     pub(super) relays: Relays,
     next_stream: AtomicU64,
@@ -130,15 +128,15 @@ impl HttpSession {
         self.next_stream.fetch_add(1, Ordering::Relaxed) + 1
     }
 
-    /// Opens the standalone GET stream; `None` when one is already open.
-    pub(super) fn open_standalone(&self) -> Option<Receiver<String>> {
+    /// Opens the standalone GET stream, ending the one open before: a session has one. The
+    /// token is cancelled when this stream is replaced or the session ends.
+    pub(super) fn open_standalone(&self) -> CancellationToken {
+        let ended = self.closed.child_token();
         let mut slot = self.standalone.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.as_ref().is_some_and(|sink| !sink.is_closed()) {
-            return None;
+        if let Some(previous) = slot.replace(ended.clone()) {
+            previous.cancel();
         }
-        let (sink, lines) = Outbound::channel(1);
-        *slot = Some(sink);
-        Some(lines)
+        ended
     }
 
     /// Ends the session: its running requests stop, its streams close, its requests to the
