@@ -99,17 +99,32 @@ async fn a_dropped_stream_is_resumed_from_its_last_event_id() {
         resumed_ids.iter().all(|id| !seen.contains(id)),
         "nothing is sent twice"
     );
+}
 
-    let unknown = server
-        .client
-        .get(&server.url)
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("last-event-id", "99-1")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(unknown.status(), 404);
+/// Add two numbers.
+#[tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+#[tokio::test]
+async fn an_unknown_last_event_id_opens_a_fresh_stream_and_keeps_the_session() {
+    let server = start(McpServer::new("resume").tool(add).unwrap()).await;
+    let session = server.initialize().await;
+    for unknown in ["99-1", "1-5", "no-such-id", ""] {
+        let stream = server
+            .get_stream(&session, &[("last-event-id", unknown)])
+            .await;
+        assert_eq!(stream.status(), 200, "{unknown:?}");
+        assert_eq!(content_type(&stream), "text/event-stream");
+    }
+    let call = legacy_call(1, "add", json!({"a": 1, "b": 2}));
+    let response = server.legacy(&session, &call).await;
+    assert_eq!(response.status(), 200, "the session lives on");
+    assert_eq!(
+        json_of(response).await["result"]["structuredContent"]["result"],
+        3
+    );
 }
 
 const LINES: usize = 400;

@@ -7,18 +7,20 @@
 //! spec puts each message on exactly one stream.
 //!
 //! 2026-07-28 has no GET stream (`405`), nor has a request without a session. With
-//! `Last-Event-ID`, a GET resumes the request stream that event belongs to instead.
+//! `Last-Event-ID`, a GET resumes the request stream that event belongs to instead. An id the
+//! server does not know (never issued, or its events no longer kept) opens a fresh standalone
+//! stream with nothing replayed: the spec answers a GET with a stream or `405`, and `404` would
+//! tell a 2025-11-25 client its session is gone.
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
-use super::{reply, resume, sse};
+use super::{resume, sse};
 use crate::context::Change;
 use crate::dispatch::session::Session;
 use axum::extract::{Request, State};
 use axum::response::Response;
 use futures_util::StreamExt;
-use http::StatusCode;
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -29,9 +31,15 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Reque
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(None),
     };
-    if let Some(last) = headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
-        return resume::resume(&endpoint, &session, last)
-            .unwrap_or_else(|| reply::empty(StatusCode::NOT_FOUND));
+    if let Some(last) = headers.get("last-event-id") {
+        let resumed = last
+            .to_str()
+            .ok()
+            .and_then(|last| resume::resume(&endpoint, &session, last));
+        if let Some(resumed) = resumed {
+            return resumed;
+        }
+        tracing::debug!(session = %session.id, "unknown Last-Event-ID; a fresh stream, no replay");
     }
     let ended = session.open_standalone();
     let activity = session.activity();
