@@ -51,6 +51,7 @@ impl McpServer {
             settings: Settings {
                 hosts: HostPolicy::default(),
                 max_body_bytes: None,
+                max_drained_body_bytes: 64 * 1024 * 1024,
                 sessions: SessionLimits {
                     idle_timeout: Duration::from_secs(30 * 60),
                     lifetime: Duration::from_secs(24 * 60 * 60),
@@ -146,6 +147,21 @@ impl HttpServer {
     /// server's [`max_message_bytes`](McpServer::max_message_bytes) (4 MiB).
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.settings.max_body_bytes = Some(bytes);
+        self
+    }
+
+    /// How much of a body refused with `413` is still read and dropped (default 64 MiB), so a
+    /// client that writes its whole body before reading the answer, as blocking clients do,
+    /// reads the `413` instead of a broken pipe. A larger body is answered at once and its
+    /// connection closed; `0` never reads a refused body.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").http().max_drained_body_bytes(16 * 1024 * 1024);
+    /// # drop(server);
+    /// ```
+    pub fn max_drained_body_bytes(mut self, bytes: usize) -> Self {
+        self.settings.max_drained_body_bytes = bytes;
         self
     }
 

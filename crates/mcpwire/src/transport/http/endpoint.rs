@@ -27,6 +27,8 @@ pub(super) struct Endpoint {
     pub(super) stateless: Arc<Session>,
     pub(super) hosts: HostPolicy,
     pub(super) max_body_bytes: usize,
+    /// How much of a refused body is still read (and dropped), so its client reads the `413`.
+    pub(super) max_drained_body_bytes: usize,
     pub(super) keep_alive: Duration,
     /// The recent events of resumable session streams.
     pub(super) events: Arc<dyn EventStore>,
@@ -36,6 +38,7 @@ pub(super) struct Endpoint {
 pub(super) struct Settings {
     pub(super) hosts: HostPolicy,
     pub(super) max_body_bytes: Option<usize>,
+    pub(super) max_drained_body_bytes: usize,
     pub(super) sessions: SessionLimits,
     pub(super) keep_alive: Duration,
     pub(super) events: Arc<dyn EventStore>,
@@ -57,6 +60,7 @@ impl Endpoint {
             stateless: Arc::new(Session::default()),
             hosts: settings.hosts,
             max_body_bytes,
+            max_drained_body_bytes: settings.max_drained_body_bytes,
             keep_alive: settings.keep_alive,
             events: settings.events,
         }
