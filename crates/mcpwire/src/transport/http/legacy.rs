@@ -1,5 +1,6 @@
 //! The 2025-11-25 side: `initialize` opens a session and names it in `Mcp-Session-Id`; later
-//! messages must carry that header (missing: `400`; unknown, ended or expired: `404`).
+//! messages must carry that header (missing: `400`; unknown, ended, expired, or opened by
+//! another principal: `404`).
 //!
 //! A request runs as a task of its session, so `notifications/cancelled` stops it and a
 //! dropped stream does not (nor does it keep the session from idling out: only the client's
@@ -36,7 +37,8 @@ pub(super) async fn initialize(
             return reply::error(StatusCode::SERVICE_UNAVAILABLE, Some(&request.id), &error);
         }
     };
-    let (outbound, _lines) = Outbound::channel(1);
+    // `initialize` sends nothing but its answer: nobody reads this sink.
+    let (outbound, _) = Outbound::channel(1);
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
