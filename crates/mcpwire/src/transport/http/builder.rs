@@ -206,7 +206,9 @@ impl HttpServer {
 
     /// The most 2025-11-25 sessions one authenticated [`Principal`](crate::context::Principal)
     /// holds at once (default 100). Beyond it, the principal's `initialize` replaces its own
-    /// least recently used session, so one caller cannot fill the table.
+    /// least recently used session, so one caller cannot fill the table. Anonymous callers
+    /// have no such cap (behind a proxy they would all share its address); a network holding
+    /// the most sessions gives up its own first (see [`HttpServer::max_sessions`]).
     ///
     /// ```
     /// # use mcpwire::prelude::*;

@@ -90,7 +90,8 @@ impl HttpSession {
         }
     }
 
-    fn touch(&self) {
+    /// Records client activity now.
+    pub(super) fn touch(&self) {
         self.last_seen
             .store(self.clock.now_ms(), Ordering::Relaxed);
     }

@@ -179,8 +179,8 @@ impl Sessions {
         Ok(session)
     }
 
-    /// The live session named `id`, when `caller` may use it; `None` when unknown, ended,
-    /// expired, or another caller's.
+    /// The live session named `id`, when `caller` may use it (it counts as the client's
+    /// activity); `None` when unknown, ended, expired, or another caller's.
     pub(super) fn get(&self, id: &str, caller: &Caller) -> Option<Arc<HttpSession>> {
         let table = &self.table;
         let mut live = table.lock();
@@ -193,6 +193,8 @@ impl Sessions {
             session.end();
             return None;
         }
+        // Any message from the client is activity (a notification, an answer to a question).
+        session.touch();
         Some(session)
     }
 
