@@ -7,7 +7,7 @@ use http_support::*;
 use mcpwire::prelude::*;
 use serde_json::json;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Add two numbers.
@@ -28,19 +28,6 @@ async fn first_root(ctx: Context) -> Result<String, ToolError> {
         .as_str()
         .unwrap_or("none")
         .to_owned())
-}
-
-#[derive(Default)]
-struct Hang {
-    dropped: AtomicBool,
-}
-
-struct SetOnDrop(Arc<Hang>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.dropped.store(true, Ordering::SeqCst);
-    }
 }
 
 /// Never answers.

@@ -8,26 +8,13 @@ use http_support::*;
 use mcpwire::prelude::*;
 use serde_json::json;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Add two numbers.
 #[tool]
 async fn add(a: i64, b: i64) -> i64 {
     a + b
-}
-
-#[derive(Default)]
-struct Hang {
-    dropped: AtomicBool,
-}
-
-struct SetOnDrop(Arc<Hang>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.dropped.store(true, Ordering::SeqCst);
-    }
 }
 
 /// Logs once, then never answers.

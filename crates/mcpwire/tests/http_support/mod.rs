@@ -6,12 +6,31 @@ use mcpwire::McpServer;
 use mcpwire::transport::HttpServer;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub const MODERN: &str = "2026-07-28";
 pub const LEGACY: &str = "2025-11-25";
+
+/// What a handler that never answers lets a test observe: that it started, and that its
+/// future was dropped (cancelled or aborted).
+#[derive(Default)]
+pub struct Hang {
+    pub started: AtomicBool,
+    pub dropped: AtomicBool,
+}
+
+/// Sets [`Hang::dropped`] when the handler holding it is dropped.
+pub struct SetOnDrop(pub Arc<Hang>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.dropped.store(true, Ordering::SeqCst);
+    }
+}
 
 /// A server running on 127.0.0.1 (ephemeral port) until dropped or shut down.
 pub struct Running {
