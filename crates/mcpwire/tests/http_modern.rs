@@ -7,7 +7,7 @@ use http_support::*;
 use mcpwire::prelude::*;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Add two numbers.
 #[tool]
@@ -26,20 +26,6 @@ async fn count(ctx: Context) -> String {
 }
 
 /// Observes whether `hang` was dropped.
-#[derive(Default)]
-struct Hang {
-    started: AtomicBool,
-    dropped: AtomicBool,
-}
-
-struct SetOnDrop(Arc<Hang>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.dropped.store(true, Ordering::SeqCst);
-    }
-}
-
 /// Optionally reports progress, then never answers.
 #[tool]
 async fn hang(progress: bool, ctx: Context) -> String {

@@ -1,12 +1,12 @@
 //! The authenticated principal: set by the application's own middleware, visible to handlers,
-//! and bound into every `requestState`, so a round started by one caller cannot be finished by
-//! another.
+//! bound into every `requestState`, so a round started by one caller cannot be finished by
+//! another, and bound to every 2025-11-25 session, so a session id is worth nothing to anyone
+//! but the caller who opened it.
 
 mod http_support;
 
 use axum::serve::ListenerExt;
 use http_support::*;
-use mcpwire::context::Principal;
 use mcpwire::prelude::*;
 use serde_json::{Value, json};
 
@@ -29,21 +29,6 @@ async fn transfer(#[resolve(confirm)] answer: Confirm, ctx: Context) -> String {
         ctx.principal().unwrap_or("nobody"),
         answer.ok
     )
-}
-
-async fn authenticate(
-    mut request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    if let Some(user) = request
-        .headers()
-        .get("x-user")
-        .and_then(|v| v.to_str().ok())
-    {
-        let principal = Principal(user.to_owned());
-        request.extensions_mut().insert(principal);
-    }
-    next.run(request).await
 }
 
 async fn post(client: &reqwest::Client, url: &str, user: &str, body: &Value) -> Value {
@@ -108,4 +93,144 @@ async fn a_round_started_by_one_principal_is_refused_for_another() {
         "alice confirmed: true"
     );
     task.abort();
+}
+
+/// Add two numbers.
+#[tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn calculator() -> McpServer {
+    McpServer::new("calculator").tool(add).unwrap()
+}
+
+const ALICE: &[(&str, &str)] = &[("x-user", "alice")];
+const BOB: &[(&str, &str)] = &[("x-user", "bob")];
+const NOBODY: &[(&str, &str)] = &[];
+
+/// Every way `headers` can use the session `session`: each must be `404` for an intruder.
+async fn statuses(server: &Running, session: &str, headers: &[(&str, &str)]) -> Vec<u16> {
+    let add = legacy_call(1, "add", json!({"a": 1, "b": 2}));
+    let cancel =
+        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}});
+    let answer = json!({"jsonrpc":"2.0","id":"s-0","result":{}});
+    let mut delete = server
+        .client
+        .delete(&server.url)
+        .header("mcp-session-id", session);
+    for (name, value) in headers {
+        delete = delete.header(*name, *value);
+    }
+    vec![
+        server
+            .legacy_with(session, &add, headers)
+            .await
+            .status()
+            .as_u16(),
+        server
+            .legacy_with(session, &cancel, headers)
+            .await
+            .status()
+            .as_u16(),
+        server
+            .legacy_with(session, &answer, headers)
+            .await
+            .status()
+            .as_u16(),
+        server.get_stream(session, headers).await.status().as_u16(),
+        delete.send().await.unwrap().status().as_u16(),
+    ]
+}
+
+#[tokio::test]
+async fn a_session_serves_only_the_principal_that_opened_it() {
+    let server = start_authenticated(calculator().http()).await;
+    let session = server.initialize_with(ALICE).await;
+    assert_eq!(
+        statuses(&server, &session, BOB).await,
+        [404; 5],
+        "another principal"
+    );
+    assert_eq!(
+        statuses(&server, &session, NOBODY).await,
+        [404; 5],
+        "no principal"
+    );
+    let response = server
+        .legacy_with(
+            &session,
+            &legacy_call(2, "add", json!({"a": 2, "b": 2})),
+            BOB,
+        )
+        .await;
+    assert_eq!(
+        json_of(response).await,
+        json!({"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Session not found: initialize again"}}),
+        "exactly as if the session did not exist"
+    );
+    let own = server
+        .legacy_with(
+            &session,
+            &legacy_call(3, "add", json!({"a": 2, "b": 2})),
+            ALICE,
+        )
+        .await;
+    assert_eq!(
+        json_of(own).await["result"]["structuredContent"]["result"],
+        4,
+        "the intruders ended nothing"
+    );
+}
+
+#[tokio::test]
+async fn an_anonymous_session_refuses_an_authenticated_caller() {
+    let server = start_authenticated(calculator().http()).await;
+    let session = server.initialize_with(NOBODY).await;
+    assert_eq!(statuses(&server, &session, ALICE).await, [404; 5]);
+    let own = server
+        .legacy_with(
+            &session,
+            &legacy_call(2, "add", json!({"a": 1, "b": 1})),
+            NOBODY,
+        )
+        .await;
+    assert_eq!(own.status(), 200);
+}
+
+#[tokio::test]
+async fn an_initialize_flood_by_one_principal_leaves_other_principals_sessions_alone() {
+    let server = start_authenticated(calculator().http().max_sessions(4)).await;
+    let alice = server.initialize_with(ALICE).await;
+    let mallory = [("x-user", "mallory")];
+    for _ in 0..20 {
+        server.initialize_with(&mallory).await;
+    }
+    let add = legacy_call(1, "add", json!({"a": 1, "b": 1}));
+    assert_eq!(server.legacy_with(&alice, &add, ALICE).await.status(), 200);
+}
+
+#[tokio::test]
+async fn a_principal_at_its_cap_replaces_its_own_idlest_session() {
+    let server = start_authenticated(calculator().http().max_sessions_per_principal(2)).await;
+    let first = server.initialize_with(BOB).await;
+    let second = server.initialize_with(BOB).await;
+    let add = legacy_call(1, "add", json!({"a": 1, "b": 1}));
+    // `first` is used again: `second` is now the idlest.
+    assert_eq!(server.legacy_with(&first, &add, BOB).await.status(), 200);
+    let third = server.initialize_with(BOB).await;
+    assert_eq!(server.legacy_with(&second, &add, BOB).await.status(), 404);
+    assert_eq!(server.legacy_with(&first, &add, BOB).await.status(), 200);
+    assert_eq!(server.legacy_with(&third, &add, BOB).await.status(), 200);
+}
+
+#[tokio::test]
+async fn anonymous_callers_cannot_evict_authenticated_sessions() {
+    let server = start_authenticated(calculator().http().max_sessions(2)).await;
+    let alice = server.initialize_with(ALICE).await;
+    for _ in 0..10 {
+        server.initialize_with(NOBODY).await;
+    }
+    let add = legacy_call(1, "add", json!({"a": 1, "b": 1}));
+    assert_eq!(server.legacy_with(&alice, &add, ALICE).await.status(), 200);
 }

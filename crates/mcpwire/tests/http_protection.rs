@@ -121,6 +121,98 @@ async fn an_oversized_body_is_413() {
     still_serving(&server).await;
 }
 
+/// What a plain blocking client (Python's `http.client`, curl without `Expect`) sees when it
+/// writes a whole oversized body before reading the answer.
+struct Blocking {
+    /// Whether every byte of the body was written.
+    sent: std::io::Result<()>,
+    /// The response: status line and headers, then the body.
+    response: std::io::Result<(String, String)>,
+}
+
+fn post_blocking(addr: &str, body_len: usize) -> Blocking {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {body_len}\r\n\r\n"
+    );
+    let sending = std::thread::spawn(move || -> std::io::Result<()> {
+        writer.write_all(head.as_bytes())?;
+        let chunk = vec![b' '; 64 * 1024];
+        let mut left = body_len;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            writer.write_all(&chunk[..n])?;
+            left -= n;
+        }
+        writer.flush()
+    });
+    let response = (|| {
+        let mut received = Vec::new();
+        let mut buffer = [0u8; 4096];
+        let head_end = loop {
+            if let Some(end) = received.windows(4).position(|w| w == b"\r\n\r\n") {
+                break end + 4;
+            }
+            let n = stream.read(&mut buffer)?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            received.extend_from_slice(&buffer[..n]);
+        };
+        let head = String::from_utf8_lossy(&received[..head_end]).into_owned();
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse().unwrap())
+            })
+            .unwrap_or(0);
+        while received.len() < head_end + length {
+            let n = stream.read(&mut buffer)?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            received.extend_from_slice(&buffer[..n]);
+        }
+        let body = String::from_utf8_lossy(&received[head_end..head_end + length]).into_owned();
+        Ok((head, body))
+    })();
+    Blocking {
+        sent: sending.join().unwrap(),
+        response,
+    }
+}
+
+#[tokio::test]
+async fn a_blocking_client_writing_a_12_mib_body_reads_the_413() {
+    let server = start(server()).await;
+    let addr = server.url["http://".len()..]
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let outcome = tokio::task::spawn_blocking(move || post_blocking(&addr, 12 * 1024 * 1024))
+        .await
+        .unwrap();
+    assert!(
+        outcome.sent.is_ok(),
+        "the client wrote its whole body: {:?}",
+        outcome.sent
+    );
+    let (head, body) = outcome.response.expect("the client read the answer");
+    assert!(head.starts_with("HTTP/1.1 413"), "{head}");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&body).unwrap(),
+        json!({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: body longer than 4194304 bytes"}})
+    );
+    still_serving(&server).await;
+}
+
 #[tokio::test]
 async fn the_default_limit_is_4_mib() {
     let server = start(server()).await;

@@ -5,6 +5,7 @@ mod http_support;
 
 use http_support::*;
 use mcpwire::prelude::*;
+use mcpwire::transport::http::MemoryEventStore;
 use serde_json::json;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -98,15 +99,92 @@ async fn a_dropped_stream_is_resumed_from_its_last_event_id() {
         resumed_ids.iter().all(|id| !seen.contains(id)),
         "nothing is sent twice"
     );
+}
 
-    let unknown = server
-        .client
-        .get(&server.url)
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("last-event-id", "99-1")
-        .send()
+/// Add two numbers.
+#[tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+#[tokio::test]
+async fn an_unknown_last_event_id_opens_a_fresh_stream_and_keeps_the_session() {
+    let server = start(McpServer::new("resume").tool(add).unwrap()).await;
+    let session = server.initialize().await;
+    for unknown in ["99-1", "1-5", "no-such-id", ""] {
+        let stream = server
+            .get_stream(&session, &[("last-event-id", unknown)])
+            .await;
+        assert_eq!(stream.status(), 200, "{unknown:?}");
+        assert_eq!(content_type(&stream), "text/event-stream");
+    }
+    let call = legacy_call(1, "add", json!({"a": 1, "b": 2}));
+    let response = server.legacy(&session, &call).await;
+    assert_eq!(response.status(), 200, "the session lives on");
+    assert_eq!(
+        json_of(response).await["result"]["structuredContent"]["result"],
+        3
+    );
+}
+
+const LINES: usize = 400;
+
+/// Sends `LINES` progress notifications of 64 KiB each, then answers.
+#[tool]
+async fn firehose(ctx: Context) -> String {
+    let padding = "x".repeat(64 * 1024);
+    for i in 0..LINES {
+        ctx.report_progress(i as f64, None, Some(padding.clone()))
+            .await;
+    }
+    ctx.state::<std::sync::Arc<std::sync::atomic::AtomicBool>>()
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    "done".into()
+}
+
+#[tokio::test]
+async fn a_client_that_reads_too_slowly_loses_its_stream_not_its_events() {
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let server = McpServer::new("firehose")
+        .state(finished.clone())
+        .tool(firehose)
+        .unwrap()
+        .max_queued_messages(8)
+        .http()
+        .event_store(MemoryEventStore::new(1_000).max_bytes(64 * 1024 * 1024));
+    let server = start_http(server).await;
+    let session = server.initialize().await;
+    let call = json!({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"firehose",
+        "_meta":{"progressToken":"p"}}});
+    let stream = server.legacy(&session, &call).await;
+    assert_eq!(content_type(&stream), "text/event-stream");
+    // The client reads nothing until the tool has sent everything (25 MiB).
+    eventually("the tool finished", || {
+        finished.load(std::sync::atomic::Ordering::SeqCst)
+    })
+    .await;
+    let first = tokio::time::timeout(Duration::from_secs(10), stream.text())
         .await
+        .expect("the server ended the slow stream")
         .unwrap();
-    assert_eq!(unknown.status(), 404);
+    let events = parse_events(&first);
+    assert!(
+        events.len() < LINES && events.iter().all(|e| e.get("result").is_none()),
+        "the stream was cut short: {} events",
+        events.len()
+    );
+    let last = ids(&first).pop().unwrap();
+    let resumed = server
+        .get_stream(&session, &[("last-event-id", &last)])
+        .await;
+    let rest = tokio::time::timeout(Duration::from_secs(10), resumed.text())
+        .await
+        .unwrap()
+        .unwrap();
+    let all: Vec<_> = events.into_iter().chain(parse_events(&rest)).collect();
+    assert_eq!(all.len(), LINES + 1, "every event once");
+    for (i, event) in all[..LINES].iter().enumerate() {
+        assert_eq!(event["params"]["progress"], json!(i as f64));
+    }
+    assert_eq!(all[LINES]["result"]["content"][0]["text"], "done");
 }

@@ -60,7 +60,7 @@ impl Drop for Forget<'_> {
                 reason: Some("the server no longer needs the answer".to_owned()),
             };
             self.outbound
-                .send(notification_line("notifications/cancelled", &params));
+                .send_soon(notification_line("notifications/cancelled", &params));
         }
     }
 }
@@ -89,7 +89,7 @@ impl ClientRequests {
             outbound,
             id: id.clone(),
         };
-        if !outbound.send(request_line(&id, method, params)) {
+        if !outbound.send(request_line(&id, method, params)).await {
             return Err(ClientRequestError::Disconnected);
         }
         match tokio::time::timeout(timeout, answered).await {

@@ -336,7 +336,8 @@ impl Context {
         };
         self.inner
             .outbound
-            .send(notification_line("notifications/progress", &params));
+            .send(notification_line("notifications/progress", &params))
+            .await;
     }
 
     /// Sends a log message to the client, when the revision and the client allow it: on
@@ -375,7 +376,8 @@ impl Context {
         };
         self.inner
             .outbound
-            .send(notification_line("notifications/message", &params));
+            .send(notification_line("notifications/message", &params))
+            .await;
     }
 
     /// Announces that a list (tools, prompts or resources) changed: clients that listen for it
@@ -559,7 +561,7 @@ impl Context {
         let params = crate::protocol::elicitation::ElicitationCompleteParams {
             elicitation_id: elicitation_id.to_owned(),
         };
-        self.inner.outbound.send(notification_line(
+        self.inner.outbound.send_soon(notification_line(
             crate::protocol::elicitation::COMPLETE,
             &params,
         ));

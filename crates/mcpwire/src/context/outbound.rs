@@ -1,7 +1,11 @@
 //! `Outbound`: where a request's notifications (progress, log messages) and the server's own
 //! requests to the client go. One per connection on stdio; one per response stream on HTTP.
+//!
+//! The queue is bounded: when the client reads slower than the server writes, a sender waits
+//! for room rather than the queue growing without end.
 
 use tokio::sync::mpsc;
+use tokio::sync::mpsc::error::TrySendError;
 
 /// What a closable sink carries to ask its transport to end the stream now. Never valid JSON,
 /// so it cannot be mistaken for a message.
@@ -10,15 +14,16 @@ pub(crate) const CLOSE_STREAM: &str = "\u{0}close-stream";
 /// A sink of serialized JSON-RPC lines, cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Outbound {
-    lines: mpsc::UnboundedSender<String>,
+    lines: mpsc::Sender<String>,
     /// Whether the stream behind it can be closed and resumed (a 2025-11-25 HTTP request).
     closable: bool,
 }
 
 impl Outbound {
-    /// A sink and the receiving end the transport writes out.
-    pub fn channel() -> (Outbound, mpsc::UnboundedReceiver<String>) {
-        let (lines, rx) = mpsc::unbounded_channel();
+    /// A sink holding at most `capacity` lines the transport has not written yet, and the
+    /// receiving end the transport writes out.
+    pub(crate) fn channel(capacity: usize) -> (Outbound, mpsc::Receiver<String>) {
+        let (lines, rx) = mpsc::channel(capacity.max(1));
         (
             Outbound {
                 lines,
@@ -31,31 +36,75 @@ impl Outbound {
     /// A sink whose stream the handler may end early (the client resumes it), and its
     /// receiving end, which then sees [`CLOSE_STREAM`].
     #[cfg(feature = "http")]
-    pub(crate) fn closable_channel() -> (Outbound, mpsc::UnboundedReceiver<String>) {
-        let (lines, rx) = mpsc::unbounded_channel();
-        (
-            Outbound {
-                lines,
-                closable: true,
-            },
-            rx,
-        )
+    pub(crate) fn closable_channel(capacity: usize) -> (Outbound, mpsc::Receiver<String>) {
+        let (mut sink, rx) = Self::channel(capacity);
+        sink.closable = true;
+        (sink, rx)
     }
 
     /// Asks the transport to end the stream now; `false` when this sink's stream cannot be
-    /// closed and resumed.
+    /// closed and resumed. With the queue full, the stream ends once the client has read what
+    /// is queued.
     pub(crate) fn close_stream(&self) -> bool {
-        self.closable && self.lines.send(CLOSE_STREAM.to_owned()).is_ok()
+        if !self.closable {
+            return false;
+        }
+        match self.lines.try_send(CLOSE_STREAM.to_owned()) {
+            Ok(()) => true,
+            Err(TrySendError::Closed(_)) => false,
+            Err(TrySendError::Full(close)) => {
+                let lines = self.lines.clone();
+                tokio::spawn(async move { lines.send(close).await });
+                true
+            }
+        }
     }
 
-    /// Queues one line. Returns `false` when the other end is gone (the client left).
-    pub fn send(&self, line: String) -> bool {
-        self.lines.send(line).is_ok()
+    /// Queues one line, waiting while the queue is full. Returns `false` when the other end is
+    /// gone (the client left).
+    pub(crate) async fn send(&self, line: String) -> bool {
+        self.lines.send(line).await.is_ok()
     }
 
-    /// Whether the receiving end is gone (the client left).
-    #[cfg(feature = "http")]
-    pub fn is_closed(&self) -> bool {
-        self.lines.is_closed()
+    /// Queues one line from code that cannot wait (a drop guard): when the queue is full, the
+    /// line is sent as soon as there is room, by a task of its own. Returns `false` when the
+    /// other end is gone.
+    pub(crate) fn send_soon(&self, line: String) -> bool {
+        match self.lines.try_send(line) {
+            Ok(()) => true,
+            Err(TrySendError::Closed(_)) => false,
+            Err(TrySendError::Full(line)) => {
+                let lines = self.lines.clone();
+                match tokio::runtime::Handle::try_current() {
+                    Ok(runtime) => {
+                        runtime.spawn(async move { lines.send(line).await });
+                        true
+                    }
+                    Err(_) => false,
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_full_queue_makes_the_sender_wait() {
+        let (sink, mut lines) = Outbound::channel(2);
+        assert!(sink.send("1".into()).await);
+        assert!(sink.send("2".into()).await);
+        let third = tokio::spawn({
+            let sink = sink.clone();
+            async move { sink.send("3".into()).await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!third.is_finished(), "no room for a third line");
+        assert_eq!(lines.recv().await.as_deref(), Some("1"));
+        assert!(third.await.unwrap(), "room made, the line is queued");
+        drop(lines);
+        assert!(!sink.send("4".into()).await, "the client left");
     }
 }

@@ -52,16 +52,16 @@ where
                         code::INVALID_REQUEST,
                         format!("Invalid Request: message longer than {limit} bytes"),
                     );
-                    outbound.send(error_line(None, &error));
+                    outbound.send(error_line(None, &error)).await;
                 }
                 Some(Err(ReadError::NotUtf8)) => {
                     let error = ErrorObject::new(
                         code::PARSE_ERROR,
                         "Parse error: the message is not valid UTF-8",
                     );
-                    outbound.send(error_line(None, &error));
+                    outbound.send(error_line(None, &error)).await;
                 }
-                Some(Ok(line)) => dispatch(&exchange, &mut tasks, &line),
+                Some(Ok(line)) => dispatch(&exchange, &mut tasks, &line).await,
             },
         }
     }
@@ -78,7 +78,7 @@ where
     }
 }
 
-fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
+async fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
     if line.trim().is_empty() {
         return;
     }
@@ -86,21 +86,28 @@ fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str) {
         Err(rejected) => {
             exchange
                 .outbound
-                .send(error_line(rejected.id.as_ref(), &rejected.error));
+                .send(error_line(rejected.id.as_ref(), &rejected.error))
+                .await;
         }
         Ok(Incoming::Request(request)) => {
             let id = request.id.clone();
             let task_exchange = exchange.clone();
             // Spawned and tracked under one lock, so the task cannot finish before it is tracked.
             let session = exchange.session.clone();
-            session.track_with(id.clone(), || {
+            let limit = exchange.core.limits.max_requests_in_flight;
+            let started = session.track_with(id.clone(), limit, || {
+                let id = id.clone();
                 tasks.spawn(async move {
                     let line = handle(&task_exchange, request).await;
                     if task_exchange.session.finish(&id) {
-                        task_exchange.outbound.send(line);
+                        task_exchange.outbound.send(line).await;
                     }
                 })
             });
+            if let Err(refused) = started {
+                let error = refused.error(&id);
+                exchange.outbound.send(error_line(Some(&id), &error)).await;
+            }
         }
         Ok(Incoming::Notification(notification)) => notify(&exchange.session, notification),
         Ok(Incoming::Response(response)) => {
@@ -119,7 +126,7 @@ async fn forward_changes(exchange: Arc<Exchange>) {
         match changes.recv().await {
             Ok(change) => {
                 if let Some(line) = exchange.session.change_line(&change, &exchange.core.capabilities) {
-                    exchange.outbound.send(line);
+                    exchange.outbound.send(line).await;
                 }
             }
             Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}

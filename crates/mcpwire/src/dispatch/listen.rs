@@ -36,12 +36,13 @@ pub(crate) async fn listen(
     );
     exchange
         .outbound
-        .send(notification_line(ACKNOWLEDGED, &ack));
+        .send(notification_line(ACKNOWLEDGED, &ack))
+        .await;
     loop {
         match changes.recv().await {
             Ok(change) => {
                 if let Some(line) = notification(&honored, &watched, id, &change)
-                    && !exchange.outbound.send(line)
+                    && !exchange.outbound.send(line).await
                 {
                     break;
                 }

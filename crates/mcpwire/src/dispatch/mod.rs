@@ -4,6 +4,7 @@ pub(crate) mod calls;
 pub(crate) mod connection;
 pub(crate) mod envelope;
 pub(crate) mod era;
+pub(crate) mod in_flight;
 pub(crate) mod listen;
 pub(crate) mod rounds;
 pub(crate) mod router;

@@ -2,6 +2,7 @@
 //! `Mcp-Session-Id` (HTTP).
 
 use super::watched::{Full, Watched};
+use super::in_flight::{InFlight, Refused};
 use crate::context::{Change, ClientRequests};
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::jsonrpc::notification_line;
@@ -11,7 +12,6 @@ use crate::protocol::logging::LoggingLevel;
 use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;
 use crate::protocol::{ClientCapabilities, Implementation};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::task::AbortHandle;
 
@@ -40,7 +40,7 @@ pub(crate) struct Session {
     handshake: RwLock<Arc<Handshake>>,
     /// From `logging/setLevel`; until then every level is sent.
     log_level: Mutex<Option<LoggingLevel>>,
-    in_flight: Mutex<HashMap<RequestId, AbortHandle>>,
+    in_flight: InFlight,
     client_requests: Arc<ClientRequests>,
     /// Whether `initialize` opened this session (only then may the server send it unsolicited
     /// notifications).
@@ -115,30 +115,34 @@ impl Session {
         *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = Some(level);
     }
 
-    fn in_flight(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, AbortHandle>> {
-        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Starts a request's task and remembers it, so the client can cancel it. The task is
-    /// spawned while the registry is locked, so it cannot finish before it is remembered.
-    pub(crate) fn track_with(&self, id: RequestId, spawn: impl FnOnce() -> AbortHandle) {
-        let mut in_flight = self.in_flight();
-        let task = spawn();
-        in_flight.insert(id, task);
+    /// Starts a request's task and remembers it, so the client can cancel it; refused when a
+    /// request with the same id is running, or `limit` requests are (see [`InFlight::start`]).
+    pub(crate) fn track_with(
+        &self,
+        id: RequestId,
+        limit: usize,
+        spawn: impl FnOnce() -> AbortHandle,
+    ) -> Result<(), Refused> {
+        self.in_flight.start(id, limit, spawn)
     }
 
     /// Forgets a finished request; `false` when it was cancelled meanwhile (its response must
     /// not be sent).
     pub(crate) fn finish(&self, id: &RequestId) -> bool {
-        self.in_flight().remove(id).is_some()
+        self.in_flight.finish(id)
     }
 
     /// Stops a running request (`notifications/cancelled`).
     pub(crate) fn cancel(&self, id: &RequestId) {
-        if let Some(task) = self.in_flight().remove(id) {
-            task.abort();
+        if self.in_flight.cancel(id) {
             tracing::debug!(%id, "request cancelled by the client");
         }
+    }
+
+    /// Stops every running request (an HTTP session ended while they ran).
+    #[cfg(feature = "http")]
+    pub(crate) fn cancel_all(&self) {
+        self.in_flight.cancel_all();
     }
 
     /// The server's requests to this client.

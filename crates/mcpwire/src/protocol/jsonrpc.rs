@@ -80,6 +80,9 @@ pub mod code {
     pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
     /// 2026-07-28: the protocol version in `_meta` is not served.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
+    /// Implementation-defined (this SDK): the server refused the request because the client
+    /// reached one of its limits (e.g. requests in flight); retry later.
+    pub const SERVER_BUSY: i32 = -32000;
     /// 2025-11-25: a resource was not found (2026-07-28 uses [`INVALID_PARAMS`]).
     pub const RESOURCE_NOT_FOUND_LEGACY: i32 = -32002;
     /// 2025-11-25: the request needs URL-mode elicitations first (`data.elicitations`); never sent

@@ -495,6 +495,39 @@ impl McpServer {
         self
     }
 
+    /// The most requests one client runs at once: per connection on stdio (and the in-memory
+    /// transport), per session on 2025-11-25 HTTP (default 128). A request beyond it is answered
+    /// at once with the JSON-RPC error `-32000` ("Server busy: … retry later"), and the server
+    /// goes on serving the others. A 2026-07-28 HTTP request has its own connection, so this
+    /// does not apply to it.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").max_requests_in_flight(16);
+    /// # drop(server);
+    /// ```
+    pub fn max_requests_in_flight(mut self, requests: usize) -> Self {
+        self.limits.max_requests_in_flight = requests.max(1);
+        self
+    }
+
+    /// The most messages (notifications, requests to the client, answers) queued for one
+    /// client stream that the client has not read yet: the connection on stdio, one response
+    /// stream on HTTP (default 1 024). When a client reads slower than the server writes, a
+    /// handler sending more waits until it catches up, so memory stays bounded. A 2025-11-25
+    /// HTTP request stream, which runs on without its client, is ended instead; the client
+    /// resumes it with `Last-Event-ID` from the session's event store (`HttpServer::event_store`).
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").max_queued_messages(256);
+    /// # drop(server);
+    /// ```
+    pub fn max_queued_messages(mut self, messages: usize) -> Self {
+        self.limits.max_queued_messages = messages.max(1);
+        self
+    }
+
     /// The keys that seal `requestState` on 2026-07-28 rounds: the first seals, all open, so
     /// keys can be rotated. Replicas that share keys (and the server name) resume each other's
     /// rounds. Without this, keys come from the `MCP_REQUEST_STATE_KEYS` environment variable

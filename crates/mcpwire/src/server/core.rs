@@ -26,6 +26,10 @@ pub(crate) struct Limits {
     pub(crate) max_subscriptions: usize,
     /// The longest resource URI a client may subscribe to.
     pub(crate) max_subscription_uri_bytes: usize,
+    /// The most requests one connection (stdio) or session (HTTP) runs at once.
+    pub(crate) max_requests_in_flight: usize,
+    /// The most outgoing lines queued for one client stream before its sender waits.
+    pub(crate) max_queued_messages: usize,
 }
 
 impl Default for Limits {
@@ -37,6 +41,8 @@ impl Default for Limits {
             client_request_timeout: Duration::from_secs(300),
             max_subscriptions: 1000,
             max_subscription_uri_bytes: 2048,
+            max_requests_in_flight: 128,
+            max_queued_messages: 1024,
         }
     }
 }

@@ -5,7 +5,7 @@ use crate::dispatch::connection::ReadError;
 use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::mpsc::Receiver;
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 
 /// Lines of at most `max_bytes`; a longer line, or one that is not UTF-8, is reported once and
@@ -68,7 +68,7 @@ impl Decoder for BoundedLines {
 /// Writes every queued line, flushing only when the queue is empty (one syscall per burst).
 pub(crate) async fn write_lines<W: AsyncWrite + Unpin>(
     writer: W,
-    mut lines: UnboundedReceiver<String>,
+    mut lines: Receiver<String>,
 ) -> std::io::Result<()> {
     let mut writer = BufWriter::new(writer);
     while let Some(line) = lines.recv().await {

@@ -43,7 +43,7 @@ use tokio_stream_shim::ReceiverStream;
 /// ```
 pub struct MemoryClient {
     to_server: mpsc::UnboundedSender<String>,
-    from_server: mpsc::UnboundedReceiver<String>,
+    from_server: mpsc::Receiver<String>,
 }
 
 impl MemoryClient {
@@ -130,7 +130,7 @@ impl McpServer {
     pub async fn serve_memory(self) -> Result<MemoryClient> {
         let core = self.build().await?;
         let (to_server, incoming) = mpsc::unbounded_channel::<String>();
-        let (outbound, from_server) = Outbound::channel();
+        let (outbound, from_server) = Outbound::channel(core.limits.max_queued_messages);
         let input = ReceiverStream(incoming);
         tokio::spawn(serve(core, input, outbound));
         Ok(MemoryClient {

@@ -64,7 +64,7 @@ impl McpServer {
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
         let core = self.build().await?;
-        let (outbound, lines) = Outbound::channel();
+        let (outbound, lines) = Outbound::channel(core.limits.max_queued_messages);
         let writer = tokio::spawn(write_lines(writer, lines));
         let input = read_lines(reader, core.limits.max_message_bytes);
         serve(core, input, outbound).await;

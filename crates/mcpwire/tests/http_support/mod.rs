@@ -6,12 +6,31 @@ use mcpwire::McpServer;
 use mcpwire::transport::HttpServer;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub const MODERN: &str = "2026-07-28";
 pub const LEGACY: &str = "2025-11-25";
+
+/// What a handler that never answers lets a test observe: that it started, and that its
+/// future was dropped (cancelled or aborted).
+#[derive(Default)]
+pub struct Hang {
+    pub started: AtomicBool,
+    pub dropped: AtomicBool,
+}
+
+/// Sets [`Hang::dropped`] when the handler holding it is dropped.
+pub struct SetOnDrop(pub Arc<Hang>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.dropped.store(true, Ordering::SeqCst);
+    }
+}
 
 /// A server running on 127.0.0.1 (ephemeral port) until dropped or shut down.
 pub struct Running {
@@ -39,6 +58,51 @@ impl Drop for Running {
             task.abort();
         }
     }
+}
+
+/// Serves `router` (with peer addresses known to it) until dropped or shut down.
+pub async fn start_router(router: axum::Router) -> Running {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (stop, stopped) = oneshot::channel::<()>();
+    let app = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+            .map_err(Into::into)
+    });
+    Running {
+        url,
+        client: reqwest::Client::new(),
+        stop: Some(stop),
+        task: Some(task),
+    }
+}
+
+/// Serves `server` behind a middleware that takes the caller's principal from the `x-user`
+/// header (a stand-in for real authentication).
+pub async fn start_authenticated(server: HttpServer) -> Running {
+    let router = server.into_router().await.unwrap();
+    start_router(router.layer(axum::middleware::from_fn(authenticate))).await
+}
+
+/// The test's authentication: `x-user: NAME` is the principal `NAME`.
+pub async fn authenticate(
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if let Some(user) = request
+        .headers()
+        .get("x-user")
+        .and_then(|v| v.to_str().ok())
+    {
+        let principal = mcpwire::context::Principal(user.to_owned());
+        request.extensions_mut().insert(principal);
+    }
+    next.run(request).await
 }
 
 /// Serves `server` with default settings.
@@ -102,6 +166,20 @@ pub fn modern_headers(body: &Value) -> HeaderMap {
 }
 
 impl Running {
+    /// The same server, reached from the local address `ip` (any of 127.0.0.0/8 on Linux).
+    pub fn reached_from(&self, ip: [u8; 4]) -> Running {
+        let client = reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from(ip))
+            .build()
+            .unwrap();
+        Running {
+            url: self.url.clone(),
+            client,
+            stop: None,
+            task: None,
+        }
+    }
+
     /// POSTs `body` with the given headers (plus `Accept` and `Content-Type`).
     pub async fn post_with(&self, body: &Value, headers: HeaderMap) -> reqwest::Response {
         self.client
@@ -143,32 +221,68 @@ impl Running {
 
     /// Opens a 2025-11-25 session; returns its id.
     pub async fn initialize(&self) -> String {
-        let body = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-            "protocolVersion":LEGACY,"capabilities":{"roots":{}},
-            "clientInfo":{"name":"test","version":"1"}}});
-        let response = self.post_raw(body.to_string(), &[]).await;
+        self.initialize_with(&[]).await
+    }
+
+    /// Opens a 2025-11-25 session, sending `headers` with every message; returns its id.
+    pub async fn initialize_with(&self, headers: &[(&str, &str)]) -> String {
+        let response = self.post_raw(initialize_body().to_string(), headers).await;
         assert_eq!(response.status(), 200);
         let id = response.headers()["mcp-session-id"]
             .to_str()
             .unwrap()
             .to_owned();
         let initialized = json!({"jsonrpc":"2.0","method":"notifications/initialized"});
-        let accepted = self.legacy(&id, &initialized).await;
+        let accepted = self.legacy_with(&id, &initialized, headers).await;
         assert_eq!(accepted.status(), 202);
         id
     }
 
     /// POSTs a message of the session `session`.
     pub async fn legacy(&self, session: &str, body: &Value) -> reqwest::Response {
-        self.post_raw(
-            body.to_string(),
-            &[
-                ("mcp-session-id", session),
-                ("mcp-protocol-version", LEGACY),
-            ],
-        )
-        .await
+        self.legacy_with(session, body, &[]).await
     }
+
+    /// POSTs a message of the session `session` with extra `headers`.
+    pub async fn legacy_with(
+        &self,
+        session: &str,
+        body: &Value,
+        headers: &[(&str, &str)],
+    ) -> reqwest::Response {
+        let mut all = vec![
+            ("mcp-session-id", session),
+            ("mcp-protocol-version", LEGACY),
+        ];
+        all.extend_from_slice(headers);
+        self.post_raw(body.to_string(), &all).await
+    }
+
+    /// Opens the GET stream of the session `session`, with extra `headers`.
+    pub async fn get_stream(&self, session: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+        let mut request = self
+            .client
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", LEGACY);
+        for (name, value) in headers {
+            request = request.header(HeaderName::from_bytes(name.as_bytes()).unwrap(), *value);
+        }
+        request.send().await.expect("the server answered")
+    }
+}
+
+/// A 2025-11-25 `initialize` request.
+pub fn initialize_body() -> Value {
+    json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion":LEGACY,"capabilities":{"roots":{}},
+        "clientInfo":{"name":"test","version":"1"}}})
+}
+
+/// A 2025-11-25 `tools/call` request.
+pub fn legacy_call(id: u64, name: &str, arguments: Value) -> Value {
+    json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":arguments}})
 }
 
 /// The body as JSON.

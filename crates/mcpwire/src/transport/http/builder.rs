@@ -3,6 +3,7 @@
 use super::endpoint::{self, Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::origin::HostPolicy;
+use super::sessions::SessionLimits;
 use super::serve::run;
 use crate::error::Result;
 use crate::server::McpServer;
@@ -61,8 +62,13 @@ impl McpServer {
             settings: Settings {
                 hosts: HostPolicy::default(),
                 max_body_bytes: None,
-                session_idle_timeout: Duration::from_secs(30 * 60),
-                max_sessions: 10_000,
+                max_drained_body_bytes: 64 * 1024 * 1024,
+                sessions: SessionLimits {
+                    idle_timeout: Duration::from_secs(30 * 60),
+                    lifetime: Duration::from_secs(24 * 60 * 60),
+                    max: 10_000,
+                    max_per_principal: 100,
+                },
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
             },
@@ -217,8 +223,26 @@ impl HttpServer {
         self
     }
 
-    /// How long a 2025-11-25 session may stay idle (no request, no open stream) before it ends
-    /// (default 30 minutes). Its client then gets `404` and initializes again.
+    /// How much of a body refused with `413` is still read and dropped (default 64 MiB), so a
+    /// client that writes its whole body before reading the answer, as blocking clients do,
+    /// reads the `413` instead of a broken pipe. A larger body is answered at once and its
+    /// connection closed; `0` never reads a refused body.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").http().max_drained_body_bytes(16 * 1024 * 1024);
+    /// # drop(server);
+    /// ```
+    pub fn max_drained_body_bytes(mut self, bytes: usize) -> Self {
+        self.settings.max_drained_body_bytes = bytes;
+        self
+    }
+
+    /// How long a 2025-11-25 session may stay idle before it ends (default 30 minutes). Idle
+    /// means that no client connection is open on it: no request waiting for its answer, no
+    /// event stream. A request still running after its client left does not count, so an
+    /// abandoned session ends even when its requests never would (they are cancelled with it).
+    /// Its client then gets `404` and initializes again.
     ///
     /// # Examples
     ///
@@ -233,13 +257,34 @@ impl HttpServer {
     /// # Ok(()) }
     /// ```
     pub fn session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.settings.session_idle_timeout = timeout;
+        self.settings.sessions.idle_timeout = timeout;
+        self
+    }
+
+    /// How long a 2025-11-25 session may live from its `initialize`, however busy (default 24
+    /// hours): then its streams close, its running requests are cancelled, and its client gets
+    /// `404` and initializes again. This bounds a client that keeps streams open forever.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// use std::time::Duration;
+    ///
+    /// let server = McpServer::new("demo")
+    ///     .http()
+    ///     .max_session_lifetime(Duration::from_secs(8 * 60 * 60));
+    /// # drop(server);
+    /// ```
+    pub fn max_session_lifetime(mut self, lifetime: Duration) -> Self {
+        self.settings.sessions.lifetime = lifetime;
         self
     }
 
     /// The most 2025-11-25 sessions held at once (default 10 000). When full, `initialize`
-    /// evicts the session idle the longest; when every session is busy, it is refused with
-    /// `503`.
+    /// evicts a session of the caller holding the most, idle ones first; a busy session (a
+    /// request or stream open) only when its caller holds more than the newcomer's. Anonymous
+    /// callers (no [`Principal`](crate::context::Principal)) are told apart by network (IPv4
+    /// address, IPv6 /64) and take room only from anonymous sessions. When no session may go,
+    /// `initialize` is refused with `503`.
     ///
     /// # Examples
     ///
@@ -253,12 +298,29 @@ impl HttpServer {
     /// # Ok(()) }
     /// ```
     pub fn max_sessions(mut self, sessions: usize) -> Self {
-        self.settings.max_sessions = sessions;
+        self.settings.sessions.max = sessions;
+        self
+    }
+
+    /// The most 2025-11-25 sessions one authenticated [`Principal`](crate::context::Principal)
+    /// holds at once (default 100). Beyond it, the principal's `initialize` replaces its own
+    /// least recently used session, so one caller cannot fill the table. Anonymous callers
+    /// have no such cap (behind a proxy they would all share its address); a network holding
+    /// the most sessions gives up its own first (see [`HttpServer::max_sessions`]).
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").http().max_sessions_per_principal(10);
+    /// # drop(server);
+    /// ```
+    pub fn max_sessions_per_principal(mut self, sessions: usize) -> Self {
+        self.settings.sessions.max_per_principal = sessions;
         self
     }
 
     /// Where the recent events of 2025-11-25 request streams are kept, so a client that lost a
-    /// stream can resume it with `Last-Event-ID` (default: in memory, 1 024 events a session).
+    /// stream can resume it with `Last-Event-ID` (default: in memory, at most 1 024 events and
+    /// 4 MiB a session; see [`MemoryEventStore`]).
     ///
     /// # Examples
     ///
@@ -376,12 +438,15 @@ impl HttpServer {
 
     /// The MCP endpoint as an axum [`Router`] serving [`path`](HttpServer::path), to merge into
     /// an application: add routes and middleware as usual, then serve it with `axum::serve`
-    /// (set `TCP_NODELAY` on accepted sockets, see the example). The request headers reach
-    /// handlers as [`Context::headers`](crate::Context::headers).
+    /// (set `TCP_NODELAY` on accepted sockets, and serve with
+    /// `into_make_service_with_connect_info::<SocketAddr>()` so anonymous 2025-11-25 sessions
+    /// are counted per network, see the example and [`HttpServer::max_sessions`]). The request
+    /// headers reach handlers as [`Context::headers`](crate::Context::headers).
     ///
     /// ```no_run
     /// use axum::{Router, routing::get, serve::ListenerExt};
     /// use mcpwire::prelude::*;
+    /// use std::net::SocketAddr;
     ///
     /// # #[tokio::main] async fn main() -> mcpwire::Result<()> {
     /// let mcp = McpServer::new("demo").http().into_router().await?;
@@ -389,7 +454,7 @@ impl HttpServer {
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080")
     ///     .await?
     ///     .tap_io(|tcp| { let _ = tcp.set_nodelay(true); });
-    /// axum::serve(listener, app).await?;
+    /// axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await?;
     /// # Ok(()) }
     /// ```
     ///

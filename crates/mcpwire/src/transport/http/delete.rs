@@ -1,16 +1,18 @@
 //! DELETE: the client ends its 2025-11-25 session. Its GET stream closes, its outstanding
 //! requests to the client fail, and its id is `404` from then on.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
 use super::reply;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::response::Response;
-use http::{HeaderMap, StatusCode};
+use http::StatusCode;
 use std::sync::Arc;
 
-pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    match session_of(&endpoint, &headers) {
+pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+    let (parts, _) = request.into_parts();
+    match session_of(&endpoint, &parts.headers, &Caller::of(&parts.extensions)) {
         Ok(session) => {
             endpoint.sessions.remove(&session.id);
             reply::empty(StatusCode::OK)

@@ -3,7 +3,7 @@
 
 use super::events::EventStore;
 use super::origin::HostPolicy;
-use super::sessions::Sessions;
+use super::sessions::{SessionLimits, Sessions};
 use super::{delete, get, post, reply};
 use crate::dispatch::session::Session;
 use crate::protocol::ErrorObject;
@@ -27,6 +27,8 @@ pub(super) struct Endpoint {
     pub(super) stateless: Arc<Session>,
     pub(super) hosts: HostPolicy,
     pub(super) max_body_bytes: usize,
+    /// How much of a refused body is still read (and dropped), so its client reads the `413`.
+    pub(super) max_drained_body_bytes: usize,
     pub(super) keep_alive: Duration,
     /// The recent events of resumable session streams.
     pub(super) events: Arc<dyn EventStore>,
@@ -36,8 +38,8 @@ pub(super) struct Endpoint {
 pub(super) struct Settings {
     pub(super) hosts: HostPolicy,
     pub(super) max_body_bytes: Option<usize>,
-    pub(super) session_idle_timeout: Duration,
-    pub(super) max_sessions: usize,
+    pub(super) max_drained_body_bytes: usize,
+    pub(super) sessions: SessionLimits,
     pub(super) keep_alive: Duration,
     pub(super) events: Arc<dyn EventStore>,
 }
@@ -54,15 +56,11 @@ impl Endpoint {
             .unwrap_or(core.limits.max_message_bytes);
         Self {
             core,
-            sessions: Sessions::new(
-                settings.session_idle_timeout,
-                settings.max_sessions,
-                shutdown,
-                settings.events.clone(),
-            ),
+            sessions: Sessions::new(settings.sessions, shutdown, settings.events.clone()),
             stateless: Arc::new(Session::default()),
             hosts: settings.hosts,
             max_body_bytes,
+            max_drained_body_bytes: settings.max_drained_body_bytes,
             keep_alive: settings.keep_alive,
             events: settings.events,
         }

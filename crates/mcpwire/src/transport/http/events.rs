@@ -80,35 +80,38 @@ pub trait EventStore: Send + Sync + 'static {
     fn forget(&self, session: &str);
 }
 
-/// The default store: in memory, at most `per_session` events per session (oldest dropped).
+/// The default store: in memory, at most `per_session` events and [`max_bytes`] bytes of
+/// events per session (the oldest are dropped first; a client resuming from before them is
+/// told its id is unknown).
 ///
-/// # Examples
+/// [`max_bytes`]: MemoryEventStore::max_bytes
 ///
 /// ```
-/// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+/// use mcpwire::prelude::*;
+/// use mcpwire::transport::http::MemoryEventStore;
 ///
-/// let store = MemoryEventStore::new(2);
-/// for line in ["one", "two", "three"] {
-///     store.append("s", 0, line);
-/// }
-/// // "one" was dropped: a client that saw only event 0-0 cannot resume...
-/// assert!(store.after("s", "0-0").is_none());
-/// // ...but one that saw 0-1 gets the rest.
-/// assert_eq!(store.after("s", "0-1").unwrap().1.len(), 2);
+/// let store = MemoryEventStore::new(256).max_bytes(512 * 1024);
+/// let server = McpServer::new("demo").http().event_store(store);
+/// # drop(server);
 /// ```
 pub struct MemoryEventStore {
     per_session: usize,
+    max_bytes: usize,
     sessions: Mutex<HashMap<String, SessionEvents>>,
 }
 
 #[derive(Default)]
 struct SessionEvents {
+    /// `(stream, sequence, line)`, oldest first.
     events: VecDeque<(u64, u64, String)>,
+    /// The bytes of the lines in `events`.
+    bytes: usize,
     sequences: HashMap<u64, u64>,
 }
 
 impl MemoryEventStore {
-    /// A store keeping at most `per_session` events of each session.
+    /// A store keeping at most `per_session` events of each session, and at most 4 MiB of them
+    /// (see [`max_bytes`](MemoryEventStore::max_bytes)).
     ///
     /// # Examples
     ///
@@ -122,13 +125,22 @@ impl MemoryEventStore {
     pub fn new(per_session: usize) -> Self {
         Self {
             per_session: per_session.max(1),
+            max_bytes: 4 * 1024 * 1024,
             sessions: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The most bytes of events kept for one session (default 4 MiB, the largest message
+    /// accepted by default, so one whole result can always be replayed). Older events are
+    /// dropped first; an event larger than this is sent but not kept.
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes;
+        self
     }
 }
 
 impl Default for MemoryEventStore {
-    /// 1 024 events per session.
+    /// 1 024 events and 4 MiB per session.
     fn default() -> Self {
         Self::new(1024)
     }
@@ -142,8 +154,12 @@ impl EventStore for MemoryEventStore {
         *sequence += 1;
         let sequence = *sequence;
         events.events.push_back((stream, sequence, line.to_owned()));
-        if events.events.len() > self.per_session {
-            events.events.pop_front();
+        events.bytes += line.len();
+        while events.events.len() > self.per_session || events.bytes > self.max_bytes {
+            let Some((_, _, dropped)) = events.events.pop_front() else {
+                break;
+            };
+            events.bytes -= dropped.len();
         }
         format!("{stream}-{sequence}")
     }
@@ -214,5 +230,36 @@ mod tests {
         );
         store.forget("s");
         assert!(store.after("s", "1-3").is_none());
+    }
+
+    #[test]
+    fn the_default_store_keeps_at_most_4_mib_of_a_session() {
+        let store = MemoryEventStore::default();
+        let mebibyte = "x".repeat(1024 * 1024);
+        for _ in 0..5 {
+            store.append("s", 1, &mebibyte);
+        }
+        assert!(store.after("s", "1-0").is_none(), "the first event is gone");
+        assert_eq!(store.after("s", "1-1").unwrap().1.len(), 4);
+    }
+
+    #[test]
+    fn events_are_capped_by_bytes_per_session() {
+        let store = MemoryEventStore::new(100).max_bytes(10);
+        store.append("s", 1, "aaaa");
+        store.append("s", 1, "bbbb");
+        store.append("other", 1, "cccc");
+        store.append("s", 1, "dddd");
+        assert!(store.after("s", "1-0").is_none(), "12 bytes: the oldest went");
+        let kept: Vec<String> = store.after("s", "1-1").unwrap().1.into_iter().map(|(_, l)| l).collect();
+        assert_eq!(kept, ["bbbb", "dddd"]);
+        assert_eq!(store.after("other", "1-0").unwrap().1.len(), 1, "sessions are apart");
+        store.append("s", 1, &"e".repeat(11));
+        assert!(
+            store.after("s", "1-3").is_none(),
+            "an event larger than the cap is not kept"
+        );
+        store.append("s", 1, "ffff");
+        assert_eq!(store.after("s", "1-4").unwrap().1.len(), 1);
     }
 }

@@ -1,39 +1,52 @@
 //! GET: the standalone SSE stream of a 2025-11-25 session, for server messages unrelated to any
-//! request (list changes, updates of subscribed resources). One per session (a second one is `409`); it ends with the session. 2026-07-28 has no
-//! GET stream (`405`), nor has a request without a session. With `Last-Event-ID`, a GET resumes the request stream that event belongs to instead.
+//! request (list changes, updates of subscribed resources). It ends with the session.
+//!
+//! A session has one: a new GET replaces the stream open before, which ends. So a client that
+//! reconnects before the server noticed its old connection drop gets its stream at once, and
+//! a client cannot pile streams up; several would each carry every notification, where the
+//! spec puts each message on exactly one stream.
+//!
+//! 2026-07-28 has no GET stream (`405`), nor has a request without a session. With
+//! `Last-Event-ID`, a GET resumes the request stream that event belongs to instead. An id the
+//! server does not know (never issued, or its events no longer kept) opens a fresh standalone
+//! stream with nothing replayed: the spec answers a GET with a stream or `405`, and `404` would
+//! tell a 2025-11-25 client its session is gone.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
-use super::{reply, resume, sse};
+use super::{resume, sse};
 use crate::dispatch::session::Session;
 use crate::server::core::ServerCore;
-use axum::extract::State;
+use axum::extract::{Request, State};
 use axum::response::Response;
 use futures_util::StreamExt;
-use http::{HeaderMap, StatusCode};
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
 
-pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, headers: HeaderMap) -> Response {
-    let session = match session_of(&endpoint, &headers) {
+pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
+    let (parts, _) = request.into_parts();
+    let headers = parts.headers;
+    let session = match session_of(&endpoint, &headers, &Caller::of(&parts.extensions)) {
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(None),
     };
-    if let Some(last) = headers.get("last-event-id").and_then(|v| v.to_str().ok()) {
-        return resume::resume(&session, &endpoint.events, last, endpoint.keep_alive)
-            .unwrap_or_else(|| reply::empty(StatusCode::NOT_FOUND));
+    if let Some(last) = headers.get("last-event-id") {
+        let resumed = last
+            .to_str()
+            .ok()
+            .and_then(|last| resume::resume(&endpoint, &session, last));
+        if let Some(resumed) = resumed {
+            return resumed;
+        }
+        tracing::debug!(session = %session.id, "unknown Last-Event-ID; a fresh stream, no replay");
     }
-    let Some(mut lines) = session.open_standalone() else {
-        return reply::empty(StatusCode::CONFLICT);
-    };
+    let ended = session.open_standalone();
     let activity = session.activity();
-    let closed = session.closed.clone();
-    let own = futures_util::stream::poll_fn(move |cx| lines.poll_recv(cx));
-    let changes = change_lines(endpoint.core.clone(), session.session.clone());
-    let stream = futures_util::stream::select(own, changes)
-        .take_until(closed.cancelled_owned())
+    let stream = change_lines(endpoint.core.clone(), session.session.clone())
+        .take_until(ended.cancelled_owned())
         .map(move |line| {
-            let _keep_alive = &activity;
+            let _connected = &activity;
             line
         });
     sse::stream(stream, endpoint.keep_alive)

@@ -1,13 +1,16 @@
 //! The 2025-11-25 side: `initialize` opens a session and names it in `Mcp-Session-Id`; later
-//! messages must carry that header (missing: `400`; unknown, ended or expired: `404`).
+//! messages must carry that header (missing: `400`; unknown, ended, expired, or opened by
+//! another principal: `404`).
 //!
 //! A request runs as a task of its session, so `notifications/cancelled` stops it and a
-//! dropped stream does not; its notifications and its requests to the client travel on its
-//! own response stream. The client's responses and notifications are accepted with `202`.
+//! dropped stream does not (nor does it keep the session from idling out: only the client's
+//! connection does); its notifications and its requests to the client travel on its own
+//! response stream. The client's responses and notifications are accepted with `202`.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
-use super::sessions::HttpSession;
+use super::http_session::HttpSession;
 use super::{reply, resume, sessions::Full};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
@@ -25,22 +28,23 @@ pub(super) async fn initialize(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    principal: Option<Arc<str>>,
+    caller: &Caller,
 ) -> Response {
-    let session = match endpoint.sessions.create() {
+    let session = match endpoint.sessions.create(caller) {
         Ok(session) => session,
         Err(Full) => {
             let error = ErrorObject::new(code::INTERNAL_ERROR, "Server busy: too many sessions");
             return reply::error(StatusCode::SERVICE_UNAVAILABLE, Some(&request.id), &error);
         }
     };
-    let (outbound, _lines) = Outbound::channel();
+    // `initialize` sends nothing but its answer: nobody reads this sink.
+    let (outbound, _) = Outbound::channel(1);
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
-        principal,
+        principal: caller.principal.clone(),
     };
     let answer = respond(&exchange, request).await;
     if answer.error_code.is_some() {
@@ -58,24 +62,26 @@ pub(super) async fn request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    principal: Option<Arc<str>>,
+    caller: &Caller,
 ) -> Response {
-    let session = match lookup(endpoint, &headers) {
+    let session = match lookup(endpoint, &headers, caller) {
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(Some(&request.id)),
     };
     let activity = session.activity();
-    let (outbound, lines) = Outbound::closable_channel();
+    let (outbound, lines) = Outbound::closable_channel(endpoint.core.limits.max_queued_messages);
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
-        principal,
+        principal: caller.principal.clone(),
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
-    session.session.track_with(id.clone(), move || {
+    let limit = endpoint.core.limits.max_requests_in_flight;
+    let started = session.session.track_with(id.clone(), limit, || {
+        let id = id.clone();
         tokio::spawn(async move {
             let reply = respond(&exchange, request).await;
             if exchange.session.finish(&id) {
@@ -84,12 +90,11 @@ pub(super) async fn request(
         })
         .abort_handle()
     });
-    let work = async move {
-        let _busy = activity;
-        answer.await.ok()
-    };
-    let store = endpoint.events.clone();
-    resume::answer(session, store, work, lines, endpoint.keep_alive).await
+    if let Err(refused) = started {
+        return reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
+    }
+    let work = async move { answer.await.ok() };
+    resume::answer(endpoint, session, activity, work, lines).await
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a
@@ -97,12 +102,13 @@ pub(super) async fn request(
 pub(super) fn notification(
     endpoint: &Endpoint,
     headers: &HeaderMap,
+    caller: &Caller,
     notification: Notification,
 ) -> Response {
     if !headers.contains_key(SESSION_ID) {
         return reply::empty(StatusCode::ACCEPTED);
     }
-    match lookup(endpoint, headers) {
+    match lookup(endpoint, headers, caller) {
         Ok(session) => {
             notify(&session.session, notification);
             reply::empty(StatusCode::ACCEPTED)
@@ -112,8 +118,13 @@ pub(super) fn notification(
 }
 
 /// The client's answer to one of the server's requests.
-pub(super) fn response(endpoint: &Endpoint, headers: &HeaderMap, response: ResponseIn) -> Response {
-    match lookup(endpoint, headers) {
+pub(super) fn response(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    caller: &Caller,
+    response: ResponseIn,
+) -> Response {
+    match lookup(endpoint, headers, caller) {
         Ok(session) => {
             let id = response.id.clone();
             if !session.session.client_requests().complete(response) {
@@ -131,7 +142,7 @@ pub(super) enum Refusal {
     UnsupportedVersion,
     /// No `Mcp-Session-Id`: `400` on POST, `405` on GET and DELETE.
     Missing,
-    /// An unknown, ended or expired session: `404`.
+    /// An unknown, ended or expired session, or another principal's: `404`.
     Unknown,
     /// A GET or DELETE from a 2026-07-28 client: `405`.
     NotAllowed,
@@ -166,8 +177,12 @@ impl Refusal {
     }
 }
 
-/// The session a POST names.
-fn lookup(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<HttpSession>, Refusal> {
+/// The session a POST names, when `caller` may use it.
+fn lookup(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    caller: &Caller,
+) -> Result<Arc<HttpSession>, Refusal> {
     let version = headers
         .get(PROTOCOL_VERSION)
         .map(|v| v.to_str().unwrap_or_default());
@@ -178,7 +193,7 @@ fn lookup(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<HttpSession>, 
     let session = name
         .to_str()
         .ok()
-        .and_then(|name| endpoint.sessions.get(name));
+        .and_then(|name| endpoint.sessions.get(name, caller));
     session.ok_or(Refusal::Unknown)
 }
 
@@ -187,6 +202,7 @@ fn lookup(endpoint: &Endpoint, headers: &HeaderMap) -> Result<Arc<HttpSession>, 
 pub(super) fn session_of(
     endpoint: &Endpoint,
     headers: &HeaderMap,
+    caller: &Caller,
 ) -> Result<Arc<HttpSession>, Refusal> {
     let modern = headers
         .get(PROTOCOL_VERSION)
@@ -194,5 +210,5 @@ pub(super) fn session_of(
     if modern || !headers.contains_key(SESSION_ID) {
         return Err(Refusal::NotAllowed);
     }
-    lookup(endpoint, headers)
+    lookup(endpoint, headers, caller)
 }

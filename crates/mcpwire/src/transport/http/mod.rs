@@ -10,10 +10,13 @@
 //!   for unknown methods; GET and DELETE are `405`.
 //! - **2025-11-25** (`initialize`, then `Mcp-Session-Id` on every message): sessions, with
 //!   server→client requests on the request's SSE stream, the client's responses and
-//!   notifications accepted with `202`, a GET stream per session, DELETE, idle expiry and a cap
-//!   on live sessions.
-//! - **Protection**: `Host`/`Origin` allow-list (`403`), body size limit (`413`), malformed
-//!   bodies answered with JSON-RPC errors (`400`).
+//!   notifications accepted with `202`, a GET stream per session, DELETE, idle expiry and a
+//!   longest lifetime. A session serves only the [`Principal`](crate::context::Principal) that
+//!   opened it (anyone else gets `404`), and the table of live sessions is capped and shared out
+//!   per principal (anonymous callers per network), so one caller cannot evict the others.
+//! - **Protection**: `Host`/`Origin` allow-list (`403`), body size limit (`413`, read to its end
+//!   first so a blocking client sees it), malformed bodies answered with JSON-RPC errors
+//!   (`400`), bounded queues towards slow readers, requests in flight capped per session.
 //!
 //! `subscriptions/listen` answers an SSE stream of the requested change notifications. A session request's
 //! event stream is resumable: events carry ids, and `GET` with `Last-Event-ID` replays what the
@@ -33,11 +36,14 @@
 //! ```
 
 mod builder;
+mod caller;
 mod delete;
 mod endpoint;
 mod events;
+mod eviction;
 mod get;
 mod headers;
+mod http_session;
 mod legacy;
 mod modern;
 mod origin;

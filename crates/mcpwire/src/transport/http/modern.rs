@@ -44,7 +44,7 @@ pub(super) async fn handle(
         let error = ErrorObject::method_not_found(&request.method);
         return reply::error(StatusCode::NOT_FOUND, Some(&request.id), &error);
     }
-    let (outbound, lines) = Outbound::channel();
+    let (outbound, lines) = Outbound::channel(endpoint.core.limits.max_queued_messages);
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: endpoint.stateless.clone(),

@@ -7,15 +7,16 @@
 //! 2026-07-28 `MCP-Protocol-Version` or none, `-32600` (missing session) when it announces a
 //! 2025 one.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::{legacy, modern, reply};
-use crate::context::Principal;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::meta::MetaOnly;
 use crate::protocol::version::LEGACY_VERSIONS;
-use axum::body::Body;
+use axum::body::{Body, BodyDataStream};
+use futures_util::StreamExt;
 use axum::extract::State;
 use axum::response::Response;
 use http::{HeaderMap, StatusCode, header};
@@ -26,7 +27,9 @@ pub(super) async fn handle(
     request: axum::extract::Request,
 ) -> Response {
     let (parts, body) = request.into_parts();
-    let body = match read_body(&parts.headers, body, endpoint.max_body_bytes).await {
+    let limit = endpoint.max_body_bytes;
+    let drained = endpoint.max_drained_body_bytes;
+    let body = match read_body(&parts.headers, body, limit, drained).await {
         Ok(body) => body,
         Err(response) => return response,
     };
@@ -47,16 +50,13 @@ pub(super) async fn handle(
         }
     };
     let headers = parts.headers;
-    let principal = parts
-        .extensions
-        .get::<Principal>()
-        .map(|p| Arc::<str>::from(p.0.as_str()));
+    let caller = Caller::of(&parts.extensions);
     match message {
-        Incoming::Request(request) => route_request(&endpoint, request, headers, principal).await,
+        Incoming::Request(request) => route_request(&endpoint, request, headers, &caller).await,
         Incoming::Notification(notification) => {
-            legacy::notification(&endpoint, &headers, notification)
+            legacy::notification(&endpoint, &headers, &caller, notification)
         }
-        Incoming::Response(response) => legacy::response(&endpoint, &headers, response),
+        Incoming::Response(response) => legacy::response(&endpoint, &headers, &caller, response),
     }
 }
 
@@ -64,7 +64,7 @@ async fn route_request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    principal: Option<Arc<str>>,
+    caller: &Caller,
 ) -> Response {
     let meta =
         serde_json::from_str::<MetaOnly>(request.params.as_deref().map_or("{}", |p| p.get()))
@@ -73,13 +73,14 @@ async fn route_request(
     if let Some(meta) =
         meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
     {
+        let principal = caller.principal.clone();
         return modern::handle(endpoint, request, headers, principal, meta).await;
     }
     if request.method == "initialize" {
-        return legacy::initialize(endpoint, request, headers, principal).await;
+        return legacy::initialize(endpoint, request, headers, caller).await;
     }
     if headers.contains_key(SESSION_ID) {
-        return legacy::request(endpoint, request, headers, principal).await;
+        return legacy::request(endpoint, request, headers, caller).await;
     }
     let announces_legacy = headers
         .get(PROTOCOL_VERSION)
@@ -100,10 +101,16 @@ async fn route_request(
 }
 
 /// The body, at most `limit` bytes (else `413` with a JSON-RPC error).
+///
+/// A refused body is still read, up to `drain` bytes, and dropped: a client that writes its
+/// whole body before it reads the answer (as blocking clients do: Python's `http.client`, curl
+/// without `Expect`) then reads the `413`, where a connection closed under it would break its
+/// pipe. A body declared larger than `drain` is not read at all.
 async fn read_body(
     headers: &HeaderMap,
     body: Body,
     limit: usize,
+    drain: usize,
 ) -> Result<bytes::Bytes, Response> {
     let too_large = || {
         let error = ErrorObject::new(
@@ -116,11 +123,39 @@ async fn read_body(
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
+    let mut chunks = body.into_data_stream();
+    if let Some(length) = declared.filter(|&length| length > limit as u64) {
+        if length <= drain as u64 {
+            discard(&mut chunks, drain).await;
+        }
         return Err(too_large());
     }
-    axum::body::to_bytes(body, limit).await.map_err(|error| {
-        tracing::debug!(%error, "reading a request body failed");
-        too_large()
+    let mut received: Vec<bytes::Bytes> = Vec::new();
+    let mut length = 0;
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|error| {
+            tracing::debug!(%error, "reading a request body failed");
+            too_large()
+        })?;
+        length += chunk.len();
+        if length > limit {
+            discard(&mut chunks, drain.saturating_sub(length)).await;
+            return Err(too_large());
+        }
+        received.push(chunk);
+    }
+    Ok(match received.len() {
+        1 => received.pop().expect("one chunk"),
+        _ => received.concat().into(),
     })
+}
+
+/// Reads and drops the rest of a body, at most `budget` bytes of it.
+async fn discard(chunks: &mut BodyDataStream, mut budget: usize) {
+    while let Some(Ok(chunk)) = chunks.next().await {
+        let Some(left) = budget.checked_sub(chunk.len()) else {
+            return;
+        };
+        budget = left;
+    }
 }

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
-use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::mpsc::Receiver;
 
 /// The HTTP status of a JSON response: the 2026-07-28 mapping (unknown method `404`; header,
 /// capability and version errors `400`), `200` for everything else and on 2025-11-25.
@@ -64,12 +64,12 @@ pub(super) enum Decision {
     Stream {
         queue: VecDeque<String>,
         work: Option<Work>,
-        lines: UnboundedReceiver<String>,
+        lines: Receiver<String>,
     },
 }
 
 /// Waits for the handler's reply or its first line.
-pub(super) async fn decide<F>(work: F, mut lines: UnboundedReceiver<String>) -> Decision
+pub(super) async fn decide<F>(work: F, mut lines: Receiver<String>) -> Decision
 where
     F: Future<Output = Option<Reply>> + Send + 'static,
 {
@@ -101,7 +101,7 @@ where
 /// `None` when the request was cancelled: the stream then ends without a response.
 pub(super) async fn answer<F>(
     work: F,
-    lines: UnboundedReceiver<String>,
+    lines: Receiver<String>,
     era: Era,
     keep_alive: Duration,
 ) -> Response
@@ -121,7 +121,7 @@ where
 struct Pump {
     queue: VecDeque<String>,
     work: Option<Work>,
-    lines: UnboundedReceiver<String>,
+    lines: Receiver<String>,
 }
 
 enum Step {

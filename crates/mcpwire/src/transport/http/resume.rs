@@ -3,20 +3,26 @@
 //! the handler goes on when the client's connection drops (a disconnect is not a cancellation on
 //! a session), and a client that reconnects with `GET` and `Last-Event-ID` gets what it missed,
 //! then the rest live.
+//!
+//! The relay never waits for the client: a client that reads too slowly (its queue of
+//! `max_queued_messages` events is full) loses its live stream, not the events, and resumes.
 
+use super::endpoint::Endpoint;
 use super::events::EventStore;
 use super::reply::{self, Decision, Work};
-use super::sessions::HttpSession;
+use super::http_session::{Activity, HttpSession};
 use super::sse;
 use crate::context::CLOSE_STREAM;
 use crate::dispatch::router::Reply;
 use crate::protocol::Era;
 use axum::response::Response;
+use futures_util::StreamExt;
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::mpsc::{self, Receiver, Sender};
 
 /// `(event id, line)`.
 type Event = (String, String);
@@ -27,23 +33,23 @@ const RETRY: Duration = Duration::from_secs(1);
 /// The live listener of each of a session's running streams.
 #[derive(Default)]
 pub(super) struct Relays {
-    listeners: Mutex<HashMap<u64, Option<UnboundedSender<Event>>>>,
+    listeners: Mutex<HashMap<u64, Option<Sender<Event>>>>,
 }
 
 impl Relays {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<UnboundedSender<Event>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<Sender<Event>>>> {
         self.listeners.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 /// Answers a session request: JSON when the handler finishes before sending anything, else a
-/// resumable event stream.
+/// resumable event stream. `activity` (the client's connection) lasts as long as the response.
 pub(super) async fn answer<F>(
+    endpoint: &Endpoint,
     session: Arc<HttpSession>,
-    store: Arc<dyn EventStore>,
+    activity: Activity,
     work: F,
-    lines: UnboundedReceiver<String>,
-    keep_alive: Duration,
+    lines: Receiver<String>,
 ) -> Response
 where
     F: Future<Output = Option<Reply>> + Send + 'static,
@@ -55,12 +61,17 @@ where
         Decision::Stream { queue, work, lines } => (queue, work, lines),
     };
     let stream_id = session.next_stream();
-    let (listener, events) = mpsc::unbounded_channel();
+    let (listener, mut events) = mpsc::channel(endpoint.core.limits.max_queued_messages);
     session.relays.lock().insert(stream_id, Some(listener));
     // An empty first event gives the client an id to resume from before anything else arrives.
     let priming = format!("{stream_id}-0");
+    let store = endpoint.events.clone();
     tokio::spawn(relay(session, store, stream_id, queue, work, lines));
-    sse::stream_with_ids(Some((priming, RETRY)), events, keep_alive)
+    let events = futures_util::stream::poll_fn(move |cx| {
+        let _connected = &activity;
+        events.poll_recv(cx)
+    });
+    sse::stream_with_ids(Some((priming, RETRY)), events, endpoint.keep_alive)
 }
 
 /// Stores and forwards every event of one stream until the handler finished.
@@ -70,7 +81,7 @@ async fn relay(
     stream: u64,
     mut queue: VecDeque<String>,
     mut work: Option<Work>,
-    mut lines: UnboundedReceiver<String>,
+    mut lines: Receiver<String>,
 ) {
     loop {
         let line = if let Some(line) = queue.pop_front() {
@@ -98,10 +109,17 @@ async fn relay(
             continue;
         }
         let id = store.append(&session.id, stream, &line);
-        if let Some(Some(listener)) = relays.get(&stream)
-            && listener.send((id, line)).is_err()
-        {
-            relays.insert(stream, None);
+        if let Some(Some(listener)) = relays.get(&stream) {
+            match listener.try_send((id, line)) {
+                Ok(()) => {}
+                Err(TrySendError::Full(_)) => {
+                    tracing::debug!(session = %session.id, stream, "the client reads too slowly; its stream ends, and it can resume");
+                    relays.insert(stream, None);
+                }
+                Err(TrySendError::Closed(_)) => {
+                    relays.insert(stream, None);
+                }
+            }
         }
     }
     session.relays.lock().remove(&stream);
@@ -110,20 +128,22 @@ async fn relay(
 /// `GET` with `Last-Event-ID`: the missed events of that stream, then the rest live (when it is
 /// still running); `None` when the id is unknown.
 pub(super) fn resume(
+    endpoint: &Endpoint,
     session: &Arc<HttpSession>,
-    store: &Arc<dyn EventStore>,
     last_event_id: &str,
-    keep_alive: Duration,
 ) -> Option<Response> {
     let mut relays = session.relays.lock();
-    let (stream, missed) = store.after(&session.id, last_event_id)?;
-    let (listener, live) = mpsc::unbounded_channel();
-    for event in missed {
-        let _ = listener.send(event);
-    }
+    let (stream, missed) = endpoint.events.after(&session.id, last_event_id)?;
+    let (listener, mut live) = mpsc::channel(endpoint.core.limits.max_queued_messages);
     if relays.contains_key(&stream) {
         relays.insert(stream, Some(listener));
     }
     drop(relays);
-    Some(sse::stream_with_ids(None, live, keep_alive))
+    let activity = session.activity();
+    let live = futures_util::stream::poll_fn(move |cx| {
+        let _connected = &activity;
+        live.poll_recv(cx)
+    });
+    let events = futures_util::stream::iter(missed).chain(live);
+    Some(sse::stream_with_ids(None, events, endpoint.keep_alive))
 }

@@ -1,10 +1,12 @@
 //! The accept loop: hyper via `axum::serve`, `TCP_NODELAY` on every accepted socket (without
-//! it, small SSE writes wait ~40 ms for a delayed ACK), and graceful shutdown.
+//! it, small SSE writes wait ~40 ms for a delayed ACK), the peer address in every request (so
+//! anonymous sessions are counted per network), and graceful shutdown.
 
 use crate::error::Result;
 use axum::Router;
 use axum::serve::ListenerExt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -29,6 +31,7 @@ pub(super) async fn run(
         signal.await;
         trigger.cancel();
     };
+    let app = app.into_make_service_with_connect_info::<SocketAddr>();
     let serving = axum::serve(listener, app).with_graceful_shutdown(stopping);
     tokio::select! {
         served = serving.into_future() => Ok(served?),

@@ -1,89 +1,44 @@
 //! 2025-11-25 sessions over HTTP: minted by `initialize`, named by `Mcp-Session-Id`, ended by
-//! DELETE, by idling past the timeout, or by shutdown.
+//! DELETE, by idling past the timeout, by reaching the longest lifetime, by eviction, or by
+//! shutdown. Ending a session (but for shutdown, which has its grace period) stops its running
+//! requests.
 //!
-//! The table is capped: when it is full, `initialize` evicts the session idle the longest (its
-//! client gets `404` next time and, as the spec requires, initializes again); when every session
-//! is busy (a request or stream open), `initialize` is refused with `503`. A flood of
-//! `initialize` therefore costs at most the cap in memory, and active clients keep their sessions.
+//! A session is idle while no client connection is open on it: a request whose client left
+//! does not keep it alive, so an abandoned session with stuck requests still ends. A client
+//! that keeps streams open forever is bounded by the lifetime.
+//!
+//! The table is bounded, and its room is shared out per [`Owner`], so one caller cannot take it
+//! from the others:
+//!
+//! - an authenticated principal holds at most `max_per_principal` sessions: beyond that, its
+//!   `initialize` replaces its own least recently used session;
+//! - anonymous callers are told apart by network (see [`Owner`]) and only ever take room from
+//!   anonymous sessions, so an anonymous flood cannot evict an authenticated session;
+//! - when the table is full, `initialize` evicts a session of the owner holding the most (see
+//!   `eviction.rs`); when no session may be evicted, it is refused with `503`.
+//!
+//! An evicted client gets `404` next time and, as the spec requires, initializes again.
 
+use super::caller::{Caller, Owner};
+use super::eviction::{self, Candidate};
 use super::events::EventStore;
-use super::resume::Relays;
-use crate::context::Outbound;
-use crate::dispatch::session::Session;
+use super::http_session::{Clock, HttpSession};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
-use std::time::{Duration, Instant};
-use tokio::sync::mpsc::UnboundedReceiver;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// One client's session, as the HTTP transport holds it.
-pub(super) struct HttpSession {
-    /// The `Mcp-Session-Id`: 128 random bits, hex (visible ASCII).
-    pub(super) id: Arc<str>,
-    /// The protocol-level session (handshake, requests in flight, requests to the client).
-    pub(super) session: Arc<Session>,
-    /// Cancelled when the session ends: its GET stream closes.
-    pub(super) closed: CancellationToken,
-    /// Milliseconds since the table's epoch at the last activity.
-    last_seen: AtomicU64,
-    /// Requests and streams open right now; a busy session never expires.
-    busy: AtomicUsize,
-    /// The sink of the standalone GET stream, while one is open.
-    standalone: Mutex<Option<Outbound>>,
-    /// The live listeners of the session's resumable request streams.
-    pub(super) relays: Relays,
-    next_stream: AtomicU64,
-    table: Weak<Table>,
-}
-
-/// Keeps a session busy (and so alive) while it exists; touches it when dropped.
-pub(super) struct Activity(Arc<HttpSession>);
-
-impl Drop for Activity {
-    fn drop(&mut self) {
-        self.0.touch();
-        self.0.busy.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-impl HttpSession {
-    fn touch(&self) {
-        if let Some(table) = self.table.upgrade() {
-            self.last_seen.store(table.now_ms(), Ordering::Relaxed);
-        }
-    }
-
-    /// Marks the session busy until the returned guard is dropped.
-    pub(super) fn activity(self: &Arc<Self>) -> Activity {
-        self.busy.fetch_add(1, Ordering::AcqRel);
-        self.touch();
-        Activity(self.clone())
-    }
-
-    /// A new id for one of the session's request streams.
-    pub(super) fn next_stream(&self) -> u64 {
-        self.next_stream.fetch_add(1, Ordering::Relaxed) + 1
-    }
-
-    /// Opens the standalone GET stream; `None` when one is already open.
-    pub(super) fn open_standalone(&self) -> Option<UnboundedReceiver<String>> {
-        let mut slot = self.standalone.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.as_ref().is_some_and(|sink| !sink.is_closed()) {
-            return None;
-        }
-        let (sink, lines) = Outbound::channel();
-        *slot = Some(sink);
-        Some(lines)
-    }
-
-    fn close(&self) {
-        self.closed.cancel();
-        self.session.close();
-        if let Some(table) = self.table.upgrade() {
-            table.events.forget(&self.id);
-        }
-    }
+/// The bounds of a session table.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SessionLimits {
+    /// How long a session may stay idle before it ends.
+    pub(super) idle_timeout: Duration,
+    /// How long a session may live, busy or not.
+    pub(super) lifetime: Duration,
+    /// The most sessions held at once.
+    pub(super) max: usize,
+    /// The most sessions one principal holds at once.
+    pub(super) max_per_principal: usize,
 }
 
 /// The live sessions.
@@ -92,27 +47,87 @@ pub(super) struct Sessions {
 }
 
 struct Table {
-    sessions: Mutex<HashMap<Arc<str>, Arc<HttpSession>>>,
-    epoch: Instant,
-    idle_timeout: Duration,
-    max: usize,
+    live: Mutex<Live>,
+    clock: Clock,
+    limits: SessionLimits,
     shutdown: CancellationToken,
     events: Arc<dyn EventStore>,
 }
 
-impl Table {
-    fn now_ms(&self) -> u64 {
-        self.epoch.elapsed().as_millis() as u64
+/// The sessions by id, and how many each owner holds.
+#[derive(Default)]
+struct Live {
+    by_id: HashMap<Arc<str>, Arc<HttpSession>>,
+    held: HashMap<Owner, usize>,
+}
+
+impl Live {
+    fn held(&self, owner: &Owner) -> usize {
+        self.held.get(owner).copied().unwrap_or(0)
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<Arc<str>, Arc<HttpSession>>> {
-        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    fn insert(&mut self, session: Arc<HttpSession>) {
+        *self.held.entry(session.owner.clone()).or_insert(0) += 1;
+        self.by_id.insert(session.id.clone(), session);
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Arc<HttpSession>> {
+        let session = self.by_id.remove(id)?;
+        if let Some(held) = self.held.get_mut(&session.owner) {
+            *held -= 1;
+            if *held == 0 {
+                self.held.remove(&session.owner);
+            }
+        }
+        Some(session)
+    }
+
+    /// The session to evict for a newcomer of `owner`, among those `eligible`.
+    fn victim(
+        &self,
+        owner: &Owner,
+        eligible: impl Fn(&HttpSession) -> bool,
+    ) -> Option<Arc<str>> {
+        let candidates = self.by_id.values().filter(|s| eligible(s)).map(|s| {
+            let candidate = Candidate {
+                owner_sessions: self.held(&s.owner),
+                own: s.owner == *owner,
+                busy: s.is_busy(),
+                last_seen: s.last_seen(),
+            };
+            (s.id.clone(), candidate)
+        });
+        eviction::victim(candidates, self.held(owner))
+    }
+}
+
+impl Table {
+    fn lock(&self) -> MutexGuard<'_, Live> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn expired(&self, session: &HttpSession, now: u64) -> bool {
-        session.busy.load(Ordering::Acquire) == 0
-            && now.saturating_sub(session.last_seen.load(Ordering::Relaxed))
-                > self.idle_timeout.as_millis() as u64
+        let idle = !session.is_busy()
+            && now.saturating_sub(session.last_seen())
+                > self.limits.idle_timeout.as_millis() as u64;
+        idle || now.saturating_sub(session.created()) >= self.limits.lifetime.as_millis() as u64
+    }
+
+    /// The session that makes room for a newcomer of `owner`; `Err` when room is needed and
+    /// none may be made.
+    fn make_room(&self, live: &Live, owner: &Owner) -> Result<Option<Arc<str>>, Full> {
+        if !owner.is_anonymous() && live.held(owner) >= self.limits.max_per_principal {
+            return Ok(live.victim(owner, |s| s.owner == *owner));
+        }
+        if live.by_id.len() < self.limits.max {
+            return Ok(None);
+        }
+        let victim = if owner.is_anonymous() {
+            live.victim(owner, |s| s.owner.is_anonymous())
+        } else {
+            live.victim(owner, |_| true)
+        };
+        victim.map(Some).ok_or(Full)
     }
 }
 
@@ -123,16 +138,19 @@ impl Sessions {
     /// An empty table; sessions end when `shutdown` is cancelled. Starts the reaper of idle
     /// sessions on the current runtime.
     pub(super) fn new(
-        idle_timeout: Duration,
-        max: usize,
+        limits: SessionLimits,
         shutdown: CancellationToken,
         events: Arc<dyn EventStore>,
     ) -> Self {
+        let limits = SessionLimits {
+            max: limits.max.max(1),
+            max_per_principal: limits.max_per_principal.max(1),
+            ..limits
+        };
         let table = Arc::new(Table {
-            sessions: Mutex::new(HashMap::new()),
-            epoch: Instant::now(),
-            idle_timeout,
-            max: max.max(1),
+            live: Mutex::new(Live::default()),
+            clock: Clock::start(),
+            limits,
             shutdown,
             events,
         });
@@ -140,70 +158,63 @@ impl Sessions {
         Self { table }
     }
 
-    /// Opens a session, evicting the longest-idle one when the table is full.
-    pub(super) fn create(&self) -> Result<Arc<HttpSession>, Full> {
+    /// Opens a session for `caller`, making room when its owner or the table is full.
+    pub(super) fn create(&self, caller: &Caller) -> Result<Arc<HttpSession>, Full> {
         let table = &self.table;
-        let session = Arc::new(HttpSession {
-            id: Arc::from(new_session_id()),
-            session: Arc::new(Session::default()),
-            closed: table.shutdown.child_token(),
-            last_seen: AtomicU64::new(table.now_ms()),
-            busy: AtomicUsize::new(0),
-            standalone: Mutex::new(None),
-            relays: Relays::default(),
-            next_stream: AtomicU64::new(0),
-            table: Arc::downgrade(table),
-        });
-        let mut sessions = table.lock();
-        if sessions.len() >= table.max {
-            let idlest = sessions
-                .values()
-                .filter(|s| s.busy.load(Ordering::Acquire) == 0)
-                .min_by_key(|s| s.last_seen.load(Ordering::Relaxed))
-                .map(|s| s.id.clone());
-            let Some(id) = idlest else {
-                return Err(Full);
-            };
-            if let Some(evicted) = sessions.remove(&id) {
-                tracing::info!(session = %evicted.id, "session table full; evicted the idlest");
-                evicted.close();
-            }
+        let owner = caller.owner();
+        let mut live = table.lock();
+        if let Some(id) = table.make_room(&live, &owner)?
+            && let Some(evicted) = live.remove(&id)
+        {
+            tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
+            evicted.end();
         }
-        sessions.insert(session.id.clone(), session.clone());
+        let session = Arc::new(HttpSession::new(
+            owner,
+            table.shutdown.child_token(),
+            table.clock,
+            table.events.clone(),
+        ));
+        live.insert(session.clone());
         Ok(session)
     }
 
-    /// The live session named `id`; `None` when unknown, ended or expired.
-    pub(super) fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
+    /// The live session named `id`, when `caller` may use it (it counts as the client's
+    /// activity); `None` when unknown, ended, expired, or another caller's.
+    pub(super) fn get(&self, id: &str, caller: &Caller) -> Option<Arc<HttpSession>> {
         let table = &self.table;
-        let mut sessions = table.lock();
-        let session = sessions.get(id)?.clone();
-        if table.expired(&session, table.now_ms()) {
-            sessions.remove(id);
-            session.close();
+        let mut live = table.lock();
+        let session = live.by_id.get(id)?.clone();
+        if !session.serves(caller) {
             return None;
         }
+        if table.expired(&session, table.clock.now_ms()) {
+            live.remove(id);
+            session.end();
+            return None;
+        }
+        // Any message from the client is activity (a notification, an answer to a question).
+        session.touch();
         Some(session)
     }
 
     /// Ends the session named `id`; `false` when there was none.
     pub(super) fn remove(&self, id: &str) -> bool {
         let removed = self.table.lock().remove(id);
-        removed.map(|session| session.close()).is_some()
+        removed.map(|session| session.end()).is_some()
     }
 
     /// How many sessions are live.
     #[cfg(test)]
     pub(super) fn len(&self) -> usize {
-        self.table.lock().len()
+        self.table.lock().by_id.len()
     }
 }
 
 async fn reap_periodically(table: Weak<Table>) {
     let period = match table.upgrade() {
-        Some(table) => {
-            (table.idle_timeout / 2).clamp(Duration::from_millis(10), Duration::from_secs(30))
-        }
+        Some(table) => (table.limits.idle_timeout.min(table.limits.lifetime) / 2)
+            .clamp(Duration::from_millis(10), Duration::from_secs(30)),
         None => return,
     };
     let mut ticks = tokio::time::interval(period);
@@ -213,28 +224,26 @@ async fn reap_periodically(table: Weak<Table>) {
             return;
         };
         if table.shutdown.is_cancelled() {
-            for (_, session) in table.lock().drain() {
+            for (_, session) in table.lock().by_id.drain() {
                 session.close();
             }
             return;
         }
-        let now = table.now_ms();
-        table.lock().retain(|_, session| {
-            let keep = !table.expired(session, now);
-            if !keep {
+        let now = table.clock.now_ms();
+        let mut live = table.lock();
+        let expired: Vec<Arc<str>> = live
+            .by_id
+            .values()
+            .filter(|session| table.expired(session, now))
+            .map(|session| session.id.clone())
+            .collect();
+        for id in expired {
+            if let Some(session) = live.remove(&id) {
                 tracing::debug!(session = %session.id, "session expired");
-                session.close();
+                session.end();
             }
-            keep
-        });
+        }
     }
-}
-
-/// 128 bits from the operating system's CSPRNG, as 32 lowercase hex digits.
-fn new_session_id() -> String {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).expect("the operating system's random source works");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
@@ -242,51 +251,112 @@ mod tests {
     use super::super::events::MemoryEventStore;
     use super::*;
 
-    #[tokio::test]
-    async fn ids_are_random_visible_ascii() {
-        let a = new_session_id();
-        assert_eq!(a.len(), 32);
-        assert!(a.bytes().all(|b| (0x21..=0x7e).contains(&b)));
-        assert_ne!(a, new_session_id());
+    fn table(idle_timeout: Duration, max: usize, max_per_principal: usize) -> Sessions {
+        let limits = SessionLimits {
+            idle_timeout,
+            lifetime: Duration::from_secs(3600),
+            max,
+            max_per_principal,
+        };
+        let events = Arc::new(MemoryEventStore::default());
+        Sessions::new(limits, CancellationToken::new(), events)
     }
 
-    #[tokio::test]
+    fn anonymous() -> Caller {
+        Caller::default()
+    }
+
+    fn principal(name: &str) -> Caller {
+        Caller {
+            principal: Some(Arc::from(name)),
+            peer: None,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn a_full_table_evicts_the_idlest_and_refuses_when_all_are_busy() {
-        let sessions = Sessions::new(
-            Duration::from_secs(60),
-            2,
-            CancellationToken::new(),
-            Arc::new(MemoryEventStore::default()),
-        );
-        let first = sessions.create().ok().unwrap();
+        let sessions = table(Duration::from_secs(60), 2, 10);
+        let me = anonymous();
+        let first = sessions.create(&me).ok().unwrap();
         let _busy_first = first.activity();
-        let second = sessions.create().ok().unwrap();
-        let third = sessions.create().ok().unwrap();
+        let second = sessions.create(&me).ok().unwrap();
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let third = sessions.create(&me).ok().unwrap();
         assert_eq!(sessions.len(), 2);
-        assert!(
-            sessions.get(&second.id).is_none(),
-            "the idle one was evicted"
-        );
+        assert!(sessions.get(&second.id, &me).is_none(), "the idle one went");
         assert!(second.closed.is_cancelled());
         let _busy_third = third.activity();
-        assert!(sessions.create().is_err(), "every session is busy");
-        assert!(sessions.get(&first.id).is_some());
+        let stranger = principal("stranger");
+        let strangers = sessions.create(&stranger).ok().unwrap();
+        let _busy_stranger = strangers.activity();
+        assert!(
+            sessions.get(&first.id, &me).is_none(),
+            "a busy session goes to an owner holding fewer"
+        );
+        assert!(
+            sessions.create(&principal("other")).is_err(),
+            "every owner holds one session, and they are busy or its own"
+        );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn idle_sessions_expire_and_busy_ones_do_not() {
-        let sessions = Sessions::new(
-            Duration::from_millis(20),
-            10,
-            CancellationToken::new(),
-            Arc::new(MemoryEventStore::default()),
-        );
-        let idle = sessions.create().ok().unwrap();
-        let busy = sessions.create().ok().unwrap();
+        let sessions = table(Duration::from_millis(20), 10, 10);
+        let idle = sessions.create(&anonymous()).ok().unwrap();
+        let busy = sessions.create(&anonymous()).ok().unwrap();
         let _activity = busy.activity();
         tokio::time::sleep(Duration::from_millis(80)).await;
-        assert!(sessions.get(&idle.id).is_none());
+        assert!(sessions.get(&idle.id, &anonymous()).is_none());
         assert!(idle.closed.is_cancelled());
-        assert!(sessions.get(&busy.id).is_some());
+        assert!(sessions.get(&busy.id, &anonymous()).is_some());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_ends_at_its_lifetime_however_busy() {
+        let sessions = table(Duration::from_secs(60), 10, 10);
+        let session = sessions.create(&anonymous()).ok().unwrap();
+        let _streaming = session.activity();
+        tokio::time::sleep(Duration::from_secs(3599)).await;
+        assert!(sessions.get(&session.id, &anonymous()).is_some());
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert!(sessions.get(&session.id, &anonymous()).is_none());
+        assert!(session.closed.is_cancelled());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_principal_at_its_cap_replaces_its_own_least_recently_used_session() {
+        let sessions = table(Duration::from_secs(60), 100, 2);
+        let bob = principal("bob");
+        let alice = sessions.create(&principal("alice")).ok().unwrap();
+        let first = sessions.create(&bob).ok().unwrap();
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let second = sessions.create(&bob).ok().unwrap();
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let _busy_first = first.activity();
+        let third = sessions.create(&bob).ok().unwrap();
+        assert!(sessions.get(&second.id, &bob).is_none());
+        assert!(sessions.get(&first.id, &bob).is_some());
+        assert!(sessions.get(&third.id, &bob).is_some());
+        assert!(sessions.get(&alice.id, &principal("alice")).is_some());
+        assert_eq!(sessions.len(), 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn anonymous_callers_take_room_only_from_anonymous_sessions() {
+        let sessions = table(Duration::from_secs(60), 2, 10);
+        let alice = principal("alice");
+        let authenticated = sessions.create(&alice).ok().unwrap();
+        let anonymous_one = sessions.create(&anonymous()).ok().unwrap();
+        let _busy = anonymous_one.activity();
+        assert!(
+            sessions.create(&Caller {
+                principal: None,
+                peer: Some("10.0.0.9".parse().unwrap()),
+            })
+            .is_err(),
+            "only a busy anonymous session of an owner no larger could make room"
+        );
+        assert!(sessions.get(&authenticated.id, &alice).is_some());
+        assert!(sessions.create(&principal("bob")).is_ok(), "an idle session of alice's is fair game");
     }
 }

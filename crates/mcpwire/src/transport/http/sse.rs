@@ -37,19 +37,21 @@ fn unbuffered(mut response: Response) -> Response {
 ///
 /// Written by hand rather than with axum's `Event`, which cannot express the priming event's
 /// empty `data:` field (without it, the event is not dispatched to the client's listeners).
-pub(super) fn stream_with_ids(
+pub(super) fn stream_with_ids<S>(
     priming: Option<(String, Duration)>,
-    mut events: tokio::sync::mpsc::UnboundedReceiver<(String, String)>,
+    events: S,
     keep_alive: Duration,
-) -> Response {
+) -> Response
+where
+    S: Stream<Item = (String, String)> + Send + 'static,
+{
     let priming = futures_util::stream::iter(priming.map(|(id, retry)| {
         Bytes::from(format!(
             "id: {id}\nretry: {}\ndata: \n\n",
             retry.as_millis()
         ))
     }));
-    let events = futures_util::stream::poll_fn(move |cx| events.poll_recv(cx))
-        .map(|(id, line)| Bytes::from(format!("event: message\nid: {id}\ndata: {line}\n\n")));
+    let events = events.map(|(id, line)| Bytes::from(format!("event: message\nid: {id}\ndata: {line}\n\n")));
     let body = priming
         .chain(events)
         .map(Some)

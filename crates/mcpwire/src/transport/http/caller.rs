@@ -1,0 +1,113 @@
+//! Who sends a request: the principal the application's authentication set (see
+//! [`Principal`]), and the peer address when the server knows it. A 2025-11-25 session belongs
+//! to its caller: only the principal that opened it may use it, and the table shares its room
+//! out per [`Owner`].
+
+use crate::context::Principal;
+use axum::extract::ConnectInfo;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+
+/// The caller of one HTTP request.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Caller {
+    /// Who the application's middleware authenticated, if anyone.
+    pub(super) principal: Option<Arc<str>>,
+    /// The peer's address: known when the server was started by this SDK, or by the
+    /// application with `into_make_service_with_connect_info::<SocketAddr>()`.
+    pub(super) peer: Option<IpAddr>,
+}
+
+/// Whom a session counts against when the session table shares out its room.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Owner {
+    /// An authenticated principal.
+    Principal(Arc<str>),
+    /// Anonymous clients of one network: an IPv4 address, or an IPv6 /64 (what one host is
+    /// usually given); `None` when the peer is unknown.
+    Anonymous(Option<IpAddr>),
+}
+
+impl Caller {
+    /// The caller of the request carrying `extensions`.
+    pub(super) fn of(extensions: &http::Extensions) -> Self {
+        Self {
+            principal: extensions
+                .get::<Principal>()
+                .map(|principal| Arc::from(principal.0.as_str())),
+            peer: extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(addr)| addr.ip()),
+        }
+    }
+
+    /// Whom a session this caller opens belongs to.
+    pub(super) fn owner(&self) -> Owner {
+        match &self.principal {
+            Some(principal) => Owner::Principal(principal.clone()),
+            None => Owner::Anonymous(self.peer.map(network)),
+        }
+    }
+}
+
+impl Owner {
+    /// The principal that alone may use the session.
+    pub(super) fn principal(&self) -> Option<&str> {
+        match self {
+            Owner::Principal(principal) => Some(principal),
+            Owner::Anonymous(_) => None,
+        }
+    }
+
+    pub(super) fn is_anonymous(&self) -> bool {
+        matches!(self, Owner::Anonymous(_))
+    }
+}
+
+/// The network an address stands for: IPv4 as is (IPv4-mapped IPv6 included), IPv6 by /64.
+fn network(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => {
+            let prefix = u128::from(v6) & !((1u128 << 64) - 1);
+            IpAddr::V6(Ipv6Addr::from(prefix))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anonymous(peer: &str) -> Owner {
+        Caller {
+            principal: None,
+            peer: Some(peer.parse().unwrap()),
+        }
+        .owner()
+    }
+
+    #[test]
+    fn anonymous_callers_are_grouped_by_network() {
+        assert_eq!(anonymous("10.0.0.1"), anonymous("::ffff:10.0.0.1"));
+        assert_ne!(anonymous("10.0.0.1"), anonymous("10.0.0.2"));
+        assert_eq!(
+            anonymous("2001:db8:1:2::1"),
+            anonymous("2001:db8:1:2:ffff::9"),
+            "one /64"
+        );
+        assert_ne!(anonymous("2001:db8:1:2::1"), anonymous("2001:db8:1:3::1"));
+    }
+
+    #[test]
+    fn a_principal_owns_its_sessions_wherever_it_calls_from() {
+        let alice = |peer: &str| Caller {
+            principal: Some(Arc::from("alice")),
+            peer: Some(peer.parse().unwrap()),
+        };
+        assert_eq!(alice("10.0.0.1").owner(), alice("10.9.9.9").owner());
+        assert_eq!(alice("10.0.0.1").owner().principal(), Some("alice"));
+        assert!(!alice("10.0.0.1").owner().is_anonymous());
+        assert_eq!(Caller::default().owner(), Owner::Anonymous(None));
+    }
+}

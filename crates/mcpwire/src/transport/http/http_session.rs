@@ -1,0 +1,177 @@
+//! One client's 2025-11-25 session as the HTTP transport holds it: its id, its owner, when its
+//! client was last active, its open streams.
+
+use super::caller::{Caller, Owner};
+use super::events::EventStore;
+use super::resume::Relays;
+use crate::dispatch::session::Session;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+/// Milliseconds since the table was made: what sessions record their times in.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Clock {
+    epoch: Instant,
+}
+
+impl Clock {
+    pub(super) fn start() -> Self {
+        Self {
+            epoch: Instant::now(),
+        }
+    }
+
+    pub(super) fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+}
+
+/// One client's session.
+pub(super) struct HttpSession {
+    /// The `Mcp-Session-Id`: 128 random bits, hex (visible ASCII).
+    pub(super) id: Arc<str>,
+    /// The protocol-level session (handshake, requests in flight, requests to the client).
+    pub(super) session: Arc<Session>,
+    /// Whom it belongs to: only its principal may use it.
+    pub(super) owner: Owner,
+    /// Cancelled when the session ends: its GET stream closes.
+    pub(super) closed: CancellationToken,
+    /// Milliseconds since the table's epoch at `initialize`.
+    created: u64,
+    /// Milliseconds since the table's epoch at the client's last activity.
+    last_seen: AtomicU64,
+    /// The client's connections open on it right now (a request waiting for its answer, an
+    /// event stream); while one is, the session is not idle. A request running on without its
+    /// client does not count.
+    busy: AtomicUsize,
+    /// Ends the standalone GET stream open now, if any.
+    standalone: Mutex<Option<CancellationToken>>,
+    /// The live listeners of the session's resumable request streams.
+    pub(super) relays: Relays,
+    next_stream: AtomicU64,
+    clock: Clock,
+    events: Arc<dyn EventStore>,
+}
+
+/// Keeps a session busy (not idle) while a client connection holds it; touches it when
+/// dropped.
+pub(super) struct Activity(Arc<HttpSession>);
+
+impl Drop for Activity {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl HttpSession {
+    /// A new session for `owner`, ended with `closed`; its events are kept in `events`.
+    pub(super) fn new(
+        owner: Owner,
+        closed: CancellationToken,
+        clock: Clock,
+        events: Arc<dyn EventStore>,
+    ) -> Self {
+        Self {
+            id: Arc::from(new_session_id()),
+            session: Arc::new(Session::default()),
+            owner,
+            closed,
+            created: clock.now_ms(),
+            last_seen: AtomicU64::new(clock.now_ms()),
+            busy: AtomicUsize::new(0),
+            standalone: Mutex::new(None),
+            relays: Relays::default(),
+            next_stream: AtomicU64::new(0),
+            clock,
+            events,
+        }
+    }
+
+    /// Records client activity now.
+    pub(super) fn touch(&self) {
+        self.last_seen
+            .store(self.clock.now_ms(), Ordering::Relaxed);
+    }
+
+    /// Marks the session busy until the returned guard is dropped.
+    pub(super) fn activity(self: &Arc<Self>) -> Activity {
+        self.busy.fetch_add(1, Ordering::AcqRel);
+        self.touch();
+        Activity(self.clone())
+    }
+
+    /// Whether a client connection is open on it.
+    pub(super) fn is_busy(&self) -> bool {
+        self.busy.load(Ordering::Acquire) > 0
+    }
+
+    /// When it was opened, in the table's milliseconds.
+    pub(super) fn created(&self) -> u64 {
+        self.created
+    }
+
+    /// When its client was last active, in the table's milliseconds.
+    pub(super) fn last_seen(&self) -> u64 {
+        self.last_seen.load(Ordering::Relaxed)
+    }
+
+    /// Whether `caller` may use the session: the principal that opened it (or, for a session
+    /// opened anonymously, a caller without one). The peer address may change.
+    pub(super) fn serves(&self, caller: &Caller) -> bool {
+        self.owner.principal() == caller.principal.as_deref()
+    }
+
+    /// A new id for one of the session's request streams.
+    pub(super) fn next_stream(&self) -> u64 {
+        self.next_stream.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Opens the standalone GET stream, ending the one open before: a session has one. The
+    /// token is cancelled when this stream is replaced or the session ends.
+    pub(super) fn open_standalone(&self) -> CancellationToken {
+        let ended = self.closed.child_token();
+        let mut slot = self.standalone.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(previous) = slot.replace(ended.clone()) {
+            previous.cancel();
+        }
+        ended
+    }
+
+    /// Ends the session: its running requests stop, its streams close, its requests to the
+    /// client fail, its events go.
+    pub(super) fn end(&self) {
+        self.session.cancel_all();
+        self.close();
+    }
+
+    /// Ends the session but lets its running requests finish (the server is shutting down, with
+    /// a grace period for them).
+    pub(super) fn close(&self) {
+        self.closed.cancel();
+        self.session.close();
+        self.events.forget(&self.id);
+    }
+}
+
+/// 128 bits from the operating system's CSPRNG, as 32 lowercase hex digits.
+fn new_session_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_random_visible_ascii() {
+        let a = new_session_id();
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|b| (0x21..=0x7e).contains(&b)));
+        assert_ne!(a, new_session_id());
+    }
+}

@@ -1,0 +1,212 @@
+//! The bounds of 2025-11-25 sessions over HTTP: how long a session lives, how many one caller
+//! holds, what a full table does, one GET stream per session, requests in flight and duplicate
+//! request ids.
+
+mod http_support;
+
+use http_support::*;
+use mcpwire::prelude::*;
+use serde_json::json;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Add two numbers.
+#[tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Logs once, then never answers.
+#[tool]
+async fn hang(ctx: Context) -> String {
+    let _guard = SetOnDrop(ctx.state::<Arc<Hang>>().clone());
+    ctx.info("hanging").await;
+    std::future::pending::<()>().await;
+    unreachable!()
+}
+
+fn server(observed: Arc<Hang>) -> McpServer {
+    McpServer::new("bounded")
+        .state(observed)
+        .tool(add)
+        .unwrap()
+        .tool(hang)
+        .unwrap()
+}
+
+/// Reads `response` to its end, failing after 10 s.
+async fn ends(response: reqwest::Response) -> String {
+    tokio::time::timeout(Duration::from_secs(10), response.text())
+        .await
+        .expect("the stream ended within 10 s")
+        .unwrap_or_default()
+}
+
+fn add_call(id: u64) -> serde_json::Value {
+    legacy_call(id, "add", json!({"a": 1, "b": 1}))
+}
+
+#[tokio::test]
+async fn an_abandoned_session_with_a_stuck_request_idles_out() {
+    let observed = Arc::new(Hang::default());
+    let http = server(observed.clone())
+        .http()
+        .session_idle_timeout(Duration::from_millis(100));
+    let server = start_http(http).await;
+    let session = server.initialize().await;
+    let mut stream = server
+        .legacy(&session, &legacy_call(1, "hang", json!({})))
+        .await;
+    assert_eq!(
+        first_event(&mut stream).await["method"],
+        "notifications/message"
+    );
+    // The client goes away; its request would run forever.
+    drop(stream);
+    eventually("the stuck request is cancelled with its session", || {
+        observed.dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    assert_eq!(server.legacy(&session, &add_call(2)).await.status(), 404);
+}
+
+#[tokio::test]
+async fn a_session_ends_at_its_max_lifetime_even_while_its_client_streams() {
+    let observed = Arc::new(Hang::default());
+    let http = server(observed.clone())
+        .http()
+        .max_session_lifetime(Duration::from_millis(300));
+    let server = start_http(http).await;
+    let session = server.initialize().await;
+    let get = server.get_stream(&session, &[]).await;
+    assert_eq!(get.status(), 200);
+    let mut call = server
+        .legacy(&session, &legacy_call(1, "hang", json!({})))
+        .await;
+    first_event(&mut call).await;
+    // Both streams stay open, so the session is never idle; its lifetime still ends it.
+    ends(get).await;
+    ends(call).await;
+    eventually("the running request is cancelled", || {
+        observed.dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    assert_eq!(server.legacy(&session, &add_call(2)).await.status(), 404);
+}
+
+#[tokio::test]
+async fn a_new_get_stream_replaces_the_old_one() {
+    let server = start(server(Arc::default())).await;
+    let session = server.initialize().await;
+    let first = server.get_stream(&session, &[]).await;
+    assert_eq!(first.status(), 200);
+    let second = server.get_stream(&session, &[]).await;
+    assert_eq!(
+        second.status(),
+        200,
+        "a reconnecting client gets its stream"
+    );
+    assert_eq!(content_type(&second), "text/event-stream");
+    assert_eq!(ends(first).await, "", "the old stream ends");
+    let third = server.get_stream(&session, &[]).await;
+    assert_eq!(third.status(), 200);
+    assert_eq!(ends(second).await, "");
+}
+
+#[tokio::test]
+async fn a_second_request_with_the_id_of_one_in_flight_on_a_session_is_refused() {
+    let observed = Arc::new(Hang::default());
+    let server = start(server(observed.clone())).await;
+    let session = server.initialize().await;
+    let mut first = server
+        .legacy(&session, &legacy_call(7, "hang", json!({})))
+        .await;
+    first_event(&mut first).await;
+    let duplicate = server.legacy(&session, &add_call(7)).await;
+    assert_eq!(duplicate.status(), 200);
+    assert_eq!(
+        json_of(duplicate).await,
+        json!({"jsonrpc":"2.0","id":7,"error":{"code":-32600,
+            "message":"Invalid Request: a request with id 7 is already in flight"}})
+    );
+    // The cancel reaches the first request, not the refused one.
+    let cancel =
+        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}});
+    assert_eq!(server.legacy(&session, &cancel).await.status(), 202);
+    eventually("the first request is cancelled", || {
+        observed.dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    assert_eq!(server.legacy(&session, &add_call(7)).await.status(), 200);
+}
+
+#[tokio::test]
+async fn requests_over_the_in_flight_cap_of_a_session_are_refused() {
+    let observed = Arc::new(Hang::default());
+    let server = start(server(observed).max_requests_in_flight(2)).await;
+    let session = server.initialize().await;
+    let mut one = server
+        .legacy(&session, &legacy_call(1, "hang", json!({})))
+        .await;
+    let mut two = server
+        .legacy(&session, &legacy_call(2, "hang", json!({})))
+        .await;
+    first_event(&mut one).await;
+    first_event(&mut two).await;
+    let refused = server.legacy(&session, &add_call(3)).await;
+    assert_eq!(
+        json_of(refused).await,
+        json!({"jsonrpc":"2.0","id":3,"error":{"code":-32000,
+            "message":"Server busy: 2 requests in flight; retry later"}})
+    );
+    let cancel =
+        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}});
+    assert_eq!(server.legacy(&session, &cancel).await.status(), 202);
+    // Another session has its own allowance.
+    let other = server.initialize().await;
+    assert_eq!(server.legacy(&other, &add_call(4)).await.status(), 200);
+    let served = server.legacy(&session, &add_call(5)).await;
+    assert_eq!(
+        json_of(served).await["result"]["structuredContent"]["result"],
+        2
+    );
+}
+
+#[tokio::test]
+async fn initialize_is_served_while_every_session_holds_a_get_stream() {
+    let server = start_http(server(Arc::default()).http().max_sessions(4)).await;
+    let mut streams = Vec::new();
+    let mut sessions = Vec::new();
+    for _ in 0..4 {
+        let session = server.initialize().await;
+        let stream = server.get_stream(&session, &[]).await;
+        assert_eq!(stream.status(), 200);
+        streams.push(stream);
+        sessions.push(session);
+    }
+    let newcomer = server.initialize().await;
+    assert_eq!(server.legacy(&newcomer, &add_call(1)).await.status(), 200);
+    // This caller held the whole table: it lost its own least recently used session.
+    let oldest = streams.remove(0);
+    assert_eq!(ends(oldest).await, "");
+    assert_eq!(
+        server.legacy(&sessions[0], &add_call(2)).await.status(),
+        404
+    );
+    assert_eq!(
+        server.legacy(&sessions[1], &add_call(3)).await.status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn an_anonymous_flood_from_one_address_leaves_other_addresses_sessions_alone() {
+    let server = start_http(server(Arc::default()).http().max_sessions(4)).await;
+    let session = server.initialize().await;
+    let flooder = server.reached_from([127, 0, 0, 2]);
+    for _ in 0..20 {
+        flooder.initialize().await;
+    }
+    assert_eq!(server.legacy(&session, &add_call(1)).await.status(), 200);
+}
