@@ -348,8 +348,8 @@ fn backorder_modern_round_trip_on_the_wire() {
         .as_str()
         .unwrap_or_else(|| panic!("[{mode}] requestState is not a string: {pending}"));
     assert!(
-        state.starts_with("v1.") && state.len() > "v1.".len(),
-        "[{mode}] requestState {state:?} is not a v1 sealed state"
+        state.starts_with("v2.") && state.len() > "v2.".len(),
+        "[{mode}] requestState {state:?} is not a v2 sealed state"
     );
 
     assert_eq!(

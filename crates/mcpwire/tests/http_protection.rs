@@ -228,39 +228,47 @@ async fn the_default_limit_is_4_mib() {
 #[tokio::test]
 async fn malformed_bodies_get_json_rpc_errors() {
     let server = start(server()).await;
-    let cases: [(&[u8], serde_json::Value); 6] = [
+    // Each bad body, its error, and the id it is answered under: the request's own id when it
+    // could be read, `null` when not.
+    let cases: [(&[u8], serde_json::Value, serde_json::Value); 6] = [
         (
             b"{nope",
             json!({"code":-32700,"message":"Parse error: the message is not valid JSON"}),
+            serde_json::Value::Null,
         ),
         (
             b"",
             json!({"code":-32700,"message":"Parse error: the message is not valid JSON"}),
+            serde_json::Value::Null,
         ),
         (
             b"\xff\xfe",
             json!({"code":-32700,"message":"Parse error: the body is not UTF-8"}),
+            serde_json::Value::Null,
         ),
         (
             b"[]",
             json!({"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"}),
+            serde_json::Value::Null,
         ),
         (
             br#"{"id":1,"method":"ping"}"#,
             json!({"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"}),
+            json!(1),
         ),
         (
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":7}"#,
             json!({"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"}),
+            json!(1),
         ),
     ];
-    for (body, error) in cases {
+    for (body, error, id) in cases {
         let response = server.post_raw(body.to_vec(), &[]).await;
         assert_eq!(response.status(), 400, "{body:?}");
         assert_eq!(content_type(&response), "application/json");
         let answer = json_of(response).await;
         assert_eq!(answer["error"], error, "{body:?}");
-        assert!(answer["id"].is_null() || answer["id"] == 1);
+        assert_eq!(answer["id"], id, "{body:?}");
     }
     still_serving(&server).await;
 }
