@@ -1,5 +1,14 @@
 //! How this crate generates JSON Schemas (2020-12): one generator for tool inputs and outputs,
-//! prompt arguments and elicitation forms. The lowest layer beside `protocol`.
+//! prompt arguments and elicitation forms; and how values are checked against them (tool
+//! arguments, elicitation answers). The lowest layer beside `protocol`.
+
+#[cfg(feature = "server")]
+mod validate;
+#[cfg(feature = "server")]
+mod violation;
+
+#[cfg(feature = "server")]
+pub(crate) use validate::Validator;
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
