@@ -3,10 +3,14 @@
 //! arguments, elicitation answers). The lowest layer beside `protocol`.
 
 #[cfg(feature = "server")]
+mod type_only;
+#[cfg(feature = "server")]
 mod validate;
 #[cfg(feature = "server")]
 mod violation;
 
+#[cfg(feature = "server")]
+pub(crate) use type_only::says_only_types;
 #[cfg(feature = "server")]
 pub(crate) use validate::Validator;
 

@@ -135,6 +135,7 @@ impl PromptRegistry {
             plan,
             wrap_output: false,
             mime_type: None,
+            input_check: None,
         });
         self.by_name.insert(name, self.prompts.len());
         self.prompts.push(Arc::new(RegisteredPrompt {
@@ -154,6 +155,7 @@ impl PromptRegistry {
                 plan,
                 wrap_output: false,
                 mime_type: None,
+                input_check: None,
             });
             *prompt = Arc::new(RegisteredPrompt {
                 definition,
