@@ -21,6 +21,140 @@ async fn call_both(client: &mut MemoryClient, id: u64, tool: &str, arguments: Va
     [legacy, modern]
 }
 
+// ---- constraints on generated schemas ------------------------------------------------------
+
+/// Orders copies of a book.
+#[tool]
+async fn order(
+    /// The title.
+    #[schemars(length(min = 2))]
+    title: String,
+    /// How many copies, at most 10.
+    #[schemars(range(max = 10))]
+    copies: u32,
+    /// The shop's code: three capitals, a dash, three digits.
+    #[schemars(regex(pattern = r"^[A-Z]{3}-[0-9]{3}$"))]
+    shop: String,
+    /// Hardback or paperback.
+    #[schemars(extend("enum" = ["hardback", "paperback"]))]
+    binding: String,
+    /// Where to send the receipt.
+    #[schemars(email)]
+    email: String,
+    /// The delivery day.
+    #[schemars(extend("format" = "date"))]
+    day: Option<String>,
+) -> String {
+    format!(
+        "{copies} {binding} of {title} from {shop} for {email} on {}",
+        day.unwrap_or_else(|| "any day".into())
+    )
+}
+
+fn valid_order() -> Value {
+    json!({"title": "Dune", "copies": 10, "shop": "LON-001", "binding": "paperback",
+           "email": "ada@example.com", "day": "2026-07-28"})
+}
+
+/// `valid_order()` with one argument changed.
+fn order_with(name: &str, value: Value) -> Value {
+    let mut arguments = valid_order();
+    arguments[name] = value;
+    arguments
+}
+
+#[tokio::test]
+async fn constraints_on_tool_parameters_are_listed_and_enforced_on_both_revisions() {
+    let mut client = connect(McpServer::new("v").tool(order).unwrap()).await;
+    let list = exchange(
+        &mut client,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_owned(),
+    )
+    .await;
+    let properties = &list["result"]["tools"][0]["inputSchema"]["properties"];
+    assert_eq!(properties["title"]["minLength"], 2, "{list}");
+    assert_eq!(properties["copies"]["maximum"], 10, "{list}");
+    assert_eq!(
+        properties["shop"]["pattern"], "^[A-Z]{3}-[0-9]{3}$",
+        "{list}"
+    );
+    assert_eq!(
+        properties["binding"]["enum"],
+        json!(["hardback", "paperback"])
+    );
+    assert_eq!(properties["email"]["format"], "email", "{list}");
+    assert_eq!(properties["day"]["format"], "date", "{list}");
+
+    let cases = [
+        (
+            order_with("title", json!("D")),
+            "title: must be at least 2 characters long (minLength)",
+        ),
+        (
+            order_with("copies", json!(11)),
+            "copies: must be at most 10 (maximum)",
+        ),
+        (
+            order_with("shop", json!("lon-1")),
+            "shop: must match the pattern ^[A-Z]{3}-[0-9]{3}$ (pattern)",
+        ),
+        (
+            order_with("binding", json!("leather")),
+            r#"binding: must be one of "hardback", "paperback" (enum)"#,
+        ),
+        (
+            order_with("email", json!("ada at example")),
+            "email: must be a valid email (format)",
+        ),
+        (
+            order_with("day", json!("28 July")),
+            "day: must be a valid date (format)",
+        ),
+    ];
+    let mut id = 2;
+    for (arguments, why) in cases {
+        for answer in call_both(&mut client, id, "order", arguments.clone()).await {
+            assert!(is_error(&answer), "{arguments}: {answer}");
+            assert_eq!(
+                text(&answer),
+                format!("Error executing tool order: invalid arguments: {why}"),
+                "{arguments}"
+            );
+        }
+        id += 2;
+    }
+    for answer in call_both(&mut client, id, "order", valid_order()).await {
+        assert!(!is_error(&answer), "{answer}");
+        assert_eq!(
+            text(&answer),
+            "10 paperback of Dune from LON-001 for ada@example.com on 2026-07-28"
+        );
+    }
+    let mut without_day = valid_order();
+    without_day.as_object_mut().unwrap().remove("day");
+    let [legacy, _] = call_both(&mut client, id + 2, "order", without_day).await;
+    assert!(text(&legacy).ends_with("on any day"), "{legacy}");
+}
+
+#[tokio::test]
+async fn a_type_error_keeps_its_wording_and_the_server_keeps_serving() {
+    let mut client = connect(McpServer::new("v").tool(order).unwrap()).await;
+    for answer in call_both(&mut client, 1, "order", order_with("copies", json!("ten"))).await {
+        assert!(is_error(&answer), "{answer}");
+        assert_eq!(
+            text(&answer),
+            "Error executing tool order: invalid arguments: copies: invalid type: string \"ten\", \
+             expected u32"
+        );
+    }
+    let ping = exchange(
+        &mut client,
+        r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#.into(),
+    )
+    .await;
+    assert_eq!(ping["result"], json!({}));
+}
+
 // ---- hand-written input schemas ------------------------------------------------------------
 
 fn sku_schema() -> schemars::Schema {
