@@ -8,7 +8,10 @@ mod support;
 use mcpwire::prelude::*;
 use mcpwire::transport::MemoryClient;
 use serde_json::{Value, json};
-use support::{call, connect, exchange, is_error, modern_call, modern_meta, text};
+use support::{
+    call, connect, exchange, is_error, modern_call, modern_meta, next, request_state, retry_call,
+    text,
+};
 
 /// Calls `tool` with `arguments` on both revisions and returns both answers (legacy first).
 async fn call_both(client: &mut MemoryClient, id: u64, tool: &str, arguments: Value) -> [Value; 2] {
@@ -210,4 +213,132 @@ async fn a_hand_written_input_schema_is_enforced_on_both_revisions() {
         assert!(!is_error(&answer), "{answer}");
         assert_eq!(text(&answer), "SKU-0042 x1");
     }
+}
+
+// ---- elicitation answers -------------------------------------------------------------------
+
+/// A booking, asked of the user.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+struct Booking {
+    /// How many seats (1 to 8).
+    #[schemars(range(min = 1, max = 8))]
+    seats: u32,
+    /// The name on the booking.
+    #[schemars(length(min = 2, max = 40))]
+    name: String,
+    /// Where to send the confirmation.
+    #[schemars(email)]
+    email: Option<String>,
+}
+
+#[resolver]
+async fn ask_booking() -> Elicit<Booking> {
+    Elicit::ask("Book a table?")
+}
+
+/// Books a table.
+#[tool]
+async fn book(#[resolve(ask_booking)] booking: Booking) -> String {
+    let to = booking.email.map(|e| format!(", confirmed to {e}"));
+    format!(
+        "{} seats for {}{}",
+        booking.seats,
+        booking.name,
+        to.unwrap_or_default()
+    )
+}
+
+const ASKED: &str = "validation::ask_booking";
+
+fn mismatch() -> String {
+    "Error executing tool book: Resolver 'ask_booking' received an accepted elicitation whose \
+     content does not match the requested schema"
+        .to_owned()
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+/// Answers that fit the form's types but not its constraints.
+fn out_of_form() -> [Value; 4] {
+    [
+        json!({"seats": 9, "name": "Ada"}),
+        json!({"seats": 0, "name": "Ada"}),
+        json!({"seats": 2, "name": "A"}),
+        json!({"seats": 2, "name": "Ada", "email": "not an address"}),
+    ]
+}
+
+fn booking_server() -> McpServer {
+    McpServer::new("v").tool(book).unwrap()
+}
+
+#[tokio::test]
+async fn an_answer_outside_the_form_is_not_accepted_on_2026_07_28() {
+    let mut client = connect(booking_server()).await;
+    let form = json!({"elicitation": {"form": {}}});
+    let round1 = exchange(
+        &mut client,
+        modern_call(1, "book", json!({}), modern_meta(form.clone())),
+    )
+    .await;
+    let asked = &round1["result"]["inputRequests"][ASKED]["params"]["requestedSchema"];
+    assert_eq!(asked["properties"]["seats"]["maximum"], 8, "{round1}");
+    assert_eq!(asked["properties"]["name"]["minLength"], 2, "{round1}");
+    let state = request_state(&round1);
+    let mut id = 2;
+    for content in out_of_form() {
+        let responses = json!({ ASKED: accept(content.clone()) });
+        let answer = exchange(
+            &mut client,
+            retry_call(id, "book", json!({}), form.clone(), responses, &state),
+        )
+        .await;
+        assert!(is_error(&answer), "{content}: {answer}");
+        assert_eq!(text(&answer), mismatch(), "{content}");
+        id += 1;
+    }
+    let responses = json!({ ASKED: accept(json!({"seats": 2, "name": "Ada", "email": null})) });
+    let done = exchange(
+        &mut client,
+        retry_call(id, "book", json!({}), form, responses, &state),
+    )
+    .await;
+    assert_eq!(text(&done), "2 seats for Ada", "{done}");
+}
+
+/// Opens a 2025-11-25 session whose client can answer form elicitations.
+async fn legacy_session() -> MemoryClient {
+    let mut client = connect(booking_server()).await;
+    let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},
+        "clientInfo":{"name":"c","version":"1"}}});
+    exchange(&mut client, init.to_string()).await;
+    client
+}
+
+/// Calls `book` on a legacy session, answers its `elicitation/create` with `content`, and
+/// returns the call's response.
+async fn book_answering(client: &mut MemoryClient, id: u64, content: Value) -> Value {
+    let question = exchange(client, call(id, "book", json!({}))).await;
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    let answer = json!({"jsonrpc":"2.0","id":question["id"],"result":accept(content)});
+    client.send(answer.to_string());
+    next(client).await
+}
+
+#[tokio::test]
+async fn an_answer_outside_the_form_is_not_accepted_on_2025_11_25() {
+    let mut client = legacy_session().await;
+    let mut id = 1;
+    for content in out_of_form() {
+        let response = book_answering(&mut client, id, content.clone()).await;
+        assert_eq!(response["id"], id, "{response}");
+        assert!(is_error(&response), "{content}: {response}");
+        assert_eq!(text(&response), mismatch(), "{content}");
+        id += 1;
+    }
+    let done = book_answering(&mut client, id, json!({"seats": 8, "name": "Grace"})).await;
+    assert_eq!(text(&done), "8 seats for Grace", "{done}");
 }
