@@ -7,7 +7,10 @@ mod support;
 
 use mcpwire::prelude::*;
 use mcpwire::transport::MemoryClient;
+use proptest::prelude::*;
+use proptest::test_runner::TestRunner;
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use support::{
     call, connect, exchange, is_error, modern_call, modern_meta, next, request_state, retry_call,
     text,
@@ -341,4 +344,148 @@ async fn an_answer_outside_the_form_is_not_accepted_on_2025_11_25() {
     }
     let done = book_answering(&mut client, id, json!({"seats": 8, "name": "Grace"})).await;
     assert_eq!(text(&done), "8 seats for Grace", "{done}");
+}
+
+// ---- arbitrary input -----------------------------------------------------------------------
+
+/// Any JSON value, a few levels deep.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (0u32..12).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("JSON numbers are finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        ".{0,10}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map("[a-z]{0,6}", inner, 0..4)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+/// `base` with a few of its values (or new keys) replaced: strings and small numbers, which
+/// reach the constraints, or anything at all.
+fn changed(base: Value) -> impl Strategy<Value = Value> {
+    let names: Vec<String> = base.as_object().unwrap().keys().cloned().collect();
+    let key = prop_oneof![
+        4 => prop::sample::select(names),
+        1 => "[a-z]{1,6}",
+    ];
+    let value = prop_oneof![
+        3 => ".{0,12}".prop_map(Value::from),
+        2 => (-3i64..15).prop_map(Value::from),
+        2 => any_json(),
+    ];
+    prop::collection::btree_map(key, value, 0..4).prop_map(move |changes| {
+        let mut object = base.clone();
+        for (key, value) in changes {
+            object[key] = value;
+        }
+        object
+    })
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn arbitrary_answers_to_a_form_never_break_the_server() {
+    let runtime = runtime();
+    let form = json!({"elicitation": {"form": {}}});
+    let (client, state) = runtime.block_on(async {
+        let mut client = connect(booking_server()).await;
+        let round1 = exchange(
+            &mut client,
+            modern_call(1, "book", json!({}), modern_meta(form.clone())),
+        )
+        .await;
+        let state = request_state(&round1);
+        (client, state)
+    });
+    let client = RefCell::new(client);
+    let answers = prop_oneof![
+        3 => changed(json!({"seats": 2, "name": "Ada", "email": "ada@example.com"})).prop_map(accept),
+        1 => (any_json(), any_json()).prop_map(|(action, content)| json!({"action": action, "content": content})),
+        1 => any_json(),
+    ];
+    runner(192)
+        .run(&answers, |answer| {
+            let responses = json!({ ASKED: answer });
+            let line = retry_call(2, "book", json!({}), form.clone(), responses, &state);
+            let response = runtime.block_on(exchange(&mut client.borrow_mut(), line));
+            prop_assert_eq!(&response["id"], &json!(2), "{}", response);
+            let text = response["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default();
+            if is_error(&response) {
+                prop_assert!(
+                    text.starts_with("Error executing tool book: Resolver 'ask_booking' received"),
+                    "{}",
+                    response
+                );
+            } else {
+                prop_assert!(text.contains(" seats for "), "{}", response);
+            }
+            Ok(())
+        })
+        .unwrap();
+    let ping = runtime.block_on(exchange(
+        &mut client.borrow_mut(),
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#.into(),
+    ));
+    assert_eq!(ping["result"], json!({}));
+}
+
+#[test]
+fn arbitrary_arguments_are_refused_in_words_never_with_a_panic() {
+    let runtime = runtime();
+    let client = RefCell::new(
+        runtime.block_on(connect(
+            McpServer::new("v")
+                .tool(order)
+                .and_then(|s| s.tool(find_product))
+                .unwrap(),
+        )),
+    );
+    let calls = prop_oneof![
+        changed(valid_order()).prop_map(|arguments| ("order", arguments)),
+        changed(json!({"sku": "SKU-0001", "quantity": 2}))
+            .prop_map(|arguments| ("find_product", arguments)),
+    ];
+    runner(192)
+        .run(&calls, |(tool, arguments)| {
+            let response = runtime.block_on(exchange(
+                &mut client.borrow_mut(),
+                call(1, tool, arguments.clone()),
+            ));
+            let text = response["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap_or_default();
+            if is_error(&response) {
+                let refused = format!("Error executing tool {tool}: invalid arguments: ");
+                prop_assert!(text.starts_with(&refused), "{}: {}", arguments, response);
+            } else {
+                prop_assert!(!text.is_empty(), "{}: {}", arguments, response);
+            }
+            Ok(())
+        })
+        .unwrap();
 }
