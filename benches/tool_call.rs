@@ -1,8 +1,10 @@
 //! In-process cost of one `tools/call` through the in-memory transport: parse the request,
 //! route it, run resolvers and the tool, serialize the response, and hand the line back.
 //!
-//! Compares, in the same run: the `add` tool on both revisions, and the dependencies guide's
-//! `order_book` (two resolvers, one shared) against the same tool written by hand.
+//! Compares, in the same run: the `add` tool on both revisions, the dependencies guide's
+//! `order_book` (two resolvers, one shared) against the same tool written by hand, and a tool
+//! of six arguments with constraints (checked against its input schema on every call) against
+//! the same tool without them (its schema says no more than the types: no check).
 //! Results are recorded in `docs/benchmarks.md`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -76,6 +78,34 @@ async fn order_book_by_hand(title: String, ctx: Context) -> String {
     format!("Ordered '{title}'; it arrives {delivery}.")
 }
 
+/// Reserve copies of a book (no constraints: the parse checks the types, nothing more).
+#[tool]
+async fn reserve_plain(
+    title: String,
+    copies: u32,
+    shop: String,
+    binding: String,
+    email: String,
+    day: Option<String>,
+) -> String {
+    format!("{copies} {binding} of {title} at {shop} for {email} ({day:?})")
+}
+
+/// Reserve copies of a book (every argument constrained, and checked).
+#[tool]
+async fn reserve_checked(
+    #[schemars(length(min = 1, max = 200))] title: String,
+    #[schemars(range(min = 1, max = 5))] copies: u32,
+    #[schemars(regex(pattern = r"^[A-Z]{3}-[0-9]{3}$"))] shop: String,
+    #[schemars(extend("enum" = ["hardback", "paperback"]))] binding: String,
+    #[schemars(email)] email: String,
+    #[schemars(extend("format" = "date"))] day: Option<String>,
+) -> String {
+    format!("{copies} {binding} of {title} at {shop} for {email} ({day:?})")
+}
+
+const RESERVE: &str = r#"{"title":"Dune","copies":2,"shop":"LON-001","binding":"paperback","email":"ada@example.com","day":"2026-07-28"}"#;
+
 const MODERN_META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
 fn request(tool: &str, arguments: &str, modern: bool) -> String {
@@ -95,6 +125,8 @@ fn server() -> McpServer {
         .tool(add)
         .and_then(|s| s.tool(order_book))
         .and_then(|s| s.tool(order_book_by_hand))
+        .and_then(|s| s.tool(reserve_plain))
+        .and_then(|s| s.tool(reserve_checked))
         .expect("valid tools")
 }
 
@@ -118,6 +150,14 @@ fn bench(c: &mut Criterion) {
         (
             "order_book/by_hand",
             request("order_book_by_hand", r#"{"title":"Dune"}"#, true),
+        ),
+        (
+            "reserve/no_constraints",
+            request("reserve_plain", RESERVE, true),
+        ),
+        (
+            "reserve/constraints_checked",
+            request("reserve_checked", RESERVE, true),
         ),
     ];
     let mut group = c.benchmark_group("tools_call_in_memory");

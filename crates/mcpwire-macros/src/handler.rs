@@ -35,6 +35,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
             let ident = &p.ident;
             let ty = &p.ty;
             let rename = p.rename.as_ref().map(|r| quote!(#[serde(rename = #r)]));
+            let constraints = &p.schema_attrs;
             let doc = p.description.as_ref().map(|d| quote!(#[doc = #d]));
             let header = p
                 .header
@@ -54,7 +55,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
             // context is reported there.
             let field =
                 quote_spanned!(ty.span()=> <#ty as ::mcpwire::__private::FromRequest>::Field);
-            quote! { #doc #rename #default #header #ident: #field }
+            quote! { #doc #rename #default #header #(#constraints)* #ident: #field }
         })
         .collect();
     let argument_idents: Vec<_> = arguments.iter().map(|p| &p.ident).collect();

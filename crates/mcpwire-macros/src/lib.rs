@@ -30,6 +30,17 @@ use proc_macro::TokenStream;
 /// `#[arg(header = "Name")]` to mirror a string, integer or boolean argument in the
 /// `Mcp-Param-Name` HTTP header of 2026-07-28 requests).
 ///
+/// Constraints: a tool argument takes schemars' field attributes, which go onto its property
+/// in the input schema: `#[schemars(length(min = 1, max = 80))]` (`minLength`/`maxLength`, or
+/// `minItems`/`maxItems` on a list), `#[schemars(range(min = 1, max = 10))]`
+/// (`minimum`/`maximum`), `#[schemars(regex(pattern = r"^[A-Z]{3}$"))]`, `#[schemars(email)]`,
+/// `#[schemars(url)]`, and any keyword with `#[schemars(extend("format" = "date"))]` or
+/// `#[schemars(extend("enum" = ["a", "b"]))]`. Every call's arguments are checked against the
+/// input schema, generated or given (compiled once, at registration): a value that breaks it
+/// gets the same `isError` result as a wrong type, naming the argument and the keyword.
+/// `#[schemars(...)]` is refused on a resolved parameter and on prompt, resource and resolver
+/// parameters, where nothing would check it.
+///
 /// The body stays callable with plain arguments as `name::call(..)` (resolved parameters are
 /// passed as plain values; for a `Context`, pass `Context::detached()..build()`).
 #[proc_macro_attribute]

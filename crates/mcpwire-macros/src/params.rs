@@ -1,7 +1,7 @@
 //! One parameter of a tool or resolver: where its value comes from, and its argument options.
 
 use crate::signature::docs;
-use syn::{Expr, Ident, LitStr, PatType, Type};
+use syn::{Attribute, Expr, Ident, LitStr, PatType, Type};
 
 /// Where a parameter's value comes from.
 pub(crate) enum ParamKind {
@@ -29,6 +29,9 @@ pub(crate) struct Param {
     pub(crate) description: Option<String>,
     /// `#[arg(header = "Name")]`: mirrored in the `Mcp-Param-Name` HTTP header (2026-07-28).
     pub(crate) header: Option<String>,
+    /// `#[schemars(...)]` attributes (constraints such as `length(min = 1)`), moved to the
+    /// argument's field so they reach its schema (tools only).
+    pub(crate) schema_attrs: Vec<Attribute>,
 }
 
 impl Param {
@@ -75,6 +78,10 @@ impl Param {
                 })?;
             }
         }
+        let (schema_attrs, rest) = std::mem::take(&mut typed.attrs)
+            .into_iter()
+            .partition(|a| a.path().is_ident("schemars"));
+        typed.attrs = rest;
         typed.attrs.retain(|a| {
             !(a.path().is_ident("resolve") || a.path().is_ident("arg") || a.path().is_ident("doc"))
         });
@@ -86,6 +93,7 @@ impl Param {
             default,
             description,
             header,
+            schema_attrs,
         })
     }
 

@@ -30,7 +30,9 @@ impl Signature {
         let mut params = Vec::new();
         for input in &mut item.sig.inputs {
             if let syn::FnArg::Typed(typed) = input {
-                params.push(Param::parse(typed)?);
+                let param = Param::parse(typed)?;
+                check_constraints(&param, what)?;
+                params.push(param);
             }
         }
         Ok(Self { item, params })
@@ -134,4 +136,28 @@ pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
     }
     let text = lines.join("\n").trim().to_owned();
     (!text.is_empty()).then_some(text)
+}
+
+/// `#[schemars(...)]` constraints reach a schema, and are checked, only on a tool's argument:
+/// elsewhere they would be silently ignored, so they are refused.
+fn check_constraints(param: &Param, what: &str) -> syn::Result<()> {
+    let Some(attr) = param.schema_attrs.first() else {
+        return Ok(());
+    };
+    if what != "tool" {
+        return Err(syn::Error::new_spanned(
+            attr,
+            format!(
+                "#[schemars(...)] constraints belong on a tool's parameters; a {what} does not \
+                 check them"
+            ),
+        ));
+    }
+    if let ParamKind::Resolved(_) = param.kind {
+        return Err(syn::Error::new_spanned(
+            attr,
+            "#[schemars(...)] constrains a tool argument; a resolved parameter is not one",
+        ));
+    }
+    Ok(())
 }

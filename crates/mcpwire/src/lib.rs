@@ -106,6 +106,32 @@ feature_gated! { "server",
     /// # });
     /// # Ok::<(), mcpwire::InvalidSignature>(())
     /// ```
+    ///
+    /// Constraints on an argument, listed in the input schema and checked on every call:
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Books a table.
+    /// #[tool]
+    /// async fn book_table(
+    ///     /// The name on the booking.
+    ///     #[schemars(length(min = 2, max = 40))]
+    ///     name: String,
+    ///     /// How many seats.
+    ///     #[schemars(range(min = 1, max = 8))]
+    ///     seats: u32,
+    ///     /// Where to send the confirmation.
+    ///     #[schemars(email)]
+    ///     email: Option<String>,
+    /// ) -> String {
+    ///     format!("{seats} seats for {name}")
+    /// }
+    ///
+    /// let server = McpServer::new("restaurant").tool(book_table)?;
+    /// # drop(server);
+    /// # Ok::<(), mcpwire::InvalidSignature>(())
+    /// ```
     pub use mcpwire_macros::tool;
 
     /// # Example

@@ -1,5 +1,6 @@
 //! How this crate generates JSON Schemas (2020-12): one generator for tool inputs and outputs,
-//! prompt arguments and elicitation forms. The lowest layer beside `protocol`.
+//! prompt arguments and elicitation forms; and how values are checked against them (tool
+//! arguments, elicitation answers). The lowest layer beside `protocol`.
 //!
 //! # Examples
 //!
@@ -13,6 +14,18 @@
 //! assert_eq!(schema.get("type").unwrap(), "object");
 //! assert_eq!(schema.get("required").unwrap(), &serde_json::json!(["title"]));
 //! ```
+
+#[cfg(feature = "server")]
+mod type_only;
+#[cfg(feature = "server")]
+mod validate;
+#[cfg(feature = "server")]
+mod violation;
+
+#[cfg(feature = "server")]
+pub(crate) use type_only::says_only_types;
+#[cfg(feature = "server")]
+pub(crate) use validate::Validator;
 
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};

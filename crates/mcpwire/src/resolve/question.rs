@@ -72,7 +72,8 @@ impl Capability {
 pub enum AnswerError {
     /// An elicitation was accepted without content.
     NoContent,
-    /// An accepted elicitation's content does not fit the form's model.
+    /// An accepted elicitation's content does not fit the form: its schema (types and
+    /// constraints such as `minLength`, `maximum`, `format`) or the model.
     SchemaMismatch,
     /// The answer to an elicitation is not an elicitation result.
     NotElicitation,

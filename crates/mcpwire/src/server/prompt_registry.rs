@@ -116,6 +116,7 @@ fn handler(
         plan,
         wrap_output: false,
         mime_type: None,
+        input_check: None,
     }))
 }
 

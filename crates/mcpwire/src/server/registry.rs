@@ -10,6 +10,7 @@ use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
 use crate::protocol::tools::Tool;
 use crate::resolve::plan::{Overrides, ToolPlan};
+use crate::schema::{Validator, says_only_types};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -32,6 +33,7 @@ impl ToolRegistry {
             )));
         }
         let (listed, wrap_output) = describe(&definition)?;
+        let input_check = input_check(&definition, &listed.input_schema)?;
         let header_params = header_params(name, &listed.input_schema)?;
         let plan = ToolPlan::build(name, definition.params, overrides)?;
         let handler = Arc::new(Handler {
@@ -39,6 +41,7 @@ impl ToolRegistry {
             plan,
             wrap_output,
             mime_type: None,
+            input_check,
         });
         let tool = RegisteredTool {
             definition,
@@ -60,6 +63,7 @@ impl ToolRegistry {
                 plan,
                 wrap_output: tool.handler.wrap_output,
                 mime_type: None,
+                input_check: tool.handler.input_check.clone(),
             });
             *tool = Arc::new(RegisteredTool {
                 definition,
@@ -149,6 +153,25 @@ fn describe(definition: &ToolDefinition) -> Result<(Tool, bool), InvalidSignatur
         meta: None,
     };
     Ok((tool, wrap_output))
+}
+
+/// The check of a tool's arguments against its input schema, compiled once. A generated schema
+/// that says no more than the parameters' types needs none: parsing the arguments into them
+/// enforces it all. A given schema is always checked.
+fn input_check(
+    definition: &ToolDefinition,
+    schema: &serde_json::Value,
+) -> Result<Option<Arc<Validator>>, InvalidSignature> {
+    if !definition.input_schema_given && says_only_types(schema) {
+        return Ok(None);
+    }
+    let check = Validator::new(schema).map_err(|why| {
+        InvalidSignature::new(format!(
+            "tool '{}': its input schema cannot be checked: {why}",
+            definition.name
+        ))
+    })?;
+    Ok(Some(Arc::new(check)))
 }
 
 /// Tool names: 1–128 characters of `A-Z a-z 0-9 _ - .` (SEP-986).

@@ -172,6 +172,7 @@ fn handler(
         plan,
         wrap_output: false,
         mime_type: definition.mime_type,
+        input_check: None,
     }))
 }
 

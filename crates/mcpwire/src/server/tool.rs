@@ -10,6 +10,7 @@ use crate::resolve::run::resolve;
 use crate::resolve::from_resolved::ConsumerCheck;
 use crate::resolve::{ArgumentSource, ParamSpec, Resolved, RoundInputs, Stop};
 use crate::state::ReplayGuard;
+use crate::schema::Validator;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::future::Future;
@@ -133,6 +134,9 @@ pub(crate) struct Handler {
     pub(crate) wrap_output: bool,
     /// The MIME type of what it returns (resources only).
     pub(crate) mime_type: Option<&'static str>,
+    /// Its input schema, compiled at registration: arguments must fit it, not only the
+    /// parameters' types (tools only; `None` when the schema says no more than the types).
+    pub(crate) input_check: Option<Arc<Validator>>,
 }
 
 /// A registered tool: its definition and what registration derived from it.
@@ -163,28 +167,16 @@ impl ToolCall {
         self.context.clone()
     }
 
-    /// Parses the arguments once into the tool's argument type. A missing `arguments` object
-    /// reads as `{}`; a value sent under a name the type does not have (e.g. a resolved
-    /// parameter's) is dropped.
+    /// Parses the arguments once into the tool's argument type, and checks them against the
+    /// tool's input schema (constraints such as `maxLength` or `pattern`, not only types). A
+    /// missing `arguments` object reads as `{}`; a value sent under a name the type does not
+    /// have (e.g. a resolved parameter's) is dropped, unless the schema forbids it.
     pub fn parse_arguments<A: DeserializeOwned>(&self) -> Result<A, ToolError> {
         let text = self.arguments.as_deref().map_or("{}", RawValue::get);
-        // Valid arguments take the plain parser; only a failure is parsed again, tracking the
-        // path, to name the offending argument (the tracking costs as much as the parse).
-        if let Ok(arguments) = serde_json::from_str(text) {
-            return Ok(arguments);
+        match &self.handler.input_check {
+            Some(check) => checked_arguments(text, check),
+            None => typed_arguments(text),
         }
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-            let path = error.path().to_string();
-            let inner = error.into_inner();
-            let message = inner.to_string();
-            let why = strip_position(&message);
-            if path == "." {
-                ToolError::new(format!("invalid arguments: {why}"))
-            } else {
-                ToolError::new(format!("invalid arguments: {path}: {why}"))
-            }
-        })
     }
 
     /// Runs the tool's resolvers for this round; `checks` are its resolved parameters' early
@@ -227,6 +219,49 @@ impl ToolCall {
     pub(crate) fn wraps_output(&self) -> bool {
         self.handler.wrap_output
     }
+}
+
+/// Arguments parsed straight into `A`: only their types are checked.
+fn typed_arguments<A: DeserializeOwned>(text: &str) -> Result<A, ToolError> {
+    // Valid arguments take the plain parser; only a failure is parsed again, tracking the path,
+    // to name the offending argument (the tracking costs as much as the parse).
+    serde_json::from_str(text).or_else(|_| tracked_arguments(text))
+}
+
+/// Arguments checked against the input schema, then turned into `A`. The text is parsed once
+/// into a `Value`, which is checked and then moved into `A` (cheaper than parsing the text
+/// twice, once into `A` and once for the check: `docs/benchmarks.md`).
+fn checked_arguments<A: DeserializeOwned>(text: &str, check: &Validator) -> Result<A, ToolError> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return tracked_arguments(text);
+    };
+    if !check.is_valid(&value) {
+        // A wrong type keeps serde's wording; a broken constraint is named by the schema.
+        return match tracked_arguments::<A>(text) {
+            Err(error) => Err(error),
+            Ok(_) => Err(match check.violation(&value) {
+                Some(violation) => ToolError::new(format!("invalid arguments: {violation}")),
+                None => ToolError::new("invalid arguments"),
+            }),
+        };
+    }
+    A::deserialize(value).or_else(|_| tracked_arguments(text))
+}
+
+/// Parses `text` into `A` tracking the path, to name the offending argument in the error.
+fn tracked_arguments<A: DeserializeOwned>(text: &str) -> Result<A, ToolError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        let message = inner.to_string();
+        let why = strip_position(&message);
+        if path == "." {
+            ToolError::new(format!("invalid arguments: {why}"))
+        } else {
+            ToolError::new(format!("invalid arguments: {path}: {why}"))
+        }
+    })
 }
 
 pub(crate) fn failure(tool: &str, error: &ToolError) -> CallToolResult {

@@ -114,7 +114,7 @@ impl<M: JsonSchema + DeserializeOwned + Clone + Send + Sync + 'static> IntoResol
                 Ok(form) => Outcome::Ask(Question::new(
                     Capability::ElicitationForm,
                     "elicitation/create",
-                    Some(json!({"mode": "form", "message": message, "requestedSchema": *form})),
+                    Some(json!({"mode": "form", "message": message, "requestedSchema": form.schema})),
                     decode::<M>,
                 )),
                 Err(error) => Outcome::Failed(ToolError::new(error)),
@@ -127,7 +127,9 @@ impl<M: JsonSchema + DeserializeOwned + Clone + Send + Sync + 'static> IntoResol
     }
 }
 
-fn decode<M: DeserializeOwned + Send + Sync + 'static>(
+/// Reads an answer to the form `M`: accepted content must fit the rendered form (types and
+/// constraints), and then `M`.
+fn decode<M: JsonSchema + DeserializeOwned + Send + Sync + 'static>(
     answer: &Value,
 ) -> Result<ResolvedValue, AnswerError> {
     let answer: ElicitResult =
@@ -136,9 +138,16 @@ fn decode<M: DeserializeOwned + Send + Sync + 'static>(
         ElicitAction::Decline => ElicitationResult::Decline,
         ElicitAction::Cancel => ElicitationResult::Cancel,
         ElicitAction::Accept => {
-            let content = answer.content.ok_or(AnswerError::NoContent)?;
-            let model = serde_json::from_value::<M>(Value::Object(content))
-                .map_err(|_| AnswerError::SchemaMismatch)?;
+            let mut content = answer.content.ok_or(AnswerError::NoContent)?;
+            // A null stands for an optional field left unanswered, as serde reads it.
+            content.retain(|_, value| !value.is_null());
+            let content = Value::Object(content);
+            let form = form_of::<M>().map_err(|_| AnswerError::SchemaMismatch)?;
+            if !form.check.is_valid(&content) {
+                return Err(AnswerError::SchemaMismatch);
+            }
+            let model =
+                serde_json::from_value::<M>(content).map_err(|_| AnswerError::SchemaMismatch)?;
             ElicitationResult::Accept(model)
         }
     };

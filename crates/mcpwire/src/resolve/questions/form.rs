@@ -1,29 +1,44 @@
 //! Elicitation forms: a model type rendered once as the flat schema the spec allows (strings,
-//! numbers, integers, booleans, enums, multi-select enums), or refused at registration.
+//! numbers, integers, booleans, enums, multi-select enums), or refused at registration; the
+//! rendered schema is compiled then too, to check the answers against.
 
-use crate::schema::schema_for;
+use crate::schema::{Validator, schema_for};
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, RwLock};
 
-type Forms = RwLock<HashMap<TypeId, Result<Arc<Value>, String>>>;
+/// A rendered form: the schema the client is asked to fill, and its compiled check.
+pub(crate) struct Form {
+    /// The `requestedSchema`.
+    pub(crate) schema: Value,
+    /// Answers must fit `schema`: types and constraints (`minLength`, `maximum`, `format`, …).
+    pub(crate) check: Validator,
+}
+
+type Forms = RwLock<HashMap<TypeId, Result<Arc<Form>, String>>>;
 
 static FORMS: LazyLock<Forms> = LazyLock::new(Default::default);
 
-/// The rendered form of `M`, computed once per type.
-pub(crate) fn form_of<M: JsonSchema + 'static>() -> Result<Arc<Value>, String> {
+/// The rendered form of `M`, computed once per type (the first time is at registration).
+pub(crate) fn form_of<M: JsonSchema + 'static>() -> Result<Arc<Form>, String> {
     let id = TypeId::of::<M>();
     if let Some(form) = FORMS.read().unwrap_or_else(|e| e.into_inner()).get(&id) {
         return form.clone();
     }
-    let rendered = render(schema_for::<M>().to_value()).map(Arc::new);
+    let rendered = render(schema_for::<M>().to_value()).and_then(compile).map(Arc::new);
     FORMS
         .write()
         .unwrap_or_else(|e| e.into_inner())
         .insert(id, rendered.clone());
     rendered
+}
+
+fn compile(schema: Value) -> Result<Form, String> {
+    let check = Validator::new(&schema)
+        .map_err(|why| format!("its form cannot be checked: {why}"))?;
+    Ok(Form { schema, check })
 }
 
 fn render(schema: Value) -> Result<Value, String> {

@@ -11,20 +11,29 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 /// Milliseconds since the table was made: what sessions record their times in.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Clock {
     epoch: Instant,
+    /// Orders activity across the table: many touches fall in one millisecond, and eviction
+    /// must still know which session was used last.
+    ticks: Arc<AtomicU64>,
 }
 
 impl Clock {
     pub(super) fn start() -> Self {
         Self {
             epoch: Instant::now(),
+            ticks: Arc::default(),
         }
     }
 
     pub(super) fn now_ms(&self) -> u64 {
         self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// The next activity number: larger is more recent.
+    pub(super) fn tick(&self) -> u64 {
+        self.ticks.fetch_add(1, Ordering::Relaxed) + 1
     }
 }
 
@@ -42,6 +51,8 @@ pub(super) struct HttpSession {
     created: u64,
     /// Milliseconds since the table's epoch at the client's last activity.
     last_seen: AtomicU64,
+    /// The table-wide activity number of the client's last activity (see [`Clock::tick`]).
+    recency: AtomicU64,
     /// The client's connections open on it right now (a request waiting for its answer, an
     /// event stream); while one is, the session is not idle. A request running on without its
     /// client does not count.
@@ -81,6 +92,7 @@ impl HttpSession {
             closed,
             created: clock.now_ms(),
             last_seen: AtomicU64::new(clock.now_ms()),
+            recency: AtomicU64::new(clock.tick()),
             busy: AtomicUsize::new(0),
             standalone: Mutex::new(None),
             relays: Relays::default(),
@@ -94,6 +106,12 @@ impl HttpSession {
     pub(super) fn touch(&self) {
         self.last_seen
             .store(self.clock.now_ms(), Ordering::Relaxed);
+        self.recency.store(self.clock.tick(), Ordering::Relaxed);
+    }
+
+    /// How recent the client's last activity is, against the other sessions (larger is later).
+    pub(super) fn recency(&self) -> u64 {
+        self.recency.load(Ordering::Relaxed)
     }
 
     /// Marks the session busy until the returned guard is dropped.

@@ -93,7 +93,7 @@ impl Live {
                 owner_sessions: self.held(&s.owner),
                 own: s.owner == *owner,
                 busy: s.is_busy(),
-                last_seen: s.last_seen(),
+                last_seen: s.recency(),
             };
             (s.id.clone(), candidate)
         });
@@ -172,7 +172,7 @@ impl Sessions {
         let session = Arc::new(HttpSession::new(
             owner,
             table.shutdown.child_token(),
-            table.clock,
+            table.clock.clone(),
             table.events.clone(),
         ));
         live.insert(session.clone());
