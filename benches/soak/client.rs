@@ -125,6 +125,15 @@ impl Client {
         self.side = None;
     }
 
+    /// Reads the rest of the main connection's answered stream; one that does not end is
+    /// counted (`stream_not_ended`) and its connection closed.
+    pub async fn finish(&mut self, events: Events) {
+        if !events.finish().await {
+            self.tally.event("stream_not_ended");
+            self.main = None;
+        }
+    }
+
     /// Records the outcome of one request of `kind`; a failed one also closes the connections
     /// (they may be in the middle of an answer).
     pub fn settle<T>(&mut self, kind: &'static str, outcome: Result<T, Failure>) -> Option<T> {
@@ -159,7 +168,9 @@ impl Client {
         let head = response.headers().clone();
         if is_stream(&response) {
             let mut events = Events::new(response);
-            return Ok((head, response_in(&mut events, id).await?));
+            let message = response_in(&mut events, id).await?;
+            self.finish(events).await;
+            return Ok((head, message));
         }
         let bytes = body_of(response).await?;
         let message: Value = serde_json::from_slice(&bytes).map_err(|_| {

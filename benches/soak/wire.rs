@@ -18,6 +18,8 @@ use tokio::task::JoinHandle;
 /// How long any one answer (or event) may take before the request counts as lost. Far above
 /// the server's own timeouts, so only a real loss hits it.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a stream may go on after its answer.
+pub const FINISH_TIMEOUT: Duration = Duration::from_secs(2);
 pub const MODERN: &str = "2026-07-28";
 pub const LEGACY: &str = "2025-11-25";
 
@@ -220,6 +222,17 @@ impl Events {
                 self.buffer.extend_from_slice(&data);
             }
         }
+    }
+
+    /// Reads the rest of a stream whose answer has arrived (it ends right after), so that its
+    /// connection can carry the next request: hyper closes a connection whose response body was
+    /// dropped unread. `false` when the stream did not end cleanly within [`FINISH_TIMEOUT`].
+    pub async fn finish(mut self) -> bool {
+        let rest = async {
+            while self.next().await?.is_some() {}
+            Ok::<_, Failure>(())
+        };
+        matches!(tokio::time::timeout(FINISH_TIMEOUT, rest).await, Ok(Ok(())))
     }
 
     /// The next JSON-RPC message of the stream; a stream that ends first lost the request.
