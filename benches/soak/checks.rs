@@ -48,6 +48,8 @@ pub struct Outcome<'a> {
     pub end: &'a Reading,
     /// Whether the server was still running at the end.
     pub alive: bool,
+    /// Of the latest sessions left behind: how many had ended, of how many probed.
+    pub left: (usize, usize),
 }
 
 pub struct Check {
@@ -171,6 +173,14 @@ pub fn run(outcome: &Outcome) -> Vec<Check> {
             end_rss <= warm_rss + allowed,
             format!(
                 "{warm_rss} KiB after warm-up, {end_rss} KiB at the end, {allowed} KiB allowed"
+            ),
+        ),
+        Check::new(
+            "left_sessions_ended",
+            outcome.left.0 == outcome.left.1 && outcome.left.1 > 0,
+            format!(
+                "{} of the latest {} sessions left behind answered 404",
+                outcome.left.0, outcome.left.1
             ),
         ),
         Check::new(

@@ -16,7 +16,7 @@
 
 use crate::client::{Client, expect_text, response_in, tool_call};
 use crate::tally::Failure;
-use crate::wire::{Events, Headers, LEGACY, body_of, is_stream};
+use crate::wire::{Conn, Events, Headers, LEGACY, Target, body_of, is_stream};
 use hyper::header::HeaderValue;
 use serde_json::{Value, json};
 
@@ -61,8 +61,14 @@ impl Client {
         }
         match self.rng.below(100) {
             0..40 => self.delete(&session).await,
-            40..80 => self.tally.event("session_left"),
-            _ => self.ask_and_vanish(&session).await,
+            40..80 => {
+                self.tally.event("session_left");
+                self.tally.left(&session);
+            }
+            _ => {
+                self.ask_and_vanish(&session).await;
+                self.tally.left(&session);
+            }
         }
     }
 
@@ -179,6 +185,9 @@ impl Client {
             return self.settle("legacy.ask", Err(lost));
         }
         let outcome = response_in(&mut events, id).await;
+        if outcome.is_ok() {
+            self.finish(events).await;
+        }
         let expected = format!("{word}: {said}");
         let outcome = outcome.and_then(|m| expect_text(&m, id, &expected));
         self.settle("legacy.ask", outcome)
@@ -229,6 +238,7 @@ impl Client {
         }
         let mut events = Events::new(response);
         let message = response_in(&mut events, id).await?;
+        self.finish(events).await;
         expect_text(&message, id, "slept 6 steps")
     }
 
@@ -268,4 +278,30 @@ impl Client {
         }
         self.vanish();
     }
+}
+
+/// How many of `sessions` have ended: a request naming one must get `404`. Returns the ended
+/// count, or why the probe failed.
+pub async fn sessions_ended(target: &Target, sessions: &[HeaderValue]) -> Result<usize, String> {
+    let mut conn = Conn::open(target).await?;
+    let mut ended = 0;
+    for (id, session) in (1u64..).zip(sessions) {
+        let body = tool_call(id, "add", json!({"a": 1, "b": 1}), None);
+        let response = conn
+            .send(
+                target,
+                hyper::Method::POST,
+                Headers::Session(session),
+                &[],
+                body,
+            )
+            .await
+            .map_err(|failure| format!("probing a session: {failure:?}"))?;
+        let status = response.status();
+        body_of(response)
+            .await
+            .map_err(|failure| format!("probing a session: {failure:?}"))?;
+        ended += usize::from(status == 404);
+    }
+    Ok(ended)
 }

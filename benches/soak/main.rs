@@ -8,9 +8,11 @@
 //!    (the server reports its timeouts), and the baseline is read: `soak_stats` (alive tasks,
 //!    open file descriptors, …) and the server's RSS (`/proc/PID/status`).
 //! 3. The soak: the same mix for `--duration` seconds, sampling the RSS every `--sample-every`
-//!    seconds; traffic stops, the same quiet period, and the final reading.
-//! 4. Prints one JSON summary on stdout, every check on stderr, and last a line
-//!    `soak: N passed, M failed`; exits 1 when a check failed.
+//!    seconds; traffic stops, the same quiet period, and the final reading. Then the latest
+//!    sessions the clients left behind (to expire, or vanished from) are probed: each must be
+//!    gone (`404`).
+//! 4. Prints one JSON line (the summary) on stdout, a report and every check on stderr, and last
+//!    a line `soak: N passed, M failed`; exits 1 when a check failed.
 //!
 //! The mix (see `client.rs`, `modern.rs`, `legacy.rs`): 2026-07-28 `add`, `ask` answered over
 //! two rounds, `ask` abandoned after round one, `slow` dropped mid-stream; 2025-11-25 sessions
@@ -25,6 +27,7 @@ mod checks;
 mod client;
 mod legacy;
 mod modern;
+mod report;
 mod server;
 mod tally;
 mod wire;
@@ -134,7 +137,14 @@ fn quiet_period(stats: &Value) -> Duration {
     Duration::from_millis(ms("question_timeout_ms") + idle + idle / 2 + 1500)
 }
 
-async fn soak(options: Options) -> Result<(Value, Vec<checks::Check>), String> {
+/// What a finished soak has to say: the JSON summary, the checks, and the same for people.
+struct Finished {
+    summary: Value,
+    checks: Vec<checks::Check>,
+    human: String,
+}
+
+async fn soak(options: Options) -> Result<Finished, String> {
     let mut server = Server::start(&options.binary, Duration::from_secs(60)).await?;
     let target = Arc::new(Target::parse(&server.url)?);
     let cold = server::stats(&target).await?;
@@ -153,9 +163,18 @@ async fn soak(options: Options) -> Result<(Value, Vec<checks::Check>), String> {
     let (warmup, _) = traffic(&options, &server, &target, 1, options.warmup).await;
     let warm = settle_and_read(&server, &target, quiet).await?;
     let soak_start = Instant::now();
+    let cpu_before = (server.cpu_ns(), server::cpu_ns("self"));
     let (tally, samples) = traffic(&options, &server, &target, 2, options.duration).await;
     let traffic_seconds = soak_start.elapsed().as_secs_f64();
+    let cpu_after = (server.cpu_ns(), server::cpu_ns("self"));
+    // Cores kept busy during the soak's traffic (1.0 = one core), server and clients.
+    let busy = |before: Option<u64>, after: Option<u64>| {
+        Some((after? - before?) as f64 / 1e9 / traffic_seconds.max(1e-9))
+    };
     let end = settle_and_read(&server, &target, quiet).await?;
+    // After the readings, so the probes change nothing they saw.
+    let left = tally.left_sessions();
+    let ended = legacy::sessions_ended(&target, &left).await?;
     let alive = server.alive();
     let stderr = server.stderr.lock().map(|l| l.clone()).unwrap_or_default();
     server.stop().await;
@@ -165,9 +184,12 @@ async fn soak(options: Options) -> Result<(Value, Vec<checks::Check>), String> {
         warm: &warm,
         end: &end,
         alive,
+        left: (ended, left.len()),
     };
     let checks = checks::run(&outcome);
     let total = tally.total();
+    let human = report::human(&tally, &samples, &warm, &end);
+    let max_rss = samples.iter().map(|s| s.1).chain([end.rss_kib]).max();
     let summary = json!({
         "options": {"duration_s": options.duration.as_secs(), "warmup_s": options.warmup.as_secs(),
             "clients": options.clients, "pace_ms": options.pace.as_millis() as u64,
@@ -177,14 +199,20 @@ async fn soak(options: Options) -> Result<(Value, Vec<checks::Check>), String> {
         "soak_totals": {"sent": total.sent, "answered": total.answered, "abandoned": total.abandoned,
             "wrong": total.wrong, "lost": total.lost,
             "per_second": total.sent as f64 / traffic_seconds.max(1e-9)},
+        "cpu_busy": {"server": busy(cpu_before.0, cpu_after.0),
+            "clients": busy(cpu_before.1, cpu_after.1)},
         "warmup": warmup.report(),
-        "rss_kib": {"cold": cold_rss, "warm": warm.rss_kib, "max": samples.iter().map(|s| s.1).max(),
+        "rss_kib": {"cold": cold_rss, "warm": warm.rss_kib, "max": max_rss,
             "final": end.rss_kib, "samples": samples},
         "stats": {"cold": cold, "warm": warm.stats, "final": end.stats},
         "checks": checks.iter().map(checks::Check::to_json).collect::<Vec<_>>(),
         "server_stderr_tail": stderr,
     });
-    Ok((summary, checks))
+    Ok(Finished {
+        summary,
+        checks,
+        human,
+    })
 }
 
 fn fail(why: &str) -> ! {
@@ -252,8 +280,13 @@ fn main() -> ExitCode {
         .build()
         .expect("a tokio runtime");
     match runtime.block_on(soak(options)) {
-        Ok((summary, checks)) => {
-            println!("{}", serde_json::to_string_pretty(&summary).expect("JSON"));
+        Ok(Finished {
+            summary,
+            checks,
+            human,
+        }) => {
+            println!("{summary}");
+            eprint!("{human}");
             for check in &checks {
                 eprintln!("{check}");
             }

@@ -73,6 +73,12 @@ impl Server {
         line.split_whitespace().nth(1)?.parse().ok()
     }
 
+    /// CPU time (user + system) of every thread of the server, in ns, from the scheduler's
+    /// accounting (`/proc/PID/task/*/schedstat`).
+    pub fn cpu_ns(&self) -> Option<u64> {
+        cpu_ns(&self.pid.to_string())
+    }
+
     /// Whether the process is still running.
     pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
@@ -82,6 +88,19 @@ impl Server {
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;
     }
+}
+
+/// CPU time of every thread of process `pid` (`self` for this one), in ns.
+pub fn cpu_ns(pid: &str) -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
+        // A thread that ended since the listing no longer counts.
+        let Ok(stat) = std::fs::read_to_string(task.ok()?.path().join("schedstat")) else {
+            continue;
+        };
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(total)
 }
 
 /// The server's `soak_stats`, over a connection of its own (closed afterwards).

@@ -5,8 +5,9 @@
 //! but not the expected one) or lost (no answer at all: the connection closed, the stream ended,
 //! or nothing came within the answer timeout).
 
+use hyper::header::HeaderValue;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 /// Why a request did not get its expected answer.
@@ -37,6 +38,8 @@ impl Counts {
 
 /// At most this many failures are kept, with their reasons, for the report.
 const KEPT_FAILURES: usize = 20;
+/// At most this many sessions left behind are remembered (the latest).
+const KEPT_SESSIONS: usize = 64;
 
 #[derive(Default)]
 struct Inner {
@@ -44,6 +47,8 @@ struct Inner {
     /// Other events worth counting that are not requests (sessions left to expire, …).
     events: BTreeMap<&'static str, u64>,
     failures: Vec<String>,
+    /// The latest sessions the clients left behind (to expire, or vanished from).
+    left: VecDeque<HeaderValue>,
 }
 
 /// The shared tally of every virtual client.
@@ -85,6 +90,21 @@ impl Tally {
     /// Counts something that is not a request.
     pub fn event(&self, name: &'static str) {
         self.with(|t| *t.events.entry(name).or_default() += 1);
+    }
+
+    /// Remembers a session left behind (the latest [`KEPT_SESSIONS`]).
+    pub fn left(&self, session: &HeaderValue) {
+        self.with(|t| {
+            if t.left.len() == KEPT_SESSIONS {
+                t.left.pop_front();
+            }
+            t.left.push_back(session.clone());
+        });
+    }
+
+    /// The latest sessions left behind.
+    pub fn left_sessions(&self) -> Vec<HeaderValue> {
+        self.with(|t| t.left.iter().cloned().collect())
     }
 
     /// The sums over every kind.
