@@ -48,6 +48,7 @@
 //! |---|---|---|
 //! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
+//! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
 //! a stdio server that compiles no HTTP stack.
@@ -172,9 +173,14 @@ feature_gated! { "server",
     /// ```
     pub use mcpwire_macros::resource;
 }
+feature_gated! { "client",
+    pub mod client;
+}
 mod error;
 pub mod protocol;
 pub mod schema;
+#[cfg(any(feature = "server", feature = "client"))]
+mod wire;
 
 pub use error::{Error, InvalidSignature, Result, ToolError};
 pub use protocol::{CallToolResult, Content};

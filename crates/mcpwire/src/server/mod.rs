@@ -22,7 +22,6 @@
 mod builder;
 pub(crate) mod completion;
 pub(crate) mod core;
-pub(crate) mod header_params;
 pub(crate) mod output;
 pub(crate) mod pages;
 pub(crate) mod prompt;

@@ -1,6 +1,6 @@
 //! The tool registry: tools in registration order, their `tools/list` pages serialized once.
 
-use super::header_params::header_params;
+use crate::wire::header_params::{HeaderParam, header_params};
 use super::output::OutputShape;
 use super::schema::{given_input_schema, input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
@@ -31,7 +31,8 @@ impl ToolRegistry {
             )));
         }
         let (tool, wrap_output) = describe(&definition)?;
-        let header_params = header_params(name, &tool.input_schema)?;
+        let header_params =
+            header_params(name, &tool.input_schema).map_err(InvalidSignature::new)?;
         let plan = ToolPlan::build(name, definition.params, overrides)?;
         self.by_name.insert(name, self.tools.len());
         let handler = Arc::new(Handler {
@@ -73,7 +74,7 @@ impl ToolRegistry {
 
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
-    pub(crate) fn header_params(&self, name: &str) -> &[super::header_params::HeaderParam] {
+    pub(crate) fn header_params(&self, name: &str) -> &[HeaderParam] {
         self.get(name).map_or(&[], |tool| &tool.header_params)
     }
 

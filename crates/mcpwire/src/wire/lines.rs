@@ -1,12 +1,22 @@
 //! Newline-delimited JSON over any byte stream: reading with a length limit, writing with
-//! batched flushes.
+//! batched flushes. Both sides use it: the server on stdio, the client on a child's pipes.
 
-use crate::dispatch::connection::ReadError;
 use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
+
+/// A message that could not be read off the transport.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// The message was longer than the limit; it was skipped.
+    TooLong,
+    /// The message was not UTF-8; it was skipped.
+    NotUtf8,
+    /// The transport failed; the connection ends.
+    Io(#[cfg_attr(not(feature = "server"), allow(dead_code))] std::io::Error),
+}
 
 /// Lines of at most `max_bytes`; a longer line, or one that is not UTF-8, is reported once and
 /// skipped, and reading goes on with the next line.

@@ -1,0 +1,100 @@
+//! Reading a `text/event-stream` body: each event's `data` lines, joined, are one message.
+//! Comments (`:` keep-alives), empty priming events and events of other types are skipped.
+
+use bytes::BytesMut;
+use futures_util::{Stream, StreamExt};
+
+/// One parsed event.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Event {
+    pub(crate) event: Option<String>,
+    pub(crate) id: Option<String>,
+    pub(crate) data: String,
+}
+
+/// An incremental event-stream parser.
+#[derive(Default)]
+pub(crate) struct Parser {
+    buffer: BytesMut,
+    current: Event,
+    has_data: bool,
+}
+
+impl Parser {
+    /// Feeds bytes; returns the events they complete.
+    pub(crate) fn feed(&mut self, bytes: &[u8]) -> Vec<Event> {
+        self.buffer.extend_from_slice(bytes);
+        let mut events = Vec::new();
+        while let Some(end) = self.buffer.iter().position(|b| *b == b'\n') {
+            let line = self.buffer.split_to(end + 1);
+            let mut line = &line[..end];
+            if let Some(stripped) = line.strip_suffix(b"\r") {
+                line = stripped;
+            }
+            let line = String::from_utf8_lossy(line);
+            if line.is_empty() {
+                if self.has_data {
+                    events.push(std::mem::take(&mut self.current));
+                } else {
+                    self.current = Event::default();
+                }
+                self.has_data = false;
+                continue;
+            }
+            if line.starts_with(':') {
+                continue;
+            }
+            let (field, value) = match line.split_once(':') {
+                Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+                None => (line.as_ref(), ""),
+            };
+            match field {
+                "data" => {
+                    if self.has_data {
+                        self.current.data.push('\n');
+                    }
+                    self.current.data.push_str(value);
+                    self.has_data = true;
+                }
+                "event" => self.current.event = Some(value.to_owned()),
+                "id" => self.current.id = Some(value.to_owned()),
+                _ => {}
+            }
+        }
+        events
+    }
+}
+
+/// Forwards every JSON-RPC message of an event stream to `inbox`, until the stream ends.
+pub(crate) async fn forward<S, B, E>(body: S, inbox: tokio::sync::mpsc::UnboundedSender<String>)
+where
+    S: Stream<Item = Result<B, E>> + Unpin,
+    B: AsRef<[u8]>,
+{
+    let mut body = body;
+    let mut parser = Parser::default();
+    while let Some(Ok(chunk)) = body.next().await {
+        for event in parser.feed(chunk.as_ref()) {
+            let is_message = matches!(event.event.as_deref(), None | Some("message"));
+            if is_message && !event.data.trim().is_empty() && inbox.send(event.data).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_events_across_chunks_and_skips_comments_and_priming() {
+        let mut parser = Parser::default();
+        let mut events = parser.feed(b"id: e-1\nretry: 500\ndata: \n\n: ping\n\nevent: message\nda");
+        events.extend(parser.feed(b"ta: {\"a\":1}\r\n\r\ndata: x\ndata: y\n\n"));
+        let data: Vec<_> = events.iter().map(|e| e.data.as_str()).collect();
+        assert_eq!(data, ["", "{\"a\":1}", "x\ny"]);
+        assert_eq!(events[0].id.as_deref(), Some("e-1"));
+        assert_eq!(events[1].event.as_deref(), Some("message"));
+    }
+}

@@ -1,0 +1,62 @@
+//! The client: talks to any MCP server on either protocol revision, over stdio (a child
+//! process), Streamable HTTP, or in memory (an [`McpServer`](crate::McpServer) in the same
+//! process, with the `server` feature).
+//!
+//! One set of handlers answers the server's questions (elicitation, sampling, roots) on both
+//! revisions: on 2025-11-25 they answer the server's requests; on 2026-07-28 the client runs the
+//! `input_required` loop itself (a new id each round, `requestState` echoed exactly, a round
+//! cap).
+//!
+//! # Examples
+//!
+//! ```no_run
+//! use mcpwire::client::{Client, StdioServer};
+//! use mcpwire::protocol::{ElicitAction, ElicitResult};
+//!
+//! # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+//! let client = Client::builder()
+//!     .on_form_elicitation(|question| async move {
+//!         println!("{}", question.message);
+//!         let content = serde_json::json!({"confirm": true}).as_object().cloned();
+//!         ElicitResult { action: ElicitAction::Accept, content }
+//!     })
+//!     .connect_stdio(StdioServer::new("cargo").args(["run", "--example", "backorder"]))
+//!     .await?;
+//! println!("speaking {:?}", client.era());
+//! let result = client.call_tool("order_book", serde_json::json!({"title": "Neuromancer"})).await?;
+//! println!("{:?}", result.content);
+//! # Ok(()) }
+//! ```
+
+mod builder;
+#[allow(clippy::module_inception)]
+mod client;
+mod era;
+mod error;
+mod handlers;
+mod headers;
+mod http;
+#[cfg(feature = "server")]
+mod memory;
+#[cfg(all(test, feature = "server"))]
+mod memory_tests;
+mod negotiate;
+mod notifications;
+mod options;
+mod peer;
+mod rounds;
+#[cfg(test)]
+mod scripted_tests;
+mod stdio;
+mod transport;
+
+pub use builder::ClientBuilder;
+pub use client::Client;
+pub use era::EraChoice;
+pub use error::ClientError;
+pub use handlers::{FormElicitation, UrlElicitation};
+pub use http::HttpOptions;
+pub use negotiate::ServerDetails;
+pub use notifications::{Notifications, ServerNotification};
+pub use options::CallOptions;
+pub use stdio::StdioServer;

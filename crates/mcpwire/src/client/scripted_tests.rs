@@ -1,0 +1,224 @@
+//! The client against a scripted server: what goes on the wire in the `input_required` loop
+//! (a new id each round, `requestState` echoed byte for byte and never carried into another
+//! call, the round cap, a result without `resultType`), the `-32022` retry, and the `Auto`
+//! fallback.
+
+use super::transport::{BoxFuture, Kind, Outgoing, StreamGuard, Transport};
+use super::{Client, ClientError, EraChoice};
+use crate::protocol::{ElicitAction, ElicitResult, Era};
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc;
+
+type Script = Box<dyn Fn(&Value) -> Option<String> + Send + Sync>;
+
+/// Answers each request with the script's line; records every message and its headers.
+struct Scripted {
+    script: Script,
+    inbox: mpsc::UnboundedSender<String>,
+    sent: Sent,
+    bodies: Arc<Mutex<Vec<String>>>,
+}
+
+impl Transport for Scripted {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+        let value: Value = serde_json::from_str(&message.body).unwrap();
+        self.sent.lock().unwrap().push((value.clone(), message.headers));
+        self.bodies.lock().unwrap().push(message.body);
+        if message.kind == Kind::Request
+            && let Some(line) = (self.script)(&value)
+        {
+            let _ = self.inbox.send(line);
+        }
+        Box::pin(async { Ok(None) })
+    }
+}
+
+type Sent = Arc<Mutex<Vec<(Value, Vec<(String, String)>)>>>;
+
+thread_local! {
+    /// The raw bodies the current test's client wrote (tests run on their own threads).
+    static BODIES: Arc<Mutex<Vec<String>>> = Arc::default();
+}
+
+async fn connect(
+    era: EraChoice,
+    max_rounds: u32,
+    script: impl Fn(&Value) -> Option<Value> + Send + Sync + 'static,
+) -> (Result<Client, ClientError>, Sent) {
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    let sent: Sent = Arc::default();
+    let transport = Scripted {
+        script: Box::new(move |request| {
+            let result = script(request)?;
+            let id = request["id"].clone();
+            let message = match result.get("error") {
+                Some(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+                None => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            };
+            // The server's own bytes for the state, escapes and all.
+            Some(message.to_string().replace(r#""@STATE@""#, STATE))
+        }),
+        inbox,
+        sent: sent.clone(),
+        bodies: BODIES.with(|b| b.clone()),
+    };
+    let client = Client::builder()
+        .max_rounds(max_rounds)
+        .on_form_elicitation(|_| async {
+            ElicitResult {
+                action: ElicitAction::Accept,
+                content: json!({"confirm": true}).as_object().cloned(),
+            }
+        })
+        .open(Box::new(transport), incoming, era)
+        .await;
+    (client, sent)
+}
+
+fn discover_result() -> Value {
+    json!({"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+           "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "1"}}})
+}
+
+fn calls(sent: &Sent, method: &str) -> Vec<Value> {
+    sent.lock()
+        .unwrap()
+        .iter()
+        .filter(|(m, _)| m["method"] == method)
+        .map(|(m, _)| m.clone())
+        .collect()
+}
+
+/// A state with escapes a re-serializer would rewrite.
+const STATE: &str = r#""st\u00e9\/1""#;
+
+fn asking(round: u64) -> Value {
+    json!({"resultType": "input_required", "requestState": "@STATE@",
+           "inputRequests": {"confirm": {"method": "elicitation/create", "params": {
+               "mode": "form", "message": format!("round {round}"),
+               "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"}}}}}}})
+}
+
+fn mrtr_script(request: &Value) -> Option<Value> {
+    Some(match request["method"].as_str()? {
+        "server/discover" => discover_result(),
+        "tools/call" if request["params"]["name"] == "twice" => {
+            match request["params"].get("inputResponses") {
+                None => asking(1),
+                Some(_) => json!({"content": [{"type": "text", "text": "done"}]}),
+            }
+        }
+        "tools/call" if request["params"]["name"] == "forever" => asking(0),
+        "tools/call" => json!({"content": [{"type": "text", "text": "plain"}]}),
+        _ => json!({"error": {"code": -32601, "message": "no"}}),
+    })
+}
+
+#[tokio::test]
+async fn each_round_has_a_new_id_and_echoes_the_state_exactly() {
+    let (client, sent) = connect(EraChoice::Modern, 10, mrtr_script).await;
+    let client = client.unwrap();
+    assert_eq!(client.era(), Era::Modern);
+    assert_eq!(client.server().info.unwrap().name, "scripted");
+    let result = client.call_tool("twice", json!({})).await.unwrap();
+    assert_eq!(result.content[0], crate::protocol::Content::text("done"));
+    let rounds = calls(&sent, "tools/call");
+    assert_eq!(rounds.len(), 2);
+    assert_ne!(rounds[0]["id"], rounds[1]["id"]);
+    assert!(rounds[0]["params"].get("requestState").is_none());
+    assert_eq!(
+        rounds[1]["params"]["inputResponses"]["confirm"],
+        json!({"action": "accept", "content": {"confirm": true}})
+    );
+    // Byte for byte: the retry's body carries the server's own escapes.
+    let bodies = BODIES.with(|b| b.lock().unwrap().clone());
+    let echoed = format!(r#""requestState":{STATE}"#);
+    assert_eq!(bodies.iter().filter(|b| b.contains(&echoed)).count(), 1, "{bodies:?}");
+    // The next call carries neither state nor responses.
+    client.call_tool("other", json!({})).await.unwrap();
+    let last = calls(&sent, "tools/call").pop().unwrap();
+    assert!(last["params"].get("requestState").is_none());
+    assert!(last["params"].get("inputResponses").is_none());
+}
+
+#[tokio::test]
+async fn the_round_cap_ends_a_call_that_keeps_asking() {
+    let (client, sent) = connect(EraChoice::Modern, 3, mrtr_script).await;
+    let error = client.unwrap().call_tool("forever", json!({})).await.unwrap_err();
+    assert!(matches!(error, ClientError::TooManyRounds(3)), "{error}");
+    assert_eq!(calls(&sent, "tools/call").len(), 4);
+}
+
+#[tokio::test]
+async fn a_result_without_result_type_is_complete() {
+    let (client, sent) = connect(EraChoice::Modern, 10, mrtr_script).await;
+    let result = client.unwrap().call_tool("plain", json!({})).await.unwrap();
+    assert_eq!(result.content[0], crate::protocol::Content::text("plain"));
+    assert_eq!(calls(&sent, "tools/call").len(), 1);
+}
+
+#[tokio::test]
+async fn modern_requests_carry_meta_and_headers() {
+    let (client, sent) = connect(EraChoice::Modern, 10, mrtr_script).await;
+    client.unwrap().call_tool("plain", json!({"a": 1})).await.unwrap();
+    let (call, headers) = sent.lock().unwrap().last().cloned().unwrap();
+    let meta = &call["params"]["_meta"];
+    assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({"elicitation": {"form": {}}}));
+    assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "mcpwire-client");
+    assert!(headers.contains(&("Mcp-Method".into(), "tools/call".into())));
+    assert!(headers.contains(&("Mcp-Name".into(), "plain".into())));
+}
+
+#[tokio::test]
+async fn unsupported_version_is_retried_with_one_from_supported() {
+    let first = Arc::new(Mutex::new(true));
+    let (client, sent) = connect(EraChoice::Auto, 10, move |request| {
+        if request["method"] != "server/discover" {
+            return Some(json!({}));
+        }
+        let mut first = first.lock().unwrap();
+        if std::mem::take(&mut *first) {
+            return Some(json!({"error": {"code": -32022, "message": "Unsupported protocol version",
+                "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}));
+        }
+        Some(discover_result())
+    })
+    .await;
+    assert_eq!(client.unwrap().era(), Era::Modern);
+    assert_eq!(calls(&sent, "server/discover").len(), 2);
+    assert!(calls(&sent, "initialize").is_empty());
+}
+
+#[tokio::test]
+async fn auto_falls_back_to_initialize_when_discover_is_unknown() {
+    let (client, sent) = connect(EraChoice::Auto, 10, |request| {
+        Some(match request["method"].as_str()? {
+            "initialize" => json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                                   "serverInfo": {"name": "old", "version": "0"}}),
+            "ping" => json!({}),
+            _ => json!({"error": {"code": -32601, "message": "Method not found"}}),
+        })
+    })
+    .await;
+    let client = client.unwrap();
+    assert_eq!(client.era(), Era::Legacy);
+    assert_eq!(client.server().protocol_version, "2025-06-18");
+    client.ping().await.unwrap();
+    let initialized = calls(&sent, "notifications/initialized");
+    assert_eq!(initialized.len(), 1);
+    let init = &calls(&sent, "initialize")[0];
+    assert_eq!(init["params"]["capabilities"], json!({"elicitation": {"form": {}}}));
+    assert!(calls(&sent, "ping")[0]["params"].get("_meta").is_none());
+}
+
+#[tokio::test]
+async fn a_modern_only_client_does_not_fall_back() {
+    let (client, sent) = connect(EraChoice::Modern, 10, |_| {
+        Some(json!({"error": {"code": -32601, "message": "Method not found"}}))
+    })
+    .await;
+    assert_eq!(client.err().unwrap().rpc_code(), Some(-32601));
+    assert!(calls(&sent, "initialize").is_empty());
+}
