@@ -1,0 +1,268 @@
+//! This repo's own client (`mcpwire::client`) driving the example servers over real transports:
+//! the built example binaries over stdio, and over Streamable HTTP (`--http 127.0.0.1:0`), on
+//! both protocol revisions. Each scenario runs four times (`stdio_legacy`, `stdio_modern`,
+//! `http_legacy`, `http_modern`). Expected texts come from `examples/`.
+
+mod common;
+
+use common::{HttpExample, example_bin};
+use mcpwire::client::{Client, ClientBuilder, EraChoice, StdioServer};
+use mcpwire::protocol::sampling::SamplingContent;
+use mcpwire::protocol::{
+    CallToolResult, Content, CreateMessageResult, ElicitAction, ElicitResult, Era, Role,
+};
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone, Copy, Debug)]
+enum Via {
+    Stdio,
+    Http,
+}
+
+/// A connected client, and the HTTP server process it talks to (stdio children belong to the
+/// client).
+struct Connected {
+    client: Client,
+    _server: Option<HttpExample>,
+}
+
+async fn connect(via: Via, era: EraChoice, example: &str, builder: ClientBuilder) -> Connected {
+    let builder = builder.era(era);
+    match via {
+        Via::Stdio => {
+            let client = builder
+                .connect_stdio(StdioServer::new(example_bin(example)))
+                .await
+                .unwrap_or_else(|e| panic!("connect to {example} over stdio: {e}"));
+            Connected {
+                client,
+                _server: None,
+            }
+        }
+        Via::Http => {
+            let server = HttpExample::start(example);
+            let client = builder
+                .connect_http(&server.url)
+                .await
+                .unwrap_or_else(|e| panic!("connect to {example} over HTTP: {e}"));
+            Connected {
+                client,
+                _server: Some(server),
+            }
+        }
+    }
+}
+
+fn expected_era(era: EraChoice) -> Era {
+    match era {
+        EraChoice::Legacy => Era::Legacy,
+        _ => Era::Modern,
+    }
+}
+
+/// Runs each `async fn NAME(via: Via, era: EraChoice)` on both transports and both eras.
+macro_rules! on_every_transport {
+    ($($scenario:ident),* $(,)?) => {$(
+        mod $scenario {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn stdio_legacy() { $scenario(Via::Stdio, EraChoice::Legacy).await }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn stdio_modern() { $scenario(Via::Stdio, EraChoice::Modern).await }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn http_legacy() { $scenario(Via::Http, EraChoice::Legacy).await }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn http_modern() { $scenario(Via::Http, EraChoice::Modern).await }
+        }
+    )*};
+}
+
+on_every_transport!(
+    backorder_every_outcome,
+    recommend_book_samples_the_client,
+    bookshop_lists_and_calls,
+);
+
+fn text(result: &CallToolResult) -> &str {
+    match result.content.as_slice() {
+        [Content::Text { text, .. }] => text,
+        other => panic!("expected one text block, got {other:?}"),
+    }
+}
+
+/// A client answering each elicitation with the next of `answers`, recording the questions.
+fn answering(answers: Vec<ElicitResult>) -> (ClientBuilder, Arc<Mutex<Vec<String>>>) {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let answers = Arc::new(Mutex::new(answers.into_iter()));
+    let record = asked.clone();
+    let builder = Client::builder().on_form_elicitation(move |question| {
+        record.lock().unwrap().push(question.message.clone());
+        assert_eq!(
+            question.requested_schema["properties"]["confirm"]["type"],
+            "boolean"
+        );
+        let answer = answers.lock().unwrap().next().expect("an answer left");
+        async move { answer }
+    });
+    (builder, asked)
+}
+
+fn accept(confirm: bool) -> ElicitResult {
+    ElicitResult {
+        action: ElicitAction::Accept,
+        content: json!({"confirm": confirm}).as_object().cloned(),
+    }
+}
+
+fn refuse(action: ElicitAction) -> ElicitResult {
+    ElicitResult {
+        action,
+        content: None,
+    }
+}
+
+async fn backorder_every_outcome(via: Via, era: EraChoice) {
+    let answers = vec![
+        accept(true),
+        accept(false),
+        refuse(ElicitAction::Decline),
+        refuse(ElicitAction::Cancel),
+    ];
+    let (builder, asked) = answering(answers);
+    let Connected { client, _server } = connect(via, era, "backorder", builder).await;
+    assert_eq!(client.era(), expected_era(era));
+    let order = |title: &'static str| {
+        let client = client.clone();
+        async move {
+            client
+                .call_tool("order_book", json!({"title": title}))
+                .await
+                .unwrap_or_else(|e| panic!("order_book {title}: {e}"))
+        }
+    };
+    let dune = order("Dune").await;
+    assert_eq!(text(&dune), "Ordered 'Dune'.");
+    assert!(
+        asked.lock().unwrap().is_empty(),
+        "an in-stock book asks nothing"
+    );
+
+    let yes = order("Neuromancer").await;
+    assert_eq!(
+        text(&yes),
+        "Backordered 'Neuromancer'; it ships in 2-3 weeks."
+    );
+    let no = order("Neuromancer").await;
+    assert_eq!(text(&no), "No order placed.");
+    assert_ne!(no.is_error, Some(true));
+    for action in ["decline", "cancel"] {
+        let refused = order("Neuromancer").await;
+        assert_eq!(refused.is_error, Some(true), "{refused:?}");
+        assert_eq!(
+            text(&refused),
+            format!(
+                "Error executing tool order_book: Resolver for parameter 'backorder' could not \
+                 resolve: elicitation was {action}"
+            )
+        );
+    }
+    let question = "'Neuromancer' is out of stock (2-3 weeks). Order anyway?";
+    assert_eq!(*asked.lock().unwrap(), [question; 4]);
+}
+
+async fn recommend_book_samples_the_client(via: Via, era: EraChoice) {
+    let prompts = Arc::new(Mutex::new(Vec::new()));
+    let record = prompts.clone();
+    let builder = Client::builder().on_sampling(move |request| {
+        let prompt = serde_json::to_value(&request.messages).unwrap();
+        record.lock().unwrap().push((prompt, request.max_tokens));
+        async {
+            let content: SamplingContent =
+                serde_json::from_value(json!({"type": "text", "text": "Dune"})).unwrap();
+            Ok(CreateMessageResult {
+                role: Role::Assistant,
+                content,
+                model: "test-model".into(),
+                stop_reason: Some("endTurn".into()),
+            })
+        }
+    });
+    let Connected { client, _server } = connect(via, era, "recommend_book", builder).await;
+    let pick = client
+        .call_tool("recommend_book", json!({"genre": "science fiction"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&pick), "Today's science fiction pick: Dune");
+    let prompts = prompts.lock().unwrap();
+    assert_eq!(prompts.len(), 1);
+    assert_eq!(
+        prompts[0].0[0]["content"]["text"],
+        "Suggest one science fiction book title. Answer with the title only."
+    );
+    assert_eq!(prompts[0].1, 50);
+}
+
+#[derive(serde::Deserialize, Debug, PartialEq)]
+struct Stock {
+    title: String,
+    copies: u32,
+}
+
+async fn bookshop_lists_and_calls(via: Via, era: EraChoice) {
+    let Connected { client, _server } = connect(via, era, "bookshop", Client::builder()).await;
+    let server = client.server();
+    assert_eq!(
+        server.info.as_ref().map(|i| i.name.as_str()),
+        Some("Bookshop")
+    );
+    assert_eq!(
+        server.instructions.as_deref(),
+        Some("A bookshop: reserve and order books, look up stock.")
+    );
+    let tools = client.list_tools().await.unwrap();
+    let names: Vec<_> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["reserve_book", "order_book", "book_info", "add"]);
+    let add = tools.iter().find(|t| t.name == "add").unwrap();
+    assert_eq!(add.input_schema["properties"]["a"]["type"], "integer");
+    let stock: Stock = client
+        .call_tool_as("book_info", json!({"title": "Dune"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        stock,
+        Stock {
+            title: "Dune".into(),
+            copies: 7
+        }
+    );
+    let sum: Value = client
+        .call_tool_as("add", json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
+    assert_eq!(sum, json!({"result": 5}));
+    let reserved = client
+        .call_tool("reserve_book", json!({"title": "Neuromancer"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&reserved), "'Neuromancer' is out of stock.");
+    let unknown = client.call_tool("no_such_tool", json!({})).await;
+    assert!(unknown.is_err() || unknown.unwrap().is_error == Some(true));
+}
+
+/// `Auto` picks 2026-07-28 against this SDK's servers: over stdio after probing a sibling
+/// process, over HTTP in place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_picks_modern_on_both_transports() {
+    for via in [Via::Stdio, Via::Http] {
+        let Connected { client, _server } =
+            connect(via, EraChoice::Auto, "bookshop", Client::builder()).await;
+        assert_eq!(client.era(), Era::Modern, "{via:?}");
+        assert_eq!(client.server().protocol_version, "2026-07-28");
+        let sum: Value = client
+            .call_tool_as("add", json!({"a": 1, "b": 1}))
+            .await
+            .unwrap();
+        assert_eq!(sum, json!({"result": 2}));
+    }
+}
