@@ -3,80 +3,18 @@
 //! both protocol revisions. Each scenario runs four times (`stdio_legacy`, `stdio_modern`,
 //! `http_legacy`, `http_modern`). Expected texts come from `examples/`.
 
+#[macro_use]
+mod client_common;
 mod common;
 
-use common::{HttpExample, example_bin};
-use mcpwire::client::{Client, ClientBuilder, EraChoice, StdioServer};
+use client_common::{Connected, Via, connect, expected_era};
+use mcpwire::client::{Client, ClientBuilder, EraChoice};
 use mcpwire::protocol::sampling::SamplingContent;
 use mcpwire::protocol::{
     CallToolResult, Content, CreateMessageResult, ElicitAction, ElicitResult, Era, Role,
 };
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
-
-#[derive(Clone, Copy, Debug)]
-enum Via {
-    Stdio,
-    Http,
-}
-
-/// A connected client, and the HTTP server process it talks to (stdio children belong to the
-/// client).
-struct Connected {
-    client: Client,
-    _server: Option<HttpExample>,
-}
-
-async fn connect(via: Via, era: EraChoice, example: &str, builder: ClientBuilder) -> Connected {
-    let builder = builder.era(era);
-    match via {
-        Via::Stdio => {
-            let client = builder
-                .connect_stdio(StdioServer::new(example_bin(example)))
-                .await
-                .unwrap_or_else(|e| panic!("connect to {example} over stdio: {e}"));
-            Connected {
-                client,
-                _server: None,
-            }
-        }
-        Via::Http => {
-            let server = HttpExample::start(example);
-            let client = builder
-                .connect_http(&server.url)
-                .await
-                .unwrap_or_else(|e| panic!("connect to {example} over HTTP: {e}"));
-            Connected {
-                client,
-                _server: Some(server),
-            }
-        }
-    }
-}
-
-fn expected_era(era: EraChoice) -> Era {
-    match era {
-        EraChoice::Legacy => Era::Legacy,
-        _ => Era::Modern,
-    }
-}
-
-/// Runs each `async fn NAME(via: Via, era: EraChoice)` on both transports and both eras.
-macro_rules! on_every_transport {
-    ($($scenario:ident),* $(,)?) => {$(
-        mod $scenario {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn stdio_legacy() { $scenario(Via::Stdio, EraChoice::Legacy).await }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn stdio_modern() { $scenario(Via::Stdio, EraChoice::Modern).await }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn http_legacy() { $scenario(Via::Http, EraChoice::Legacy).await }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn http_modern() { $scenario(Via::Http, EraChoice::Modern).await }
-        }
-    )*};
-}
 
 on_every_transport!(
     backorder_every_outcome,
