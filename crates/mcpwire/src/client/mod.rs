@@ -48,6 +48,8 @@ mod rounds;
 #[cfg(test)]
 mod scripted_tests;
 mod stdio;
+#[cfg(all(test, unix))]
+mod stdio_tests;
 mod transport;
 
 pub use builder::ClientBuilder;

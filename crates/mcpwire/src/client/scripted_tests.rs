@@ -222,3 +222,113 @@ async fn a_modern_only_client_does_not_fall_back() {
     assert_eq!(client.err().unwrap().rpc_code(), Some(-32601));
     assert!(calls(&sent, "initialize").is_empty());
 }
+
+fn silent_on_slow(request: &Value) -> Option<Value> {
+    match request["params"]["name"].as_str() {
+        Some("slow") => None,
+        _ => mrtr_script(request),
+    }
+}
+
+#[tokio::test]
+async fn dropping_a_call_cancels_it_on_the_server() {
+    let (client, sent) = connect(EraChoice::Modern, 10, silent_on_slow).await;
+    let client = client.unwrap();
+    let call = client.call_tool("slow", json!({}));
+    assert!(tokio::time::timeout(std::time::Duration::from_millis(50), call).await.is_err());
+    tokio::task::yield_now().await;
+    let id = calls(&sent, "tools/call")[0]["id"].clone();
+    let cancelled = calls(&sent, "notifications/cancelled");
+    assert_eq!(cancelled.len(), 1);
+    assert_eq!(cancelled[0]["params"]["requestId"], id);
+    let headers = sent.lock().unwrap().last().unwrap().1.clone();
+    assert!(headers.contains(&("Mcp-Method".into(), "notifications/cancelled".into())));
+    // The connection goes on.
+    client.call_tool("plain", json!({})).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_silent_server_times_out_and_is_told_so() {
+    let (client, sent) = connect(EraChoice::Modern, 10, silent_on_slow).await;
+    let options = super::CallOptions::new().timeout(std::time::Duration::from_millis(30));
+    let error = client
+        .unwrap()
+        .call_tool_with("slow", json!({}), options)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, ClientError::Timeout(_)), "{error}");
+    tokio::task::yield_now().await;
+    assert_eq!(calls(&sent, "notifications/cancelled").len(), 1);
+}
+
+#[tokio::test]
+async fn tools_with_invalid_header_annotations_are_dropped() {
+    let (client, _) = connect(EraChoice::Modern, 10, |request| {
+        if request["method"] == "server/discover" {
+            return Some(discover_result());
+        }
+        let tool = |name: &str, property: Value| {
+            json!({"name": name, "inputSchema": {"type": "object", "properties": {"p": property},
+                   "$defs": {"x": {"type": "string"}}, "additionalProperties": false}})
+        };
+        Some(json!({"tools": [
+            tool("valid", json!({"type": "string", "x-mcp-header": "Region"})),
+            tool("empty", json!({"type": "string", "x-mcp-header": ""})),
+            tool("space", json!({"type": "string", "x-mcp-header": "Bad Name"})),
+            tool("colon", json!({"type": "string", "x-mcp-header": "a:b"})),
+            tool("object", json!({"type": "object", "x-mcp-header": "Obj"})),
+            tool("number", json!({"type": "number", "x-mcp-header": "Num"})),
+            tool("accent", json!({"type": "string", "x-mcp-header": "Café"})),
+        ]}))
+    })
+    .await;
+    let tools = client.unwrap().list_tools().await.unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0].name, "valid");
+    // The schema is kept as sent, keywords and all.
+    assert_eq!(tools[0].input_schema["$defs"]["x"]["type"], "string");
+    assert_eq!(tools[0].input_schema["additionalProperties"], false);
+}
+
+#[tokio::test]
+async fn listings_follow_cursors_up_to_the_page_cap() {
+    let script = |request: &Value| {
+        if request["method"] == "server/discover" {
+            return Some(discover_result());
+        }
+        // An empty cursor is a cursor; "3" is the last page.
+        let next = match request["params"].get("cursor").and_then(Value::as_str) {
+            None => json!(""),
+            Some("") => json!("2"),
+            Some("2") => json!("3"),
+            _ => Value::Null,
+        };
+        let page = request["params"].get("cursor").cloned().unwrap_or(json!("first"));
+        let mut result = json!({"prompts": [{"name": format!("p{}", page.as_str().unwrap())}]});
+        if !next.is_null() {
+            result["nextCursor"] = next;
+        }
+        Some(result)
+    };
+    let (client, _) = connect(EraChoice::Modern, 10, script).await;
+    let prompts = client.unwrap().list_prompts().await.unwrap();
+    let names: Vec<_> = prompts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["pfirst", "p", "p2", "p3"]);
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    let transport = Scripted {
+        script: Box::new(move |request| {
+            let result = script(request)?;
+            Some(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string())
+        }),
+        inbox,
+        sent: Sent::default(),
+        bodies: Arc::default(),
+    };
+    let capped = Client::builder()
+        .max_pages(3)
+        .open(Box::new(transport), incoming, EraChoice::Modern)
+        .await
+        .unwrap();
+    let error = capped.list_prompts().await.unwrap_err();
+    assert!(matches!(error, ClientError::TooManyPages(3)), "{error}");
+}
