@@ -54,7 +54,6 @@ pub fn expected_era(era: EraChoice) -> Era {
 }
 
 /// Runs each `async fn NAME(via: Via, era: EraChoice)` on both transports and both eras.
-
 macro_rules! on_every_transport {
     ($($scenario:ident),* $(,)?) => {$(
         mod $scenario {

@@ -1,6 +1,6 @@
 //! The client: talks to any MCP server on either protocol revision, over stdio (a child
-//! process), Streamable HTTP, or in memory (an [`McpServer`](crate::McpServer) in the same
-//! process, with the `server` feature).
+//! process), Streamable HTTP, or in memory (an `McpServer` in the same process, with the
+//! `server` feature).
 //!
 //! One set of handlers answers the server's questions (elicitation, sampling, roots) on both
 //! revisions: on 2025-11-25 they answer the server's requests; on 2026-07-28 the client runs the

@@ -68,6 +68,7 @@ pub(crate) struct ServerCore {
 impl ServerCore {
     /// Says loudly, once at start-up, when rounds can only resume on this process: behind a
     /// load balancer every 2026-07-28 round that lands on another replica would fail.
+    #[cfg(feature = "http")]
     pub(crate) fn warn_if_ephemeral_keys(&self) {
         if self.ephemeral_keys {
             tracing::warn!(

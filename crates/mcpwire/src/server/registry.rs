@@ -1,6 +1,6 @@
 //! The tool registry: tools in registration order, their `tools/list` pages serialized once.
 
-use crate::wire::header_params::{HeaderParam, header_params};
+use crate::wire::header_params::header_params;
 use super::output::OutputShape;
 use super::schema::{given_input_schema, input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
@@ -74,7 +74,10 @@ impl ToolRegistry {
 
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
-    pub(crate) fn header_params(&self, name: &str) -> &[HeaderParam] {
+    pub(crate) fn header_params(
+        &self,
+        name: &str,
+    ) -> &[crate::wire::header_params::HeaderParam] {
         self.get(name).map_or(&[], |tool| &tool.header_params)
     }
 

@@ -9,7 +9,7 @@ const PREFIX: &str = "=?base64?";
 const SUFFIX: &str = "?=";
 
 /// A header value as sent: plain visible ASCII, or the Base64 sentinel form.
-#[cfg_attr(not(feature = "server"), allow(dead_code))]
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) fn decode(value: &str) -> Option<Cow<'_, str>> {
     let Some(encoded) = value
         .strip_prefix(PREFIX)
