@@ -259,3 +259,17 @@ async fn a_lost_session_is_reopened() {
     assert_eq!(outcome.unwrap(), json!({"result": 4}));
     assert_eq!(client.era(), Era::Legacy);
 }
+
+/// 2025-11-25 HTTP: the server ends the call's event stream before the answer (after an event
+/// id and a `retry:` delay); the client resumes with `GET` + `Last-Event-ID` and gets the answer
+/// there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_stream_is_resumed_with_last_event_id() {
+    let Connected { client, _server } =
+        connect(Via::Http, EraChoice::Legacy, EXAMPLE, Client::builder()).await;
+    let done = client
+        .call_tool("test_reconnection", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(text(&done), "Reconnection test completed successfully");
+}

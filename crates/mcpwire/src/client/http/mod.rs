@@ -71,8 +71,9 @@ impl Http {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("text/event-stream"));
         if status.is_success() && event_stream {
+            let resume = (message.kind == Kind::Request).then(|| self.resumer(session));
             let inbox = self.inbox.clone();
-            let task = tokio::spawn(sse::forward(response.bytes_stream(), inbox));
+            let task = tokio::spawn(follow(response, resume, inbox));
             return Ok(Some(StreamGuard(task)));
         }
         let body = response
@@ -96,6 +97,17 @@ impl Http {
             shown.truncate(cut);
         }
         Err(ClientError::Http { status: status.as_u16(), body: shown })
+    }
+
+    /// What resuming a request's stream needs (2025-11-25).
+    fn resumer(&self, session: Option<String>) -> Resumer {
+        Resumer {
+            client: self.client.clone(),
+            url: self.url.clone(),
+            extra: self.extra.clone(),
+            session,
+            version: self.version.lock().expect("version lock").clone(),
+        }
     }
 
     /// The GET stream of a 2025-11-25 session; a server that does not offer one (400, 404, 405)
@@ -123,10 +135,69 @@ impl Http {
                 .and_then(|v| v.to_str().ok())
                 .is_some_and(|v| v.starts_with("text/event-stream"));
             if response.status().is_success() && event_stream {
-                sse::forward(response.bytes_stream(), inbox).await;
+                let mut parser = sse::Parser::default();
+                sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
             }
         });
         *self.get_stream.lock().expect("get stream lock") = Some(StreamGuard(task));
+    }
+}
+
+/// How many times one request's stream is resumed.
+const MAX_RESUMPTIONS: u32 = 5;
+/// The delay before resuming when the server set none.
+const DEFAULT_RETRY_MS: u64 = 1000;
+
+/// Resumes a request's event stream with `GET` + `Last-Event-ID` (2025-11-25).
+struct Resumer {
+    client: reqwest::Client,
+    url: String,
+    extra: HeaderMap,
+    session: Option<String>,
+    version: Option<String>,
+}
+
+/// Forwards a request's event stream; when it ends before the answer and its events had ids
+/// (a resumable stream on 2025-11-25), waits the server's `retry:` delay and resumes with a
+/// GET carrying `Last-Event-ID`, where the answer may then arrive.
+async fn follow(
+    response: reqwest::Response,
+    resume: Option<Resumer>,
+    inbox: mpsc::UnboundedSender<String>,
+) {
+    let mut parser = sse::Parser::default();
+    let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+    let Some(resume) = resume else {
+        return;
+    };
+    for _ in 0..MAX_RESUMPTIONS {
+        let Some(last_id) = parser.last_id.clone() else {
+            return;
+        };
+        if ended.answered {
+            return;
+        }
+        let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
+        tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+        let mut request = resume
+            .client
+            .get(&resume.url)
+            .headers(resume.extra.clone())
+            .header(ACCEPT, "text/event-stream")
+            .header("last-event-id", last_id);
+        if let Some(session) = &resume.session {
+            request = request.header(SESSION_ID, session);
+        }
+        if let Some(version) = &resume.version {
+            request = request.header(PROTOCOL_VERSION, version);
+        }
+        let Ok(response) = request.send().await else {
+            continue;
+        };
+        if !response.status().is_success() {
+            return;
+        }
+        ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
     }
 }
 

@@ -1,5 +1,7 @@
 //! Reading a `text/event-stream` body: each event's `data` lines, joined, are one message.
-//! Comments (`:` keep-alives), empty priming events and events of other types are skipped.
+//! Comments (`:` keep-alives), empty priming events and events of other types are skipped. The
+//! last event id and `retry:` delay are kept, so a 2025-11-25 stream that ends before its answer
+//! can be resumed.
 
 use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
@@ -18,6 +20,10 @@ pub(crate) struct Parser {
     buffer: BytesMut,
     current: Event,
     has_data: bool,
+    /// The id of the last event with one (kept across events).
+    pub(crate) last_id: Option<String>,
+    /// The last `retry:` delay, in milliseconds.
+    pub(crate) retry: Option<u64>,
 }
 
 impl Parser {
@@ -57,7 +63,11 @@ impl Parser {
                     self.has_data = true;
                 }
                 "event" => self.current.event = Some(value.to_owned()),
-                "id" => self.current.id = Some(value.to_owned()),
+                "id" => {
+                    self.current.id = Some(value.to_owned());
+                    self.last_id = Some(value.to_owned());
+                }
+                "retry" => self.retry = value.trim().parse().ok().or(self.retry),
                 _ => {}
             }
         }
@@ -65,22 +75,47 @@ impl Parser {
     }
 }
 
+/// How a forwarded stream ended.
+#[derive(Debug, Default)]
+pub(crate) struct Ended {
+    /// Whether a response (a message with `result` or `error`) went by.
+    pub(crate) answered: bool,
+}
+
 /// Forwards every JSON-RPC message of an event stream to `inbox`, until the stream ends.
-pub(crate) async fn forward<S, B, E>(body: S, inbox: tokio::sync::mpsc::UnboundedSender<String>)
+pub(crate) async fn forward<S, B, E>(
+    body: S,
+    parser: &mut Parser,
+    inbox: &tokio::sync::mpsc::UnboundedSender<String>,
+) -> Ended
 where
     S: Stream<Item = Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
 {
     let mut body = body;
-    let mut parser = Parser::default();
+    let mut ended = Ended::default();
     while let Some(Ok(chunk)) = body.next().await {
         for event in parser.feed(chunk.as_ref()) {
             let is_message = matches!(event.event.as_deref(), None | Some("message"));
-            if is_message && !event.data.trim().is_empty() && inbox.send(event.data).is_err() {
-                return;
+            if !is_message || event.data.trim().is_empty() {
+                continue;
+            }
+            ended.answered |= is_response(&event.data);
+            if inbox.send(event.data).is_err() {
+                return ended;
             }
         }
     }
+    ended
+}
+
+fn is_response(data: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        method: Option<serde::de::IgnoredAny>,
+        id: Option<serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Probe>(data).is_ok_and(|p| p.method.is_none() && p.id.is_some())
 }
 
 #[cfg(test)]
@@ -96,5 +131,8 @@ mod tests {
         assert_eq!(data, ["", "{\"a\":1}", "x\ny"]);
         assert_eq!(events[0].id.as_deref(), Some("e-1"));
         assert_eq!(events[1].event.as_deref(), Some("message"));
+        assert_eq!((parser.last_id.as_deref(), parser.retry), (Some("e-1"), Some(500)));
+        assert!(is_response(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
+        assert!(!is_response(r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#));
     }
 }
