@@ -199,16 +199,19 @@ async fn resources_and_prompts(via: Via, era: EraChoice) {
 
 /// 2026-07-28 HTTP: after `tools/list` the client mirrors `region` into `Mcp-Param-Region`
 /// (plain, or Base64 when not visible ASCII), which the server checks against the body; a
-/// client that never listed the tools sends no such header and is refused with `-32020`.
+/// client that never listed the tools is refused with `-32020` at first, lists them, and retries.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn param_headers_follow_the_listing() {
     let Connected { client, _server } =
         connect(Via::Http, EraChoice::Modern, EXAMPLE, Client::builder()).await;
+    let arguments = json!({"name": "test_header_parameter", "arguments": {"region": "north"}});
+    let raw = client.request("tools/call", arguments).await;
+    assert_eq!(raw.unwrap_err().rpc_code(), Some(-32020));
     let blind = client
         .call_tool("test_header_parameter", json!({"region": "north"}))
-        .await;
-    assert_eq!(blind.unwrap_err().rpc_code(), Some(-32020));
-    client.list_tools().await.unwrap();
+        .await
+        .unwrap();
+    assert_eq!(text(&blind), "Sunny in north.");
     for region in ["us west 1", "Zürich", " padded ", ""] {
         let result = client
             .call_tool("test_header_parameter", json!({"region": region}))

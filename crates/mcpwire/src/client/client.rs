@@ -7,6 +7,7 @@ use super::options::CallOptions;
 use super::peer::Peer;
 use super::rounds::request_with_input;
 use crate::protocol::completion::CompletionArgument;
+use crate::protocol::jsonrpc::code;
 use crate::protocol::{
     CallToolResult, CompleteResult, CompletionReference, Era, GetPromptResult, LoggingLevel,
     Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
@@ -187,6 +188,11 @@ impl Client {
 
     /// Calls a tool. A tool's own failure is a result with `is_error: Some(true)`, not an `Err`.
     ///
+    /// On 2026-07-28 the arguments the tool's schema marks with `x-mcp-header` are mirrored in
+    /// `Mcp-Param-*` headers, as learnt from the last [`list_tools`](Client::list_tools); when
+    /// the server reports a header mismatch (`-32020`) the tools are listed again and the call
+    /// retried once.
+    ///
     /// # Examples
     ///
     /// ```no_run
@@ -224,7 +230,18 @@ impl Client {
         let mut params = Map::new();
         params.insert("name".into(), json!(name));
         params.insert("arguments".into(), serde_json::to_value(arguments)?);
-        self.request_as("tools/call", params, &options).await
+        match self.request_as("tools/call", params.clone(), &options).await {
+            // The server checks Mcp-Param-* headers the client did not know about (the tool
+            // was never listed, or changed): list the tools again and retry once, as the spec
+            // suggests.
+            Err(ClientError::Rpc(error))
+                if error.code == code::HEADER_MISMATCH && self.era() == Era::Modern =>
+            {
+                self.list_tools().await?;
+                self.request_as("tools/call", params, &options).await
+            }
+            outcome => outcome,
+        }
     }
 
     /// Calls a tool and deserializes its `structuredContent` into `T`. A result with `isError`
