@@ -12,6 +12,7 @@ mod common;
 use client_common::{Connected, Via, connect};
 use common::example_bin;
 use mcpwire::client::{CallOptions, Client, ClientBuilder, ClientError, EraChoice};
+use mcpwire::protocol::SubscriptionFilter;
 use mcpwire::protocol::sampling::SamplingContent;
 use mcpwire::protocol::{
     CallToolResult, Content, CreateMessageResult, ElicitAction, ElicitResult, Era, ListRootsResult,
@@ -275,4 +276,40 @@ async fn a_closed_stream_is_resumed_with_last_event_id() {
         .await
         .unwrap();
     assert_eq!(text(&done), "Reconnection test completed successfully");
+}
+
+/// 2026-07-28: `subscriptions/listen` is acknowledged with the honored filter, and a tool's
+/// list change reaches the subscription (stdio and HTTP).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscription_carries_list_changes() {
+    for via in [Via::Stdio, Via::Http] {
+        let Connected { client, _server } =
+            connect(via, EraChoice::Modern, EXAMPLE, Client::builder()).await;
+        let filter = SubscriptionFilter {
+            tools_list_changed: Some(true),
+            ..Default::default()
+        };
+        let mut subscription = client.listen(filter).await.unwrap();
+        assert_eq!(
+            subscription.honored().tools_list_changed,
+            Some(true),
+            "{via:?}"
+        );
+        client
+            .call_tool("test_trigger_tool_change", json!({}))
+            .await
+            .unwrap();
+        let note = tokio::time::timeout(Duration::from_secs(5), subscription.next())
+            .await
+            .expect("a notification within 5 s")
+            .expect("an open subscription");
+        assert_eq!(note.method, "notifications/tools/list_changed", "{via:?}");
+        drop(subscription);
+        // The connection goes on after the subscription ends.
+        let after = client
+            .call_tool("test_simple_text", json!({}))
+            .await
+            .unwrap();
+        assert_ne!(after.is_error, Some(true));
+    }
 }

@@ -36,6 +36,7 @@ mod error;
 mod handlers;
 mod headers;
 mod http;
+mod listen;
 #[cfg(feature = "server")]
 mod memory;
 #[cfg(all(test, feature = "server"))]
@@ -58,6 +59,7 @@ pub use era::EraChoice;
 pub use error::ClientError;
 pub use handlers::{FormElicitation, UrlElicitation};
 pub use http::HttpOptions;
+pub use listen::Subscription;
 pub use negotiate::ServerDetails;
 pub use notifications::{Notifications, ServerNotification};
 pub use options::CallOptions;
