@@ -455,6 +455,21 @@ impl Client {
         self.request("ping", json!({})).await.map(drop)
     }
 
+    /// Ends the connection politely: a stdio child gets its stdin closed and a moment to exit
+    /// before it is killed; a 2025-11-25 HTTP session is deleted. (Dropping the last clone
+    /// of the client kills a stdio child at once.) Calls after this fail.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) {
+    /// client.close().await;
+    /// # }
+    /// ```
+    pub async fn close(&self) {
+        self.peer.transport().close().await;
+    }
+
     fn legacy_only(&self, method: &'static str) -> Result<(), ClientError> {
         match self.era() {
             Era::Legacy => Ok(()),

@@ -34,6 +34,40 @@ pub struct FormElicitation {
     pub requested_schema: Value,
 }
 
+impl FormElicitation {
+    /// The `default` of every property of the requested schema that has one (SEP-1034), as
+    /// answer content: what a client that accepts the defaults sends.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::FormElicitation;
+    /// use serde_json::json;
+    ///
+    /// let question = FormElicitation {
+    ///     message: "Who are you?".into(),
+    ///     requested_schema: json!({"type": "object", "properties": {
+    ///         "name": {"type": "string", "default": "John Doe"},
+    ///         "age": {"type": "integer", "default": 30},
+    ///         "nickname": {"type": "string"}
+    ///     }}),
+    /// };
+    /// assert_eq!(
+    ///     serde_json::Value::Object(question.defaults()),
+    ///     json!({"name": "John Doe", "age": 30})
+    /// );
+    /// ```
+    pub fn defaults(&self) -> serde_json::Map<String, Value> {
+        self.requested_schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter_map(|(name, property)| Some((name.clone(), property.get("default")?.clone())))
+            .collect()
+    }
+}
+
 /// A URL-mode elicitation: the user is asked to open a URL.
 ///
 /// # Examples

@@ -17,6 +17,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Stdio as Pipe;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, Command};
@@ -166,19 +167,36 @@ impl StdioServer {
     }
 }
 
+/// How long [`Client::close`] waits for the child to exit after closing its stdin.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
 struct Stdio {
-    to_child: mpsc::UnboundedSender<String>,
-    _child: Child,
+    /// `None` once closed: dropping the sender ends the writer, which closes the child's stdin.
+    to_child: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    child: tokio::sync::Mutex<Child>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
 }
 
 impl Transport for Stdio {
     fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
-        let sent = self.to_child.send(message.body);
+        let sent = match &*self.to_child.lock().expect("stdin lock") {
+            Some(to_child) => to_child.send(message.body).is_ok(),
+            None => false,
+        };
         Box::pin(async move {
             match sent {
-                Ok(()) => Ok(None),
-                Err(_) => Err(ClientError::Closed(self.closed_detail())),
+                true => Ok(None),
+                false => Err(ClientError::Closed(self.closed_detail())),
+            }
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.to_child.lock().expect("stdin lock").take();
+        Box::pin(async move {
+            let mut child = self.child.lock().await;
+            if tokio::time::timeout(EXIT_GRACE, child.wait()).await.is_err() {
+                let _ = child.kill().await;
             }
         })
     }
@@ -226,7 +244,12 @@ fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>
             }
         });
     }
-    Ok((Stdio { to_child, _child: child, stderr }, incoming))
+    let stdio = Stdio {
+        to_child: Mutex::new(Some(to_child)),
+        child: tokio::sync::Mutex::new(child),
+        stderr,
+    };
+    Ok((stdio, incoming))
 }
 
 /// Whether the server speaks 2026-07-28, asked on a sibling process (some servers exit on any

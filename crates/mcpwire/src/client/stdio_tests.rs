@@ -66,3 +66,17 @@ async fn a_missing_program_is_a_transport_error() {
         .unwrap();
     assert!(matches!(error, ClientError::Transport(_)), "{error:?}");
 }
+
+#[tokio::test]
+async fn close_lets_the_child_exit_on_end_of_input() {
+    let client = Client::builder()
+        .era(EraChoice::Legacy)
+        .connect_stdio(sh(STRICT_LEGACY))
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    client.close().await;
+    // The strict server exits when its stdin closes, well within the grace period.
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(matches!(client.ping().await, Err(ClientError::Closed(_))));
+}

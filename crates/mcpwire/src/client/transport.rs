@@ -62,6 +62,12 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// Forgets the session (HTTP: the session id), before re-initializing.
     fn forget_session(&self) {}
 
+    /// Ends the connection politely (stdio: close stdin, wait for the child, then kill it;
+    /// 2025-11-25 HTTP: delete the session).
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
     /// What is known about why the connection closed (e.g. the end of a child's stderr).
     fn closed_detail(&self) -> Option<String> {
         None

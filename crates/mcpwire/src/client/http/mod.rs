@@ -220,6 +220,25 @@ impl Transport for Http {
         self.open_get_stream();
     }
 
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.get_stream.lock().expect("get stream lock").take();
+        let session = self.session.lock().expect("session lock").take();
+        Box::pin(async move {
+            let Some(session) = session else {
+                return;
+            };
+            let mut request = self
+                .client
+                .delete(&self.url)
+                .headers(self.extra.clone())
+                .header(SESSION_ID, session);
+            if let Some(version) = self.version.lock().expect("version lock").clone() {
+                request = request.header(PROTOCOL_VERSION, version);
+            }
+            let _ = request.send().await;
+        })
+    }
+
     fn forget_session(&self) {
         *self.session.lock().expect("session lock") = None;
         self.get_stream.lock().expect("get stream lock").take();
