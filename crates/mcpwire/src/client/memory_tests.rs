@@ -94,3 +94,50 @@ async fn era_specific_methods() {
     let typed = modern.call_tool_as::<i64>("add", json!({"a": "x"})).await;
     assert!(matches!(typed, Err(ClientError::Tool(_)) | Err(ClientError::Rpc(_))), "{typed:?}");
 }
+
+#[resolver]
+async fn sign_in() -> ElicitUrl {
+    ElicitUrl::ask("Sign in to the shop", "https://shop.example/sign-in")
+}
+
+/// Needs the user to sign in.
+#[tool]
+async fn account(#[resolve(sign_in)] consent: UrlConsent) -> String {
+    format!("{consent:?}")
+}
+
+#[tokio::test]
+async fn url_elicitation_on_both_eras() {
+    for era in [EraChoice::Legacy, EraChoice::Modern] {
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = asked.clone();
+        let client = Client::builder()
+            .era(era)
+            .on_url_elicitation(move |question| {
+                record.lock().unwrap().push(question.clone());
+                async { ElicitResult { action: ElicitAction::Accept, content: None } }
+            })
+            .connect_memory(McpServer::new("shop").tool(account).unwrap())
+            .await
+            .unwrap();
+        let mut notes = client.notifications();
+        let result = client.call_tool("account", json!({})).await.unwrap();
+        assert_ne!(result.is_error, Some(true), "{era:?}: {result:?}");
+        let asked = asked.lock().unwrap().clone();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].url, "https://shop.example/sign-in");
+        assert_eq!(asked[0].message, "Sign in to the shop");
+        match client.era() {
+            Era::Legacy => {
+                let id = asked[0].elicitation_id.clone().expect("an elicitationId");
+                let note = tokio::time::timeout(std::time::Duration::from_secs(5), notes.next())
+                    .await
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(note.method, "notifications/elicitation/complete");
+                assert_eq!(note.params["elicitationId"], id.as_str());
+            }
+            Era::Modern => assert_eq!(asked[0].elicitation_id, None),
+        }
+    }
+}
