@@ -57,6 +57,9 @@
 //!
 //! Top to bottom; imports point down only, and no two modules import each other:
 //! `transport` → `dispatch` → `server` → `resolve` → `state`, `context` → `protocol`, `schema`.
+//! The client (`client`, feature `client`) stands beside the server side: it uses `protocol` and
+//! the low `wire` layer (line framing, header value encoding, `x-mcp-header` rules) that both
+//! sides share, and nothing of the server.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
