@@ -72,6 +72,8 @@ pub(crate) struct Peer {
     pub(crate) reopening: tokio::sync::Mutex<()>,
     /// What the server said when the conversation opened.
     pub(crate) details: RwLock<ServerDetails>,
+    /// Set once the server's messages ended: every call fails at once from then on.
+    closed: AtomicBool,
 }
 
 impl Peer {
@@ -97,6 +99,7 @@ impl Peer {
             session: AtomicU64::new(0),
             reopening: tokio::sync::Mutex::new(()),
             details: RwLock::new(ServerDetails::default()),
+            closed: AtomicBool::new(false),
         });
         tokio::spawn(read_loop(Arc::downgrade(&peer), inbox));
         peer
@@ -190,6 +193,10 @@ impl Peer {
             .lock()
             .expect("pending lock")
             .insert(id, Pending { reply, progress: progress.clone() });
+        if self.closed.load(Ordering::Acquire) {
+            self.forget(id);
+            return Err(ClientError::Closed(self.transport.closed_detail()));
+        }
         let mut guard = CancelOnDrop { peer: self.clone(), id, era: mode.era, armed: true };
         let timeout = options.timeout.unwrap_or(self.settings.timeout);
         let mut deadline = Instant::now() + timeout;
@@ -366,6 +373,7 @@ impl Peer {
 
     /// The connection ended: every waiting call fails.
     fn close(&self) {
+        self.closed.store(true, Ordering::Release);
         self.pending.lock().expect("pending lock").clear();
     }
 }

@@ -80,3 +80,30 @@ async fn close_lets_the_child_exit_on_end_of_input() {
     assert!(started.elapsed() < Duration::from_secs(2));
     assert!(matches!(client.ping().await, Err(ClientError::Closed(_))));
 }
+
+/// Answers `initialize`, reads `notifications/initialized`, and exits.
+const EXITS_AFTER_HANDSHAKE: &str = r#"
+read -r first
+id=$(echo "$first" | sed 's/.*"id":\([0-9]*\).*/\1/')
+printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"brief","version":"1"}}}\n' "$id"
+read -r initialized
+echo 'bye' >&2
+"#;
+
+#[tokio::test]
+async fn calls_after_the_child_exits_fail_at_once() {
+    let client = Client::builder()
+        .era(EraChoice::Legacy)
+        .timeout(Duration::from_secs(30))
+        .connect_stdio(sh(EXITS_AFTER_HANDSHAKE))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    let error = client.list_tools().await.unwrap_err();
+    let ClientError::Closed(Some(detail)) = &error else {
+        panic!("{error:?}");
+    };
+    assert!(detail.contains("bye"), "{detail}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+}
