@@ -78,13 +78,16 @@ pub(crate) async fn open(peer: &Arc<Peer>, choice: EraChoice) -> Result<ServerDe
 }
 
 /// Whether a failed `server/discover` means "this server speaks only 2025-11-25": any JSON-RPC
-/// error but the 2026-07-28 rejections, and an HTTP 4xx without one, except 401 and 403 (auth
+/// error but the 2026-07-28 rejections (`-32020`, `-32021`, and a `-32022` listing no revision
+/// this client speaks), a `-32022` listing only session revisions, and an HTTP 4xx without one, except 401 and 403 (auth
 /// settles first, era second). Timeouts, 5xx and closed connections are failures, not evidence.
 fn falls_back(error: &ClientError) -> bool {
     match error {
         ClientError::Rpc(e) => !matches!(
             e.code,
-            code::HEADER_MISMATCH | code::MISSING_REQUIRED_CLIENT_CAPABILITY
+            code::HEADER_MISMATCH
+                | code::MISSING_REQUIRED_CLIENT_CAPABILITY
+                | code::UNSUPPORTED_PROTOCOL_VERSION
         ),
         ClientError::Negotiation(_) => true,
         ClientError::Http { status, .. } => (400..500).contains(status) && !matches!(status, 401 | 403),
@@ -147,16 +150,17 @@ pub(crate) async fn discover(peer: &Arc<Peer>) -> Result<ServerDetails, ClientEr
                     .and_then(|d| d.get("supported"))
                     .and_then(|s| serde_json::from_value(s.clone()).ok())
                     .unwrap_or_default();
-                match supported
-                    .iter()
-                    .find(|v| version::MODERN_VERSIONS.contains(&v.as_str()))
-                {
-                    Some(mutual) => version = mutual.clone(),
-                    None => {
+                let speaks = |known: &[&str]| supported.iter().find(|v| known.contains(&v.as_str())).cloned();
+                match (speaks(version::MODERN_VERSIONS), speaks(version::LEGACY_VERSIONS)) {
+                    (Some(mutual), _) => version = mutual,
+                    // Only session revisions in common: `Auto` goes on with `initialize`.
+                    (None, Some(_)) => {
                         return Err(ClientError::Negotiation(format!(
-                            "the server supports {supported:?} and no 2026-07-28-style revision"
+                            "the server supports {supported:?}: no stateless revision this client speaks"
                         )));
                     }
+                    // Nothing in common (newer revisions only): not a reason to try `initialize`.
+                    (None, None) => return Err(ClientError::Rpc(error)),
                 }
             }
             Err(error) => return Err(error),

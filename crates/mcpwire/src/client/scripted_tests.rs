@@ -332,3 +332,22 @@ async fn listings_follow_cursors_up_to_the_page_cap() {
     let error = capped.list_prompts().await.unwrap_err();
     assert!(matches!(error, ClientError::TooManyPages(3)), "{error}");
 }
+
+#[tokio::test]
+async fn unsupported_version_falls_back_only_to_a_shared_session_revision() {
+    let rejecting = |supported: Value| {
+        move |request: &Value| {
+            Some(match request["method"].as_str()? {
+                "server/discover" => json!({"error": {"code": -32022, "message": "Unsupported",
+                    "data": {"supported": supported.clone(), "requested": "2026-07-28"}}}),
+                "initialize" => json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+                _ => json!({}),
+            })
+        }
+    };
+    let (legacy, _) = connect(EraChoice::Auto, 10, rejecting(json!(["2025-11-25"]))).await;
+    assert_eq!(legacy.unwrap().era(), Era::Legacy);
+    let (newer, sent) = connect(EraChoice::Auto, 10, rejecting(json!(["2027-01-01"]))).await;
+    assert_eq!(newer.err().unwrap().rpc_code(), Some(-32022));
+    assert!(calls(&sent, "initialize").is_empty());
+}
