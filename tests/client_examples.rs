@@ -204,3 +204,30 @@ async fn auto_picks_modern_on_both_transports() {
         assert_eq!(sum, json!({"result": 2}));
     }
 }
+
+/// Many calls in flight at once on one connection: each answer reaches its own call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_get_their_own_answers() {
+    for (via, era) in [
+        (Via::Stdio, EraChoice::Legacy),
+        (Via::Stdio, EraChoice::Modern),
+        (Via::Http, EraChoice::Legacy),
+        (Via::Http, EraChoice::Modern),
+    ] {
+        let Connected { client, _server } = connect(via, era, "bookshop", Client::builder()).await;
+        let mut calls = tokio::task::JoinSet::new();
+        for i in 0..64 {
+            let client = client.clone();
+            calls.spawn(async move {
+                let sum: Value = client
+                    .call_tool_as("add", json!({"a": i, "b": 1000}))
+                    .await?;
+                Ok::<_, mcpwire::client::ClientError>((i, sum))
+            });
+        }
+        while let Some(outcome) = calls.join_next().await {
+            let (i, sum) = outcome.unwrap().unwrap();
+            assert_eq!(sum, json!({"result": i + 1000}), "{via:?} {era:?}");
+        }
+    }
+}
