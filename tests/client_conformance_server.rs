@@ -313,3 +313,21 @@ async fn a_subscription_carries_list_changes() {
         assert_ne!(after.is_error, Some(true));
     }
 }
+
+/// Progress extends the wait, but never past `max_total`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn max_total_caps_a_call_however_much_progress() {
+    let Connected { client, _server } =
+        connect(Via::Stdio, EraChoice::Modern, EXAMPLE, Client::builder()).await;
+    let options = CallOptions::new()
+        .timeout(Duration::from_millis(90))
+        .max_total(Duration::from_millis(60))
+        .on_progress(|_| {});
+    let outcome = client
+        .call_tool_with("test_tool_with_progress", json!({}), options)
+        .await;
+    assert!(
+        matches!(outcome, Err(ClientError::Timeout(t)) if t == Duration::from_millis(60)),
+        "{outcome:?}"
+    );
+}

@@ -23,6 +23,7 @@ pub(crate) type ProgressCallback = Arc<dyn Fn(ProgressParams) + Send + Sync>;
 #[derive(Clone, Default)]
 pub struct CallOptions {
     pub(crate) timeout: Option<Duration>,
+    pub(crate) max_total: Option<Duration>,
     pub(crate) progress: Option<ProgressCallback>,
 }
 
@@ -50,6 +51,23 @@ impl CallOptions {
     /// ```
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// A ceiling on the whole wait, however much progress the server reports (default: none).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let options = mcpwire::client::CallOptions::new()
+    ///     .timeout(Duration::from_secs(10))
+    ///     .max_total(Duration::from_secs(600));
+    /// # drop(options);
+    /// ```
+    pub fn max_total(mut self, ceiling: Duration) -> Self {
+        self.max_total = Some(ceiling);
         self
     }
 

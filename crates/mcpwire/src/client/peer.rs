@@ -72,6 +72,8 @@ pub(crate) struct Peer {
     pub(crate) reopening: tokio::sync::Mutex<()>,
     /// What the server said when the conversation opened.
     pub(crate) details: RwLock<ServerDetails>,
+    /// The server's requests being answered (2025-11-25), to stop on its `notifications/cancelled`.
+    answering: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
     /// Set once the server's messages ended: every call fails at once from then on.
     closed: AtomicBool,
 }
@@ -100,6 +102,7 @@ impl Peer {
             reopening: tokio::sync::Mutex::new(()),
             details: RwLock::new(ServerDetails::default()),
             closed: AtomicBool::new(false),
+            answering: Mutex::new(HashMap::new()),
         });
         tokio::spawn(read_loop(Arc::downgrade(&peer), inbox));
         peer
@@ -199,7 +202,12 @@ impl Peer {
         }
         let mut guard = CancelOnDrop { peer: self.clone(), id, era: mode.era, armed: true };
         let timeout = options.timeout.unwrap_or(self.settings.timeout);
-        let mut deadline = Instant::now() + timeout;
+        let started = Instant::now();
+        let ceiling = options.max_total.map(|max| started + max);
+        let mut deadline = started + timeout;
+        if let Some(ceiling) = ceiling {
+            deadline = deadline.min(ceiling);
+        }
         let outgoing = Outgoing {
             body,
             kind: Kind::Request,
@@ -220,11 +228,18 @@ impl Peer {
             tokio::select! {
                 reply = &mut answer => break reply,
                 () = tokio::time::sleep_until(deadline) => {
-                    if progress.bumped.swap(false, Ordering::Relaxed) {
+                    let at_ceiling = ceiling.is_some_and(|c| deadline >= c);
+                    if progress.bumped.swap(false, Ordering::Relaxed) && !at_ceiling {
                         deadline = Instant::now() + timeout;
+                        if let Some(ceiling) = ceiling {
+                            deadline = deadline.min(ceiling);
+                        }
                         continue;
                     }
-                    return Err(ClientError::Timeout(timeout));
+                    return Err(ClientError::Timeout(match at_ceiling {
+                        true => options.max_total.unwrap_or(timeout),
+                        false => timeout,
+                    }));
                 }
             }
         };
@@ -322,11 +337,22 @@ impl Peer {
                     self.progress(params);
                     return;
                 }
+                if note.method == "notifications/cancelled"
+                    && let Some(id) = params
+                        .get("requestId")
+                        .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+                    && let Some(task) = self.answering.lock().expect("answering lock").remove(&id)
+                {
+                    task.abort();
+                }
                 let _ = self.events.send(ServerNotification { method: note.method, params });
             }
             Ok(Incoming::Request(request)) => {
                 let peer = self.clone();
-                tokio::spawn(async move {
+                let id = request.id.clone();
+                // Registered before the task can finish, so its own removal never races.
+                let mut answering = self.answering.lock().expect("answering lock");
+                let task = tokio::spawn(async move {
                     let params = request
                         .params
                         .and_then(|raw| serde_json::from_str(raw.get()).ok());
@@ -337,6 +363,10 @@ impl Peer {
                             Err(error) => error_line(Some(&request.id), &error),
                         },
                     };
+                    let answered = peer.answering.lock().expect("answering lock").remove(&request.id);
+                    if answered.is_none() {
+                        return; // the server cancelled it meanwhile
+                    }
                     let outgoing = Outgoing {
                         body: line,
                         kind: Kind::Response,
@@ -345,6 +375,7 @@ impl Peer {
                     };
                     let _ = peer.transport.send(outgoing).await;
                 });
+                answering.insert(id, task.abort_handle());
             }
             Err(_) => {}
         }

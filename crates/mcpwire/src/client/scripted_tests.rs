@@ -26,9 +26,11 @@ impl Transport for Scripted {
         self.sent.lock().unwrap().push((value.clone(), message.headers));
         self.bodies.lock().unwrap().push(message.body);
         if message.kind == Kind::Request
-            && let Some(line) = (self.script)(&value)
+            && let Some(lines) = (self.script)(&value)
         {
-            let _ = self.inbox.send(line);
+            for line in lines.split('\n') {
+                let _ = self.inbox.send(line.to_owned());
+            }
         }
         Box::pin(async { Ok(None) })
     }
@@ -52,6 +54,11 @@ async fn connect(
         script: Box::new(move |request| {
             let result = script(request)?;
             let id = request["id"].clone();
+            if let Some(Value::Array(raw)) = result.get("@lines") {
+                // Messages of the server's own, sent as they are.
+                let lines: Vec<String> = raw.iter().map(Value::to_string).collect();
+                return Some(lines.join("\n"));
+            }
             let message = match result.get("error") {
                 Some(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
                 None => json!({"jsonrpc": "2.0", "id": id, "result": result}),
@@ -350,4 +357,49 @@ async fn unsupported_version_falls_back_only_to_a_shared_session_revision() {
     let (newer, sent) = connect(EraChoice::Auto, 10, rejecting(json!(["2027-01-01"]))).await;
     assert_eq!(newer.err().unwrap().rpc_code(), Some(-32022));
     assert!(calls(&sent, "initialize").is_empty());
+}
+
+#[tokio::test]
+async fn a_question_the_server_cancels_is_never_answered() {
+    let handler_ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    let sent: Sent = Arc::default();
+    let transport = Scripted {
+        script: Box::new(|request| {
+            let id = request["id"].clone();
+            let result = match request["method"].as_str()? {
+                "initialize" => json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+                "tools/call" => {
+                    let ask = json!({"jsonrpc": "2.0", "id": "s-1", "method": "elicitation/create",
+                        "params": {"message": "Sure?", "requestedSchema": {"type": "object"}}});
+                    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": "s-1"}});
+                    return Some(format!("{ask}\n{cancel}"));
+                }
+                _ => json!({}),
+            };
+            Some(json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string())
+        }),
+        inbox,
+        sent: sent.clone(),
+        bodies: Arc::default(),
+    };
+    let ran = handler_ran.clone();
+    let client = Client::builder()
+        .on_form_elicitation(move |_| {
+            let ran = ran.clone();
+            async move {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                ran.store(true, std::sync::atomic::Ordering::SeqCst);
+                ElicitResult { action: ElicitAction::Decline, content: None }
+            }
+        })
+        .open(Box::new(transport), incoming, EraChoice::Legacy)
+        .await
+        .unwrap();
+    let call = client.call_tool("ask", json!({}));
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(300), call).await;
+    assert!(!handler_ran.load(std::sync::atomic::Ordering::SeqCst));
+    let answered = sent.lock().unwrap().iter().any(|(m, _)| m["id"] == "s-1");
+    assert!(!answered, "a cancelled question was answered");
 }
