@@ -141,3 +141,33 @@ async fn url_elicitation_on_both_eras() {
         }
     }
 }
+
+#[tokio::test]
+async fn byte_streams_carry_both_eras() {
+    for (choice, era) in [
+        (EraChoice::Legacy, Era::Legacy),
+        (EraChoice::Modern, Era::Modern),
+        (EraChoice::Auto, Era::Modern),
+    ] {
+        let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(server().serve_streams(server_read, server_write));
+        let (read, write) = tokio::io::split(client_end);
+        let client = Client::builder()
+            .era(choice)
+            .on_form_elicitation(|_| async {
+                ElicitResult {
+                    action: ElicitAction::Accept,
+                    content: json!({"confirm": true}).as_object().cloned(),
+                }
+            })
+            .connect_streams(read, write)
+            .await
+            .unwrap();
+        assert_eq!(client.era(), era);
+        let ordered = client.call_tool("order", json!({"title": "Dune"})).await.unwrap();
+        assert_eq!(ordered.content, [Content::text("Ordered Dune.")], "{era:?}");
+        client.close().await;
+        assert!(matches!(client.call_tool("add", json!({"a": 1, "b": 2})).await, Err(ClientError::Closed(_))));
+    }
+}

@@ -51,6 +51,7 @@ mod scripted_tests;
 mod stdio;
 #[cfg(all(test, unix))]
 mod stdio_tests;
+mod streams;
 mod transport;
 
 pub use builder::ClientBuilder;

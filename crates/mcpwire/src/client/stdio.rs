@@ -9,7 +9,8 @@ use super::era::EraChoice;
 use super::error::ClientError;
 use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
 use crate::protocol::{meta, version};
-use crate::wire::lines::{read_lines, write_lines};
+use super::streams::{Lines, MAX_LINE};
+use crate::wire::lines::read_lines;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
@@ -23,8 +24,6 @@ use tokio::io::AsyncReadExt;
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
 
-/// The longest line read from the child.
-const MAX_LINE: usize = 64 * 1024 * 1024;
 /// How much of the child's stderr is kept.
 const STDERR_TAIL: usize = 8 * 1024;
 
@@ -171,18 +170,14 @@ impl StdioServer {
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 struct Stdio {
-    /// `None` once closed: dropping the sender ends the writer, which closes the child's stdin.
-    to_child: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    lines: Lines,
     child: tokio::sync::Mutex<Child>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
 }
 
 impl Transport for Stdio {
     fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
-        let sent = match &*self.to_child.lock().expect("stdin lock") {
-            Some(to_child) => to_child.send(message.body).is_ok(),
-            None => false,
-        };
+        let sent = self.lines.send(message.body);
         Box::pin(async move {
             match sent {
                 true => Ok(None),
@@ -192,7 +187,7 @@ impl Transport for Stdio {
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {
-        self.to_child.lock().expect("stdin lock").take();
+        self.lines.close();
         Box::pin(async move {
             let mut child = self.child.lock().await;
             if tokio::time::timeout(EXIT_GRACE, child.wait()).await.is_err() {
@@ -209,28 +204,12 @@ impl Transport for Stdio {
     }
 }
 
-/// Starts the child and its reader, writer and stderr drain.
+/// Starts the child, its reader and writer, and its stderr drain.
 fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>), ClientError> {
     let mut child = server.spawn(Some(server.stderr))?;
     let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
-    let (to_child, lines) = mpsc::unbounded_channel();
-    tokio::spawn(write_lines(stdin, lines));
-    let (inbox, incoming) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        let mut lines = read_lines(stdout, MAX_LINE);
-        while let Some(line) = lines.next().await {
-            match line {
-                Ok(line) => {
-                    if inbox.send(line).is_err() {
-                        return;
-                    }
-                }
-                Err(crate::wire::lines::ReadError::Io(_)) => return,
-                Err(_) => {} // one bad line; go on
-            }
-        }
-    });
+    let (lines, incoming) = Lines::start(stdout, stdin);
     let stderr = Arc::new(Mutex::new(VecDeque::new()));
     if let Some(mut pipe) = child.stderr.take() {
         let tail = stderr.clone();
@@ -245,7 +224,7 @@ fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>
         });
     }
     let stdio = Stdio {
-        to_child: Mutex::new(Some(to_child)),
+        lines,
         child: tokio::sync::Mutex::new(child),
         stderr,
     };
