@@ -48,6 +48,20 @@ pub struct ClientBuilder {
     pub(crate) probe_timeout: Duration,
 }
 
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("info", &self.info)
+            .field("era", &self.era)
+            .field("capabilities", &self.handlers.capabilities())
+            .field("timeout", &self.timeout)
+            .field("max_rounds", &self.max_rounds)
+            .field("max_pages", &self.max_pages)
+            .field("probe_timeout", &self.probe_timeout)
+            .finish()
+    }
+}
+
 impl Default for ClientBuilder {
     fn default() -> Self {
         Self {

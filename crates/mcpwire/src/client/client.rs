@@ -44,6 +44,16 @@ pub struct Client {
     pub(crate) peer: Arc<Peer>,
 }
 
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mode = self.peer.mode();
+        f.debug_struct("Client")
+            .field("era", &mode.era)
+            .field("protocol_version", &mode.version)
+            .finish_non_exhaustive()
+    }
+}
+
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Page {

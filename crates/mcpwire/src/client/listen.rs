@@ -32,6 +32,7 @@ const ACKNOWLEDGE_WITHIN: Duration = Duration::from_secs(30);
 /// }
 /// # Ok(()) }
 /// ```
+#[derive(Debug)]
 pub struct Subscription {
     honored: SubscriptionFilter,
     notifications: Notifications,

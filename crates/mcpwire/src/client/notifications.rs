@@ -39,6 +39,7 @@ pub struct ServerNotification {
 /// }
 /// # }
 /// ```
+#[derive(Debug)]
 pub struct Notifications(pub(crate) broadcast::Receiver<ServerNotification>);
 
 impl Notifications {

@@ -27,6 +27,16 @@ pub struct CallOptions {
     pub(crate) progress: Option<ProgressCallback>,
 }
 
+impl std::fmt::Debug for CallOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallOptions")
+            .field("timeout", &self.timeout)
+            .field("max_total", &self.max_total)
+            .field("on_progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
 impl CallOptions {
     /// The defaults: the client's timeout, no progress callback.
     ///
