@@ -200,7 +200,9 @@ impl Peer {
             self.forget(id);
             return Err(ClientError::Closed(self.transport.closed_detail()));
         }
-        let mut guard = CancelOnDrop { peer: self.clone(), id, era: mode.era, armed: true };
+        // `initialize` is never cancelled (2025-11-25); its entry is still dropped.
+        let notify = method != "initialize";
+        let mut guard = CancelOnDrop { peer: self.clone(), id, era: mode.era, armed: true, notify };
         let timeout = options.timeout.unwrap_or(self.settings.timeout);
         let started = Instant::now();
         let ceiling = options.max_total.map(|max| started + max);
@@ -429,6 +431,8 @@ struct CancelOnDrop {
     id: i64,
     era: Era,
     armed: bool,
+    /// Whether to tell the server (never for `initialize`).
+    notify: bool,
 }
 
 impl Drop for CancelOnDrop {
@@ -437,7 +441,7 @@ impl Drop for CancelOnDrop {
             return;
         }
         self.peer.forget(self.id);
-        if !self.peer.transport.cancels_by_notification(self.era) {
+        if !self.notify || !self.peer.transport.cancels_by_notification(self.era) {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {

@@ -403,3 +403,24 @@ async fn a_question_the_server_cancels_is_never_answered() {
     let answered = sent.lock().unwrap().iter().any(|(m, _)| m["id"] == "s-1");
     assert!(!answered, "a cancelled question was answered");
 }
+
+#[tokio::test]
+async fn a_timed_out_initialize_is_not_cancelled() {
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    let sent: Sent = Arc::default();
+    let transport = Scripted {
+        script: Box::new(|_| None),
+        inbox,
+        sent: sent.clone(),
+        bodies: Arc::default(),
+    };
+    let error = Client::builder()
+        .timeout(std::time::Duration::from_millis(30))
+        .open(Box::new(transport), incoming, EraChoice::Legacy)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, ClientError::Timeout(_)), "{error}");
+    tokio::task::yield_now().await;
+    assert_eq!(calls(&sent, "initialize").len(), 1);
+    assert!(calls(&sent, "notifications/cancelled").is_empty());
+}
