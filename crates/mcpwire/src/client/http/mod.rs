@@ -4,6 +4,8 @@
 //! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
 //! request's stream cancels it.
 
+#[cfg(all(test, feature = "http"))]
+mod get_stream_tests;
 mod sse;
 
 use super::builder::ClientBuilder;
@@ -111,32 +113,31 @@ impl Http {
     }
 
     /// The GET stream of a 2025-11-25 session; a server that does not offer one (400, 404, 405)
-    /// is fine.
+    /// is fine. When the server ends it, it is reopened after the `retry:` delay (resuming with
+    /// `Last-Event-ID` when its events had ids), until it has ended three times in a row without
+    /// a message.
     fn open_get_stream(&self) {
-        let mut request = self
-            .client
-            .get(&self.url)
-            .headers(self.extra.clone())
-            .header(ACCEPT, "text/event-stream");
-        if let Some(session) = self.session.lock().expect("session lock").clone() {
-            request = request.header(SESSION_ID, session);
-        }
-        if let Some(version) = self.version.lock().expect("version lock").clone() {
-            request = request.header(PROTOCOL_VERSION, version);
-        }
+        let resume = self.resumer(self.session.lock().expect("session lock").clone());
         let inbox = self.inbox.clone();
         let task = tokio::spawn(async move {
-            let Ok(response) = request.send().await else {
-                return;
-            };
-            let event_stream = response
-                .headers()
-                .get(CONTENT_TYPE)
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|v| v.starts_with("text/event-stream"));
-            if response.status().is_success() && event_stream {
-                let mut parser = sse::Parser::default();
-                sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+            let mut parser = sse::Parser::default();
+            let mut quiet = 0;
+            while quiet < MAX_QUIET_REOPENS {
+                let Ok(response) = resume.get(parser.last_id.as_deref()).send().await else {
+                    return;
+                };
+                let event_stream = response
+                    .headers()
+                    .get(CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|v| v.starts_with("text/event-stream"));
+                if !response.status().is_success() || !event_stream {
+                    return;
+                }
+                let ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+                quiet = if ended.messages == 0 { quiet + 1 } else { 0 };
+                let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
+                tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
             }
         });
         *self.get_stream.lock().expect("get stream lock") = Some(StreamGuard(task));
@@ -145,6 +146,8 @@ impl Http {
 
 /// How many times one request's stream is resumed.
 const MAX_RESUMPTIONS: u32 = 5;
+/// How many times in a row the GET stream is reopened after ending without a message.
+const MAX_QUIET_REOPENS: u32 = 3;
 /// The delay before resuming when the server set none.
 const DEFAULT_RETRY_MS: u64 = 1000;
 
@@ -179,18 +182,7 @@ async fn follow(
         }
         let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
-        let mut request = resume
-            .client
-            .get(&resume.url)
-            .headers(resume.extra.clone())
-            .header(ACCEPT, "text/event-stream")
-            .header("last-event-id", last_id);
-        if let Some(session) = &resume.session {
-            request = request.header(SESSION_ID, session);
-        }
-        if let Some(version) = &resume.version {
-            request = request.header(PROTOCOL_VERSION, version);
-        }
+        let request = resume.get(Some(&last_id));
         let Ok(response) = request.send().await else {
             continue;
         };
@@ -198,6 +190,27 @@ async fn follow(
             return;
         }
         ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+    }
+}
+
+impl Resumer {
+    /// A GET for an event stream, resuming after `last_id` when given.
+    fn get(&self, last_id: Option<&str>) -> reqwest::RequestBuilder {
+        let mut request = self
+            .client
+            .get(&self.url)
+            .headers(self.extra.clone())
+            .header(ACCEPT, "text/event-stream");
+        if let Some(last_id) = last_id {
+            request = request.header("last-event-id", last_id);
+        }
+        if let Some(session) = &self.session {
+            request = request.header(SESSION_ID, session);
+        }
+        if let Some(version) = &self.version {
+            request = request.header(PROTOCOL_VERSION, version);
+        }
+        request
     }
 }
 

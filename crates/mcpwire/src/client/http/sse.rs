@@ -80,6 +80,8 @@ impl Parser {
 pub(crate) struct Ended {
     /// Whether a response (a message with `result` or `error`) went by.
     pub(crate) answered: bool,
+    /// How many messages went by.
+    pub(crate) messages: usize,
 }
 
 /// Forwards every JSON-RPC message of an event stream to `inbox`, until the stream ends.
@@ -101,6 +103,7 @@ where
                 continue;
             }
             ended.answered |= is_response(&event.data);
+            ended.messages += 1;
             if inbox.send(event.data).is_err() {
                 return ended;
             }
