@@ -465,6 +465,24 @@ impl Client {
         self.request("ping", json!({})).await.map(drop)
     }
 
+    /// Tells the server the client's roots changed (2025-11-25
+    /// `notifications/roots/list_changed`; 2026-07-28 servers ask for the roots with each
+    /// request instead, so there this is [`ClientError::Unsupported`]).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// client.notify_roots_changed().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn notify_roots_changed(&self) -> Result<(), ClientError> {
+        self.legacy_only("notifications/roots/list_changed")?;
+        self.peer
+            .notify("notifications/roots/list_changed", json!({}))
+            .await
+    }
+
     /// Ends the connection politely: a stdio child gets its stdin closed and a moment to exit
     /// before it is killed; a 2025-11-25 HTTP session is deleted. (Dropping the last clone
     /// of the client kills a stdio child at once.) Calls after this fail.

@@ -101,10 +101,12 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
     peer.set_mode(Mode { era: Era::Legacy, version: None });
     let mut params = Map::new();
     params.insert("protocolVersion".into(), json!(version::LATEST_LEGACY));
-    params.insert(
-        "capabilities".into(),
-        serde_json::to_value(peer.handlers.capabilities())?,
-    );
+    let mut capabilities = peer.handlers.capabilities();
+    if capabilities.roots.is_some() {
+        // 2025-11-25: the client announces root changes (`Client::notify_roots_changed`).
+        capabilities.roots = Some(json!({"listChanged": true}));
+    }
+    params.insert("capabilities".into(), serde_json::to_value(capabilities)?);
     params.insert("clientInfo".into(), serde_json::to_value(&peer.settings.info)?);
     let raw = peer.request("initialize", params, None, &CallOptions::new()).await?;
     let answer: InitializeAnswer = serde_json::from_str(raw.get())

@@ -424,3 +424,41 @@ async fn a_timed_out_initialize_is_not_cancelled() {
     assert_eq!(calls(&sent, "initialize").len(), 1);
     assert!(calls(&sent, "notifications/cancelled").is_empty());
 }
+
+#[tokio::test]
+async fn root_changes_are_announced_on_2025_11_25_only() {
+    let legacy_script = |request: &Value| {
+        Some(match request["method"].as_str()? {
+            "initialize" => json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+            _ => json!({}),
+        })
+    };
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    let sent: Sent = Arc::default();
+    let transport = Scripted {
+        script: Box::new(move |request| {
+            let result = legacy_script(request)?;
+            Some(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string())
+        }),
+        inbox,
+        sent: sent.clone(),
+        bodies: Arc::default(),
+    };
+    let client = Client::builder()
+        .on_roots(|| async { crate::protocol::ListRootsResult { roots: Vec::new() } })
+        .open(Box::new(transport), incoming, EraChoice::Legacy)
+        .await
+        .unwrap();
+    let init = &calls(&sent, "initialize")[0];
+    assert_eq!(init["params"]["capabilities"]["roots"], json!({"listChanged": true}));
+    client.notify_roots_changed().await.unwrap();
+    assert_eq!(calls(&sent, "notifications/roots/list_changed").len(), 1);
+
+    let (modern, sent) = connect(EraChoice::Modern, 10, mrtr_script).await;
+    let modern = modern.unwrap();
+    assert!(matches!(
+        modern.notify_roots_changed().await,
+        Err(ClientError::Unsupported(_))
+    ));
+    assert!(calls(&sent, "notifications/roots/list_changed").is_empty());
+}
