@@ -158,6 +158,34 @@ async fn the_round_cap_ends_a_call_that_keeps_asking() {
 }
 
 #[tokio::test]
+async fn the_default_round_cap_is_ten() {
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    let sent: Sent = Arc::default();
+    let transport = Scripted {
+        script: Box::new(|request| {
+            let result = mrtr_script(request)?;
+            let line = json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string();
+            Some(line.replace(r#""@STATE@""#, STATE))
+        }),
+        inbox,
+        sent: sent.clone(),
+        bodies: Arc::default(),
+    };
+    let client = Client::builder()
+        .on_form_elicitation(|_| async { ElicitResult { action: ElicitAction::Cancel, content: None } })
+        .open(Box::new(transport), incoming, EraChoice::Modern)
+        .await
+        .unwrap();
+    let error = client.call_tool("forever", json!({})).await.unwrap_err();
+    assert!(matches!(error, ClientError::TooManyRounds(10)), "{error}");
+    let rounds = calls(&sent, "tools/call");
+    assert_eq!(rounds.len(), 11);
+    let mut ids: Vec<_> = rounds.iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 11, "every round has its own id");
+}
+
+#[tokio::test]
 async fn a_result_without_result_type_is_complete() {
     let (client, sent) = connect(EraChoice::Modern, 10, mrtr_script).await;
     let result = client.unwrap().call_tool("plain", json!({})).await.unwrap();

@@ -5,7 +5,7 @@
 //! request's stream cancels it.
 
 #[cfg(all(test, feature = "http"))]
-mod get_stream_tests;
+mod scripted_server_tests;
 mod sse;
 
 use super::builder::ClientBuilder;

@@ -1,5 +1,7 @@
-//! The 2025-11-25 GET stream against a scripted axum server: the server's messages reach the
-//! notification stream, and a stream the server ends is reopened with `Last-Event-ID`.
+//! The HTTP transport against scripted axum servers: the 2025-11-25 GET stream (its messages
+//! reach the notification stream; a stream the server ends is reopened with `Last-Event-ID`),
+//! and how `Auto` reads HTTP statuses to `server/discover` (a plain 4xx means a legacy server;
+//! 401, 403 and 5xx are failures, never a reason to try `initialize`).
 
 use crate::client::{Client, EraChoice};
 use axum::Router;
@@ -14,8 +16,14 @@ use std::time::Duration;
 type Seen = Arc<Mutex<Vec<Option<String>>>>;
 
 async fn answer_post(body: Bytes) -> Response {
+    legacy_post(body, StatusCode::BAD_REQUEST).await
+}
+
+/// A 2025-11-25-only server: `server/discover` gets `discover_status` with a plain-text body.
+async fn legacy_post(body: Bytes, discover_status: StatusCode) -> Response {
     let message: Value = serde_json::from_slice(&body).unwrap();
     match (message["method"].as_str(), message.get("id")) {
+        (Some("server/discover"), _) => (discover_status, "Bad Request: no session").into_response(),
         (Some("initialize"), Some(id)) => {
             let result = json!({"jsonrpc": "2.0", "id": id, "result": {
                 "protocolVersion": "2025-11-25", "capabilities": {},
@@ -89,4 +97,52 @@ async fn an_ended_get_stream_is_reopened_with_last_event_id() {
         [None, Some("1".to_owned()), Some("2".to_owned())]
     );
     client.ping().await.unwrap();
+}
+
+async fn serve(app: Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+#[tokio::test]
+async fn auto_reads_discover_statuses() {
+    for (status, legacy) in [
+        (StatusCode::BAD_REQUEST, true),
+        (StatusCode::NOT_FOUND, true),
+        (StatusCode::METHOD_NOT_ALLOWED, true),
+        (StatusCode::UNAUTHORIZED, false),
+        (StatusCode::FORBIDDEN, false),
+        (StatusCode::INTERNAL_SERVER_ERROR, false),
+    ] {
+        let initialized = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let seen = initialized.clone();
+        let app = Router::new().route(
+            "/mcp",
+            post(move |body: Bytes| {
+                let seen = seen.clone();
+                async move {
+                    if body.windows(12).any(|w| w == b"\"initialize\"") {
+                        seen.store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
+                    legacy_post(body, status).await
+                }
+            })
+            .get(|| async { StatusCode::METHOD_NOT_ALLOWED }),
+        );
+        let url = serve(app).await;
+        let outcome = Client::builder().connect_http(&url).await;
+        match legacy {
+            true => assert_eq!(outcome.unwrap().era(), crate::protocol::Era::Legacy, "{status}"),
+            false => {
+                let error = outcome.unwrap_err();
+                assert!(
+                    matches!(&error, crate::client::ClientError::Http { status: s, .. } if *s == status.as_u16()),
+                    "{status}: {error}"
+                );
+                assert!(!initialized.load(std::sync::atomic::Ordering::SeqCst), "{status}");
+            }
+        }
+    }
 }
