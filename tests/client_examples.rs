@@ -231,3 +231,42 @@ async fn concurrent_calls_get_their_own_answers() {
         }
     }
 }
+
+/// The `mcp_call` example client against the bookshop example, over stdio and HTTP.
+#[test]
+fn the_mcp_call_example_lists_and_calls() {
+    let bookshop = common::example_bin("bookshop");
+    let mcp_call = common::example_bin("mcp_call");
+    let run = |args: &[&str]| {
+        let mut command = std::process::Command::new(&mcp_call);
+        command.args(args);
+        common::run_with_deadline(command, common::PEER_TIMEOUT)
+    };
+    let bookshop = bookshop.to_str().unwrap();
+    let listed = run(&["--", bookshop]);
+    assert!(listed.status.success(), "{listed:?}");
+    assert!(
+        listed.stdout.contains("add: Add two numbers."),
+        "{}",
+        listed.stdout
+    );
+    let called = run(&[
+        "--era",
+        "legacy",
+        "book_info",
+        r#"{"title":"Dune"}"#,
+        "--",
+        bookshop,
+    ]);
+    assert!(called.status.success(), "{called:?}");
+    assert!(called.stdout.contains(r#""copies":7"#), "{}", called.stdout);
+    assert!(
+        called.stderr.contains("connected (Legacy, 2025-11-25)"),
+        "{}",
+        called.stderr
+    );
+    let server = common::HttpExample::start("bookshop");
+    let over_http = run(&["--era", "modern", &server.url, "add", r#"{"a":2,"b":3}"#]);
+    assert!(over_http.status.success(), "{over_http:?}");
+    assert!(over_http.stdout.contains('5'), "{}", over_http.stdout);
+}
