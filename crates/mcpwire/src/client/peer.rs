@@ -216,7 +216,7 @@ impl Peer {
             protocol_version: mode.version.clone(),
             headers,
         };
-        let stream = match tokio::time::timeout_at(deadline, self.transport.send(outgoing)).await {
+        let mut stream = match tokio::time::timeout_at(deadline, self.transport.send(outgoing)).await {
             Err(_) => return Err(ClientError::Timeout(timeout)),
             Ok(Err(error)) => {
                 guard.armed = false;
@@ -226,9 +226,22 @@ impl Peer {
             Ok(Ok(stream)) => stream,
         };
         tokio::pin!(answer);
+        let mut streaming = stream.is_some();
         let outcome = loop {
             tokio::select! {
                 reply = &mut answer => break reply,
+                // The answer's stream ended without it (and could not be resumed): the request
+                // is lost; say so now rather than at the timeout.
+                answered = async { stream.as_mut().expect("a stream").ended().await }, if streaming => {
+                    streaming = false;
+                    if !answered {
+                        guard.armed = false;
+                        self.forget(id);
+                        return Err(ClientError::Transport(
+                            "the server's event stream ended before the answer".into(),
+                        ));
+                    }
+                }
                 () = tokio::time::sleep_until(deadline) => {
                     let at_ceiling = ceiling.is_some_and(|c| deadline >= c);
                     if progress.bumped.swap(false, Ordering::Relaxed) && !at_ceiling {

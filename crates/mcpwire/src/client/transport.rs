@@ -34,8 +34,15 @@ pub(crate) struct Outgoing {
 }
 
 /// Keeps a request's answer stream open; dropping it closes the stream (on 2026-07-28 HTTP,
-/// that is how a request is cancelled).
-pub(crate) struct StreamGuard(pub(crate) tokio::task::JoinHandle<()>);
+/// that is how a request is cancelled). The task ends with whether the answer went by.
+pub(crate) struct StreamGuard(pub(crate) tokio::task::JoinHandle<bool>);
+
+impl StreamGuard {
+    /// Waits for the stream to end; `true` when the answer went by (or the task was lost).
+    pub(crate) async fn ended(&mut self) -> bool {
+        (&mut self.0).await.unwrap_or(true)
+    }
+}
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {

@@ -124,7 +124,7 @@ impl Http {
             let mut quiet = 0;
             while quiet < MAX_QUIET_REOPENS {
                 let Ok(response) = resume.get(parser.last_id.as_deref()).send().await else {
-                    return;
+                    return false;
                 };
                 let event_stream = response
                     .headers()
@@ -132,13 +132,14 @@ impl Http {
                     .and_then(|v| v.to_str().ok())
                     .is_some_and(|v| v.starts_with("text/event-stream"));
                 if !response.status().is_success() || !event_stream {
-                    return;
+                    return false;
                 }
                 let ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
                 quiet = if ended.messages == 0 { quiet + 1 } else { 0 };
                 let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
                 tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
             }
+            false
         });
         *self.get_stream.lock().expect("get stream lock") = Some(StreamGuard(task));
     }
@@ -167,18 +168,18 @@ async fn follow(
     response: reqwest::Response,
     resume: Option<Resumer>,
     inbox: mpsc::UnboundedSender<String>,
-) {
+) -> bool {
     let mut parser = sse::Parser::default();
     let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
     let Some(resume) = resume else {
-        return;
+        return ended.answered;
     };
     for _ in 0..MAX_RESUMPTIONS {
         let Some(last_id) = parser.last_id.clone() else {
-            return;
+            return ended.answered;
         };
         if ended.answered {
-            return;
+            return true;
         }
         let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
@@ -187,10 +188,11 @@ async fn follow(
             continue;
         };
         if !response.status().is_success() {
-            return;
+            return false;
         }
         ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
     }
+    ended.answered
 }
 
 impl Resumer {

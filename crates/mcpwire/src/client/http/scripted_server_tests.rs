@@ -146,3 +146,37 @@ async fn auto_reads_discover_statuses() {
         }
     }
 }
+
+/// 2026-07-28 answers to `server/discover`, and a `tools/call` whose event stream ends before
+/// its answer.
+async fn modern_post(body: Bytes) -> Response {
+    let message: Value = serde_json::from_slice(&body).unwrap();
+    let id = message["id"].clone();
+    match message["method"].as_str() {
+        Some("server/discover") => {
+            let result = json!({"jsonrpc": "2.0", "id": id, "result": {
+                "resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {}}});
+            ([(header::CONTENT_TYPE, "application/json")], result.to_string()).into_response()
+        }
+        _ => {
+            let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": id, "progress": 1}});
+            let body = format!("event: message\ndata: {progress}\n\n");
+            ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_stream_that_ends_before_its_answer_fails_the_call_at_once() {
+    let url = serve(Router::new().route("/mcp", post(modern_post))).await;
+    let client = Client::builder()
+        .era(EraChoice::Modern)
+        .connect_http(&url)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let error = client.call_tool("lost", json!({})).await.unwrap_err();
+    assert!(matches!(error, crate::client::ClientError::Transport(_)), "{error}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
