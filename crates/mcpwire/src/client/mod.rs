@@ -28,6 +28,22 @@
 //! # Ok(()) }
 //! ```
 
+//! # How it is built
+//!
+//! - `transport`: what a connection must do (send one message; deliver what comes back to an
+//!   inbox). `memory`, `streams` (line-delimited byte streams), `stdio` (a child process on
+//!   `streams`) and `http` implement it; `http` alone knows sessions, event streams and
+//!   resumption.
+//! - `peer`: the connection core, for every transport: ids, the calls waiting for answers,
+//!   timeouts that progress extends, cancellation on drop, routing of what the server sends.
+//! - `negotiate`: `initialize`, `server/discover`, the `-32022` retry, the `Auto` fallback.
+//! - `rounds`: the `input_required` loop; `handlers`: the answers to the server's questions,
+//!   for both eras.
+//! - `client`, `listen`: the typed calls. `headers`: the 2026-07-28 mirrored headers.
+//!
+//! The client uses [`protocol`](crate::protocol) and the crate's shared low layer (line
+//! framing, the Base64 header values, the `x-mcp-header` rules), never the server's modules.
+
 mod builder;
 #[allow(clippy::module_inception)]
 mod client;
