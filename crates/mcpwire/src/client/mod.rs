@@ -52,6 +52,8 @@ mod error;
 mod handlers;
 mod headers;
 mod http;
+#[cfg(test)]
+mod layering_tests;
 mod listen;
 #[cfg(feature = "server")]
 mod memory;
