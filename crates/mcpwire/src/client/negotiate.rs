@@ -68,8 +68,8 @@ struct DiscoverAnswer {
 pub(crate) async fn open(peer: &Arc<Peer>, choice: EraChoice) -> Result<ServerDetails, ClientError> {
     match choice {
         EraChoice::Legacy => initialize(peer).await,
-        EraChoice::Modern => discover(peer).await,
-        EraChoice::Auto => match discover(peer).await {
+        EraChoice::Modern => discover(peer, false).await,
+        EraChoice::Auto => match discover(peer, true).await {
             Ok(details) => Ok(details),
             Err(error) if falls_back(&error) => initialize(peer).await,
             Err(error) => Err(error),
@@ -135,14 +135,30 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
 /// `server/discover` under 2026-07-28; on `-32022` it retries (at most twice) with a modern
 /// revision from `data.supported`, even the one just sent (some servers reject the first request
 /// whatever it says).
-pub(crate) async fn discover(peer: &Arc<Peer>) -> Result<ServerDetails, ClientError> {
+///
+/// With `strict` (the `Auto` probe) the result must list a revision this client speaks: some
+/// legacy servers answer any unknown method with `{}`.
+pub(crate) async fn discover(peer: &Arc<Peer>, strict: bool) -> Result<ServerDetails, ClientError> {
     let mut version = version::MODERN.to_owned();
     let mut attempts = 0;
     loop {
         attempts += 1;
         peer.set_mode(Mode { era: Era::Modern, version: Some(version.clone()) });
         match peer.request("server/discover", Map::new(), None, &CallOptions::new()).await {
-            Ok(raw) => return discovered(&version, raw.get()),
+            Ok(raw) => {
+                let details = discovered(&version, raw.get())?;
+                let speaks = details
+                    .supported_versions
+                    .iter()
+                    .any(|v| version::MODERN_VERSIONS.contains(&v.as_str()));
+                if strict && !speaks {
+                    return Err(ClientError::Protocol(format!(
+                        "server/discover lists {:?}, no revision this client speaks",
+                        details.supported_versions
+                    )));
+                }
+                return Ok(details);
+            }
             Err(ClientError::Rpc(error))
                 if error.code == code::UNSUPPORTED_PROTOCOL_VERSION && attempts < 3 =>
             {

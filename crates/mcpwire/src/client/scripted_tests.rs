@@ -490,3 +490,18 @@ async fn root_changes_are_announced_on_2025_11_25_only() {
     ));
     assert!(calls(&sent, "notifications/roots/list_changed").is_empty());
 }
+
+#[tokio::test]
+async fn auto_does_not_take_an_empty_discover_result_for_a_modern_server() {
+    // Like the conformance suite's raw `initialize` mock: any other method gets `{}`.
+    let (client, sent) = connect(EraChoice::Auto, 10, |request| {
+        Some(match request["method"].as_str()? {
+            "initialize" => json!({"protocolVersion": "2025-11-25", "capabilities": {},
+                                   "serverInfo": {"name": "raw", "version": "1"}}),
+            _ => json!({}),
+        })
+    })
+    .await;
+    assert_eq!(client.unwrap().era(), Era::Legacy);
+    assert_eq!(calls(&sent, "initialize").len(), 1);
+}
