@@ -5,16 +5,31 @@ use super::client::Client;
 use super::error::ClientError;
 use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
 use crate::server::McpServer;
+use std::sync::Mutex;
 use tokio::sync::mpsc;
 
 struct Memory {
-    to_server: mpsc::UnboundedSender<String>,
+    /// `None` once closed: the server then sees the end of its input.
+    to_server: Mutex<Option<mpsc::UnboundedSender<String>>>,
 }
 
 impl Transport for Memory {
     fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
-        let sent = self.to_server.send(message.body);
-        Box::pin(async move { sent.map(|()| None).map_err(|_| ClientError::Closed(None)) })
+        let sent = match &*self.to_server.lock().expect("memory lock") {
+            Some(to_server) => to_server.send(message.body).is_ok(),
+            None => false,
+        };
+        Box::pin(async move {
+            match sent {
+                true => Ok(None),
+                false => Err(ClientError::Closed(None)),
+            }
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.to_server.lock().expect("memory lock").take();
+        Box::pin(async {})
     }
 }
 
@@ -57,6 +72,7 @@ impl ClientBuilder {
             }
         });
         let era = self.era;
-        self.open(Box::new(Memory { to_server }), incoming, era).await
+        let memory = Memory { to_server: Mutex::new(Some(to_server)) };
+        self.open(Box::new(memory), incoming, era).await
     }
 }

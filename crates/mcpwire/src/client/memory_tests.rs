@@ -91,6 +91,8 @@ async fn era_specific_methods() {
     let modern = client(EraChoice::Modern, None).await;
     assert!(matches!(modern.ping().await, Err(ClientError::Unsupported("ping"))));
     modern.set_logging_level(crate::protocol::LoggingLevel::Info).await.unwrap();
+    legacy.close().await;
+    assert!(matches!(legacy.ping().await, Err(ClientError::Closed(_))));
     let typed = modern.call_tool_as::<i64>("add", json!({"a": "x"})).await;
     assert!(matches!(typed, Err(ClientError::Tool(_)) | Err(ClientError::Rpc(_))), "{typed:?}");
 }
