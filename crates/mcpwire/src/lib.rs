@@ -48,6 +48,7 @@
 //! |---|---|---|
 //! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
+//! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
 //! a stdio server that compiles no HTTP stack.
@@ -56,6 +57,9 @@
 //!
 //! Top to bottom; imports point down only, and no two modules import each other:
 //! `transport` → `dispatch` → `server` → `resolve` → `state`, `context` → `protocol`, `schema`.
+//! The client (`client`, feature `client`) stands beside the server side: it uses `protocol` and
+//! the low `wire` layer (line framing, header value encoding, `x-mcp-header` rules) that both
+//! sides share, and nothing of the server.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -204,9 +208,14 @@ feature_gated! { "server",
     /// ```
     pub use mcpwire_macros::resource;
 }
+feature_gated! { "client",
+    pub mod client;
+}
 mod error;
 pub mod protocol;
 pub mod schema;
+#[cfg(any(feature = "server", feature = "client"))]
+mod wire;
 
 pub use error::{Error, InvalidSignature, Result, ToolError};
 pub use protocol::{CallToolResult, Content};

@@ -11,16 +11,7 @@ use futures_util::{Stream, StreamExt};
 use std::sync::Arc;
 use tokio::task::JoinSet;
 
-/// A message that could not be read off the transport.
-#[derive(Debug)]
-pub(crate) enum ReadError {
-    /// The message was longer than the limit; it was skipped.
-    TooLong,
-    /// The message was not UTF-8; it was skipped.
-    NotUtf8,
-    /// The transport failed; the connection ends.
-    Io(std::io::Error),
-}
+pub(crate) use crate::wire::lines::ReadError;
 
 /// Serves one connection until the input ends, then lets in-flight requests finish (within the
 /// shutdown grace) before returning.

@@ -26,7 +26,6 @@ mod catalog;
 pub(crate) mod completion;
 pub(crate) mod core;
 mod entries;
-pub(crate) mod header_params;
 pub(crate) mod output;
 pub(crate) mod pages;
 pub(crate) mod prompt;

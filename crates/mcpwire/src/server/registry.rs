@@ -2,7 +2,7 @@
 //! enabled ones that requests read, with its `tools/list` pages serialized once per change.
 
 use super::entries::Entries;
-use super::header_params::header_params;
+use crate::wire::header_params::header_params;
 use super::output::OutputShape;
 use super::pages::Pages;
 use super::schema::{given_input_schema, input_schema, output_schema};
@@ -34,7 +34,8 @@ impl ToolRegistry {
         }
         let (listed, wrap_output) = describe(&definition)?;
         let input_check = input_check(&definition, &listed.input_schema)?;
-        let header_params = header_params(name, &listed.input_schema)?;
+        let header_params =
+            header_params(name, &listed.input_schema).map_err(InvalidSignature::new)?;
         let plan = ToolPlan::build(name, definition.params, overrides)?;
         let handler = Arc::new(Handler {
             name,
@@ -118,7 +119,10 @@ impl ToolView {
 
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
-    pub(crate) fn header_params(&self, name: &str) -> &[super::header_params::HeaderParam] {
+    pub(crate) fn header_params(
+        &self,
+        name: &str,
+    ) -> &[crate::wire::header_params::HeaderParam] {
         self.get(name).map_or(&[], |tool| &tool.header_params)
     }
 

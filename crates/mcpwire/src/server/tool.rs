@@ -144,7 +144,7 @@ pub(crate) struct RegisteredTool {
     pub(crate) definition: ToolDefinition,
     pub(crate) handler: Arc<Handler>,
     /// Arguments mirrored in `Mcp-Param-*` headers.
-    pub(crate) header_params: Vec<super::header_params::HeaderParam>,
+    pub(crate) header_params: Vec<crate::wire::header_params::HeaderParam>,
     /// How `tools/list` shows it.
     pub(crate) listed: Tool,
 }

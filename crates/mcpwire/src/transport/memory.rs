@@ -104,6 +104,16 @@ impl MemoryClient {
     }
 }
 
+#[cfg(feature = "client")]
+impl MemoryClient {
+    /// Both channel ends, for the client's in-memory transport.
+    pub(crate) fn into_parts(
+        self,
+    ) -> (mpsc::UnboundedSender<String>, mpsc::Receiver<String>) {
+        (self.to_server, self.from_server)
+    }
+}
+
 impl McpServer {
     /// Starts serving one in-memory connection on the current runtime and returns its client
     /// end.

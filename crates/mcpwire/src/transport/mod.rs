@@ -21,7 +21,6 @@ mod args;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;
-mod lines;
 pub mod memory;
 mod stdio;
 

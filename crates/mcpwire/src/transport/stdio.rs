@@ -1,7 +1,7 @@
 //! The stdio transport: one JSON-RPC message per line on stdin and stdout. Nothing else is
 //! written to stdout; logs go to stderr.
 
-use super::lines::{read_lines, write_lines};
+use crate::wire::lines::{read_lines, write_lines};
 use crate::context::Outbound;
 use crate::dispatch::connection::serve;
 use crate::error::Result;

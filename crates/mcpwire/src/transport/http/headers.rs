@@ -9,8 +9,8 @@
 
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
-use crate::server::header_params::{HeaderParam, HeaderValueKind};
-use base64::Engine;
+use crate::wire::header_params::{HeaderParam, HeaderValueKind};
+use crate::wire::header_value::decode;
 use http::HeaderMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -141,20 +141,6 @@ fn mismatch(why: String) -> ErrorObject {
     ErrorObject::new(code::HEADER_MISMATCH, format!("Header mismatch: {why}"))
 }
 
-/// A header value as sent: plain visible ASCII, or the Base64 sentinel form.
-fn decode(value: &str) -> Option<Cow<'_, str>> {
-    let Some(encoded) = value
-        .strip_prefix("=?base64?")
-        .and_then(|rest| rest.strip_suffix("?="))
-    else {
-        return Some(value.into());
-    };
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(encoded)
-        .ok()?;
-    String::from_utf8(bytes).ok().map(Into::into)
-}
-
 /// `params.name` and `params.uri`, borrowed from the body unless they contain escapes.
 #[derive(Default, Deserialize)]
 struct Named<'a> {
@@ -266,34 +252,5 @@ mod tests {
             )
             .is_ok()
         );
-    }
-}
-
-#[cfg(test)]
-mod proptests {
-    use super::decode;
-    use base64::Engine;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn arbitrary_header_values_never_panic(value in ".{0,120}") {
-            let _ = decode(&value);
-        }
-
-        #[test]
-        fn the_base64_sentinel_round_trips(text in ".{0,80}") {
-            let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
-            let header = format!("=?base64?{encoded}?=");
-            let decoded = decode(&header);
-            prop_assert_eq!(decoded.as_deref(), Some(text.as_str()));
-        }
-
-        #[test]
-        fn plain_visible_ascii_reads_as_itself(text in "[ -~]{0,80}") {
-            prop_assume!(!(text.starts_with("=?base64?") && text.ends_with("?=")));
-            let decoded = decode(&text);
-            prop_assert_eq!(decoded.as_deref(), Some(text.as_str()));
-        }
     }
 }

@@ -1,12 +1,22 @@
 //! Newline-delimited JSON over any byte stream: reading with a length limit, writing with
-//! batched flushes.
+//! batched flushes. Both sides use it: the server on stdio, the client on a child's pipes.
 
-use crate::dispatch::connection::ReadError;
 use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::mpsc::Receiver;
+use tokio::sync::mpsc::{Receiver, UnboundedReceiver};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
+
+/// A message that could not be read off the transport.
+#[derive(Debug)]
+pub(crate) enum ReadError {
+    /// The message was longer than the limit; it was skipped.
+    TooLong,
+    /// The message was not UTF-8; it was skipped.
+    NotUtf8,
+    /// The transport failed; the connection ends.
+    Io(#[cfg_attr(not(feature = "server"), allow(dead_code))] std::io::Error),
+}
 
 /// Lines of at most `max_bytes`; a longer line, or one that is not UTF-8, is reported once and
 /// skipped, and reading goes on with the next line.
@@ -68,17 +78,45 @@ impl Decoder for BoundedLines {
 /// Writes every queued line, flushing only when the queue is empty (one syscall per burst).
 pub(crate) async fn write_lines<W: AsyncWrite + Unpin>(
     writer: W,
-    mut lines: Receiver<String>,
+    mut lines: impl LineQueue,
 ) -> std::io::Result<()> {
     let mut writer = BufWriter::new(writer);
     while let Some(line) = lines.recv().await {
         write_line(&mut writer, &line).await?;
-        while let Ok(line) = lines.try_recv() {
+        while let Some(line) = lines.try_next() {
             write_line(&mut writer, &line).await?;
         }
         writer.flush().await?;
     }
     writer.flush().await
+}
+
+/// The queue a writer drains: the server's bounded queues, or the client's unbounded one.
+pub(crate) trait LineQueue {
+    /// The next line, waiting for one; `None` once every sender is gone.
+    fn recv(&mut self) -> impl std::future::Future<Output = Option<String>>;
+    /// The next line if one is queued now.
+    fn try_next(&mut self) -> Option<String>;
+}
+
+impl LineQueue for Receiver<String> {
+    fn recv(&mut self) -> impl std::future::Future<Output = Option<String>> {
+        Receiver::recv(self)
+    }
+
+    fn try_next(&mut self) -> Option<String> {
+        self.try_recv().ok()
+    }
+}
+
+impl LineQueue for UnboundedReceiver<String> {
+    fn recv(&mut self) -> impl std::future::Future<Output = Option<String>> {
+        UnboundedReceiver::recv(self)
+    }
+
+    fn try_next(&mut self) -> Option<String> {
+        self.try_recv().ok()
+    }
 }
 
 async fn write_line<W: AsyncWrite + Unpin>(writer: &mut W, line: &str) -> std::io::Result<()> {

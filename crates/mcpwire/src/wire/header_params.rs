@@ -1,7 +1,8 @@
 //! Tool arguments mirrored in HTTP headers (2026-07-28, `x-mcp-header`): found in the input
-//! schema and checked at registration, so the HTTP transport can hold requests to them.
+//! schema and checked by the rules of the spec. The server checks its tools at registration (and
+//! holds requests to them); the client checks listed tools (dropping invalid ones) and mirrors
+//! their arguments.
 
-use crate::error::InvalidSignature;
 use serde_json::Value;
 
 /// The JSON type of a mirrored argument, which decides how its header is compared.
@@ -27,11 +28,9 @@ pub struct HeaderParam {
 }
 
 /// The mirrored arguments of the input schema `schema`, checked as the spec requires: a valid
-/// header token, unique (case-insensitively), on a string, integer or boolean property.
-pub(crate) fn header_params(
-    tool: &str,
-    schema: &Value,
-) -> Result<Vec<HeaderParam>, InvalidSignature> {
+/// header token, unique (case-insensitively), on a string, integer or boolean property. The
+/// error names the tool and the argument.
+pub(crate) fn header_params(tool: &str, schema: &Value) -> Result<Vec<HeaderParam>, String> {
     let mut params: Vec<HeaderParam> = Vec::new();
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return Ok(params);
@@ -40,9 +39,7 @@ pub(crate) fn header_params(
         let Some(header) = property.get("x-mcp-header") else {
             continue;
         };
-        let fail = |why: &str| {
-            InvalidSignature::new(format!("tool '{tool}': argument '{argument}' {why}"))
-        };
+        let fail = |why: &str| format!("tool '{tool}': argument '{argument}' {why}");
         let header = header
             .as_str()
             .filter(|h| is_token(h))
@@ -112,7 +109,6 @@ mod tests {
         assert!(
             header_params("t", &number)
                 .unwrap_err()
-                .message()
                 .contains("argument 'ratio'")
         );
         let duplicate = json!({"properties": {
@@ -121,7 +117,6 @@ mod tests {
         assert!(
             header_params("t", &duplicate)
                 .unwrap_err()
-                .message()
                 .contains("repeats")
         );
         let invalid = json!({"properties": {"a": {"type": "string", "x-mcp-header": "Bad Name"}}});

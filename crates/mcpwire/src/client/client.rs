@@ -1,0 +1,522 @@
+//! The client handle and its typed calls.
+
+use super::error::ClientError;
+use super::negotiate::ServerDetails;
+use super::notifications::Notifications;
+use super::options::CallOptions;
+use super::peer::Peer;
+use super::rounds::request_with_input;
+use crate::protocol::completion::CompletionArgument;
+use crate::protocol::jsonrpc::code;
+use crate::protocol::{
+    CallToolResult, CompleteResult, CompletionReference, Era, GetPromptResult, LoggingLevel,
+    Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+};
+use crate::wire::header_params::header_params;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A connection to one MCP server, on either protocol revision. Cheap to clone; every clone
+/// shares the connection, and every clone runs the full `input_required` loop.
+///
+/// Build one with [`Client::builder`].
+///
+/// # Examples
+///
+/// ```no_run
+/// use mcpwire::client::{Client, StdioServer};
+///
+/// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+/// let client = Client::builder().connect_stdio(StdioServer::new("my-mcp-server")).await?;
+/// for tool in client.list_tools().await? {
+///     println!("{}", tool.name);
+/// }
+/// let result = client.call_tool("add", serde_json::json!({"a": 2, "b": 3})).await?;
+/// println!("{:?}", result.structured_content);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    pub(crate) peer: Arc<Peer>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mode = self.peer.mode();
+        f.debug_struct("Client")
+            .field("era", &mode.era)
+            .field("protocol_version", &mode.version)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Page {
+    #[serde(flatten)]
+    items: Map<String, Value>,
+    next_cursor: Option<String>,
+}
+
+impl Client {
+    /// The era in use: [`Era::Legacy`] (2025-11-25) or [`Era::Modern`] (2026-07-28).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) {
+    /// if client.era() == mcpwire::protocol::Era::Modern {
+    ///     println!("stateless requests");
+    /// }
+    /// # }
+    /// ```
+    pub fn era(&self) -> Era {
+        self.peer.mode().era
+    }
+
+    /// What the server said about itself (revision, capabilities, info, instructions).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) {
+    /// println!("{:?}", client.server().instructions);
+    /// # }
+    /// ```
+    pub fn server(&self) -> ServerDetails {
+        self.peer.details.read().expect("details lock").clone()
+    }
+
+    /// The server's notifications from now on (list changes, resource updates, log messages).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) {
+    /// let mut notes = client.notifications();
+    /// if let Some(note) = notes.next().await {
+    ///     println!("{}", note.method);
+    /// }
+    /// # }
+    /// ```
+    pub fn notifications(&self) -> Notifications {
+        Notifications(self.peer.subscribe())
+    }
+
+    /// Sends any request and returns its raw result (after any `input_required` rounds).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let raw = client.request("tools/list", serde_json::json!({})).await?;
+    /// println!("{raw}");
+    /// # Ok(()) }
+    /// ```
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        let raw = self
+            .request_raw(method, object(params)?, &CallOptions::new())
+            .await?;
+        Ok(serde_json::from_str(raw.get())?)
+    }
+
+    async fn request_raw(
+        &self,
+        method: &str,
+        params: Map<String, Value>,
+        options: &CallOptions,
+    ) -> Result<Box<RawValue>, ClientError> {
+        request_with_input(&self.peer, method, params, options).await
+    }
+
+    async fn request_as<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: Map<String, Value>,
+        options: &CallOptions,
+    ) -> Result<T, ClientError> {
+        let raw = self.request_raw(method, params, options).await?;
+        Ok(serde_json::from_str(raw.get())?)
+    }
+
+    /// Every item of a paginated listing (`key` in each page), following `nextCursor` up to the
+    /// page cap. An empty cursor is a cursor, not the end.
+    async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..self.peer.settings.max_pages {
+            let mut params = Map::new();
+            if let Some(cursor) = cursor.take() {
+                params.insert("cursor".into(), json!(cursor));
+            }
+            let mut page: Page = self.request_as(method, params, &CallOptions::new()).await?;
+            match page.items.remove(key) {
+                Some(Value::Array(page_items)) => items.extend(page_items),
+                _ => return Err(ClientError::Protocol(format!("{method} result has no {key}"))),
+            }
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(items),
+            }
+        }
+        Err(ClientError::TooManyPages(self.peer.settings.max_pages))
+    }
+
+    /// Every tool, all pages (up to the page cap). Tools whose `x-mcp-header` annotations break
+    /// the spec's rules are left out; input schemas are kept as sent.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let tools = client.list_tools().await?;
+    /// println!("{} tools", tools.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
+        let mut tools = Vec::new();
+        let mut mirrored = std::collections::HashMap::new();
+        for item in self.list_all("tools/list", "tools").await? {
+            let Ok(tool) = serde_json::from_value::<Tool>(item) else {
+                continue;
+            };
+            match header_params(&tool.name, &tool.input_schema) {
+                Ok(params) => {
+                    mirrored.insert(tool.name.clone(), params);
+                    tools.push(tool);
+                }
+                Err(_) => continue,
+            }
+        }
+        *self.peer.tool_headers.lock().expect("tool headers lock") = mirrored;
+        Ok(tools)
+    }
+
+    /// Calls a tool. A tool's own failure is a result with `is_error: Some(true)`, not an `Err`.
+    ///
+    /// On 2026-07-28 the arguments the tool's schema marks with `x-mcp-header` are mirrored in
+    /// `Mcp-Param-*` headers, as learnt from the last [`list_tools`](Client::list_tools); when
+    /// the server reports a header mismatch (`-32020`) the tools are listed again and the call
+    /// retried once.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let result = client.call_tool("order_book", serde_json::json!({"title": "Dune"})).await?;
+    /// assert_ne!(result.is_error, Some(true));
+    /// # Ok(()) }
+    /// ```
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+    ) -> Result<CallToolResult, ClientError> {
+        self.call_tool_with(name, arguments, CallOptions::new()).await
+    }
+
+    /// Calls a tool with options (timeout, progress callback).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::CallOptions;
+    ///
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let options = CallOptions::new().on_progress(|p| eprintln!("{}", p.progress));
+    /// let result = client.call_tool_with("slow", serde_json::json!({}), options).await?;
+    /// # drop(result); Ok(()) }
+    /// ```
+    pub async fn call_tool_with(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+        options: CallOptions,
+    ) -> Result<CallToolResult, ClientError> {
+        let mut params = Map::new();
+        params.insert("name".into(), json!(name));
+        params.insert("arguments".into(), serde_json::to_value(arguments)?);
+        match self.request_as("tools/call", params.clone(), &options).await {
+            // The server checks Mcp-Param-* headers the client did not know about (the tool
+            // was never listed, or changed): list the tools again and retry once, as the spec
+            // suggests.
+            Err(ClientError::Rpc(error))
+                if error.code == code::HEADER_MISMATCH && self.era() == Era::Modern =>
+            {
+                self.list_tools().await?;
+                self.request_as("tools/call", params, &options).await
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// Calls a tool and deserializes its `structuredContent` into `T`. A result with `isError`
+    /// is [`ClientError::Tool`].
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// #[derive(serde::Deserialize)]
+    /// struct Stock { title: String, copies: u32 }
+    ///
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let stock: Stock = client.call_tool_as("book_info", serde_json::json!({"title": "Dune"})).await?;
+    /// println!("{}: {}", stock.title, stock.copies);
+    /// # Ok(()) }
+    /// ```
+    pub async fn call_tool_as<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        arguments: impl Serialize,
+    ) -> Result<T, ClientError> {
+        let result = self.call_tool(name, arguments).await?;
+        if result.is_error == Some(true) {
+            return Err(ClientError::Tool(Box::new(result)));
+        }
+        let structured = result
+            .structured_content
+            .ok_or_else(|| ClientError::Protocol("the result has no structuredContent".into()))?;
+        Ok(serde_json::from_value(structured)?)
+    }
+
+    /// Every resource, all pages.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// for resource in client.list_resources().await? { println!("{}", resource.uri); }
+    /// # Ok(()) }
+    /// ```
+    pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
+        typed(self.list_all("resources/list", "resources").await?)
+    }
+
+    /// Every resource template, all pages.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// for template in client.list_resource_templates().await? { println!("{}", template.uri_template); }
+    /// # Ok(()) }
+    /// ```
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
+        typed(
+            self.list_all("resources/templates/list", "resourceTemplates")
+                .await?,
+        )
+    }
+
+    /// Reads a resource.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let read = client.read_resource("books://Dune/blurb").await?;
+    /// println!("{} parts", read.contents.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
+        let mut params = Map::new();
+        params.insert("uri".into(), json!(uri));
+        self.request_as("resources/read", params, &CallOptions::new())
+            .await
+    }
+
+    /// Subscribes to a resource's updates (2025-11-25; they arrive as
+    /// `notifications/resources/updated` in [`Client::notifications`]).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// client.subscribe_resource("books://Dune/blurb").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        self.legacy_only("resources/subscribe")?;
+        self.request("resources/subscribe", json!({"uri": uri}))
+            .await
+            .map(drop)
+    }
+
+    /// Ends a subscription (2025-11-25).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// client.unsubscribe_resource("books://Dune/blurb").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
+        self.legacy_only("resources/unsubscribe")?;
+        self.request("resources/unsubscribe", json!({"uri": uri}))
+            .await
+            .map(drop)
+    }
+
+    /// Every prompt, all pages.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// for prompt in client.list_prompts().await? { println!("{}", prompt.name); }
+    /// # Ok(()) }
+    /// ```
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
+        typed(self.list_all("prompts/list", "prompts").await?)
+    }
+
+    /// Gets a prompt with its arguments.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let prompt = client.get_prompt("review", [("code", "fn main() {}")]).await?;
+    /// println!("{} messages", prompt.messages.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn get_prompt<K: Into<String>, V: Into<String>>(
+        &self,
+        name: &str,
+        arguments: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<GetPromptResult, ClientError> {
+        let arguments: BTreeMap<String, String> = arguments
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect();
+        let mut params = Map::new();
+        params.insert("name".into(), json!(name));
+        params.insert("arguments".into(), serde_json::to_value(arguments)?);
+        self.request_as("prompts/get", params, &CallOptions::new())
+            .await
+    }
+
+    /// Asks the server to complete an argument of a prompt or resource template.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::protocol::CompletionReference;
+    ///
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let reference = CompletionReference::Prompt { name: "review".into(), title: None };
+    /// let done = client.complete(reference, "language", "Ru").await?;
+    /// println!("{:?}", done.completion.values);
+    /// # Ok(()) }
+    /// ```
+    pub async fn complete(
+        &self,
+        reference: CompletionReference,
+        argument: &str,
+        value: &str,
+    ) -> Result<CompleteResult, ClientError> {
+        let mut params = Map::new();
+        params.insert("ref".into(), serde_json::to_value(reference)?);
+        let argument = CompletionArgument { name: argument.into(), value: value.into() };
+        params.insert("argument".into(), serde_json::to_value(argument)?);
+        self.request_as("completion/complete", params, &CallOptions::new())
+            .await
+    }
+
+    /// Sets the lowest level of log messages the server sends. On 2025-11-25 this is
+    /// `logging/setLevel`; on 2026-07-28 the level goes in every later request's `_meta`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// client.set_logging_level(mcpwire::protocol::LoggingLevel::Warning).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        match self.era() {
+            Era::Legacy => self
+                .request("logging/setLevel", json!({"level": level}))
+                .await
+                .map(drop),
+            Era::Modern => {
+                *self.peer.log_level.lock().expect("log level lock") = Some(level);
+                Ok(())
+            }
+        }
+    }
+
+    /// Checks that the server answers (2025-11-25; 2026-07-28 has no `ping`).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// client.ping().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn ping(&self) -> Result<(), ClientError> {
+        self.legacy_only("ping")?;
+        self.request("ping", json!({})).await.map(drop)
+    }
+
+    /// Tells the server the client's roots changed (2025-11-25
+    /// `notifications/roots/list_changed`; 2026-07-28 servers ask for the roots with each
+    /// request instead, so there this is [`ClientError::Unsupported`]).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// client.notify_roots_changed().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn notify_roots_changed(&self) -> Result<(), ClientError> {
+        self.legacy_only("notifications/roots/list_changed")?;
+        self.peer
+            .notify("notifications/roots/list_changed", json!({}))
+            .await
+    }
+
+    /// Ends the connection politely: a stdio child gets its stdin closed and a moment to exit
+    /// before it is killed; a 2025-11-25 HTTP session is deleted. (Dropping the last clone
+    /// of the client kills a stdio child at once.) Calls after this fail.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) {
+    /// client.close().await;
+    /// # }
+    /// ```
+    pub async fn close(&self) {
+        self.peer.transport().close().await;
+    }
+
+    fn legacy_only(&self, method: &'static str) -> Result<(), ClientError> {
+        match self.era() {
+            Era::Legacy => Ok(()),
+            Era::Modern => Err(ClientError::Unsupported(method)),
+        }
+    }
+}
+
+fn object(params: Value) -> Result<Map<String, Value>, ClientError> {
+    match params {
+        Value::Object(map) => Ok(map),
+        Value::Null => Ok(Map::new()),
+        other => Err(ClientError::Protocol(format!("params must be an object, not {other}"))),
+    }
+}
+
+fn typed<T: DeserializeOwned>(items: Vec<Value>) -> Result<Vec<T>, ClientError> {
+    items
+        .into_iter()
+        .map(|item| serde_json::from_value(item).map_err(ClientError::from))
+        .collect()
+}

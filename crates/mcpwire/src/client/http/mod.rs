@@ -1,0 +1,376 @@
+//! The Streamable HTTP transport: every message is a POST to one endpoint, answered with JSON or
+//! an event stream. On 2025-11-25 it keeps the `Mcp-Session-Id`, opens the GET stream for the
+//! server's own messages, and reports a lost session (`404`) so the client re-initializes. On
+//! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
+//! request's stream cancels it.
+
+#[cfg(all(test, feature = "http"))]
+mod scripted_server_tests;
+mod sse;
+
+use super::builder::ClientBuilder;
+use super::client::Client;
+use super::error::ClientError;
+use super::transport::{BoxFuture, Kind, Outgoing, StreamGuard, Transport};
+use crate::protocol::Era;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use std::sync::Mutex;
+use tokio::sync::mpsc;
+
+const SESSION_ID: &str = "mcp-session-id";
+const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+/// How much of an unexpected body an error shows.
+const BODY_SHOWN: usize = 512;
+
+struct Http {
+    client: reqwest::Client,
+    url: String,
+    extra: HeaderMap,
+    session: Mutex<Option<String>>,
+    version: Mutex<Option<String>>,
+    get_stream: Mutex<Option<StreamGuard>>,
+    inbox: mpsc::UnboundedSender<String>,
+}
+
+impl Http {
+    async fn post(&self, message: Outgoing) -> Result<Option<StreamGuard>, ClientError> {
+        let mut request = self
+            .client
+            .post(&self.url)
+            .headers(self.extra.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream");
+        if let Some(version) = &message.protocol_version {
+            *self.version.lock().expect("version lock") = Some(version.clone());
+            request = request.header(PROTOCOL_VERSION, version);
+        }
+        let session = self.session.lock().expect("session lock").clone();
+        if let Some(session) = &session {
+            request = request.header(SESSION_ID, session);
+        }
+        for (name, value) in &message.headers {
+            let name = HeaderName::try_from(name.as_str())
+                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+            let value = HeaderValue::try_from(value.as_str())
+                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+            request = request.header(name, value);
+        }
+        let response = request
+            .body(message.body)
+            .send()
+            .await
+            .map_err(|e| ClientError::Transport(e.to_string()))?;
+        if let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()) {
+            *self.session.lock().expect("session lock") = Some(id.to_owned());
+        }
+        let status = response.status();
+        if status.as_u16() == 404 && session.is_some() {
+            return Err(ClientError::SessionExpired);
+        }
+        let event_stream = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("text/event-stream"));
+        if status.is_success() && event_stream {
+            let resume = (message.kind == Kind::Request).then(|| self.resumer(session));
+            let inbox = self.inbox.clone();
+            let task = tokio::spawn(follow(response, resume, inbox));
+            return Ok(Some(StreamGuard(task)));
+        }
+        let body = response
+            .text()
+            .await
+            .map_err(|e| ClientError::Transport(e.to_string()))?;
+        if status.is_success() {
+            if !body.trim().is_empty() && message.kind == Kind::Request {
+                let _ = self.inbox.send(body);
+            }
+            return Ok(None);
+        }
+        // A JSON-RPC error with an HTTP status (400 + -32022, 404 + -32601, …) is an answer.
+        if message.kind == Kind::Request && is_jsonrpc_answer(&body) {
+            let _ = self.inbox.send(body);
+            return Ok(None);
+        }
+        let mut shown = body;
+        if shown.len() > BODY_SHOWN {
+            let cut = (0..=BODY_SHOWN).rev().find(|i| shown.is_char_boundary(*i)).unwrap_or(0);
+            shown.truncate(cut);
+        }
+        Err(ClientError::Http { status: status.as_u16(), body: shown })
+    }
+
+    /// What resuming a request's stream needs (2025-11-25).
+    fn resumer(&self, session: Option<String>) -> Resumer {
+        Resumer {
+            client: self.client.clone(),
+            url: self.url.clone(),
+            extra: self.extra.clone(),
+            session,
+            version: self.version.lock().expect("version lock").clone(),
+        }
+    }
+
+    /// The GET stream of a 2025-11-25 session; a server that does not offer one (400, 404, 405)
+    /// is fine. When the server ends it, it is reopened after the `retry:` delay (resuming with
+    /// `Last-Event-ID` when its events had ids), until it has ended three times in a row without
+    /// a message.
+    fn open_get_stream(&self) {
+        let resume = self.resumer(self.session.lock().expect("session lock").clone());
+        let inbox = self.inbox.clone();
+        let task = tokio::spawn(async move {
+            let mut parser = sse::Parser::default();
+            let mut quiet = 0;
+            while quiet < MAX_QUIET_REOPENS {
+                let Ok(response) = resume.get(parser.last_id.as_deref()).send().await else {
+                    return false;
+                };
+                let event_stream = response
+                    .headers()
+                    .get(CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|v| v.starts_with("text/event-stream"));
+                if !response.status().is_success() || !event_stream {
+                    return false;
+                }
+                let ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+                quiet = if ended.messages == 0 { quiet + 1 } else { 0 };
+                let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
+                tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+            }
+            false
+        });
+        *self.get_stream.lock().expect("get stream lock") = Some(StreamGuard(task));
+    }
+}
+
+/// How many times one request's stream is resumed.
+const MAX_RESUMPTIONS: u32 = 5;
+/// How many times in a row the GET stream is reopened after ending without a message.
+const MAX_QUIET_REOPENS: u32 = 3;
+/// The delay before resuming when the server set none.
+const DEFAULT_RETRY_MS: u64 = 1000;
+
+/// Resumes a request's event stream with `GET` + `Last-Event-ID` (2025-11-25).
+struct Resumer {
+    client: reqwest::Client,
+    url: String,
+    extra: HeaderMap,
+    session: Option<String>,
+    version: Option<String>,
+}
+
+/// Forwards a request's event stream; when it ends before the answer and its events had ids
+/// (a resumable stream on 2025-11-25), waits the server's `retry:` delay and resumes with a
+/// GET carrying `Last-Event-ID`, where the answer may then arrive.
+async fn follow(
+    response: reqwest::Response,
+    resume: Option<Resumer>,
+    inbox: mpsc::UnboundedSender<String>,
+) -> bool {
+    let mut parser = sse::Parser::default();
+    let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+    let Some(resume) = resume else {
+        return ended.answered;
+    };
+    for _ in 0..MAX_RESUMPTIONS {
+        let Some(last_id) = parser.last_id.clone() else {
+            return ended.answered;
+        };
+        if ended.answered {
+            return true;
+        }
+        let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
+        tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+        let request = resume.get(Some(&last_id));
+        let Ok(response) = request.send().await else {
+            continue;
+        };
+        if !response.status().is_success() {
+            return false;
+        }
+        ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+    }
+    ended.answered
+}
+
+impl Resumer {
+    /// A GET for an event stream, resuming after `last_id` when given.
+    fn get(&self, last_id: Option<&str>) -> reqwest::RequestBuilder {
+        let mut request = self
+            .client
+            .get(&self.url)
+            .headers(self.extra.clone())
+            .header(ACCEPT, "text/event-stream");
+        if let Some(last_id) = last_id {
+            request = request.header("last-event-id", last_id);
+        }
+        if let Some(session) = &self.session {
+            request = request.header(SESSION_ID, session);
+        }
+        if let Some(version) = &self.version {
+            request = request.header(PROTOCOL_VERSION, version);
+        }
+        request
+    }
+}
+
+fn is_jsonrpc_answer(body: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(body).is_ok_and(|v| {
+        v.get("jsonrpc").is_some() && (v.get("error").is_some() || v.get("result").is_some())
+    })
+}
+
+impl Transport for Http {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+        Box::pin(self.post(message))
+    }
+
+    fn cancels_by_notification(&self, era: Era) -> bool {
+        era == Era::Legacy
+    }
+
+    fn session_opened(&self) {
+        self.open_get_stream();
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.get_stream.lock().expect("get stream lock").take();
+        let session = self.session.lock().expect("session lock").take();
+        Box::pin(async move {
+            let Some(session) = session else {
+                return;
+            };
+            let mut request = self
+                .client
+                .delete(&self.url)
+                .headers(self.extra.clone())
+                .header(SESSION_ID, session);
+            if let Some(version) = self.version.lock().expect("version lock").clone() {
+                request = request.header(PROTOCOL_VERSION, version);
+            }
+            let _ = request.send().await;
+        })
+    }
+
+    fn forget_session(&self) {
+        *self.session.lock().expect("session lock") = None;
+        self.get_stream.lock().expect("get stream lock").take();
+    }
+}
+
+/// Extra headers sent on every HTTP request (e.g. `Authorization`).
+///
+/// # Examples
+///
+/// ```no_run
+/// use mcpwire::client::{Client, HttpOptions};
+///
+/// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+/// let options = HttpOptions::new().header("Authorization", "Bearer token")?;
+/// let client = Client::builder().connect_http_with("http://127.0.0.1:8000/mcp", options).await?;
+/// # drop(client); Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct HttpOptions {
+    headers: HeaderMap,
+}
+
+impl HttpOptions {
+    /// No extra headers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let options = mcpwire::client::HttpOptions::new();
+    /// # drop(options);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a header to every request.
+    ///
+    /// # Errors
+    ///
+    /// When the name or the value is not a valid header.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let options = mcpwire::client::HttpOptions::new().header("X-MCP-Toolsets", "repos")?;
+    /// # drop(options);
+    /// # Ok::<(), mcpwire::client::ClientError>(())
+    /// ```
+    pub fn header(mut self, name: &str, value: &str) -> Result<Self, ClientError> {
+        let name = HeaderName::try_from(name)
+            .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+        let value = HeaderValue::try_from(value)
+            .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+        self.headers.insert(name, value);
+        Ok(self)
+    }
+}
+
+impl ClientBuilder {
+    /// Connects to a Streamable HTTP endpoint (e.g. `http://127.0.0.1:8000/mcp`). With
+    /// [`EraChoice::Auto`](super::EraChoice::Auto) the client probes with `server/discover` and
+    /// falls back to `initialize` when the server does not speak 2026-07-28.
+    ///
+    /// # Errors
+    ///
+    /// When the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+    /// let client = mcpwire::client::Client::builder().connect_http("http://127.0.0.1:8000/mcp").await?;
+    /// println!("{:?}", client.era());
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_http(self, url: &str) -> Result<Client, ClientError> {
+        self.connect_http_with(url, HttpOptions::new()).await
+    }
+
+    /// [`connect_http`](ClientBuilder::connect_http) with extra headers.
+    ///
+    /// # Errors
+    ///
+    /// When the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::HttpOptions;
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+    /// let options = HttpOptions::new().header("Authorization", "Bearer t")?;
+    /// let client = mcpwire::client::Client::builder()
+    ///     .connect_http_with("http://127.0.0.1:8000/mcp", options)
+    ///     .await?;
+    /// # drop(client); Ok(()) }
+    /// ```
+    pub async fn connect_http_with(
+        self,
+        url: &str,
+        options: HttpOptions,
+    ) -> Result<Client, ClientError> {
+        let client = reqwest::Client::builder()
+            .build()
+            .map_err(|e| ClientError::Transport(e.to_string()))?;
+        let (inbox, incoming) = mpsc::unbounded_channel();
+        let transport = Http {
+            client,
+            url: url.to_owned(),
+            extra: options.headers,
+            session: Mutex::new(None),
+            version: Mutex::new(None),
+            get_stream: Mutex::new(None),
+            inbox,
+        };
+        let era = self.era;
+        self.open(Box::new(transport), incoming, era).await
+    }
+}

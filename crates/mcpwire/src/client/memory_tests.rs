@@ -1,0 +1,175 @@
+//! The client against this crate's own server, in memory, on both eras: listing, calls, typed
+//! calls, an elicitation answered by the same handler on both eras, era-specific methods.
+
+use super::{Client, ClientError, EraChoice};
+use crate::prelude::*;
+use crate::protocol::{ElicitAction, ElicitResult, Era};
+use serde_json::json;
+
+/// Adds two numbers.
+#[tool(read_only)]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+struct Confirm {
+    /// Go on?
+    confirm: bool,
+}
+
+#[resolver]
+async fn ask(title: String) -> Elicit<Confirm> {
+    Elicit::ask(format!("Order {title}?"))
+}
+
+/// Orders after asking.
+#[tool]
+async fn order(title: String, #[resolve(ask)] answer: Confirm) -> String {
+    match answer.confirm {
+        true => format!("Ordered {title}."),
+        false => "No order placed.".to_owned(),
+    }
+}
+
+fn server() -> McpServer {
+    McpServer::new("memory").tool(add).unwrap().tool(order).unwrap()
+}
+
+async fn client(era: EraChoice, confirm: Option<bool>) -> Client {
+    let mut builder = Client::builder().era(era);
+    if let Some(confirm) = confirm {
+        builder = builder.on_form_elicitation(move |question| async move {
+            assert_eq!(question.message, "Order Dune?");
+            ElicitResult {
+                action: ElicitAction::Accept,
+                content: json!({"confirm": confirm}).as_object().cloned(),
+            }
+        });
+    }
+    builder.connect_memory(server()).await.unwrap()
+}
+
+#[tokio::test]
+async fn both_eras_list_call_and_ask() {
+    for (choice, era) in [(EraChoice::Legacy, Era::Legacy), (EraChoice::Modern, Era::Modern)] {
+        let client = client(choice, Some(true)).await;
+        assert_eq!(client.era(), era);
+        assert_eq!(client.server().info.unwrap().name, "memory");
+        let names: Vec<_> = client.list_tools().await.unwrap().into_iter().map(|t| t.name).collect();
+        assert_eq!(names, ["add", "order"]);
+        let sum: serde_json::Value = client.call_tool_as("add", json!({"a": 2, "b": 3})).await.unwrap();
+        assert_eq!(sum, json!({"result": 5}));
+        let ordered = client.call_tool("order", json!({"title": "Dune"})).await.unwrap();
+        assert_eq!(ordered.content, [Content::text("Ordered Dune.")], "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn auto_picks_modern_in_memory() {
+    let client = client(EraChoice::Auto, Some(false)).await;
+    assert_eq!(client.era(), Era::Modern);
+    let result = client.call_tool("order", json!({"title": "Dune"})).await.unwrap();
+    assert_eq!(result.content, [Content::text("No order placed.")]);
+}
+
+#[tokio::test]
+async fn without_a_handler_the_capability_is_missing() {
+    let modern = client(EraChoice::Modern, None).await;
+    let error = modern.call_tool("order", json!({"title": "Dune"})).await.unwrap_err();
+    assert_eq!(error.rpc_code(), Some(-32021), "{error}");
+    let legacy = client(EraChoice::Legacy, None).await;
+    let error = legacy.call_tool("order", json!({"title": "Dune"})).await.unwrap_err();
+    assert_eq!(error.rpc_code(), Some(-32021), "{error}");
+}
+
+#[tokio::test]
+async fn era_specific_methods() {
+    let legacy = client(EraChoice::Legacy, None).await;
+    legacy.ping().await.unwrap();
+    legacy.set_logging_level(crate::protocol::LoggingLevel::Info).await.unwrap();
+    let modern = client(EraChoice::Modern, None).await;
+    assert!(matches!(modern.ping().await, Err(ClientError::Unsupported("ping"))));
+    modern.set_logging_level(crate::protocol::LoggingLevel::Info).await.unwrap();
+    legacy.close().await;
+    assert!(matches!(legacy.ping().await, Err(ClientError::Closed(_))));
+    let typed = modern.call_tool_as::<i64>("add", json!({"a": "x"})).await;
+    assert!(matches!(typed, Err(ClientError::Tool(_)) | Err(ClientError::Rpc(_))), "{typed:?}");
+}
+
+#[resolver]
+async fn sign_in() -> ElicitUrl {
+    ElicitUrl::ask("Sign in to the shop", "https://shop.example/sign-in")
+}
+
+/// Needs the user to sign in.
+#[tool]
+async fn account(#[resolve(sign_in)] consent: UrlConsent) -> String {
+    format!("{consent:?}")
+}
+
+#[tokio::test]
+async fn url_elicitation_on_both_eras() {
+    for era in [EraChoice::Legacy, EraChoice::Modern] {
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = asked.clone();
+        let client = Client::builder()
+            .era(era)
+            .on_url_elicitation(move |question| {
+                record.lock().unwrap().push(question.clone());
+                async { ElicitResult { action: ElicitAction::Accept, content: None } }
+            })
+            .connect_memory(McpServer::new("shop").tool(account).unwrap())
+            .await
+            .unwrap();
+        let mut notes = client.notifications();
+        let result = client.call_tool("account", json!({})).await.unwrap();
+        assert_ne!(result.is_error, Some(true), "{era:?}: {result:?}");
+        let asked = asked.lock().unwrap().clone();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].url, "https://shop.example/sign-in");
+        assert_eq!(asked[0].message, "Sign in to the shop");
+        match client.era() {
+            Era::Legacy => {
+                let id = asked[0].elicitation_id.clone().expect("an elicitationId");
+                let note = tokio::time::timeout(std::time::Duration::from_secs(5), notes.next())
+                    .await
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(note.method, "notifications/elicitation/complete");
+                assert_eq!(note.params["elicitationId"], id.as_str());
+            }
+            Era::Modern => assert_eq!(asked[0].elicitation_id, None),
+        }
+    }
+}
+
+#[tokio::test]
+async fn byte_streams_carry_both_eras() {
+    for (choice, era) in [
+        (EraChoice::Legacy, Era::Legacy),
+        (EraChoice::Modern, Era::Modern),
+        (EraChoice::Auto, Era::Modern),
+    ] {
+        let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(server().serve_streams(server_read, server_write));
+        let (read, write) = tokio::io::split(client_end);
+        let client = Client::builder()
+            .era(choice)
+            .on_form_elicitation(|_| async {
+                ElicitResult {
+                    action: ElicitAction::Accept,
+                    content: json!({"confirm": true}).as_object().cloned(),
+                }
+            })
+            .connect_streams(read, write)
+            .await
+            .unwrap();
+        assert_eq!(client.era(), era);
+        let ordered = client.call_tool("order", json!({"title": "Dune"})).await.unwrap();
+        assert_eq!(ordered.content, [Content::text("Ordered Dune.")], "{era:?}");
+        client.close().await;
+        assert!(matches!(client.call_tool("add", json!({"a": 1, "b": 2})).await, Err(ClientError::Closed(_))));
+    }
+}

@@ -1,0 +1,470 @@
+//! The connection core: request ids, the table of calls waiting for answers, the reader that
+//! routes what the server sends (responses, progress, notifications, and on 2025-11-25 the
+//! server's own requests), timeouts that progress extends, and cancellation when a call's
+//! future is dropped.
+
+use super::error::ClientError;
+use super::handlers::Handlers;
+use super::headers;
+use super::negotiate::ServerDetails;
+use super::notifications::ServerNotification;
+use super::options::{CallOptions, ProgressCallback};
+use super::transport::{Kind, Outgoing, Transport};
+use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
+use crate::protocol::progress::ProgressParams;
+use crate::protocol::{Era, ErrorObject, Implementation, LoggingLevel, RequestId, meta};
+use crate::wire::header_params::HeaderParam;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+/// Settings fixed when the client is built.
+#[derive(Clone)]
+pub(crate) struct Settings {
+    pub(crate) info: Implementation,
+    pub(crate) timeout: Duration,
+    pub(crate) max_rounds: u32,
+    pub(crate) max_pages: usize,
+}
+
+/// The era and revision requests are sent under.
+#[derive(Clone, Debug)]
+pub(crate) struct Mode {
+    pub(crate) era: Era,
+    /// `None` before `initialize` has answered.
+    pub(crate) version: Option<String>,
+}
+
+type Reply = Result<Box<RawValue>, ErrorObject>;
+
+struct Pending {
+    reply: oneshot::Sender<Reply>,
+    progress: Arc<Progress>,
+}
+
+/// A call's progress: the callback, and whether progress arrived since the timer last looked.
+struct Progress {
+    callback: Option<ProgressCallback>,
+    bumped: AtomicBool,
+}
+
+/// One connection to one server.
+pub(crate) struct Peer {
+    transport: Box<dyn Transport>,
+    pending: Mutex<HashMap<i64, Pending>>,
+    next_id: AtomicI64,
+    events: broadcast::Sender<ServerNotification>,
+    pub(crate) handlers: Handlers,
+    pub(crate) settings: Settings,
+    mode: RwLock<Mode>,
+    /// The mirrored arguments of each listed tool (2026-07-28 HTTP headers).
+    pub(crate) tool_headers: Mutex<HashMap<String, Vec<HeaderParam>>>,
+    /// 2026-07-28: the per-request log level.
+    pub(crate) log_level: Mutex<Option<LoggingLevel>>,
+    /// Counts 2025-11-25 sessions (a lost one is reopened once, by one caller).
+    pub(crate) session: AtomicU64,
+    /// Serializes re-initialization after a lost session.
+    pub(crate) reopening: tokio::sync::Mutex<()>,
+    /// What the server said when the conversation opened.
+    pub(crate) details: RwLock<ServerDetails>,
+    /// The server's requests being answered (2025-11-25), to stop on its `notifications/cancelled`.
+    answering: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
+    /// Set once the server's messages ended: every call fails at once from then on.
+    closed: AtomicBool,
+}
+
+impl Peer {
+    /// A peer on `transport`, reading `inbox` on a task of its own.
+    pub(crate) fn start(
+        transport: Box<dyn Transport>,
+        inbox: mpsc::UnboundedReceiver<String>,
+        handlers: Handlers,
+        settings: Settings,
+        mode: Mode,
+    ) -> Arc<Peer> {
+        let (events, _) = broadcast::channel(256);
+        let peer = Arc::new(Peer {
+            transport,
+            pending: Mutex::new(HashMap::new()),
+            next_id: AtomicI64::new(0),
+            events,
+            handlers,
+            settings,
+            mode: RwLock::new(mode),
+            tool_headers: Mutex::new(HashMap::new()),
+            log_level: Mutex::new(None),
+            session: AtomicU64::new(0),
+            reopening: tokio::sync::Mutex::new(()),
+            details: RwLock::new(ServerDetails::default()),
+            closed: AtomicBool::new(false),
+            answering: Mutex::new(HashMap::new()),
+        });
+        tokio::spawn(read_loop(Arc::downgrade(&peer), inbox));
+        peer
+    }
+
+    pub(crate) fn mode(&self) -> Mode {
+        self.mode.read().expect("mode lock").clone()
+    }
+
+    pub(crate) fn set_mode(&self, mode: Mode) {
+        *self.mode.write().expect("mode lock") = mode;
+    }
+
+    pub(crate) fn transport(&self) -> &dyn Transport {
+        &*self.transport
+    }
+
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<ServerNotification> {
+        self.events.subscribe()
+    }
+
+    /// Sends one request and waits for its result. `request_state` (2026-07-28) is spliced into
+    /// the params exactly as the server sent it.
+    pub(crate) async fn request(
+        self: &Arc<Self>,
+        method: &str,
+        params: Map<String, Value>,
+        request_state: Option<&RawValue>,
+        options: &CallOptions,
+    ) -> Result<Box<RawValue>, ClientError> {
+        let mut retried = false;
+        loop {
+            let session = self.session.load(Ordering::Acquire);
+            match self.request_once(method, params.clone(), request_state, options).await {
+                Err(ClientError::SessionExpired) if !retried && method != "initialize" => {
+                    retried = true;
+                    super::negotiate::reinitialize(self, session).await?;
+                }
+                outcome => return outcome,
+            }
+        }
+    }
+
+    async fn request_once(
+        self: &Arc<Self>,
+        method: &str,
+        params: Map<String, Value>,
+        request_state: Option<&RawValue>,
+        options: &CallOptions,
+    ) -> Result<Box<RawValue>, ClientError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let mode = self.mode();
+        let token = (options.progress.is_some() || method == "tools/call").then_some(id);
+        let params = self.with_meta(&mode, method, params, token);
+        let headers = match mode.era {
+            Era::Modern => {
+                let mirrored = match (method, params.get("name").and_then(Value::as_str)) {
+                    ("tools/call", Some(tool)) => self
+                        .tool_headers
+                        .lock()
+                        .expect("tool headers lock")
+                        .get(tool)
+                        .cloned()
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                headers::modern(method, &params, &mirrored)
+            }
+            Era::Legacy => Vec::new(),
+        };
+        let mut params = serde_json::to_string(&Value::Object(params))?;
+        if let Some(state) = request_state {
+            params.pop(); // the closing brace
+            if !params.ends_with('{') {
+                params.push(',');
+            }
+            params.push_str(r#""requestState":"#);
+            params.push_str(state.get());
+            params.push('}');
+        }
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":{},"params":{params}}}"#,
+            serde_json::to_string(method)?
+        );
+        let progress = Arc::new(Progress {
+            callback: options.progress.clone(),
+            bumped: AtomicBool::new(false),
+        });
+        let (reply, answer) = oneshot::channel();
+        self.pending
+            .lock()
+            .expect("pending lock")
+            .insert(id, Pending { reply, progress: progress.clone() });
+        if self.closed.load(Ordering::Acquire) {
+            self.forget(id);
+            return Err(ClientError::Closed(self.transport.closed_detail()));
+        }
+        // `initialize` is never cancelled (2025-11-25); its entry is still dropped.
+        let notify = method != "initialize";
+        let mut guard = CancelOnDrop { peer: self.clone(), id, era: mode.era, armed: true, notify };
+        let timeout = options.timeout.unwrap_or(self.settings.timeout);
+        let started = Instant::now();
+        let ceiling = options.max_total.map(|max| started + max);
+        let mut deadline = started + timeout;
+        if let Some(ceiling) = ceiling {
+            deadline = deadline.min(ceiling);
+        }
+        let outgoing = Outgoing {
+            body,
+            kind: Kind::Request,
+            protocol_version: mode.version.clone(),
+            headers,
+        };
+        let mut stream = match tokio::time::timeout_at(deadline, self.transport.send(outgoing)).await {
+            Err(_) => return Err(ClientError::Timeout(timeout)),
+            Ok(Err(error)) => {
+                guard.armed = false;
+                self.forget(id);
+                return Err(error);
+            }
+            Ok(Ok(stream)) => stream,
+        };
+        tokio::pin!(answer);
+        let mut streaming = stream.is_some();
+        let outcome = loop {
+            tokio::select! {
+                reply = &mut answer => break reply,
+                // The answer's stream ended without it (and could not be resumed): the request
+                // is lost; say so now rather than at the timeout.
+                answered = async { stream.as_mut().expect("a stream").ended().await }, if streaming => {
+                    streaming = false;
+                    if !answered {
+                        guard.armed = false;
+                        self.forget(id);
+                        return Err(ClientError::Transport(
+                            "the server's event stream ended before the answer".into(),
+                        ));
+                    }
+                }
+                () = tokio::time::sleep_until(deadline) => {
+                    let at_ceiling = ceiling.is_some_and(|c| deadline >= c);
+                    if progress.bumped.swap(false, Ordering::Relaxed) && !at_ceiling {
+                        deadline = Instant::now() + timeout;
+                        if let Some(ceiling) = ceiling {
+                            deadline = deadline.min(ceiling);
+                        }
+                        continue;
+                    }
+                    return Err(ClientError::Timeout(match at_ceiling {
+                        true => options.max_total.unwrap_or(timeout),
+                        false => timeout,
+                    }));
+                }
+            }
+        };
+        guard.armed = false;
+        drop(stream);
+        match outcome {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(error)) => Err(ClientError::Rpc(error)),
+            Err(_) => Err(ClientError::Closed(self.transport.closed_detail())),
+        }
+    }
+
+    /// `params` with the `_meta` the era needs: on 2026-07-28 the revision, capabilities,
+    /// client info and log level; on both the progress token.
+    fn with_meta(
+        &self,
+        mode: &Mode,
+        method: &str,
+        mut params: Map<String, Value>,
+        progress_token: Option<i64>,
+    ) -> Map<String, Value> {
+        let mut meta = match params.remove("_meta") {
+            Some(Value::Object(meta)) => meta,
+            _ => Map::new(),
+        };
+        if mode.era == Era::Modern {
+            let version = mode.version.clone().unwrap_or_default();
+            meta.insert(meta::PROTOCOL_VERSION.into(), json!(version));
+            meta.insert(
+                meta::CLIENT_CAPABILITIES.into(),
+                serde_json::to_value(self.handlers.capabilities()).unwrap_or_else(|_| json!({})),
+            );
+            meta.insert(
+                meta::CLIENT_INFO.into(),
+                serde_json::to_value(&self.settings.info).unwrap_or_else(|_| json!({})),
+            );
+            if let Some(level) = *self.log_level.lock().expect("log level lock") {
+                meta.insert(meta::LOG_LEVEL.into(), json!(level));
+            }
+        }
+        if let Some(token) = progress_token
+            && method != "initialize"
+        {
+            meta.insert("progressToken".into(), json!(token));
+        }
+        if !meta.is_empty() {
+            params.insert("_meta".into(), Value::Object(meta));
+        }
+        params
+    }
+
+    /// Sends a notification.
+    pub(crate) async fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
+        let mode = self.mode();
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","method":{},"params":{}}}"#,
+            serde_json::to_string(method)?,
+            serde_json::to_string(&params)?
+        );
+        let headers = match mode.era {
+            Era::Modern => headers::modern(method, &Map::new(), &[]),
+            Era::Legacy => Vec::new(),
+        };
+        let outgoing = Outgoing {
+            body,
+            kind: Kind::Notification,
+            protocol_version: mode.version,
+            headers,
+        };
+        self.transport.send(outgoing).await.map(drop)
+    }
+
+    fn forget(&self, id: i64) {
+        self.pending.lock().expect("pending lock").remove(&id);
+    }
+
+    /// Routes one message from the server.
+    fn dispatch(self: &Arc<Self>, text: String) {
+        match Incoming::parse(&text) {
+            Ok(Incoming::Response(response)) => {
+                let RequestId::Number(id) = response.id else {
+                    return;
+                };
+                let pending = self.pending.lock().expect("pending lock").remove(&id);
+                if let Some(pending) = pending {
+                    let _ = pending.reply.send(response.outcome);
+                }
+            }
+            Ok(Incoming::Notification(note)) => {
+                let params: Value = note
+                    .params
+                    .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                    .unwrap_or_else(|| json!({}));
+                if note.method == "notifications/progress" {
+                    self.progress(params);
+                    return;
+                }
+                if note.method == "notifications/cancelled"
+                    && let Some(id) = params
+                        .get("requestId")
+                        .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+                    && let Some(task) = self.answering.lock().expect("answering lock").remove(&id)
+                {
+                    task.abort();
+                }
+                let _ = self.events.send(ServerNotification { method: note.method, params });
+            }
+            Ok(Incoming::Request(request)) => {
+                let peer = self.clone();
+                let id = request.id.clone();
+                // Registered before the task can finish, so its own removal never races.
+                let mut answering = self.answering.lock().expect("answering lock");
+                let task = tokio::spawn(async move {
+                    let params = request
+                        .params
+                        .and_then(|raw| serde_json::from_str(raw.get()).ok());
+                    let line = match request.method.as_str() {
+                        "ping" => result_line(&request.id, "{}"),
+                        method => match peer.handlers.answer(method, params).await {
+                            Ok(result) => result_line(&request.id, &result.to_string()),
+                            Err(error) => error_line(Some(&request.id), &error),
+                        },
+                    };
+                    let answered = peer.answering.lock().expect("answering lock").remove(&request.id);
+                    if answered.is_none() {
+                        return; // the server cancelled it meanwhile
+                    }
+                    let outgoing = Outgoing {
+                        body: line,
+                        kind: Kind::Response,
+                        protocol_version: peer.mode().version,
+                        headers: Vec::new(),
+                    };
+                    let _ = peer.transport.send(outgoing).await;
+                });
+                answering.insert(id, task.abort_handle());
+            }
+            Err(_) => {}
+        }
+    }
+
+    fn progress(&self, params: Value) {
+        let Ok(params) = serde_json::from_value::<ProgressParams>(params) else {
+            return;
+        };
+        let crate::protocol::progress::ProgressToken::Number(id) = params.progress_token else {
+            return;
+        };
+        let progress = self
+            .pending
+            .lock()
+            .expect("pending lock")
+            .get(&id)
+            .map(|p| p.progress.clone());
+        if let Some(progress) = progress {
+            progress.bumped.store(true, Ordering::Relaxed);
+            if let Some(callback) = &progress.callback {
+                callback(params);
+            }
+        }
+    }
+
+    /// The connection ended: every waiting call fails.
+    fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+        self.pending.lock().expect("pending lock").clear();
+    }
+}
+
+/// Reads the server's messages until the transport closes or the client is gone.
+async fn read_loop(peer: Weak<Peer>, mut inbox: mpsc::UnboundedReceiver<String>) {
+    while let Some(text) = inbox.recv().await {
+        let Some(peer) = peer.upgrade() else {
+            return;
+        };
+        peer.dispatch(text);
+    }
+    if let Some(peer) = peer.upgrade() {
+        peer.close();
+    }
+}
+
+/// Cancels a request whose future is dropped before its answer: the entry is removed, and the
+/// server told with `notifications/cancelled` where that is how cancelling works.
+struct CancelOnDrop {
+    peer: Arc<Peer>,
+    id: i64,
+    era: Era,
+    armed: bool,
+    /// Whether to tell the server (never for `initialize`).
+    notify: bool,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        self.peer.forget(self.id);
+        if !self.notify || !self.peer.transport.cancels_by_notification(self.era) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let id = self.id;
+        runtime.spawn(async move {
+            let params = json!({"requestId": id, "reason": "cancelled by the client"});
+            let _ = peer.notify("notifications/cancelled", params).await;
+        });
+    }
+}

@@ -1,0 +1,316 @@
+//! The stdio transport: the server is a child process (spawned without a shell) speaking one
+//! JSON-RPC message per line on its stdin and stdout. Its stderr is drained and its last
+//! kilobytes kept (shown when it dies), or passed through. The child is killed when the client
+//! is dropped.
+
+use super::builder::ClientBuilder;
+use super::client::Client;
+use super::era::EraChoice;
+use super::error::ClientError;
+use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
+use crate::protocol::{meta, version};
+use super::streams::{Lines, MAX_LINE};
+use crate::wire::lines::read_lines;
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::Stdio as Pipe;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+
+/// How much of the child's stderr is kept.
+const STDERR_TAIL: usize = 8 * 1024;
+
+/// How to start a stdio server: a program, its arguments, environment and directory.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::client::StdioServer;
+///
+/// let server = StdioServer::new("uvx")
+///     .args(["my-mcp-server", "--verbose"])
+///     .env("LOG_LEVEL", "debug")
+///     .inherit_stderr();
+/// # drop(server);
+/// ```
+#[derive(Clone, Debug)]
+pub struct StdioServer {
+    program: OsString,
+    args: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    cwd: Option<PathBuf>,
+    stderr: Stderr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stderr {
+    Capture,
+    Inherit,
+}
+
+impl StdioServer {
+    /// Runs `program` (found on `PATH`, no shell involved).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("/usr/local/bin/my-server");
+    /// # drop(server);
+    /// ```
+    pub fn new(program: impl Into<OsString>) -> Self {
+        Self {
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            stderr: Stderr::Capture,
+        }
+    }
+
+    /// Adds one argument.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("server").arg("--stdio");
+    /// # drop(server);
+    /// ```
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Adds arguments.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("server").args(["-v", "--stdio"]);
+    /// # drop(server);
+    /// ```
+    pub fn args<I, A>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<OsString>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets an environment variable for the child (the rest is inherited).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("server").env("RUST_LOG", "debug");
+    /// # drop(server);
+    /// ```
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Runs the child in `dir`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("server").current_dir("/tmp");
+    /// # drop(server);
+    /// ```
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// Passes the child's stderr through to this process's stderr, instead of capturing its
+    /// tail (the default, shown in [`ClientError::Closed`] when the child dies).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("server").inherit_stderr();
+    /// # drop(server);
+    /// ```
+    pub fn inherit_stderr(mut self) -> Self {
+        self.stderr = Stderr::Inherit;
+        self
+    }
+
+    fn spawn(&self, stderr: Option<Stderr>) -> Result<Child, ClientError> {
+        let mut command = Command::new(&self.program);
+        command
+            .args(&self.args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Pipe::piped())
+            .stdout(Pipe::piped())
+            .kill_on_drop(true);
+        command.stderr(match stderr {
+            None => Pipe::null(),
+            Some(Stderr::Capture) => Pipe::piped(),
+            Some(Stderr::Inherit) => Pipe::inherit(),
+        });
+        if let Some(dir) = &self.cwd {
+            command.current_dir(dir);
+        }
+        command.spawn().map_err(|e| {
+            ClientError::Transport(format!("cannot start {:?}: {e}", self.program))
+        })
+    }
+}
+
+/// How long [`Client::close`] waits for the child to exit after closing its stdin.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+struct Stdio {
+    lines: Lines,
+    child: tokio::sync::Mutex<Child>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+}
+
+impl Transport for Stdio {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+        let sent = self.lines.send(message.body);
+        Box::pin(async move {
+            match sent {
+                true => Ok(None),
+                false => Err(ClientError::Closed(self.closed_detail())),
+            }
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.lines.close();
+        Box::pin(async move {
+            let mut child = self.child.lock().await;
+            if tokio::time::timeout(EXIT_GRACE, child.wait()).await.is_err() {
+                let _ = child.kill().await;
+            }
+        })
+    }
+
+    fn closed_detail(&self) -> Option<String> {
+        let tail = self.stderr.lock().expect("stderr lock");
+        let (a, b) = tail.as_slices();
+        let text = String::from_utf8_lossy(&[a, b].concat()).trim().to_owned();
+        (!text.is_empty()).then(|| format!("the server's stderr ends with:\n{text}"))
+    }
+}
+
+/// Starts the child, its reader and writer, and its stderr drain.
+fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>), ClientError> {
+    let mut child = server.spawn(Some(server.stderr))?;
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (lines, incoming) = Lines::start(stdout, stdin);
+    let stderr = Arc::new(Mutex::new(VecDeque::new()));
+    if let Some(mut pipe) = child.stderr.take() {
+        let tail = stderr.clone();
+        tokio::spawn(async move {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = pipe.read(&mut buf).await {
+                let mut tail = tail.lock().expect("stderr lock");
+                tail.extend(&buf[..n]);
+                let excess = tail.len().saturating_sub(STDERR_TAIL);
+                tail.drain(..excess);
+            }
+        });
+    }
+    let stdio = Stdio {
+        lines,
+        child: tokio::sync::Mutex::new(child),
+        stderr,
+    };
+    Ok((stdio, incoming))
+}
+
+/// Whether the server speaks 2026-07-28, asked on a sibling process (some servers exit on any
+/// message before `initialize`, so the real one is never probed): a `server/discover` answer
+/// listing a modern revision within `timeout` says yes; anything else (an error, silence, an
+/// exit) says no.
+async fn probe(server: &StdioServer, builder: &ClientBuilder) -> bool {
+    let Ok(mut child) = server.spawn(None) else {
+        return false;
+    };
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return false;
+    };
+    let request = json!({
+        "jsonrpc": "2.0", "id": 0, "method": "server/discover",
+        "params": {"_meta": {
+            meta::PROTOCOL_VERSION: version::MODERN,
+            meta::CLIENT_CAPABILITIES: builder.capabilities(),
+            meta::CLIENT_INFO: builder.info,
+        }}
+    });
+    let answer = async {
+        use tokio::io::AsyncWriteExt;
+        stdin.write_all(format!("{request}\n").as_bytes()).await.ok()?;
+        stdin.flush().await.ok()?;
+        let mut lines = read_lines(stdout, MAX_LINE);
+        while let Some(Ok(line)) = lines.next().await {
+            let message: Value = serde_json::from_str(&line).ok()?;
+            if message.get("id") == Some(&json!(0)) {
+                return Some(message);
+            }
+        }
+        None
+    };
+    let answer = tokio::time::timeout(builder.probe_timeout, answer).await.ok().flatten();
+    let _ = child.start_kill();
+    let modern = |list: Option<&Value>| {
+        list.and_then(Value::as_array).is_some_and(|versions| {
+            versions
+                .iter()
+                .any(|v| v.as_str().is_some_and(|v| version::MODERN_VERSIONS.contains(&v)))
+        })
+    };
+    match answer {
+        Some(message) => {
+            modern(message.pointer("/result/supportedVersions"))
+                || modern(message.pointer("/error/data/supported"))
+        }
+        None => false,
+    }
+}
+
+impl ClientBuilder {
+    /// Starts `server` as a child process and opens the conversation. With
+    /// [`EraChoice::Auto`] a sibling process is probed first (at most
+    /// [`probe_timeout`](ClientBuilder::probe_timeout)); pin the era to skip that.
+    ///
+    /// # Errors
+    ///
+    /// When the program cannot be started, or the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::{Client, EraChoice, StdioServer};
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+    /// let client = Client::builder()
+    ///     .era(EraChoice::Legacy)
+    ///     .connect_stdio(StdioServer::new("my-mcp-server"))
+    ///     .await?;
+    /// client.ping().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_stdio(self, server: StdioServer) -> Result<Client, ClientError> {
+        let era = match self.era {
+            EraChoice::Auto if probe(&server, &self).await => EraChoice::Modern,
+            EraChoice::Auto => EraChoice::Legacy,
+            pinned => pinned,
+        };
+        let (transport, incoming) = start(&server)?;
+        self.open(Box::new(transport), incoming, era).await
+    }
+}
+

@@ -1,0 +1,118 @@
+//! Newline-delimited JSON-RPC over any pair of byte streams (a child's pipes, a socket, a
+//! `tokio::io::duplex`), with the line framing the server uses too.
+
+use super::builder::ClientBuilder;
+use super::client::Client;
+use super::error::ClientError;
+use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
+use crate::wire::lines::{ReadError, read_lines, write_lines};
+use futures_util::StreamExt;
+use std::sync::Mutex;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+
+/// The longest line read.
+pub(crate) const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// The writing half: `None` once closed (the writer then ends, closing the stream).
+pub(crate) struct Lines(Mutex<Option<mpsc::UnboundedSender<String>>>);
+
+impl Lines {
+    /// Starts the writer and the reader; the reader delivers each line to the returned channel.
+    pub(crate) fn start<R, W>(reader: R, writer: W) -> (Lines, mpsc::UnboundedReceiver<String>)
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (to_peer, lines) = mpsc::unbounded_channel();
+        tokio::spawn(write_lines(writer, lines));
+        let (inbox, incoming) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut lines = read_lines(reader, MAX_LINE);
+            while let Some(line) = lines.next().await {
+                match line {
+                    Ok(line) => {
+                        if inbox.send(line).is_err() {
+                            return;
+                        }
+                    }
+                    Err(ReadError::Io(_)) => return,
+                    Err(_) => {} // one bad line; go on
+                }
+            }
+        });
+        (Lines(Mutex::new(Some(to_peer))), incoming)
+    }
+
+    /// Queues one line; `false` once closed.
+    pub(crate) fn send(&self, line: String) -> bool {
+        match &*self.0.lock().expect("lines lock") {
+            Some(to_peer) => to_peer.send(line).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Closes the writing half.
+    pub(crate) fn close(&self) {
+        self.0.lock().expect("lines lock").take();
+    }
+}
+
+impl Transport for Lines {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+        let sent = Lines::send(self, message.body);
+        Box::pin(async move {
+            match sent {
+                true => Ok(None),
+                false => Err(ClientError::Closed(None)),
+            }
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Lines::close(self);
+        Box::pin(async {})
+    }
+}
+
+impl ClientBuilder {
+    /// Connects over a pair of byte streams carrying one JSON-RPC message per line (a socket,
+    /// a pipe, `tokio::io::duplex`). With [`EraChoice::Auto`](super::EraChoice::Auto) the probe
+    /// runs on the connection itself: pin the era for a server that exits on any message before
+    /// `initialize`.
+    ///
+    /// # Errors
+    ///
+    /// When the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::{Client, EraChoice};
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// async fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    /// let (server_read, server_write) = tokio::io::split(server_end);
+    /// let server = McpServer::new("hello").tool(hello)?;
+    /// tokio::spawn(server.serve_streams(server_read, server_write));
+    /// let (read, write) = tokio::io::split(client_end);
+    /// let client = Client::builder().era(EraChoice::Legacy).connect_streams(read, write).await?;
+    /// let result = client.call_tool("hello", serde_json::json!({})).await?;
+    /// assert_eq!(result.content, [Content::text("hello")]);
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_streams<R, W>(self, reader: R, writer: W) -> Result<Client, ClientError>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (lines, incoming) = Lines::start(reader, writer);
+        let era = self.era;
+        self.open(Box::new(lines), incoming, era).await
+    }
+}

@@ -1,0 +1,82 @@
+//! What the client needs from a transport: send one message, and a channel of the messages that
+//! come back (responses, notifications, and on 2025-11-25 the server's own requests).
+
+use super::error::ClientError;
+use crate::protocol::Era;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed, sendable future.
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// What kind of message is going out; HTTP treats them differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A request: a response is expected (on HTTP, in the POST's answer).
+    Request,
+    /// A notification.
+    Notification,
+    /// The client's answer to a server request (2025-11-25).
+    Response,
+}
+
+/// One message for the server, with what an HTTP transport puts in headers.
+#[derive(Debug)]
+pub(crate) struct Outgoing {
+    /// The serialized JSON-RPC message.
+    pub(crate) body: String,
+    /// What kind of message it is.
+    pub(crate) kind: Kind,
+    /// `MCP-Protocol-Version`, once known.
+    pub(crate) protocol_version: Option<String>,
+    /// Extra headers (2026-07-28: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), values encoded.
+    pub(crate) headers: Vec<(String, String)>,
+}
+
+/// Keeps a request's answer stream open; dropping it closes the stream (on 2026-07-28 HTTP,
+/// that is how a request is cancelled). The task ends with whether the answer went by.
+pub(crate) struct StreamGuard(pub(crate) tokio::task::JoinHandle<bool>);
+
+impl StreamGuard {
+    /// Waits for the stream to end; `true` when the answer went by (or the task was lost).
+    pub(crate) async fn ended(&mut self) -> bool {
+        (&mut self.0).await.unwrap_or(true)
+    }
+}
+
+impl Drop for StreamGuard {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A connection to one server.
+pub(crate) trait Transport: Send + Sync + 'static {
+    /// Sends one message. On HTTP this is a POST: its answer (JSON or a stream of events) is
+    /// delivered to the inbox, and the guard keeps the stream open.
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>>;
+
+    /// Whether a request is cancelled by `notifications/cancelled` (stdio, in-memory, 2025-11-25
+    /// HTTP) rather than by closing its stream (2026-07-28 HTTP).
+    fn cancels_by_notification(&self, era: Era) -> bool {
+        let _ = era;
+        true
+    }
+
+    /// Called once a 2025-11-25 session is open (HTTP: opens the GET stream).
+    fn session_opened(&self) {}
+
+    /// Forgets the session (HTTP: the session id), before re-initializing.
+    fn forget_session(&self) {}
+
+    /// Ends the connection politely (stdio: close stdin, wait for the child, then kill it;
+    /// 2025-11-25 HTTP: delete the session).
+    fn close(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
+
+    /// What is known about why the connection closed (e.g. the end of a child's stderr).
+    fn closed_detail(&self) -> Option<String> {
+        None
+    }
+}
