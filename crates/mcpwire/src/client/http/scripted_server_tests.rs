@@ -60,6 +60,13 @@ async fn answer_get(seen: Seen, headers: HeaderMap) -> Response {
         2 => format!("id: 2\ndata: {}\n\n", note(2)),
         _ => return StatusCode::METHOD_NOT_ALLOWED.into_response(),
     };
+    // The event comes a moment after the stream opens: connecting waits for the GET's answer,
+    // and the test subscribes to notifications only then (they are seen from subscribing on).
+    let delayed = futures_util::stream::once(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        Ok::<_, std::convert::Infallible>(body)
+    });
+    let body = axum::body::Body::from_stream(delayed);
     ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
 }
 
