@@ -56,16 +56,19 @@ impl Run {
     }
 }
 
-/// A client declaring elicitation (accepted with the schema's defaults), sampling and roots.
+/// A client declaring elicitation (accepted, with the schema's defaults), sampling and roots.
 fn builder() -> ClientBuilder {
     Client::builder()
         .info("mcpwire-conformance-client", env!("CARGO_PKG_VERSION"))
         .timeout(Duration::from_secs(20))
         .on_form_elicitation(|question| async move {
+            // The schema's defaults (SEP-1034), and a value of its type for every other field.
             let mut content = question.defaults();
-            // The state scenarios ask to confirm; a form with no defaults gets `confirm`.
-            if content.is_empty() {
-                content.insert("confirm".into(), serde_json::json!(true));
+            let properties = question.requested_schema.get("properties");
+            for (name, property) in properties.and_then(|p| p.as_object()).into_iter().flatten() {
+                content
+                    .entry(name.clone())
+                    .or_insert_with(|| scenarios::value_for(property));
             }
             ElicitResult {
                 action: ElicitAction::Accept,

@@ -155,7 +155,8 @@ fn arguments_for(tool: &Tool) -> Value {
     Value::Object(arguments)
 }
 
-fn value_for(property: &Value) -> Value {
+/// A value for one schema property: its `default`, its first `enum` value, else one of its type.
+pub fn value_for(property: &Value) -> Value {
     if let Some(default) = property.get("default") {
         return default.clone();
     }
