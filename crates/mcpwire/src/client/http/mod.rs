@@ -1,6 +1,6 @@
 //! The Streamable HTTP transport: every message is a POST to one endpoint, answered with JSON or
 //! an event stream. On 2025-11-25 it keeps the `Mcp-Session-Id`, opens the GET stream for the
-//! server's own messages, and reports a lost session (`404`) so the client re-initializes. On
+//! server's own messages (connecting returns once the server has answered it), and reports a lost session (`404`) so the client re-initializes. On
 //! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
 //! request's stream cancels it.
 
