@@ -122,7 +122,7 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
         version: Some(answer.protocol_version.clone()),
     });
     peer.notify("notifications/initialized", json!({})).await?;
-    peer.transport().session_opened();
+    peer.transport().session_opened().await;
     Ok(ServerDetails {
         supported_versions: vec![answer.protocol_version.clone()],
         protocol_version: answer.protocol_version,

@@ -63,8 +63,12 @@ pub(crate) trait Transport: Send + Sync + 'static {
         true
     }
 
-    /// Called once a 2025-11-25 session is open (HTTP: opens the GET stream).
-    fn session_opened(&self) {}
+    /// Called once a 2025-11-25 session is open (HTTP: opens the GET stream, and resolves once
+    /// the server has answered the GET, so that what the server sends on it right after is not
+    /// lost).
+    fn session_opened(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async {})
+    }
 
     /// Forgets the session (HTTP: the session id), before re-initializing.
     fn forget_session(&self) {}

@@ -1,6 +1,6 @@
 //! The Streamable HTTP transport: every message is a POST to one endpoint, answered with JSON or
 //! an event stream. On 2025-11-25 it keeps the `Mcp-Session-Id`, opens the GET stream for the
-//! server's own messages, and reports a lost session (`404`) so the client re-initializes. On
+//! server's own messages (connecting returns once the server has answered it), and reports a lost session (`404`) so the client re-initializes. On
 //! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
 //! request's stream cancels it.
 
@@ -116,14 +116,21 @@ impl Http {
     /// is fine. When the server ends it, it is reopened after the `retry:` delay (resuming with
     /// `Last-Event-ID` when its events had ids), until it has ended three times in a row without
     /// a message.
-    fn open_get_stream(&self) {
+    ///
+    /// `opened` is told once the server has answered the first GET (or it failed).
+    fn open_get_stream(&self, opened: tokio::sync::oneshot::Sender<()>) {
         let resume = self.resumer(self.session.lock().expect("session lock").clone());
         let inbox = self.inbox.clone();
         let task = tokio::spawn(async move {
             let mut parser = sse::Parser::default();
             let mut quiet = 0;
+            let mut opened = Some(opened);
             while quiet < MAX_QUIET_REOPENS {
-                let Ok(response) = resume.get(parser.last_id.as_deref()).send().await else {
+                let sent = resume.get(parser.last_id.as_deref()).send().await;
+                if let Some(opened) = opened.take() {
+                    let _ = opened.send(());
+                }
+                let Ok(response) = sent else {
                     return false;
                 };
                 let event_stream = response
@@ -145,6 +152,8 @@ impl Http {
     }
 }
 
+/// How long connecting waits for the server to answer the 2025-11-25 GET stream.
+const GET_STREAM_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 /// How many times one request's stream is resumed.
 const MAX_RESUMPTIONS: u32 = 5;
 /// How many times in a row the GET stream is reopened after ending without a message.
@@ -231,8 +240,13 @@ impl Transport for Http {
         era == Era::Legacy
     }
 
-    fn session_opened(&self) {
-        self.open_get_stream();
+    fn session_opened(&self) -> BoxFuture<'_, ()> {
+        let (opened, answered) = tokio::sync::oneshot::channel();
+        self.open_get_stream(opened);
+        Box::pin(async move {
+            // A server that never answers the GET does not hold the connection up for long.
+            let _ = tokio::time::timeout(GET_STREAM_WAIT, answered).await;
+        })
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

@@ -60,6 +60,13 @@ async fn answer_get(seen: Seen, headers: HeaderMap) -> Response {
         2 => format!("id: 2\ndata: {}\n\n", note(2)),
         _ => return StatusCode::METHOD_NOT_ALLOWED.into_response(),
     };
+    // The event comes a moment after the stream opens: connecting waits for the GET's answer,
+    // and the test subscribes to notifications only then (they are seen from subscribing on).
+    let delayed = futures_util::stream::once(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        Ok::<_, std::convert::Infallible>(body)
+    });
+    let body = axum::body::Body::from_stream(delayed);
     ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
 }
 
@@ -179,4 +186,32 @@ async fn a_stream_that_ends_before_its_answer_fails_the_call_at_once() {
     let error = client.call_tool("lost", json!({})).await.unwrap_err();
     assert!(matches!(error, crate::client::ClientError::Transport(_)), "{error}");
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+/// Connecting on 2025-11-25 returns only once the server has answered the GET stream, so a
+/// request the server sends on it right after (e.g. an elicitation for the next tool call) is
+/// not dropped for want of a stream.
+#[tokio::test]
+async fn connecting_waits_for_the_get_stream() {
+    let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = answered.clone();
+    let app = Router::new().route(
+        "/mcp",
+        post(answer_post).get(move || {
+            let flag = flag.clone();
+            async move {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                ([(header::CONTENT_TYPE, "text/event-stream")], ": open\n\n").into_response()
+            }
+        }),
+    );
+    let url = serve(app).await;
+    let client = Client::builder()
+        .era(EraChoice::Legacy)
+        .connect_http(&url)
+        .await
+        .unwrap();
+    assert!(answered.load(std::sync::atomic::Ordering::SeqCst));
+    client.close().await;
 }
