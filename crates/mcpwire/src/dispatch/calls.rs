@@ -58,9 +58,7 @@ pub(crate) async fn call_tool(
             once: tool.definition.once,
         },
     )?;
-    let context = call.context();
-    let outcome = guarded((tool.definition.call)(call), "the tool").await;
-    context.complete_open_elicitations();
+    let outcome = run(tool.definition.call, call, "the tool").await;
     let name = tool.definition.name;
     match outcome {
         Ok(result) => Ok((to_json(&result), Kind::Complete)),
@@ -103,9 +101,7 @@ pub(crate) async fn get_prompt(
             once: false,
         },
     )?;
-    let context = call.context();
-    let outcome = guarded((prompt.definition.call)(call), "the prompt").await;
-    context.complete_open_elicitations();
+    let outcome = run(prompt.definition.call, call, "the prompt").await;
     match outcome {
         Ok(result) => Ok((to_json(&result), Kind::Complete)),
         Err(Stop::InvalidArguments(error)) => Err(ErrorObject::invalid_params(format!(
@@ -162,9 +158,7 @@ pub(crate) async fn read_resource(
         resource.definition.cache_hint()
     };
     let hint = hint.for_principal(exchange.principal.as_deref());
-    let context = call.context();
-    let outcome = guarded((resource.definition.call)(call), "the resource").await;
-    context.complete_open_elicitations();
+    let outcome = run(resource.definition.call, call, "the resource").await;
     match outcome {
         Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable(hint))),
         Err(Stop::InvalidArguments(_)) => Err(not_found(era, &params.uri)),
@@ -270,31 +264,39 @@ pub(crate) async fn complete(
         return Err(ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found"));
     };
     let context = request_context(exchange, id, served);
-    let answer = AssertUnwindSafe(completion::complete(core, completer, params, context))
-        .catch_unwind()
-        .await
-        .unwrap_or_else(|panic| {
-            tracing::error!(panic = panic_message(&panic), "the completer panicked");
-            Err(ErrorObject::new(
-                code::INTERNAL_ERROR,
-                "Internal error: the completer failed",
-            ))
-        })?;
+    let completing = completion::complete(core, completer, params, context);
+    let answer = caught(completing, "the completer").await.unwrap_or_else(|| {
+        Err(ErrorObject::new(
+            code::INTERNAL_ERROR,
+            "Internal error: the completer failed",
+        ))
+    })?;
     Ok((to_json(&answer), Kind::Complete))
 }
 
-/// Runs a handler, turning a panic into a failure (the panic message goes to the log).
-async fn guarded<T>(
-    future: impl Future<Output = Result<T, Stop>>,
-    what: &'static str,
-) -> Result<T, Stop> {
-    AssertUnwindSafe(future)
-        .catch_unwind()
+/// Runs a handler on `call`, turning a panic into a failure (the panic message goes to the
+/// log); then owes the client nothing: URL-mode elicitations the call left open are completed.
+async fn run<T, F>(handler: fn(ToolCall) -> F, call: ToolCall, what: &'static str) -> Result<T, Stop>
+where
+    F: Future<Output = Result<T, Stop>>,
+{
+    let context = call.context();
+    let outcome = caught(handler(call), what)
         .await
-        .unwrap_or_else(|panic| {
+        .unwrap_or_else(|| Err(Stop::Failed(ToolError::new(format!("{what} panicked")))));
+    context.complete_open_elicitations();
+    outcome
+}
+
+/// `future`'s output, or `None` when it panicked (the panic message goes to the log only).
+async fn caught<T>(future: impl Future<Output = T>, what: &'static str) -> Option<T> {
+    match AssertUnwindSafe(future).catch_unwind().await {
+        Ok(output) => Some(output),
+        Err(panic) => {
             tracing::error!(what, panic = panic_message(&panic), "handler panicked");
-            Err(Stop::Failed(ToolError::new(format!("{what} panicked"))))
-        })
+            None
+        }
+    }
 }
 
 /// A protocol error, or the `input_required` result of a 2026-07-28 round.
