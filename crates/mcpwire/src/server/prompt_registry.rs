@@ -3,7 +3,7 @@
 //! change.
 
 use super::entries::Entries;
-use super::pages::Pages;
+use super::named_view::NamedView;
 use super::prompt::PromptDefinition;
 use super::schema::schema_for_listing;
 use super::tool::Handler;
@@ -11,7 +11,6 @@ use crate::error::InvalidSignature;
 use crate::protocol::prompts::{Prompt, PromptArgument};
 use crate::resolve::plan::{Overrides, ToolPlan};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 pub(crate) struct RegisteredPrompt {
@@ -77,34 +76,13 @@ impl PromptRegistry {
 
     /// What requests see: the enabled prompts.
     pub(crate) fn view(&self, page_size: usize) -> PromptView {
-        let prompts: Vec<&Arc<RegisteredPrompt>> = self.entries.enabled().collect();
-        let listed: Vec<&Prompt> = prompts.iter().map(|prompt| &prompt.listed).collect();
-        PromptView {
-            pages: Pages::new("prompts", &listed, page_size),
-            by_name: prompts
-                .into_iter()
-                .map(|prompt| (prompt.definition.name, prompt.clone()))
-                .collect(),
-        }
+        let name = |prompt: &RegisteredPrompt| prompt.definition.name;
+        NamedView::new("prompts", self.entries.enabled(), name, |prompt| &prompt.listed, page_size)
     }
 }
 
 /// The enabled prompts, by name, and their `prompts/list` pages.
-#[derive(Default)]
-pub(crate) struct PromptView {
-    by_name: HashMap<&'static str, Arc<RegisteredPrompt>>,
-    pages: Pages,
-}
-
-impl PromptView {
-    pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredPrompt>> {
-        self.by_name.get(name)
-    }
-
-    pub(crate) fn pages(&self) -> &Pages {
-        &self.pages
-    }
-}
+pub(crate) type PromptView = NamedView<RegisteredPrompt>;
 
 fn handler(
     definition: &PromptDefinition,

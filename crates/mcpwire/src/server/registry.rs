@@ -2,16 +2,15 @@
 //! enabled ones that requests read, with its `tools/list` pages serialized once per change.
 
 use super::entries::Entries;
+use super::named_view::NamedView;
 use crate::wire::header_params::header_params;
 use super::output::OutputShape;
-use super::pages::Pages;
 use super::schema::{given_input_schema, input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
 use crate::protocol::tools::Tool;
 use crate::resolve::plan::{Overrides, ToolPlan};
 use crate::schema::{Validator, says_only_types};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 #[derive(Default)]
@@ -93,30 +92,15 @@ impl ToolRegistry {
 
     /// What requests see: the enabled tools.
     pub(crate) fn view(&self, page_size: usize) -> ToolView {
-        let tools: Vec<&Arc<RegisteredTool>> = self.entries.enabled().collect();
-        let listed: Vec<&Tool> = tools.iter().map(|tool| &tool.listed).collect();
-        ToolView {
-            pages: Pages::new("tools", &listed, page_size),
-            by_name: tools
-                .into_iter()
-                .map(|tool| (tool.definition.name, tool.clone()))
-                .collect(),
-        }
+        let name = |tool: &RegisteredTool| tool.definition.name;
+        NamedView::new("tools", self.entries.enabled(), name, |tool| &tool.listed, page_size)
     }
 }
 
 /// The enabled tools, by name, and their `tools/list` pages.
-#[derive(Default)]
-pub(crate) struct ToolView {
-    by_name: HashMap<&'static str, Arc<RegisteredTool>>,
-    pages: Pages,
-}
+pub(crate) type ToolView = NamedView<RegisteredTool>;
 
 impl ToolView {
-    pub(crate) fn get(&self, name: &str) -> Option<&Arc<RegisteredTool>> {
-        self.by_name.get(name)
-    }
-
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
     pub(crate) fn header_params(
@@ -124,10 +108,6 @@ impl ToolView {
         name: &str,
     ) -> &[crate::wire::header_params::HeaderParam] {
         self.get(name).map_or(&[], |tool| &tool.header_params)
-    }
-
-    pub(crate) fn pages(&self) -> &Pages {
-        &self.pages
     }
 }
 
