@@ -46,18 +46,7 @@ impl Outbound {
     /// closed and resumed. With the queue full, the stream ends once the client has read what
     /// is queued.
     pub(crate) fn close_stream(&self) -> bool {
-        if !self.closable {
-            return false;
-        }
-        match self.lines.try_send(CLOSE_STREAM.to_owned()) {
-            Ok(()) => true,
-            Err(TrySendError::Closed(_)) => false,
-            Err(TrySendError::Full(close)) => {
-                let lines = self.lines.clone();
-                tokio::spawn(async move { lines.send(close).await });
-                true
-            }
-        }
+        self.closable && self.send_soon(CLOSE_STREAM.to_owned())
     }
 
     /// Queues one line, waiting while the queue is full. Returns `false` when the other end is
