@@ -118,6 +118,53 @@ pub fn peer_inspector() -> PathBuf {
     )
 }
 
+/// The Python SDK's server of `benches/peers/python` (`MCP_PEER_PYTHON_SERVER`).
+pub fn peer_python_server() -> PathBuf {
+    match std::env::var_os("MCP_PEER_PYTHON_SERVER") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => workspace_root().join("benches/peers/python/server.py"),
+    }
+}
+
+/// The TypeScript SDK's server of `benches/peers/typescript`, beside the `node_modules` that
+/// `scripts/setup-peers` installed (`MCP_PEER_TS_SERVER`). The script is copied there afresh when
+/// the source differs, so an edit never runs stale.
+pub fn peer_ts_server() -> PathBuf {
+    let installed = peer("MCP_PEER_TS_SERVER", "ts/server.mjs");
+    let source = workspace_root().join("benches/peers/typescript/server.mjs");
+    let wanted = std::fs::read(&source).expect("benches/peers/typescript/server.mjs");
+    if std::fs::read(&installed).ok().as_deref() != Some(wanted.as_slice()) {
+        // Tests run in parallel: write beside it, then rename over it.
+        let fresh = installed.with_extension(format!("mjs.{}", std::process::id()));
+        std::fs::write(&fresh, &wanted).expect("copy the TypeScript peer server");
+        std::fs::rename(&fresh, &installed).expect("install the TypeScript peer server");
+    }
+    installed
+}
+
+/// rmcp's server of `benches/peers/rmcp-server`, built in release (`MCP_PEER_RMCP_SERVER`).
+pub fn peer_rmcp_server() -> PathBuf {
+    let path = match std::env::var_os("MCP_PEER_RMCP_SERVER") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => workspace_root().join("target/release/rmcp-bench-server"),
+    };
+    assert!(
+        path.exists(),
+        "rmcp's server not found at {}: run scripts/setup-peers",
+        path.display()
+    );
+    path
+}
+
+/// A free loopback port, for the peers that cannot be told port 0 (the kernel may hand it out
+/// again before the peer binds it, which is unlikely enough for tests).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("a free loopback port")
+}
+
 /// What a finished subprocess left behind.
 #[derive(Debug)]
 pub struct Finished {
@@ -404,6 +451,7 @@ pub fn only_text(result: &Value) -> &str {
 }
 
 /// An example server running over Streamable HTTP (`--http 127.0.0.1:0`), killed when dropped.
+/// Also holds the peers' servers (`HttpExample::spawn`), which print the same line.
 pub struct HttpExample {
     child: Child,
     /// The endpoint's URL, as the example printed it.
@@ -414,13 +462,20 @@ pub struct HttpExample {
 impl HttpExample {
     /// Starts the example `name` on a free port and waits for it to print its URL.
     pub fn start(name: &str) -> Self {
-        let mut child = Command::new(example_bin(name))
-            .args(["--http", "127.0.0.1:0"])
+        let mut command = Command::new(example_bin(name));
+        command.args(["--http", "127.0.0.1:0"]);
+        Self::spawn(command, &format!("example {name}"))
+    }
+
+    /// Starts `command` (which serves Streamable HTTP and prints `MCP server listening on URL`
+    /// on stderr) and waits for its URL; `what` names it in failures.
+    pub fn spawn(mut command: Command, what: &str) -> Self {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start example {name}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
         let stderr = Arc::new(Mutex::new(String::new()));
         let (found, url) = mpsc::channel();
         let pipe = BufReader::new(child.stderr.take().expect("piped stderr"));
@@ -442,10 +497,25 @@ impl HttpExample {
             .unwrap_or_else(|_| {
                 let _ = child.kill();
                 panic!(
-                    "example {name} printed no URL within 30 s; stderr:\n{}",
+                    "{what} printed no URL within 30 s; stderr:\n{}",
                     stderr.lock().unwrap()
                 )
             });
+        // Some servers print their URL before they bind (uvicorn): wait until it accepts.
+        let addr = url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(&addr).is_err() {
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{what} does not accept connections on {addr}");
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
         HttpExample { child, url, stderr }
     }
 

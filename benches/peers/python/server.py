@@ -2,12 +2,19 @@
 
 The same `add` tool (text and structuredContent {"result": n}) and `order_book` with the same two
 resolvers (`check_stock` shared, `estimate_delivery` depending on it) through the SDK's own
-`Resolve`. Served the way the SDK documents: `MCPServer.run("streamable-http")` (uvicorn), with
-sessions for 2025-11-25 clients and stateless 2026-07-28 requests on the same endpoint, and
-`json_response=True` so answers that need no stream are plain JSON, as ours are. Logging at
+`Resolve`, and `confirm_order`, which asks the user one form question (`confirm`, a boolean) through
+a resolver returning `Elicit`, as the SDK's dependencies docs show (tests/client_peers.rs answers it
+from mcpwire's client on both revisions). Served the way the SDK documents: `MCPServer.run("streamable-http")` (uvicorn), with
+sessions for 2025-11-25 clients and stateless 2026-07-28 requests on the same endpoint. With
+`--json-response` (scripts/load-bench), `json_response=True`, so answers that need no stream are
+plain JSON, as ours are; without it, the SDK's default (SSE answers), which a 2025-11-25 session
+needs for the server's own requests (`confirm_order`'s question): in JSON mode the SDK has no
+back-channel for them. Logging at
 WARNING, so uvicorn writes no access-log line per request (ours writes none either).
 
-Usage: python server.py --http 127.0.0.1:PORT
+`--stdio` serves the same tools over stdio instead (`MCPServer.run("stdio")`).
+
+Usage: python server.py --http 127.0.0.1:PORT [--json-response] | --stdio
 """
 
 import sys
@@ -16,8 +23,7 @@ from typing import Annotated
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.resolve import Resolve
+from mcp.server.mcpserver import Elicit, ElicitationResult, MCPServer, Resolve
 
 INVENTORY = {"Dune": 7, "Neuromancer": 0}
 
@@ -55,9 +61,32 @@ async def order_book(
     return f"Ordered '{title}'; it arrives {delivery}."
 
 
+class Confirmation(BaseModel):
+    confirm: bool
+
+
+async def ask_confirmation(title: str) -> Elicit[Confirmation]:
+    return Elicit(f"Order '{title}'?", Confirmation)
+
+
+@mcp.tool()
+async def confirm_order(
+    title: str,
+    answer: Annotated[ElicitationResult[Confirmation], Resolve(ask_confirmation)],
+) -> str:
+    """Order a book after the user confirms."""
+    if answer.action != "accept":
+        return f"Not ordered: {answer.action}."
+    return f"Ordered '{title}'." if answer.data.confirm else "Not ordered: not confirmed."
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] != "--http":
-        sys.exit("usage: server.py --http 127.0.0.1:PORT")
+    if sys.argv[1:] == ["--stdio"]:
+        mcp.run("stdio")
+        sys.exit(0)
+    json_response = sys.argv[3:] == ["--json-response"]
+    if len(sys.argv) not in (3, 4) or sys.argv[1] != "--http" or (len(sys.argv) == 4 and not json_response):
+        sys.exit("usage: server.py --http 127.0.0.1:PORT [--json-response] | --stdio")
     host, _, port = sys.argv[2].rpartition(":")
     print(f"MCP server listening on http://{host}:{port}/mcp", file=sys.stderr, flush=True)
-    mcp.run("streamable-http", host=host, port=int(port), json_response=True)
+    mcp.run("streamable-http", host=host, port=int(port), json_response=json_response)

@@ -1,17 +1,27 @@
 // The TypeScript SDK (npm @modelcontextprotocol/server 2.4.0, @modelcontextprotocol/node 2.1.2)
 // peer of examples/bookshop.rs for scripts/load-bench. The same `add` tool (text and
 // structuredContent {"result": n}) and an `order_book` whose two lookups are written by hand in
-// the body (the SDK has no resolvers).
+// the body (the SDK has no resolvers), and `confirm_order`, which asks the user one form question
+// (`confirm`, a boolean) the way the SDK documents it: `inputRequired(...)` with an embedded
+// `inputRequired.elicit`, read back with `inputResponse` on the retry (2026-07-28), served to
+// 2025-11-25 sessions by the SDK's default legacy shim as a real `elicitation/create`
+// (tests/client_peers.rs answers it from mcpwire's client on both revisions).
 //
 // One endpoint for both revisions, as the SDK documents it: 2026-07-28 requests go to
 // `createMcpHandler(factory, { legacy: 'reject' })` (a per-request server from the factory), and
 // 2025-era requests, picked out with `isLegacyRequest` (skipped for requests announcing
 // `MCP-Protocol-Version: 2026-07-28`, which are never legacy), to a sessionful
-// `NodeStreamableHTTPServerTransport` per `initialize` (JSON responses), so a legacy client gets
-// a real `Mcp-Session-Id` session as it does from ours. Host/Origin checked as the node README
+// `NodeStreamableHTTPServerTransport` per `initialize`, so a legacy client gets a real
+// `Mcp-Session-Id` session as it does from ours. With `--json-response` (scripts/load-bench) the
+// sessions answer plain JSON, as ours do when no stream is needed; without it, the SDK's default
+// SSE answers, which a session needs for the server's own requests (`confirm_order`'s question
+// reaches the client nowhere in JSON mode). Host/Origin checked as the node README
 // shows.
 //
-// Usage: node server.mjs --http 127.0.0.1:PORT
+// `--stdio` serves the same tools over stdio instead, with the SDK's `serveStdio(factory)` (both
+// revisions on one connection, the era chosen by the client's first message).
+//
+// Usage: node server.mjs --http 127.0.0.1:PORT [--json-response] | --stdio
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import {
@@ -21,7 +31,8 @@ import {
     toNodeHandler,
     toWebRequest,
 } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, inputRequired, inputResponse, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
 const INVENTORY = new Map([['Dune', 7], ['Neuromancer', 0]]);
@@ -43,6 +54,21 @@ async function orderBook({ title }) {
     return { content: [{ type: 'text', text }] };
 }
 
+const confirmInput = z.object({ title: z.string().describe("The book's title.") });
+const confirmation = z.object({ confirm: z.boolean() });
+
+async function confirmOrder({ title }, ctx) {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+    if (answer.kind !== 'elicit') {
+        return inputRequired({
+            inputRequests: { confirm: inputRequired.elicit({ message: `Order '${title}'?`, requestedSchema: confirmation }) },
+        });
+    }
+    if (answer.action !== 'accept') return { content: [{ type: 'text', text: `Not ordered: ${answer.action}.` }] };
+    const text = answer.content?.confirm === true ? `Ordered '${title}'.` : 'Not ordered: not confirmed.';
+    return { content: [{ type: 'text', text }] };
+}
+
 function bookshop() {
     const server = new McpServer({ name: 'Bookshop', version: '0.0.0' });
     server.registerTool(
@@ -51,11 +77,13 @@ function bookshop() {
         add,
     );
     server.registerTool('order_book', { description: 'Order a book from the shop.', inputSchema: orderInput }, orderBook);
+    server.registerTool('confirm_order', { description: 'Order a book after the user confirms.', inputSchema: confirmInput }, confirmOrder);
     return server;
 }
 
 const modern = toNodeHandler(createMcpHandler(bookshop, { legacy: 'reject' }));
 const sessions = new Map(); // Mcp-Session-Id -> NodeStreamableHTTPServerTransport
+const jsonResponse = process.argv.includes('--json-response');
 
 async function legacy(req, res, body) {
     const id = req.headers['mcp-session-id'];
@@ -63,7 +91,7 @@ async function legacy(req, res, body) {
     if (transport === undefined && id === undefined && body?.method === 'initialize') {
         transport = new NodeStreamableHTTPServerTransport({
             sessionIdGenerator: () => randomUUID(),
-            enableJsonResponse: true,
+            enableJsonResponse: jsonResponse,
             onsessioninitialized: (sid) => sessions.set(sid, transport),
         });
         transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
@@ -90,40 +118,43 @@ const validateHost = localhostHostValidation();
 const validateOrigin = localhostOriginValidation();
 
 const args = process.argv.slice(2);
-if (args.length !== 2 || args[0] !== '--http') {
-    console.error('usage: node server.mjs --http 127.0.0.1:PORT');
+if (args.length === 1 && args[0] === '--stdio') {
+    serveStdio(bookshop);
+} else if (args[0] !== '--http' || !(args.length === 2 || (args.length === 3 && args[2] === '--json-response'))) {
+    console.error('usage: node server.mjs --http 127.0.0.1:PORT [--json-response] | --stdio');
     process.exit(2);
-}
-const [host, port] = [args[1].slice(0, args[1].lastIndexOf(':')), Number(args[1].slice(args[1].lastIndexOf(':') + 1))];
+} else {
+    const [host, port] = [args[1].slice(0, args[1].lastIndexOf(':')), Number(args[1].slice(args[1].lastIndexOf(':') + 1))];
 
-const http = createServer(async (req, res) => {
-    try {
-        if (!validateHost(req, res) || !validateOrigin(req, res)) return;
-        let body;
-        if (req.method === 'POST') {
-            const text = await readBody(req);
-            try {
-                body = JSON.parse(text);
-            } catch {
-                body = undefined;
+    const http = createServer(async (req, res) => {
+        try {
+            if (!validateHost(req, res) || !validateOrigin(req, res)) return;
+            let body;
+            if (req.method === 'POST') {
+                const text = await readBody(req);
+                try {
+                    body = JSON.parse(text);
+                } catch {
+                    body = undefined;
+                }
             }
+            // A 2026-07-28 request always carries its version header; only the rest needs the SDK's
+            // classifier (which takes a web Request, so it costs a conversion).
+            const modernHeader = req.headers['mcp-protocol-version'] === '2026-07-28';
+            const isLegacy = !modernHeader && (await isLegacyRequest(await toWebRequest(req, body), body));
+            if (isLegacy) await legacy(req, res, body);
+            else await modern(req, res, body);
+        } catch (error) {
+            console.error(error);
+            if (!res.headersSent) res.writeHead(500);
+            res.end();
         }
-        // A 2026-07-28 request always carries its version header; only the rest needs the SDK's
-        // classifier (which takes a web Request, so it costs a conversion).
-        const modernHeader = req.headers['mcp-protocol-version'] === '2026-07-28';
-        const isLegacy = !modernHeader && (await isLegacyRequest(await toWebRequest(req, body), body));
-        if (isLegacy) await legacy(req, res, body);
-        else await modern(req, res, body);
-    } catch (error) {
-        console.error(error);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    }
-});
-http.keepAliveTimeout = 60_000;
-http.listen(port, host, () => {
-    const { address, port } = http.address();
-    console.error(`MCP server listening on http://${address}:${port}/mcp`);
-});
-process.on('SIGINT', () => process.exit(0));
-process.on('SIGTERM', () => process.exit(0));
+    });
+    http.keepAliveTimeout = 60_000;
+    http.listen(port, host, () => {
+        const { address, port } = http.address();
+        console.error(`MCP server listening on http://${address}:${port}/mcp`);
+    });
+    process.on('SIGINT', () => process.exit(0));
+    process.on('SIGTERM', () => process.exit(0));
+}
