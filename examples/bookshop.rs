@@ -3,6 +3,9 @@
 //! - `reserve_book`: a resolver (`check_stock`) fills a parameter the model never sees.
 //! - `order_book`: resolvers depending on resolvers; `check_stock` still runs once per call.
 //! - `book_info`: structured output (`structuredContent` + `outputSchema`).
+//! - `confirm_order`: a resolver asks the user one question (`Elicit`), and the tool reads the
+//!   whole outcome (accepted, declined or cancelled); the same tool as the peers' in
+//!   `benches/peers`, for the benchmarks' 2-round call.
 //! - `add`: the smallest possible tool, for benchmarks.
 //!
 //! Run: `cargo run --example bookshop` (stdio; connect any MCP client to it, e.g.
@@ -75,6 +78,32 @@ async fn book_info(title: String, #[resolve(check_stock)] stock: Stock) -> Stock
     stock
 }
 
+/// The user's answer to `confirm_order`'s question.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Place the order?
+    confirm: bool,
+}
+
+#[resolver]
+async fn ask_confirmation(title: String) -> Elicit<Confirmation> {
+    Elicit::ask(format!("Order '{title}'?"))
+}
+
+/// Order a book after the user confirms.
+#[tool]
+async fn confirm_order(
+    title: String,
+    #[resolve(ask_confirmation)] answer: ElicitationResult<Confirmation>,
+) -> String {
+    match answer {
+        ElicitationResult::Accept(Confirmation { confirm: true }) => format!("Ordered '{title}'."),
+        ElicitationResult::Accept(_) => "Not ordered: not confirmed.".to_owned(),
+        ElicitationResult::Decline => "Not ordered: decline.".to_owned(),
+        ElicitationResult::Cancel => "Not ordered: cancel.".to_owned(),
+    }
+}
+
 /// Add two numbers.
 #[tool(read_only)]
 async fn add(
@@ -95,6 +124,7 @@ async fn main() -> mcpwire::Result<()> {
         .tool(reserve_book)?
         .tool(order_book)?
         .tool(book_info)?
+        .tool(confirm_order)?
         .tool(add)?
         .serve_from_args()
         .await

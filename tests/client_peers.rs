@@ -4,11 +4,12 @@
 //! `add`, and calls `confirm_order`, which asks one form question the way that SDK documents
 //! (Python: a resolver returning `Elicit`; TypeScript: `inputRequired(...)` with its legacy shim;
 //! rmcp: `peer.elicit` on 2025-11-25 and an `InputRequiredResult` on 2026-07-28), answered by the
-//! client's one form handler: accepted, then declined.
+//! client's one form handler: accepted, then declined. The same scenario runs against this
+//! repo's `bookshop` example (`ours`), whose `confirm_order` is the same tool on a resolver.
 
 mod common;
 
-use common::{HttpExample, free_port, peer_node, peer_python, peer_python_server};
+use common::{HttpExample, example_bin, free_port, peer_node, peer_python, peer_python_server};
 use common::{peer_rmcp_server, peer_ts_server};
 use mcpwire::client::{Client, EraChoice, StdioServer};
 use mcpwire::protocol::{CallToolResult, Content, ElicitAction, ElicitResult, Era};
@@ -19,6 +20,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(Clone, Copy, Debug)]
 enum Peer {
+    Ours,
     Python,
     TypeScript,
     Rmcp,
@@ -34,6 +36,7 @@ impl Peer {
     /// The program and the arguments before the transport flag.
     fn program(self) -> (PathBuf, Vec<PathBuf>) {
         match self {
+            Peer::Ours => (example_bin("bookshop"), vec![]),
             Peer::Python => (peer_python(), vec![peer_python_server()]),
             Peer::TypeScript => (peer_node(), vec![peer_ts_server()]),
             Peer::Rmcp => (peer_rmcp_server(), vec![]),
@@ -72,7 +75,10 @@ async fn connect(
     let (program, args) = peer.program();
     match via {
         Via::Stdio => {
-            let server = StdioServer::new(program).args(args).arg("--stdio");
+            let mut server = StdioServer::new(program).args(args);
+            if !matches!(peer, Peer::Ours) {
+                server = server.arg("--stdio"); // the examples serve stdio by default
+            }
             let client = builder
                 .connect_stdio(server)
                 .await
@@ -131,7 +137,17 @@ async fn lists_calls_and_answers(peer: Peer, via: Via, era: EraChoice) {
     let tools = client.list_tools().await.expect("tools/list");
     let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
     names.sort_unstable();
-    assert_eq!(names, ["add", "confirm_order", "order_book"], "{peer:?}");
+    let expected_names: &[&str] = match peer {
+        Peer::Ours => &[
+            "add",
+            "book_info",
+            "confirm_order",
+            "order_book",
+            "reserve_book",
+        ],
+        _ => &["add", "confirm_order", "order_book"],
+    };
+    assert_eq!(names, expected_names, "{peer:?}");
 
     let sum = client
         .call_tool("add", json!({"a": 2, "b": 3}))
@@ -140,7 +156,7 @@ async fn lists_calls_and_answers(peer: Peer, via: Via, era: EraChoice) {
     // rmcp's `Json` wrapper writes the structured value as the text block too.
     let sum_text = match peer {
         Peer::Rmcp => r#"{"result":5}"#,
-        Peer::Python | Peer::TypeScript => "5",
+        Peer::Ours | Peer::Python | Peer::TypeScript => "5",
     };
     assert_eq!(text(&sum), sum_text, "{peer:?}");
     assert_eq!(
@@ -194,4 +210,4 @@ macro_rules! every_peer {
     )*};
 }
 
-every_peer!(python => Python, typescript => TypeScript, rmcp => Rmcp);
+every_peer!(ours => Ours, python => Python, typescript => TypeScript, rmcp => Rmcp);

@@ -62,7 +62,13 @@ fn bookshop_serves(mode: &str) {
         .collect();
     assert_eq!(
         names,
-        ["reserve_book", "order_book", "book_info", "add"],
+        [
+            "reserve_book",
+            "order_book",
+            "book_info",
+            "confirm_order",
+            "add"
+        ],
         "[{mode}]"
     );
     assert_eq!(

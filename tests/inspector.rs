@@ -24,7 +24,13 @@ fn lists_the_four_tools(era: &[&str]) {
         .collect();
     assert_eq!(
         names,
-        ["reserve_book", "order_book", "book_info", "add"],
+        [
+            "reserve_book",
+            "order_book",
+            "book_info",
+            "confirm_order",
+            "add"
+        ],
         "{era:?}"
     );
 }

@@ -10,6 +10,13 @@
 //!     capabilities, and the mirrored `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` headers).
 //!   - `--era legacy`: each connection opens its own 2025-11-25 session (`initialize`,
 //!     `notifications/initialized`), then sends `Mcp-Session-Id` with every call.
+//!   - `--tool confirm_order` (2026-07-28 only): the 2-round call. The first round must answer
+//!     `input_required` with its questions; the second accepts each (`{"confirm": true}`),
+//!     echoes `requestState` when there is one, and must answer `Ordered 'Dune'.`. One call is
+//!     both rounds.
+//! - `stdio`: starts the server command itself and keeps N calls in flight on its stdin/stdout
+//!   (ids matched to answers), with the same checks and report (`connections` is the number in
+//!   flight); on 2025-11-25 after `initialize`, on 2026-07-28 each request carries `_meta`.
 //! - `wait`: polls until the server answers one modern `tools/call` (or the timeout passes).
 //! - `first-call`: starts the server command itself and measures the time from spawning it to the
 //!   first answered `tools/call` (and the CPU time the server used until then), then its
@@ -38,10 +45,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 
+mod confirm;
+mod stdio;
+
 const USAGE: &str = "\
 usage:
-  mcp-load run --url http://127.0.0.1:PORT/mcp [--era modern|legacy] [--tool add|order_book]
-           [--connections N] [--duration SECS] [--warmup SECS] [--max-calls N] [--server-pid PID]
+  mcp-load run --url http://127.0.0.1:PORT/mcp [--era modern|legacy]
+           [--tool add|order_book|confirm_order] [--connections N] [--duration SECS]
+           [--warmup SECS] [--max-calls N] [--server-pid PID]
+  mcp-load stdio [--era modern|legacy] [--tool add|order_book|confirm_order] [--connections N]
+           [--duration SECS] [--warmup SECS] -- SERVER_COMMAND [ARGS...]
   mcp-load wait --url URL [--timeout SECS]
   mcp-load first-call --url URL [--timeout SECS] [--idle SECS] -- SERVER_COMMAND [ARGS...]";
 
@@ -56,10 +69,13 @@ enum Era {
     Legacy,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Tool {
     Add,
     OrderBook,
+    /// `confirm_order`, whose resolver asks the user once: two rounds on 2026-07-28 (see
+    /// [`confirm::second_round`]).
+    ConfirmOrder,
 }
 
 impl Tool {
@@ -67,12 +83,13 @@ impl Tool {
         match self {
             Tool::Add => "add",
             Tool::OrderBook => "order_book",
+            Tool::ConfirmOrder => "confirm_order",
         }
     }
     fn arguments(self) -> &'static str {
         match self {
             Tool::Add => r#"{"a":2,"b":3}"#,
-            Tool::OrderBook => r#"{"title":"Dune"}"#,
+            Tool::OrderBook | Tool::ConfirmOrder => r#"{"title":"Dune"}"#,
         }
     }
     /// The text of the first content block every server must answer with (for `add`, rmcp's
@@ -81,6 +98,7 @@ impl Tool {
         match self {
             Tool::Add => "5",
             Tool::OrderBook => "Ordered 'Dune'; it arrives tomorrow.",
+            Tool::ConfirmOrder => "Ordered 'Dune'.",
         }
     }
 }
@@ -198,19 +216,22 @@ impl Client {
         Ok(())
     }
 
-    /// Sends one `tools/call` and checks the answer; returns nothing but the verdict.
+    /// Sends one `tools/call` (both rounds of `confirm_order`) and checks the answer; returns
+    /// nothing but the verdict.
     async fn call(&mut self, tool: Tool) -> Result<(), String> {
         let id = self.next_id;
         self.next_id += 1;
-        let meta = match self.era {
-            Era::Modern => MODERN_META,
-            Era::Legacy => "",
-        };
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{}","arguments":{}{meta}}}}}"#,
-            tool.name(),
-            tool.arguments()
-        );
+        let body = call_body(id, tool, self.era);
+        let answer = self.post(body, Some(tool), id).await?;
+        let message = answer
+            .message
+            .ok_or_else(|| format!("HTTP {}: no JSON-RPC response", answer.status))?;
+        if tool != Tool::ConfirmOrder {
+            return check(answer.status, &message, id, tool);
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let body = confirm::second_round(&message, id)?;
         let answer = self.post(body, Some(tool), id).await?;
         let message = answer
             .message
@@ -286,6 +307,20 @@ impl Client {
 }
 
 const MODERN_META: &str = r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+/// The first (or only) `tools/call` request of `tool`, as sent on `era`.
+fn call_body(id: u64, tool: Tool, era: Era) -> String {
+    let meta = match (era, tool) {
+        (Era::Modern, Tool::ConfirmOrder) => confirm::META,
+        (Era::Modern, _) => MODERN_META,
+        (Era::Legacy, _) => "",
+    };
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{}","arguments":{}{meta}}}}}"#,
+        tool.name(),
+        tool.arguments()
+    )
+}
 
 /// The JSON-RPC response with `id` among an SSE stream's `data:` events.
 fn response_in_stream(bytes: &[u8], id: u64) -> Option<String> {
@@ -633,6 +668,7 @@ fn main() -> ExitCode {
                 tool = match value::<String>(&mut args, "--tool").as_str() {
                     "add" => Tool::Add,
                     "order_book" => Tool::OrderBook,
+                    "confirm_order" => Tool::ConfirmOrder,
                     other => fail(&format!("unknown tool {other:?}")),
                 }
             }
@@ -649,6 +685,27 @@ fn main() -> ExitCode {
     }
     if !(1..=MAX_CONNECTIONS).contains(&connections) {
         fail(&format!("--connections must be 1..={MAX_CONNECTIONS}"));
+    }
+    if tool == Tool::ConfirmOrder && era == Era::Legacy {
+        fail("confirm_order is measured on 2026-07-28 only (its rounds are stateless)");
+    }
+    if command == "stdio" {
+        if server.is_empty() {
+            fail("stdio needs -- SERVER_COMMAND");
+        }
+        let options = stdio::Options {
+            era,
+            tool,
+            in_flight: connections,
+            duration,
+            warmup,
+            server,
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        return report(runtime.block_on(stdio::run(options)));
     }
     let Some(url) = url else {
         fail("--url is required")
@@ -683,6 +740,11 @@ fn main() -> ExitCode {
             other => fail(&format!("unknown command {other:?}")),
         }
     });
+    report(outcome)
+}
+
+/// Prints the run's JSON line (or its failure) and picks the exit status.
+fn report(outcome: Result<Value, String>) -> ExitCode {
     match outcome {
         Ok(report) => {
             println!("{report}");
