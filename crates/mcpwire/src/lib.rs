@@ -211,6 +211,9 @@ feature_gated! { "server",
 feature_gated! { "client",
     pub mod client;
 }
+feature_gated! { "auth",
+    pub mod auth;
+}
 mod error;
 pub mod protocol;
 pub mod schema;

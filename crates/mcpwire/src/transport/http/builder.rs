@@ -40,6 +40,8 @@ pub struct HttpServer {
     server: McpServer,
     path: String,
     settings: Settings,
+    #[cfg(feature = "auth")]
+    authorization: Option<Arc<crate::auth::Authorization>>,
 }
 
 impl McpServer {
@@ -72,6 +74,8 @@ impl McpServer {
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
             },
+            #[cfg(feature = "auth")]
+            authorization: None,
         }
     }
 
@@ -428,12 +432,49 @@ impl HttpServer {
         signal: impl Future<Output = ()> + Send + 'static,
     ) -> Result<()> {
         let shutdown = CancellationToken::new();
+        let guard = self.guard();
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
         let grace = core.limits.shutdown_grace;
         let endpoint = Endpoint::new(core, self.settings, shutdown.clone());
-        let app = endpoint::router(Arc::new(endpoint), &self.path);
+        let app = guard.apply(endpoint::router(Arc::new(endpoint), &self.path));
         run(listener, app, shutdown, signal, grace).await
+    }
+
+    /// Requires a valid bearer token on every request, and publishes the protected-resource
+    /// metadata (feature `auth`; see [`crate::auth`]).
+    ///
+    /// ```no_run
+    /// use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
+    /// use mcpwire::prelude::*;
+    ///
+    /// # #[tokio::main] async fn main() -> mcpwire::Result<()> {
+    /// let resource = ProtectedResource::new("http://127.0.0.1:8080/mcp", "https://auth.example.com");
+    /// let verifier = JwtVerifier::new(
+    ///     "https://auth.example.com",
+    ///     resource.resource(),
+    ///     JwksSource::parse("jwks.json"),
+    /// );
+    /// McpServer::new("demo")
+    ///     .http()
+    ///     .authorization(Authorization::new(verifier, resource))
+    ///     .serve("127.0.0.1:8080")
+    ///     .await
+    /// # }
+    /// ```
+    #[cfg(feature = "auth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+    pub fn authorization(mut self, authorization: crate::auth::Authorization) -> Self {
+        self.authorization = Some(Arc::new(authorization));
+        self
+    }
+
+    /// What will stand in front of the endpoint.
+    fn guard(&self) -> Guard {
+        Guard {
+            #[cfg(feature = "auth")]
+            authorization: self.authorization.clone(),
+        }
     }
 
     /// The MCP endpoint as an axum [`Router`] serving [`path`](HttpServer::path), to merge into
@@ -462,9 +503,27 @@ impl HttpServer {
     ///
     /// When start-up (a lifespan builder) fails.
     pub async fn into_router(self) -> Result<Router> {
+        let guard = self.guard();
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
         let endpoint = Endpoint::new(core, self.settings, CancellationToken::new());
-        Ok(endpoint::router(Arc::new(endpoint), &self.path))
+        Ok(guard.apply(endpoint::router(Arc::new(endpoint), &self.path)))
+    }
+}
+
+/// What stands in front of the endpoint: its authorization, when there is one.
+struct Guard {
+    #[cfg(feature = "auth")]
+    authorization: Option<Arc<crate::auth::Authorization>>,
+}
+
+impl Guard {
+    /// `app` behind the guard.
+    fn apply(self, app: Router) -> Router {
+        #[cfg(feature = "auth")]
+        if let Some(authorization) = self.authorization {
+            return crate::auth::protect(app, authorization);
+        }
+        app
     }
 }

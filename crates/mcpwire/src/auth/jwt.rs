@@ -1,0 +1,159 @@
+//! `JwtVerifier`: signed JWT access tokens, checked against a JWKS.
+
+use super::jwks::KeyCache;
+use super::{JwksSource, TokenError, TokenVerifier, VerifiedToken};
+use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
+use serde_json::{Map, Value};
+use std::future::Future;
+use std::pin::Pin;
+
+/// The asymmetric algorithms accepted unless [`JwtVerifier::algorithms`] says otherwise.
+const DEFAULT_ALGORITHMS: [Algorithm; 9] = [
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::EdDSA,
+];
+
+/// Verifies JWT access tokens signed by an authorization server whose public keys are a JWKS.
+///
+/// A token passes when it is signed by a key of the set with an allowed asymmetric algorithm
+/// (never `none` or HMAC), its `iss` is exactly the issuer, its `aud` names the audience (this
+/// server's resource URL), it has a `sub`, and `exp`/`nbf` hold within the leeway (30 s unless
+/// [`leeway`](JwtVerifier::leeway) says otherwise). Scopes come from `scope` (space-separated)
+/// or `scp`.
+///
+/// ```
+/// use mcpwire::auth::{JwksSource, JwtVerifier};
+///
+/// let verifier = JwtVerifier::new(
+///     "https://auth.example.com",
+///     "https://books.example.com/mcp",
+///     JwksSource::parse("/etc/mcp/jwks.json"),
+/// )
+/// .leeway(10);
+/// # drop(verifier);
+/// ```
+pub struct JwtVerifier {
+    issuer: String,
+    audience: String,
+    keys: KeyCache,
+    algorithms: Vec<Algorithm>,
+    leeway: u64,
+}
+
+impl JwtVerifier {
+    /// Tokens from `issuer` for `audience`, signed by a key of `jwks`.
+    pub fn new(issuer: impl Into<String>, audience: impl Into<String>, jwks: JwksSource) -> Self {
+        Self {
+            issuer: issuer.into(),
+            audience: audience.into(),
+            keys: KeyCache::new(jwks),
+            algorithms: DEFAULT_ALGORITHMS.to_vec(),
+            leeway: 30,
+        }
+    }
+
+    /// How many seconds of clock skew `exp` and `nbf` tolerate.
+    ///
+    /// ```
+    /// # use mcpwire::auth::{JwksSource, JwtVerifier};
+    /// let verifier = JwtVerifier::new("iss", "aud", JwksSource::parse("jwks.json")).leeway(5);
+    /// # drop(verifier);
+    /// ```
+    pub fn leeway(mut self, seconds: u64) -> Self {
+        self.leeway = seconds;
+        self
+    }
+
+    /// The least time between two fetches of the key set prompted by tokens naming a key id it
+    /// lacks (30 s by default): a rotated key is picked up on its first token after that, and
+    /// made-up key ids cannot make the server hammer the key set's host.
+    ///
+    /// ```
+    /// # use mcpwire::auth::{JwksSource, JwtVerifier};
+    /// let verifier = JwtVerifier::new("iss", "aud", JwksSource::parse("jwks.json"))
+    ///     .refetch_cooldown(std::time::Duration::from_secs(300));
+    /// # drop(verifier);
+    /// ```
+    pub fn refetch_cooldown(mut self, cooldown: std::time::Duration) -> Self {
+        self.keys.cooldown = cooldown;
+        self
+    }
+
+    /// Accepts only these signature algorithms. HMAC ones (`HS256`, …) are dropped whatever the
+    /// list says: with a public key set they would let anyone who knows the public key sign.
+    ///
+    /// ```
+    /// # use mcpwire::auth::{JwksSource, JwtVerifier};
+    /// use mcpwire::auth::Algorithm;
+    /// let verifier = JwtVerifier::new("iss", "aud", JwksSource::parse("jwks.json"))
+    ///     .algorithms([Algorithm::ES256]);
+    /// # drop(verifier);
+    /// ```
+    pub fn algorithms(mut self, algorithms: impl IntoIterator<Item = Algorithm>) -> Self {
+        self.algorithms = algorithms
+            .into_iter()
+            .filter(|a| !matches!(a, Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512))
+            .collect();
+        self
+    }
+
+    async fn check(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+        let invalid = |why: String| TokenError::Invalid(why);
+        let header = decode_header(token).map_err(|e| invalid(format!("header: {e}")))?;
+        if !self.algorithms.contains(&header.alg) {
+            return Err(invalid(format!("algorithm {:?} is not allowed", header.alg)));
+        }
+        let jwk = self.keys.key(header.kid.as_deref()).await?;
+        let key = DecodingKey::from_jwk(&jwk).map_err(|e| invalid(format!("key: {e}")))?;
+        let mut validation = Validation::new(header.alg);
+        validation.set_issuer(&[&self.issuer]);
+        validation.set_audience(&[&self.audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.validate_nbf = true;
+        validation.leeway = self.leeway;
+        let data = decode::<Map<String, Value>>(token, &key, &validation)
+            .map_err(|e| invalid(e.to_string()))?;
+        Ok(token_of(data.claims))
+    }
+}
+
+/// The verified token named by `claims` (already checked to have `iss` and `sub`).
+fn token_of(claims: Map<String, Value>) -> VerifiedToken {
+    let text = |name: &str| claims.get(name).and_then(Value::as_str).map(str::to_owned);
+    let scopes = match (claims.get("scope"), claims.get("scp")) {
+        (Some(Value::String(scope)), _) | (None, Some(Value::String(scope))) => {
+            scope.split_whitespace().map(str::to_owned).collect()
+        }
+        (None, Some(Value::Array(scopes))) => scopes
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut token = VerifiedToken::new(
+        text("iss").unwrap_or_default(),
+        text("sub").unwrap_or_default(),
+    )
+    .with_scopes(scopes);
+    token.client_id = text("client_id").or_else(|| text("azp"));
+    token.expires_at = claims.get("exp").and_then(Value::as_u64);
+    token.claims = claims;
+    token
+}
+
+impl TokenVerifier for JwtVerifier {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<VerifiedToken, TokenError>> + Send + 'a>> {
+        Box::pin(self.check(token))
+    }
+}

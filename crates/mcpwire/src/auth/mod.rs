@@ -1,0 +1,60 @@
+//! Authorization for the Streamable HTTP server (feature `auth`): the server as an OAuth 2.1
+//! protected resource.
+//!
+//! - [`TokenVerifier`] checks a bearer token and names its holder ([`VerifiedToken`]);
+//!   [`JwtVerifier`] is the built-in one: signed JWTs whose keys come from a JWKS file or URL
+//!   ([`JwksSource`]), fetched when first needed, cached by `kid` and fetched again when a token
+//!   names a key it has not seen (key rotation). It checks the issuer, the audience (this
+//!   server's resource URL, RFC 8707), `exp` and `nbf` with a small leeway, and allows only
+//!   asymmetric algorithms (never `none`, never HMAC: a public key must not become a secret).
+//! - [`ProtectedResource`] is the RFC 9728 metadata, served at the path-based and the root
+//!   `/.well-known/oauth-protected-resource` locations (open CORS).
+//! - [`Authorization`] puts both in front of the MCP endpoint
+//!   ([`HttpServer::authorization`](crate::transport::http::HttpServer::authorization)). Every
+//!   request is authenticated on its own (2026-07-28 has no sessions): no or a bad token gets
+//!   `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (and `error="invalid_token"`
+//!   when a token was presented); a token without the endpoint's required scopes gets `403`
+//!   `error="insufficient_scope"` naming all of them. The verified subject becomes the request's
+//!   [`Principal`](crate::context::Principal), so 2026-07-28 `requestState` and 2025-11-25
+//!   sessions are bound to it: another subject cannot resume a call or use a session.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
+//! use mcpwire::prelude::*;
+//!
+//! # #[tokio::main] async fn main() -> mcpwire::Result<()> {
+//! let resource = "https://books.example.com/mcp";
+//! let issuer = "https://auth.example.com";
+//! let verifier = JwtVerifier::new(
+//!     issuer,
+//!     resource,
+//!     JwksSource::parse("https://auth.example.com/.well-known/jwks.json"),
+//! );
+//! let metadata = ProtectedResource::new(resource, issuer).scopes_supported(["books:read"]);
+//! McpServer::new("books")
+//!     .http()
+//!     .authorization(Authorization::new(verifier, metadata).required_scopes(["books:read"]))
+//!     .serve("0.0.0.0:8000")
+//!     .await
+//! # }
+//! ```
+
+mod challenge;
+mod jwks;
+mod jwt;
+mod layer;
+mod resource;
+mod verified;
+mod verifier;
+
+/// The JWT signature algorithms ([`JwtVerifier::algorithms`]), from `jsonwebtoken`.
+pub use jsonwebtoken::Algorithm;
+pub use jwks::JwksSource;
+pub use jwt::JwtVerifier;
+pub use layer::Authorization;
+pub(crate) use layer::protect;
+pub use resource::ProtectedResource;
+pub use verified::VerifiedToken;
+pub use verifier::{TokenError, TokenVerifier};

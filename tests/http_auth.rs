@@ -1,0 +1,455 @@
+//! A server protected with `mcpwire::auth` over real HTTP, with real tokens: an ES256 key made
+//! here signs them, its public half is the JWKS file the server reads. Every way a token can be
+//! wrong gets `401 invalid_token` with the challenge; a missing scope gets `403`; the metadata is
+//! published at both well-known paths; the verified subject is the principal, so another subject
+//! can neither resume a multi-round call nor use a 2025-11-25 session.
+
+use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
+use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
+use mcpwire::prelude::*;
+use p256::pkcs8::EncodePrivateKey;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+const ISSUER: &str = "https://auth.test";
+
+/// A signing key and the JWK of its public half.
+struct Key {
+    kid: String,
+    private: EncodingKey,
+    jwk: Value,
+}
+
+impl Key {
+    fn new(kid: &str) -> Self {
+        let mut bytes = [0u8; 32];
+        let secret = loop {
+            getrandom::fill(&mut bytes).expect("random bytes");
+            if let Ok(secret) = p256::SecretKey::from_slice(&bytes) {
+                break secret;
+            }
+        };
+        let der = secret.to_pkcs8_der().expect("pkcs8");
+        let mut jwk: Value = serde_json::from_str(&secret.public_key().to_jwk_string()).unwrap();
+        jwk["kid"] = json!(kid);
+        jwk["alg"] = json!("ES256");
+        jwk["use"] = json!("sig");
+        Key {
+            kid: kid.to_owned(),
+            private: EncodingKey::from_ec_der(der.as_bytes()),
+            jwk,
+        }
+    }
+
+    fn sign(&self, claims: &Value) -> String {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.kid.clone());
+        encode(&header, claims, &self.private).expect("a signed token")
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+fn write_jwks(path: &PathBuf, keys: &[&Key]) {
+    let set = json!({"keys": keys.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>()});
+    std::fs::write(path, set.to_string()).expect("write the JWKS");
+}
+
+/// Who is calling.
+#[tool]
+async fn whoami(ctx: Context) -> String {
+    ctx.principal().unwrap_or("nobody").to_owned()
+}
+
+/// The user's answer.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+struct Confirmation {
+    /// Go ahead?
+    confirm: bool,
+}
+
+#[resolver]
+async fn ask() -> Elicit<Confirmation> {
+    Elicit::ask("Go ahead?")
+}
+
+/// Asks once, then answers.
+#[tool]
+async fn confirmed(#[resolve(ask)] answer: Confirmation) -> String {
+    format!("confirm={}", answer.confirm)
+}
+
+/// A protected server on a free port, its URL, and its JWKS file.
+struct Protected {
+    url: String,
+    jwks: PathBuf,
+    _dir: TempDir,
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+async fn serve(keys: &[&Key], required: &[&str]) -> Protected {
+    serve_with(keys, required, Duration::from_secs(30)).await
+}
+
+async fn serve_with(keys: &[&Key], required: &[&str], cooldown: Duration) -> Protected {
+    let dir = std::env::temp_dir().join(format!(
+        "mcpwire-auth-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let jwks = dir.join("jwks.json");
+    write_jwks(&jwks, keys);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let resource = ProtectedResource::new(&url, ISSUER).scopes_supported(["mcp:tools"]);
+    let verifier = JwtVerifier::new(ISSUER, resource.resource(), JwksSource::File(jwks.clone()))
+        .refetch_cooldown(cooldown);
+    let authorization =
+        Authorization::new(verifier, resource).required_scopes(required.iter().copied());
+    let server = McpServer::new("protected")
+        .tool(whoami)
+        .unwrap()
+        .tool(confirmed)
+        .unwrap()
+        .http()
+        .authorization(authorization);
+    tokio::spawn(server.serve_listener(listener, std::future::pending()));
+    Protected {
+        url,
+        jwks,
+        _dir: TempDir(dir),
+    }
+}
+
+fn rand_suffix() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).unwrap();
+    u64::from_le_bytes(bytes)
+}
+
+/// Claims of a good token for `url`, for `subject`, with `scope`.
+fn claims(url: &str, subject: &str, scope: &str) -> Value {
+    json!({"iss": ISSUER, "aud": url, "sub": subject, "scope": scope,
+           "iat": now(), "exp": now() + 300})
+}
+
+struct Answer {
+    status: u16,
+    challenge: Option<String>,
+    session: Option<String>,
+    body: Value,
+}
+
+const MODERN_META: &str = "2026-07-28";
+
+/// POSTs one JSON-RPC message (a 2026-07-28 call unless `session` says 2025-11-25).
+async fn post(url: &str, token: Option<&str>, body: Value, session: Option<&str>) -> Answer {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let method = body["method"].as_str().unwrap_or_default().to_owned();
+    match session {
+        Some(session) => {
+            request = request
+                .header("mcp-protocol-version", "2025-11-25")
+                .header("mcp-session-id", session);
+        }
+        None if method != "initialize" => {
+            request = request
+                .header("mcp-protocol-version", MODERN_META)
+                .header("mcp-method", &method);
+            if let Some(name) = body["params"]["name"].as_str() {
+                request = request.header("mcp-name", name);
+            }
+        }
+        None => {}
+    }
+    let response = request.json(&body).send().await.expect("a response");
+    let status = response.status().as_u16();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let (challenge, session) = (header("www-authenticate"), header("mcp-session-id"));
+    let text = response.text().await.unwrap_or_default();
+    let json_text = text
+        .lines()
+        .find_map(|line| line.strip_prefix("data: "))
+        .unwrap_or(&text);
+    let body = serde_json::from_str(json_text).unwrap_or(Value::Null);
+    Answer {
+        status,
+        challenge,
+        session,
+        body,
+    }
+}
+
+fn call(tool: &str, extra: Value) -> Value {
+    let mut params = json!({"name": tool, "arguments": {},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN_META,
+                  "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+                  "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}}});
+    if let (Some(params), Some(extra)) = (params.as_object_mut(), extra.as_object()) {
+        params.extend(extra.clone());
+    }
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+}
+
+fn text(answer: &Answer) -> &str {
+    answer.body["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{} {}", answer.status, answer.body))
+}
+
+#[tokio::test]
+async fn a_valid_token_reaches_the_tool_as_its_principal() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &[]).await;
+    let token = key.sign(&claims(&server.url, "alice", "mcp:tools"));
+    let answer = post(&server.url, Some(&token), call("whoami", json!({})), None).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(text(&answer), "alice");
+}
+
+#[tokio::test]
+async fn no_token_gets_401_naming_the_metadata() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &["mcp:tools"]).await;
+    let answer = post(&server.url, None, call("whoami", json!({})), None).await;
+    assert_eq!(answer.status, 401);
+    let origin = server.url.trim_end_matches("/mcp");
+    let expected = format!(
+        r#"Bearer resource_metadata="{origin}/.well-known/oauth-protected-resource/mcp", scope="mcp:tools""#
+    );
+    assert_eq!(answer.challenge.as_deref(), Some(expected.as_str()));
+    assert_eq!(answer.body["error"], "unauthorized");
+}
+
+#[tokio::test]
+async fn every_bad_token_gets_401_invalid_token() {
+    let key = Key::new("k1");
+    let foreign = Key::new("k1"); // same key id, another key: the signature does not verify
+    let server = serve(&[&key], &[]).await;
+    let url = server.url.as_str();
+    let good = claims(url, "alice", "mcp:tools");
+    let with = |change: Value| {
+        let mut claims = good.clone();
+        claims
+            .as_object_mut()
+            .unwrap()
+            .extend(change.as_object().unwrap().clone());
+        claims
+    };
+    let public_jwk = key.jwk.to_string();
+    let hmac_with_public_key = {
+        let mut header = Header::new(Algorithm::HS256);
+        header.kid = Some("k1".into());
+        encode(
+            &header,
+            &good,
+            &EncodingKey::from_secret(public_jwk.as_bytes()),
+        )
+        .unwrap()
+    };
+    let unsigned = {
+        use base64::Engine as _;
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let header = b64.encode(r#"{"alg":"none","typ":"JWT","kid":"k1"}"#);
+        format!("{header}.{}.", b64.encode(good.to_string()))
+    };
+    let cases = [
+        ("expired", key.sign(&with(json!({"exp": now() - 3600})))),
+        (
+            "not yet valid",
+            key.sign(&with(json!({"nbf": now() + 3600}))),
+        ),
+        (
+            "wrong audience",
+            key.sign(&with(json!({"aud": "http://other.test/mcp"}))),
+        ),
+        ("no audience", {
+            let mut claims = good.clone();
+            claims.as_object_mut().unwrap().remove("aud");
+            key.sign(&claims)
+        }),
+        (
+            "wrong issuer",
+            key.sign(&with(json!({"iss": "https://evil.test"}))),
+        ),
+        ("foreign key", foreign.sign(&good)),
+        ("unknown key id", Key::new("k9").sign(&good)),
+        ("alg none", unsigned),
+        ("HMAC with the public key", hmac_with_public_key),
+        ("garbage", "not.a.token".to_owned()),
+    ];
+    for (case, token) in cases {
+        let answer = post(url, Some(&token), call("whoami", json!({})), None).await;
+        assert_eq!(answer.status, 401, "{case}: {}", answer.body);
+        let challenge = answer.challenge.unwrap_or_default();
+        assert!(
+            challenge.starts_with(r#"Bearer error="invalid_token", resource_metadata=""#),
+            "{case}: {challenge}"
+        );
+        assert_eq!(answer.body["error"], "invalid_token", "{case}");
+    }
+    // The server still serves a good token afterwards.
+    let answer = post(url, Some(&key.sign(&good)), call("whoami", json!({})), None).await;
+    assert_eq!(text(&answer), "alice");
+}
+
+#[tokio::test]
+async fn a_missing_scope_gets_403_naming_every_scope_needed() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &["mcp:tools", "mcp:read"]).await;
+    let partial = key.sign(&claims(&server.url, "alice", "mcp:tools"));
+    let answer = post(&server.url, Some(&partial), call("whoami", json!({})), None).await;
+    assert_eq!(answer.status, 403);
+    let challenge = answer.challenge.unwrap_or_default();
+    assert!(
+        challenge.starts_with(r#"Bearer error="insufficient_scope""#),
+        "{challenge}"
+    );
+    assert!(
+        challenge.contains(r#"scope="mcp:tools mcp:read""#),
+        "{challenge}"
+    );
+    let granted = key.sign(&claims(&server.url, "alice", "mcp:read mcp:tools"));
+    let answer = post(&server.url, Some(&granted), call("whoami", json!({})), None).await;
+    assert_eq!(text(&answer), "alice");
+}
+
+#[tokio::test]
+async fn the_metadata_is_published_at_both_well_known_paths() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &[]).await;
+    let origin = server.url.trim_end_matches("/mcp").to_owned();
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let response = reqwest::get(format!("{origin}{path}")).await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(
+            response.headers()["access-control-allow-origin"],
+            "*",
+            "{path}"
+        );
+        let metadata: Value = response.json().await.unwrap();
+        assert_eq!(metadata["resource"], server.url, "{path}");
+        assert_eq!(metadata["authorization_servers"], json!([ISSUER]));
+        assert_eq!(metadata["scopes_supported"], json!(["mcp:tools"]));
+    }
+}
+
+#[tokio::test]
+async fn a_rotated_key_is_fetched_when_a_token_names_it() {
+    let old = Key::new("old");
+    let server = serve_with(&[&old], &[], Duration::from_millis(500)).await;
+    let first = post(
+        &server.url,
+        Some(&old.sign(&claims(&server.url, "alice", ""))),
+        call("whoami", json!({})),
+        None,
+    )
+    .await;
+    assert_eq!(text(&first), "alice");
+    let new = Key::new("new");
+    write_jwks(&server.jwks, &[&old, &new]);
+    let token = new.sign(&claims(&server.url, "bob", ""));
+    // Within the cooldown of the last fetch, an unknown key id is not fetched again.
+    let early = post(&server.url, Some(&token), call("whoami", json!({})), None).await;
+    assert_eq!(early.status, 401, "{}", early.body);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let answer = post(&server.url, Some(&token), call("whoami", json!({})), None).await;
+    assert_eq!(text(&answer), "bob");
+}
+
+#[tokio::test]
+async fn another_subject_cannot_resume_a_multi_round_call() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &[]).await;
+    let alice = key.sign(&claims(&server.url, "alice", ""));
+    let bob = key.sign(&claims(&server.url, "bob", ""));
+    let first = post(
+        &server.url,
+        Some(&alice),
+        call("confirmed", json!({})),
+        None,
+    )
+    .await;
+    let result = &first.body["result"];
+    assert_eq!(result["resultType"], "input_required", "{}", first.body);
+    let (asked, state) = (
+        result["inputRequests"].as_object().unwrap(),
+        &result["requestState"],
+    );
+    let answers: serde_json::Map<String, Value> = asked
+        .keys()
+        .map(|k| {
+            (
+                k.clone(),
+                json!({"action": "accept", "content": {"confirm": true}}),
+            )
+        })
+        .collect();
+    let retry = json!({"inputResponses": answers, "requestState": state});
+    let stolen = post(
+        &server.url,
+        Some(&bob),
+        call("confirmed", retry.clone()),
+        None,
+    )
+    .await;
+    assert_eq!(stolen.body["error"]["code"], -32602, "{}", stolen.body);
+    assert_eq!(
+        stolen.body["error"]["message"],
+        "Invalid or expired requestState"
+    );
+    let resumed = post(&server.url, Some(&alice), call("confirmed", retry), None).await;
+    assert_eq!(text(&resumed), "confirm=true");
+}
+
+#[tokio::test]
+async fn another_subject_cannot_use_a_session() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &[]).await;
+    let alice = key.sign(&claims(&server.url, "alice", ""));
+    let bob = key.sign(&claims(&server.url, "bob", ""));
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let opened = post(&server.url, Some(&alice), initialize, None).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let session = opened.session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let note = post(&server.url, Some(&alice), initialized, Some(&session)).await;
+    assert_eq!(note.status, 202);
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let stolen = post(&server.url, Some(&bob), list.clone(), Some(&session)).await;
+    assert_eq!(stolen.status, 404, "{}", stolen.body);
+    let own = post(&server.url, Some(&alice), list, Some(&session)).await;
+    assert_eq!(own.status, 200, "{}", own.body);
+}
