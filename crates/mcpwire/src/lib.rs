@@ -211,9 +211,9 @@ feature_gated! { "server",
 feature_gated! { "client",
     pub mod client;
 }
-feature_gated! { "auth",
-    pub mod auth;
-}
+#[cfg(all(feature = "auth", feature = "http"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "auth", feature = "http"))))]
+pub mod auth;
 mod error;
 pub mod protocol;
 pub mod schema;

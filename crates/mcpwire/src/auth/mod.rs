@@ -1,5 +1,5 @@
-//! Authorization for the Streamable HTTP server (feature `auth`): the server as an OAuth 2.1
-//! protected resource.
+//! Authorization for the Streamable HTTP server (features `auth` and `http`): the server as an
+//! OAuth 2.1 protected resource.
 //!
 //! - [`TokenVerifier`] checks a bearer token and names its holder ([`VerifiedToken`]);
 //!   [`JwtVerifier`] is the built-in one: signed JWTs whose keys come from a JWKS file or URL

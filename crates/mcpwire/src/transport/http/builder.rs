@@ -40,7 +40,7 @@ pub struct HttpServer {
     server: McpServer,
     path: String,
     settings: Settings,
-    #[cfg(feature = "auth")]
+    #[cfg(all(feature = "auth", feature = "http"))]
     authorization: Option<Arc<crate::auth::Authorization>>,
 }
 
@@ -74,7 +74,7 @@ impl McpServer {
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
             },
-            #[cfg(feature = "auth")]
+            #[cfg(all(feature = "auth", feature = "http"))]
             authorization: None,
         }
     }
@@ -462,7 +462,7 @@ impl HttpServer {
     ///     .await
     /// # }
     /// ```
-    #[cfg(feature = "auth")]
+    #[cfg(all(feature = "auth", feature = "http"))]
     #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
     pub fn authorization(mut self, authorization: crate::auth::Authorization) -> Self {
         self.authorization = Some(Arc::new(authorization));
@@ -472,7 +472,7 @@ impl HttpServer {
     /// What will stand in front of the endpoint.
     fn guard(&self) -> Guard {
         Guard {
-            #[cfg(feature = "auth")]
+            #[cfg(all(feature = "auth", feature = "http"))]
             authorization: self.authorization.clone(),
         }
     }
@@ -513,14 +513,14 @@ impl HttpServer {
 
 /// What stands in front of the endpoint: its authorization, when there is one.
 struct Guard {
-    #[cfg(feature = "auth")]
+    #[cfg(all(feature = "auth", feature = "http"))]
     authorization: Option<Arc<crate::auth::Authorization>>,
 }
 
 impl Guard {
     /// `app` behind the guard.
     fn apply(self, app: Router) -> Router {
-        #[cfg(feature = "auth")]
+        #[cfg(all(feature = "auth", feature = "http"))]
         if let Some(authorization) = self.authorization {
             return crate::auth::protect(app, authorization);
         }
