@@ -1,8 +1,8 @@
 //! The `WWW-Authenticate: Bearer …` challenges (RFC 6750, RFC 9728) and their responses.
 
 use axum::response::{IntoResponse, Response};
-use http::header::{CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
 use http::StatusCode;
+use http::header::{CONTENT_TYPE, HeaderValue, WWW_AUTHENTICATE};
 use serde_json::json;
 
 /// What went wrong, as the challenge tells the client.

@@ -108,7 +108,10 @@ impl JwtVerifier {
         let invalid = |why: String| TokenError::Invalid(why);
         let header = decode_header(token).map_err(|e| invalid(format!("header: {e}")))?;
         if !self.algorithms.contains(&header.alg) {
-            return Err(invalid(format!("algorithm {:?} is not allowed", header.alg)));
+            return Err(invalid(format!(
+                "algorithm {:?} is not allowed",
+                header.alg
+            )));
         }
         let jwk = self.keys.key(header.kid.as_deref()).await?;
         let key = DecodingKey::from_jwk(&jwk).map_err(|e| invalid(format!("key: {e}")))?;
