@@ -12,6 +12,10 @@
 //! `npx @modelcontextprotocol/inspector cargo run --example bookshop`), or over Streamable HTTP
 //! with `cargo run --example bookshop -- --http 127.0.0.1:8000`: it prints the endpoint's URL
 //! (`http://127.0.0.1:8000/mcp`) and how to connect the MCP Inspector to it.
+//!
+//! Protected: add `--auth-issuer ISS --auth-audience http://127.0.0.1:8000/mcp --auth-jwks
+//! PATH_OR_URL` (all three) and every request needs a bearer token from that issuer for that
+//! audience, signed by a key of the JWKS; `order_book` needs the scope `orders:write`.
 
 use mcpwire::prelude::*;
 use std::collections::HashMap;
@@ -58,8 +62,9 @@ async fn reserve_book(title: String, #[resolve(check_stock)] stock: Stock) -> St
     format!("Reserved '{title}' ({} copies left).", stock.copies - 1)
 }
 
-/// Order a book from the shop.
-#[tool]
+/// Order a book from the shop. With authorization (`--auth-*`), only for tokens granting
+/// `orders:write`.
+#[tool(scopes = ["orders:write"])]
 async fn order_book(
     title: String,
     #[resolve(check_stock)] stock: Stock,

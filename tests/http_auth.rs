@@ -4,6 +4,9 @@
 //! published at both well-known paths; the verified subject is the principal, so another subject
 //! can neither resume a multi-round call nor use a 2025-11-25 session.
 
+mod common;
+
+use common::{HttpExample, example_bin, free_port};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
 use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
 use mcpwire::prelude::*;
@@ -67,6 +70,13 @@ async fn whoami(ctx: Context) -> String {
     ctx.principal().unwrap_or("nobody").to_owned()
 }
 
+/// Places an order: only for tokens granting `orders:write`.
+#[tool(scopes = ["orders:write"])]
+async fn place_order(ctx: Context) -> String {
+    let scopes = ctx.grant().map(|g| g.scopes.join(" ")).unwrap_or_default();
+    format!("ordered (scopes: {scopes})")
+}
+
 /// The user's answer.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 struct Confirmation {
@@ -125,6 +135,8 @@ async fn serve_with(keys: &[&Key], required: &[&str], cooldown: Duration) -> Pro
         .tool(whoami)
         .unwrap()
         .tool(confirmed)
+        .unwrap()
+        .tool(place_order)
         .unwrap()
         .http()
         .authorization(authorization);
@@ -360,7 +372,11 @@ async fn the_metadata_is_published_at_both_well_known_paths() {
         let metadata: Value = response.json().await.unwrap();
         assert_eq!(metadata["resource"], server.url, "{path}");
         assert_eq!(metadata["authorization_servers"], json!([ISSUER]));
-        assert_eq!(metadata["scopes_supported"], json!(["mcp:tools"]));
+        // Named by the metadata, and derived from the tools' own scopes.
+        assert_eq!(
+            metadata["scopes_supported"],
+            json!(["mcp:tools", "orders:write"])
+        );
     }
 }
 
@@ -452,4 +468,138 @@ async fn another_subject_cannot_use_a_session() {
     assert_eq!(stolen.status, 404, "{}", stolen.body);
     let own = post(&server.url, Some(&alice), list, Some(&session)).await;
     assert_eq!(own.status, 200, "{}", own.body);
+}
+
+fn list_request() -> Value {
+    json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN_META,
+                  "io.modelcontextprotocol/clientCapabilities": {},
+                  "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}}}})
+}
+
+fn listed_names(answer: &Answer) -> Vec<String> {
+    answer.body["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{} {}", answer.status, answer.body))
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_tool_with_scopes_is_listed_and_called_only_with_them() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &[]).await;
+    let reader = key.sign(&claims(&server.url, "alice", "books:read"));
+    let writer = key.sign(&claims(&server.url, "bob", "books:read orders:write"));
+
+    let listed = post(&server.url, Some(&reader), list_request(), None).await;
+    assert!(!listed_names(&listed).contains(&"place_order".to_owned()));
+    assert!(listed_names(&listed).contains(&"whoami".to_owned()));
+    assert_eq!(
+        listed.body["result"]["cacheScope"], "private",
+        "{}",
+        listed.body
+    );
+    let listed = post(&server.url, Some(&writer), list_request(), None).await;
+    assert!(listed_names(&listed).contains(&"place_order".to_owned()));
+
+    let refused = post(
+        &server.url,
+        Some(&reader),
+        call("place_order", json!({})),
+        None,
+    )
+    .await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let challenge = refused.challenge.unwrap_or_default();
+    assert!(
+        challenge.starts_with(r#"Bearer error="insufficient_scope""#),
+        "{challenge}"
+    );
+    assert!(challenge.contains(r#"scope="orders:write""#), "{challenge}");
+
+    let placed = post(
+        &server.url,
+        Some(&writer),
+        call("place_order", json!({})),
+        None,
+    )
+    .await;
+    assert_eq!(text(&placed), "ordered (scopes: books:read orders:write)");
+}
+
+#[tokio::test]
+async fn a_session_call_needs_the_tools_scopes_too() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &[]).await;
+    let reader = key.sign(&claims(&server.url, "alice", "books:read"));
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let opened = post(&server.url, Some(&reader), initialize, None).await;
+    let session = opened.session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post(&server.url, Some(&reader), initialized, Some(&session)).await;
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                      "params": {"name": "place_order", "arguments": {}}});
+    let refused = post(&server.url, Some(&reader), call, Some(&session)).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused
+            .challenge
+            .unwrap_or_default()
+            .contains(r#"scope="orders:write""#)
+    );
+    let whoami = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                        "params": {"name": "whoami", "arguments": {}}});
+    let allowed = post(&server.url, Some(&reader), whoami, Some(&session)).await;
+    assert_eq!(text(&allowed), "alice");
+}
+
+#[tokio::test]
+async fn the_bookshop_takes_auth_options_and_order_book_needs_orders_write() {
+    let key = Key::new("shop");
+    let dir = TempDir(std::env::temp_dir().join(format!("mcpwire-shop-{}", rand_suffix())));
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let jwks = dir.0.join("jwks.json");
+    write_jwks(&jwks, &[&key]);
+    let port = free_port();
+    let audience = format!("http://127.0.0.1:{port}/mcp");
+    let mut command = std::process::Command::new(example_bin("bookshop"));
+    command.args(["--http", &format!("127.0.0.1:{port}")]);
+    command.args([
+        "--auth-issuer",
+        ISSUER,
+        "--auth-audience",
+        &audience,
+        "--auth-jwks",
+    ]);
+    command.arg(&jwks);
+    let shop = HttpExample::spawn(command, "the protected bookshop");
+    let order = |extra| call("order_book", extra);
+    let args = json!({"arguments": {"title": "Dune"}});
+
+    let anonymous = post(&shop.url, None, order(args.clone()), None).await;
+    assert_eq!(anonymous.status, 401);
+    let reader = key.sign(&claims(&audience, "alice", "books:read"));
+    let refused = post(&shop.url, Some(&reader), order(args.clone()), None).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused
+            .challenge
+            .unwrap_or_default()
+            .contains(r#"scope="orders:write""#)
+    );
+    let info = post(
+        &shop.url,
+        Some(&reader),
+        call("book_info", json!({"arguments": {"title": "Dune"}})),
+        None,
+    )
+    .await;
+    assert_eq!(info.status, 200, "{}", info.body);
+    let writer = key.sign(&claims(&audience, "bob", "orders:write"));
+    let ordered = post(&shop.url, Some(&writer), order(args), None).await;
+    assert_eq!(text(&ordered), "Ordered 'Dune'; it arrives tomorrow.");
 }

@@ -11,6 +11,7 @@ pub(crate) struct Options {
     strings: Vec<(String, String)>,
     integers: Vec<(String, u64)>,
     flags: Vec<(String, bool)>,
+    lists: Vec<(String, Vec<String>)>,
 }
 
 /// The keys an attribute accepts, by the kind of their value.
@@ -19,6 +20,8 @@ pub(crate) struct Keys<'a> {
     pub(crate) strings: &'a [&'a str],
     pub(crate) integers: &'a [&'a str],
     pub(crate) flags: &'a [&'a str],
+    /// Keys taking `["…", …]`.
+    pub(crate) lists: &'a [&'a str],
 }
 
 impl Options {
@@ -43,6 +46,7 @@ impl Options {
             strings,
             integers,
             flags,
+            lists,
         } = *keys;
         let mut options = Options::default();
         let parser = syn::meta::parser(|meta| {
@@ -59,6 +63,24 @@ impl Options {
                     .parse::<syn::LitInt>()?
                     .base10_parse::<u64>()?;
                 options.integers.push((key, value));
+            } else if lists.contains(&key.as_str()) {
+                let array = meta.value()?.parse::<syn::ExprArray>()?;
+                let mut values = Vec::new();
+                for element in &array.elems {
+                    match element {
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(text),
+                            ..
+                        }) => values.push(text.value()),
+                        other => {
+                            return Err(syn::Error::new_spanned(
+                                other,
+                                format!("#[{what}({key} = [\"…\", …])] takes string literals"),
+                            ));
+                        }
+                    }
+                }
+                options.lists.push((key, values));
             } else if flags.contains(&key.as_str()) {
                 let value = if meta.input.peek(syn::Token![=]) {
                     meta.value()?.parse::<syn::LitBool>()?.value
@@ -70,6 +92,7 @@ impl Options {
                 let mut known: Vec<&str> = strings.to_vec();
                 known.extend_from_slice(integers);
                 known.extend_from_slice(flags);
+                known.extend_from_slice(lists);
                 return Err(meta.error(format!(
                     "unknown #[{what}] option; expected one of: {}",
                     known.join(", ")
@@ -93,6 +116,14 @@ impl Options {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| *v)
+    }
+
+    pub(crate) fn list(&self, key: &str) -> Vec<String> {
+        self.lists
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
     }
 
     pub(crate) fn flag(&self, key: &str) -> Option<bool> {

@@ -14,6 +14,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         strings: &["uri", "name", "title", "description", "mime_type", "cache"],
         integers: &["ttl_ms"],
         flags: &[],
+        lists: &[],
     };
     let options = Options::parse_keys(attr, "resource", &keys)?;
     let Some(uri) = options.string("uri") else {

@@ -1,25 +1,27 @@
 //! `#[tool]`: a function becomes a unit struct implementing `mcpwire::server::IntoTool`.
 
 use crate::handler::{HandlerParts, call_fn, handler_parts};
-use crate::options::{Options, option_bool, option_str};
+use crate::options::{Keys, Options, option_bool, option_str};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let options = Options::parse(
-        attr,
-        "tool",
-        &["name", "title", "description", "input_schema"],
-        &[
+    let keys = Keys {
+        strings: &["name", "title", "description", "input_schema"],
+        flags: &[
             "read_only",
             "destructive",
             "idempotent",
             "open_world",
             "once",
         ],
-    )?;
+        lists: &["scopes"],
+        ..Keys::default()
+    };
+    let options = Options::parse_keys(attr, "tool", &keys)?;
+    let scopes = options.list("scopes");
     let signature = Signature::parse(item, "tool")?;
     let name = signature.name();
     let tool_name = options.string("name").unwrap_or_else(|| name.to_string());
@@ -100,6 +102,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     output: __output,
                     params: PARAMS,
                     once: #once,
+                    scopes: &[#(#scopes),*],
                     call: __call,
                 }
         }

@@ -2,7 +2,8 @@
 
 use super::challenge::{Problem, respond};
 use super::{ProtectedResource, TokenError, TokenVerifier};
-use crate::context::Principal;
+use crate::context::{Grant, Principal};
+use crate::server::core::ServerCore;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
@@ -64,15 +65,16 @@ impl Authorization {
         self
     }
 
-    /// Verifies the request's bearer token: the response to send instead, or the request with
-    /// its [`Principal`] and [`VerifiedToken`](super::VerifiedToken) in its extensions.
-    async fn admit(&self, mut request: Request) -> Result<Request, Response> {
+    /// Verifies the request's bearer token and the scopes its operation needs: the response to
+    /// send instead, or the request with its [`Principal`], [`Grant`] and
+    /// [`VerifiedToken`](super::VerifiedToken) in its extensions.
+    async fn admit(&self, request: Request, core: &ServerCore) -> Result<Request, Response> {
         let url = self.resource.metadata_url();
         let challenge = |problem| respond(problem, &url, &self.required_scopes);
-        let Some(token) = bearer(&request) else {
+        let Some(token) = bearer(&request).map(str::to_owned) else {
             return Err(challenge(Problem::Missing));
         };
-        let verified = match self.verifier.verify(token).await {
+        let verified = match self.verifier.verify(&token).await {
             Ok(verified) => verified,
             Err(TokenError::Invalid(why)) => {
                 tracing::info!(reason = %why, "refused a bearer token");
@@ -83,11 +85,22 @@ impl Authorization {
                 return Err(StatusCode::SERVICE_UNAVAILABLE.into_response());
             }
         };
-        if !self.required_scopes.iter().all(|s| verified.has_scope(s)) {
-            return Err(challenge(Problem::InsufficientScope));
+        let (mut request, operation) = operation_scopes(request, core).await?;
+        // Every scope the operation needs, in one challenge (SEP-2350).
+        let mut needed: Vec<String> = self.required_scopes.clone();
+        for scope in operation {
+            if !needed.iter().any(|n| n == scope) {
+                needed.push((*scope).to_owned());
+            }
         }
+        if !needed.iter().all(|scope| verified.has_scope(scope)) {
+            return Err(respond(Problem::InsufficientScope, &url, &needed));
+        }
+        let mut grant = Grant::new(verified.scopes.clone()).with_claims(verified.claims.clone());
+        grant.metadata_url = Some(Arc::from(url.as_str()));
         let extensions = request.extensions_mut();
         extensions.insert(Principal(verified.subject.clone()));
+        extensions.insert(grant);
         extensions.insert(verified);
         Ok(request)
     }
@@ -101,12 +114,70 @@ fn bearer(request: &Request) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-async fn authenticate(
-    State(authorization): State<Arc<Authorization>>,
+/// The scopes the request's operation needs beyond the endpoint's: those of the tool a
+/// `tools/call` names. On 2026-07-28 the validated `Mcp-Method` and `Mcp-Name` headers say
+/// which (the endpoint refuses a body that disagrees with them); otherwise, when some tool needs
+/// scopes, the body is read (within the message limit) and put back.
+async fn operation_scopes(
     request: Request,
-    next: Next,
-) -> Response {
-    match authorization.admit(request).await {
+    core: &ServerCore,
+) -> Result<(Request, &'static [&'static str]), Response> {
+    if !core.snapshot().tools.any_scoped() {
+        return Ok((request, &[]));
+    }
+    let (method, name) = {
+        let header = |name: &str| {
+            request
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        (header("mcp-method"), header("mcp-name"))
+    };
+    if let Some(method) = method {
+        let scopes = match (method.as_str(), name) {
+            ("tools/call", Some(name)) => core.snapshot().tools.scopes(&name),
+            _ => &[],
+        };
+        return Ok((request, scopes));
+    }
+    let (parts, body) = request.into_parts();
+    let limit = core.limits.max_message_bytes;
+    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
+        return Err(StatusCode::PAYLOAD_TOO_LARGE.into_response());
+    };
+    #[derive(serde::Deserialize)]
+    struct Peek {
+        method: Option<String>,
+        params: Option<PeekParams>,
+    }
+    #[derive(serde::Deserialize)]
+    struct PeekParams {
+        name: Option<String>,
+    }
+    let scopes = match serde_json::from_slice::<Peek>(&bytes) {
+        Ok(Peek {
+            method: Some(method),
+            params: Some(PeekParams { name: Some(name) }),
+        }) if method == "tools/call" => core.snapshot().tools.scopes(&name),
+        _ => &[],
+    };
+    Ok((
+        Request::from_parts(parts, axum::body::Body::from(bytes)),
+        scopes,
+    ))
+}
+
+/// The middleware's state: the authorization, and the server whose tools say their scopes.
+#[derive(Clone)]
+struct Guarded {
+    authorization: Arc<Authorization>,
+    core: Arc<ServerCore>,
+}
+
+async fn authenticate(State(guarded): State<Guarded>, request: Request, next: Next) -> Response {
+    match guarded.authorization.admit(request, &guarded.core).await {
         Ok(request) => next.run(request).await,
         Err(refusal) => refusal,
     }
@@ -114,8 +185,22 @@ async fn authenticate(
 
 /// `router` (the MCP endpoint) behind `authorization`, and the metadata routes beside it (open
 /// to everyone, with CORS for browsers).
-pub(crate) fn protect(router: Router, authorization: Arc<Authorization>) -> Router {
-    let metadata = authorization.resource.metadata().to_string();
+pub(crate) fn protect(
+    router: Router,
+    authorization: Arc<Authorization>,
+    core: Arc<ServerCore>,
+) -> Router {
+    // `scopes_supported`: what the metadata names, what every request needs, and what the
+    // tools need.
+    let registered = core.snapshot().tools.all_scopes();
+    let resource = authorization.resource.clone().including_scopes(
+        authorization
+            .required_scopes
+            .iter()
+            .map(String::as_str)
+            .chain(registered),
+    );
+    let metadata = resource.metadata().to_string();
     let serve = move || {
         let metadata = metadata.clone();
         async move {
@@ -143,8 +228,12 @@ pub(crate) fn protect(router: Router, authorization: Arc<Authorization>) -> Rout
     if path_based != root {
         metadata_routes = metadata_routes.route(root, get(serve).options(preflight));
     }
+    let guarded = Guarded {
+        authorization,
+        core,
+    };
     router
-        .layer(middleware::from_fn_with_state(authorization, authenticate))
+        .layer(middleware::from_fn_with_state(guarded, authenticate))
         .merge(metadata_routes)
 }
 

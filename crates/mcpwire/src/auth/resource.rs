@@ -107,6 +107,16 @@ impl ProtectedResource {
         self
     }
 
+    /// The same resource, also listing `scopes` (each once, `offline_access` left out).
+    pub(super) fn including_scopes<'a>(mut self, scopes: impl Iterator<Item = &'a str>) -> Self {
+        for scope in scopes {
+            if scope != "offline_access" && !self.scopes_supported.iter().any(|s| s == scope) {
+                self.scopes_supported.push(scope.to_owned());
+            }
+        }
+        self
+    }
+
     /// The canonical resource URL (what tokens' `aud` must name).
     pub fn resource(&self) -> String {
         format!("{}{}", self.origin, self.path)

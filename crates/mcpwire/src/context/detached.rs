@@ -30,6 +30,7 @@ use std::time::Duration;
 pub struct DetachedContext {
     state: SharedState,
     principal: Option<Arc<str>>,
+    grant: Option<Arc<super::Grant>>,
     capabilities: ClientCapabilities,
 }
 
@@ -38,6 +39,7 @@ impl DetachedContext {
         Self {
             state: SharedState::default(),
             principal: None,
+            grant: None,
             capabilities: ClientCapabilities::default(),
         }
     }
@@ -71,6 +73,20 @@ impl DetachedContext {
     /// ```
     pub fn principal(mut self, principal: impl Into<Arc<str>>) -> Self {
         self.principal = Some(principal.into());
+        self
+    }
+
+    /// The caller's [`Grant`](super::Grant) that [`Context::grant`] reports.
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::context::Grant;
+    ///
+    /// let ctx = Context::detached().grant(Grant::new(["a"])).build();
+    /// assert_eq!(ctx.grant().map(|g| g.scopes.len()), Some(1));
+    /// ```
+    pub fn grant(mut self, grant: super::Grant) -> Self {
+        self.grant = Some(Arc::new(grant));
         self
     }
 
@@ -117,6 +133,7 @@ impl DetachedContext {
             outbound,
             headers: None,
             principal: self.principal,
+            grant: self.grant,
             notifier: Notifier::default(),
             client_requests: None,
             client_request_timeout: Duration::ZERO,

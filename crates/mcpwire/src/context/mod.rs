@@ -22,6 +22,7 @@ mod changes;
 mod client_requests;
 mod detached;
 mod outbound;
+mod grant;
 mod principal;
 pub(crate) mod state;
 
@@ -32,6 +33,7 @@ pub use detached::DetachedContext;
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
+pub use grant::Grant;
 pub use principal::Principal;
 pub(crate) use state::SharedState;
 
@@ -80,6 +82,8 @@ pub(crate) struct RequestScope {
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
     /// Who the transport authenticated.
     pub(crate) principal: Option<Arc<str>>,
+    /// What the caller's token grants.
+    pub(crate) grant: Option<Arc<Grant>>,
     /// Where change notifications go.
     pub(crate) notifier: Notifier,
     /// The session's requests to the client; `None` on 2026-07-28 (servers send no requests).
@@ -244,6 +248,23 @@ impl Context {
     /// ```
     pub fn principal(&self) -> Option<&str> {
         self.inner.principal.as_deref()
+    }
+
+    /// What the caller's verified access token grants (see [`Grant`]), if the request was
+    /// authenticated with one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::context::Grant;
+    ///
+    /// let ctx = Context::detached().grant(Grant::new(["orders:write"])).build();
+    /// assert!(ctx.grant().is_some_and(|g| g.has_scope("orders:write")));
+    /// assert!(Context::detached().build().grant().is_none());
+    /// ```
+    pub fn grant(&self) -> Option<&Grant> {
+        self.inner.grant.as_deref()
     }
 
     /// The shared value of type `T` registered with [`McpServer::state`](crate::McpServer::state).

@@ -244,6 +244,7 @@ fn request_context(exchange: &Exchange, id: &RequestId, served: Served) -> Conte
         outbound: exchange.outbound.clone(),
         headers: exchange.headers.clone(),
         principal: exchange.principal.clone(),
+        grant: exchange.grant.clone(),
         notifier: core.notifier.clone(),
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,

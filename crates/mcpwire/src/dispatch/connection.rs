@@ -25,6 +25,7 @@ where
         outbound: outbound.clone(),
         headers: None,
         principal: None,
+        grant: None,
     });
     let mut tasks = JoinSet::new();
     let forwarding = tokio::spawn(forward_changes(exchange.clone()));

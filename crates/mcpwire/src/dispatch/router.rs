@@ -32,6 +32,8 @@ pub(crate) struct Exchange {
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
     /// Who the transport authenticated.
     pub(crate) principal: Option<Arc<str>>,
+    /// What the caller's token grants (HTTP with authorization only).
+    pub(crate) grant: Option<Arc<crate::context::Grant>>,
 }
 
 /// Handles `request` and returns the response line.
@@ -129,6 +131,12 @@ async fn route(
         }
         ("tools/list", _) if core.offers_tools() => {
             let snapshot = core.snapshot();
+            // A caller with a token sees only the tools its scopes allow (in one page).
+            if let Some(grant) = exchange.grant.as_deref()
+                && snapshot.tools.any_scoped()
+            {
+                return Ok(respond(&snapshot.tools.page_for(grant), listed));
+            }
             let page = list_page(snapshot.tools.pages(), params.as_deref())?;
             Ok(respond(page, listed))
         }

@@ -9,6 +9,8 @@ use std::sync::Arc;
 /// The enabled entries of one registry, by name, and their list pages.
 pub(crate) struct NamedView<T> {
     by_name: HashMap<&'static str, Arc<T>>,
+    /// The entries in list order.
+    order: Vec<Arc<T>>,
     pages: Pages,
 }
 
@@ -16,6 +18,7 @@ impl<T> Default for NamedView<T> {
     fn default() -> Self {
         Self {
             by_name: HashMap::new(),
+            order: Vec::new(),
             pages: Pages::default(),
         }
     }
@@ -37,6 +40,7 @@ impl<T> NamedView<T> {
         let listed: Vec<&L> = entries.iter().map(|entry| listing(entry)).collect();
         Self {
             pages: Pages::new(key, &listed, page_size),
+            order: entries.iter().map(|entry| Arc::clone(entry)).collect(),
             by_name: entries
                 .into_iter()
                 .map(|entry| (name(entry), entry.clone()))
@@ -47,6 +51,11 @@ impl<T> NamedView<T> {
     /// The enabled entry `name`.
     pub(crate) fn get(&self, name: &str) -> Option<&Arc<T>> {
         self.by_name.get(name)
+    }
+
+    /// The enabled entries, in list order.
+    pub(crate) fn entries(&self) -> &[Arc<T>] {
+        &self.order
     }
 
     /// The list's pages.

@@ -101,6 +101,42 @@ impl ToolRegistry {
 pub(crate) type ToolView = NamedView<RegisteredTool>;
 
 impl ToolView {
+    /// The scopes a caller needs for the tool `name` (none for an unknown one).
+    #[cfg(all(feature = "auth", feature = "http"))]
+    pub(crate) fn scopes(&self, name: &str) -> &'static [&'static str] {
+        self.get(name).map_or(&[], |tool| tool.definition.scopes)
+    }
+
+    /// Whether any tool needs scopes (else lists need no filtering).
+    pub(crate) fn any_scoped(&self) -> bool {
+        self.entries().iter().any(|tool| !tool.definition.scopes.is_empty())
+    }
+
+    /// `tools/list` as `grant` may see it: the tools whose scopes it holds, in one page.
+    pub(crate) fn page_for(&self, grant: &crate::context::Grant) -> String {
+        let tools: Vec<&Tool> = self
+            .entries()
+            .iter()
+            .filter(|tool| grant.allows(tool.definition.scopes))
+            .map(|tool| &tool.listed)
+            .collect();
+        serde_json::json!({ "tools": tools }).to_string()
+    }
+
+    /// Every scope some tool needs, each once, in registration order.
+    #[cfg(all(feature = "auth", feature = "http"))]
+    pub(crate) fn all_scopes(&self) -> Vec<&'static str> {
+        let mut scopes = Vec::new();
+        for tool in self.entries() {
+            for scope in tool.definition.scopes {
+                if !scopes.contains(scope) {
+                    scopes.push(*scope);
+                }
+            }
+        }
+        scopes
+    }
+
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
     pub(crate) fn header_params(

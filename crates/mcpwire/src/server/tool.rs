@@ -46,6 +46,9 @@ pub struct ToolDefinition {
     /// `#[tool(once)]`: a multi-round call completes once; a replayed final round is refused
     /// (see [`ReplayGuard`](crate::state::ReplayGuard)).
     pub once: bool,
+    /// `#[tool(scopes = […])]`: the OAuth scopes a caller's token must grant to see and call the
+    /// tool, on a server with authorization (`mcpwire::auth`); empty for everyone.
+    pub scopes: &'static [&'static str],
     /// Runs the tool.
     pub call: fn(ToolCall) -> ToolFuture,
 }

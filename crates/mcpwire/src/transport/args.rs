@@ -23,21 +23,25 @@ impl McpServer {
     /// On an unknown argument or a missing address, and as [`McpServer::serve_stdio`] or
     /// [`McpServer::serve_http`] fail.
     pub async fn serve_from_args(self) -> Result<()> {
-        let Some(addr) = http_address(std::env::args().skip(1))? else {
+        let args = Args::parse(std::env::args().skip(1))?;
+        let Some(addr) = args.http else {
+            if args.auth.is_some() {
+                return Err(usage("--auth-* options need --http".into()));
+            }
             return self.serve_stdio().await;
         };
-        self.serve_http_at(addr).await
+        self.serve_http_at(addr, args.auth).await
     }
 
     #[cfg(not(feature = "http"))]
-    async fn serve_http_at(self, _addr: String) -> Result<()> {
+    async fn serve_http_at(self, _addr: String, _auth: Option<AuthArgs>) -> Result<()> {
         Err(Error::Startup(
             "--http needs mcpwire's `http` feature, which this build leaves out".to_owned(),
         ))
     }
 
     #[cfg(feature = "http")]
-    async fn serve_http_at(self, addr: String) -> Result<()> {
+    async fn serve_http_at(self, addr: String, auth: Option<AuthArgs>) -> Result<()> {
         let listener = tokio::net::TcpListener::bind(&addr).await?;
         let url = format!("http://{}/mcp", listener.local_addr()?);
         eprintln!(
@@ -50,54 +54,136 @@ impl McpServer {
         let ctrl_c = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        self.http().serve_listener(listener, ctrl_c).await
+        let http = self.http();
+        let http = match auth {
+            Some(auth) => auth.protect(http)?,
+            None => http,
+        };
+        http.serve_listener(listener, ctrl_c).await
     }
 }
 
-/// `Some(addr)` for `--http ADDR` (or `--http=ADDR`), `None` for no arguments.
-fn http_address(mut args: impl Iterator<Item = String>) -> Result<Option<String>> {
-    let usage = |why: String| {
-        Error::Io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("{why}; usage: [--http 127.0.0.1:PORT] (stdio without it)"),
-        ))
-    };
-    let mut addr = None;
-    while let Some(arg) = args.next() {
-        if let Some(value) = arg.strip_prefix("--http=") {
-            addr = Some(value.to_owned());
-        } else if arg == "--http" {
-            addr = Some(
-                args.next()
-                    .ok_or_else(|| usage("--http needs an address".into()))?,
-            );
-        } else {
-            return Err(usage(format!("unknown argument {arg:?}")));
+/// `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`: all three, or none.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) struct AuthArgs {
+    issuer: String,
+    audience: String,
+    jwks: String,
+}
+
+impl AuthArgs {
+    /// `http` requiring tokens of the issuer, for the audience, signed by a key of the JWKS.
+    #[cfg(feature = "http")]
+    fn protect(
+        self,
+        http: crate::transport::http::HttpServer,
+    ) -> Result<crate::transport::http::HttpServer> {
+        #[cfg(feature = "auth")]
+        {
+            use crate::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
+            let resource = ProtectedResource::new(&self.audience, self.issuer.clone());
+            let jwks = JwksSource::parse(&self.jwks);
+            let verifier = JwtVerifier::new(self.issuer, resource.resource(), jwks);
+            Ok(http.authorization(Authorization::new(verifier, resource)))
+        }
+        #[cfg(not(feature = "auth"))]
+        {
+            let _ = (http, self.issuer, self.audience, self.jwks);
+            Err(Error::Startup(
+                "--auth-* options need mcpwire's `auth` feature, which this build leaves out"
+                    .to_owned(),
+            ))
         }
     }
-    Ok(addr)
+}
+
+/// What the command line asked for.
+struct Args {
+    http: Option<String>,
+    auth: Option<AuthArgs>,
+}
+
+impl Args {
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Self> {
+        let (mut http, mut issuer, mut audience, mut jwks) = (None, None, None, None);
+        while let Some(arg) = args.next() {
+            let (flag, inline) = match arg.split_once('=') {
+                Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
+                _ => (arg, None),
+            };
+            let slot = match flag.as_str() {
+                "--http" => &mut http,
+                "--auth-issuer" => &mut issuer,
+                "--auth-audience" => &mut audience,
+                "--auth-jwks" => &mut jwks,
+                _ => return Err(usage(format!("unknown argument {flag:?}"))),
+            };
+            let value = match inline {
+                Some(value) => value,
+                None => args
+                    .next()
+                    .ok_or_else(|| usage(format!("{flag} needs a value")))?,
+            };
+            *slot = Some(value);
+        }
+        let auth = match (issuer, audience, jwks) {
+            (None, None, None) => None,
+            (Some(issuer), Some(audience), Some(jwks)) => Some(AuthArgs {
+                issuer,
+                audience,
+                jwks,
+            }),
+            _ => {
+                return Err(usage(
+                    "--auth-issuer, --auth-audience and --auth-jwks go together".into(),
+                ));
+            }
+        };
+        Ok(Self { http, auth })
+    }
+}
+
+fn usage(why: String) -> Error {
+    Error::Io(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "{why}; usage: [--http 127.0.0.1:PORT [--auth-issuer ISS --auth-audience URL \
+             --auth-jwks PATH_OR_URL]] (stdio without --http)"
+        ),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::http_address;
+    use super::Args;
 
-    fn parse(args: &[&str]) -> Option<String> {
-        http_address(args.iter().map(|a| a.to_string())).unwrap()
+    fn parse(args: &[&str]) -> crate::error::Result<Args> {
+        Args::parse(args.iter().map(|a| a.to_string()))
     }
 
     #[test]
     fn reads_the_http_address() {
-        assert_eq!(parse(&[]), None);
+        assert_eq!(parse(&[]).unwrap().http, None);
+        let http = |args: &[&str]| parse(args).unwrap().http;
+        assert_eq!(http(&["--http", "127.0.0.1:0"]).as_deref(), Some("127.0.0.1:0"));
+        assert_eq!(http(&["--http=127.0.0.1:9"]).as_deref(), Some("127.0.0.1:9"));
+        assert!(parse(&["--http"]).is_err());
+        assert!(parse(&["--stdio"]).is_err());
+    }
+
+    #[test]
+    fn reads_the_three_auth_options_together_or_none() {
+        let all = parse(&[
+            "--http", "127.0.0.1:0", "--auth-issuer", "https://a", "--auth-audience",
+            "http://127.0.0.1:8000/mcp", "--auth-jwks=jwks.json",
+        ])
+        .unwrap();
+        let auth = all.auth.expect("auth options");
         assert_eq!(
-            parse(&["--http", "127.0.0.1:0"]).as_deref(),
-            Some("127.0.0.1:0")
+            (auth.issuer.as_str(), auth.audience.as_str(), auth.jwks.as_str()),
+            ("https://a", "http://127.0.0.1:8000/mcp", "jwks.json")
         );
-        assert_eq!(
-            parse(&["--http=127.0.0.1:9"]).as_deref(),
-            Some("127.0.0.1:9")
-        );
-        assert!(http_address(["--http".to_owned()].into_iter()).is_err());
-        assert!(http_address(["--stdio".to_owned()].into_iter()).is_err());
+        assert!(parse(&["--http", "x", "--auth-issuer", "https://a"]).is_err());
+        assert!(parse(&["--http", "x"]).unwrap().auth.is_none());
     }
 }

@@ -436,8 +436,8 @@ impl HttpServer {
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
         let grace = core.limits.shutdown_grace;
-        let endpoint = Endpoint::new(core, self.settings, shutdown.clone());
-        let app = guard.apply(endpoint::router(Arc::new(endpoint), &self.path));
+        let endpoint = Endpoint::new(core.clone(), self.settings, shutdown.clone());
+        let app = guard.apply(endpoint::router(Arc::new(endpoint), &self.path), core);
         run(listener, app, shutdown, signal, grace).await
     }
 
@@ -506,8 +506,8 @@ impl HttpServer {
         let guard = self.guard();
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
-        let endpoint = Endpoint::new(core, self.settings, CancellationToken::new());
-        Ok(guard.apply(endpoint::router(Arc::new(endpoint), &self.path)))
+        let endpoint = Endpoint::new(core.clone(), self.settings, CancellationToken::new());
+        Ok(guard.apply(endpoint::router(Arc::new(endpoint), &self.path), core))
     }
 }
 
@@ -518,12 +518,13 @@ struct Guard {
 }
 
 impl Guard {
-    /// `app` behind the guard.
-    fn apply(self, app: Router) -> Router {
+    /// `app` (serving `core`) behind the guard.
+    fn apply(self, app: Router, core: Arc<crate::server::core::ServerCore>) -> Router {
         #[cfg(all(feature = "auth", feature = "http"))]
         if let Some(authorization) = self.authorization {
-            return crate::auth::protect(app, authorization);
+            return crate::auth::protect(app, authorization, core);
         }
+        let _ = core;
         app
     }
 }

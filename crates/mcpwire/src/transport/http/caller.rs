@@ -3,7 +3,7 @@
 //! to its caller: only the principal that opened it may use it, and the table shares its room
 //! out per [`Owner`].
 
-use crate::context::Principal;
+use crate::context::{Grant, Principal};
 use axum::extract::ConnectInfo;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
@@ -13,6 +13,8 @@ use std::sync::Arc;
 pub(super) struct Caller {
     /// Who the application's middleware authenticated, if anyone.
     pub(super) principal: Option<Arc<str>>,
+    /// What its token grants, when the authorization says.
+    pub(super) grant: Option<Arc<Grant>>,
     /// The peer's address: known when the server was started by this SDK, or by the
     /// application with `into_make_service_with_connect_info::<SocketAddr>()`.
     pub(super) peer: Option<IpAddr>,
@@ -35,6 +37,7 @@ impl Caller {
             principal: extensions
                 .get::<Principal>()
                 .map(|principal| Arc::from(principal.0.as_str())),
+            grant: extensions.get::<Grant>().cloned().map(Arc::new),
             peer: extensions
                 .get::<ConnectInfo<SocketAddr>>()
                 .map(|ConnectInfo(addr)| addr.ip()),
@@ -83,6 +86,7 @@ mod tests {
         Caller {
             principal: None,
             peer: Some(peer.parse().unwrap()),
+            ..Caller::default()
         }
         .owner()
     }
@@ -104,6 +108,7 @@ mod tests {
         let alice = |peer: &str| Caller {
             principal: Some(Arc::from("alice")),
             peer: Some(peer.parse().unwrap()),
+            ..Caller::default()
         };
         assert_eq!(alice("10.0.0.1").owner(), alice("10.9.9.9").owner());
         assert_eq!(alice("10.0.0.1").owner().principal(), Some("alice"));

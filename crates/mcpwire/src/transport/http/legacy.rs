@@ -45,6 +45,7 @@ pub(super) async fn initialize(
         outbound,
         headers: Some(Arc::new(headers)),
         principal: caller.principal.clone(),
+        grant: caller.grant.clone(),
     };
     let answer = respond(&exchange, request).await;
     if answer.error_code.is_some() {
@@ -76,6 +77,7 @@ pub(super) async fn request(
         outbound,
         headers: Some(Arc::new(headers)),
         principal: caller.principal.clone(),
+        grant: caller.grant.clone(),
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();

@@ -2,6 +2,7 @@
 //! any other error), then `_meta`; the request runs inside its response (closing the response
 //! cancels it), and no session id is minted or echoed. `initialize` is not a 2026-07-28 method.
 
+use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::{headers, reply};
 use crate::context::Outbound;
@@ -20,7 +21,7 @@ pub(super) async fn handle(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    principal: Option<Arc<str>>,
+    caller: &Caller,
     meta: RequestMeta,
 ) -> Response {
     let checked = {
@@ -50,7 +51,8 @@ pub(super) async fn handle(
         session: endpoint.stateless.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
-        principal,
+        principal: caller.principal.clone(),
+        grant: caller.grant.clone(),
     };
     let work = async move { Some(respond_served(&exchange, request, served).await) };
     reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await

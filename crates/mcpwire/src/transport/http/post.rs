@@ -73,8 +73,7 @@ async fn route_request(
     if let Some(meta) =
         meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
     {
-        let principal = caller.principal.clone();
-        return modern::handle(endpoint, request, headers, principal, meta).await;
+        return modern::handle(endpoint, request, headers, caller, meta).await;
     }
     if request.method == "initialize" {
         return legacy::initialize(endpoint, request, headers, caller).await;

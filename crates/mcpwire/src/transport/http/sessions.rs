@@ -270,6 +270,7 @@ mod tests {
         Caller {
             principal: Some(Arc::from(name)),
             peer: None,
+            ..Caller::default()
         }
     }
 
@@ -352,6 +353,7 @@ mod tests {
             sessions.create(&Caller {
                 principal: None,
                 peer: Some("10.0.0.9".parse().unwrap()),
+                ..Caller::default()
             })
             .is_err(),
             "only a busy anonymous session of an owner no larger could make room"

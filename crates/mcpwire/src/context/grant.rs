@@ -1,0 +1,75 @@
+//! `Grant`: what the caller's verified access token allows.
+
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// What the caller's access token grants: its scopes and claims.
+///
+/// `mcpwire::auth` (features `auth` + `http`) inserts one into each authenticated HTTP request's
+/// extensions, beside the [`Principal`](super::Principal); your own middleware may insert one
+/// too. The SDK then shows the caller only the tools it may call (their `#[tool(scopes = […])]`),
+/// refuses the others with `403 insufficient_scope`, and hands the grant to handlers as
+/// [`Context::grant`](crate::Context::grant).
+///
+/// ```
+/// use mcpwire::context::Grant;
+///
+/// let grant = Grant::new(["books:read", "orders:write"]);
+/// assert!(grant.has_scope("orders:write"));
+/// assert!(grant.allows(&["books:read", "orders:write"]));
+/// assert!(!grant.allows(&["admin"]));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Grant {
+    /// The scopes the token grants.
+    pub scopes: Vec<String>,
+    /// Every claim of the token (empty when the verifier reports none).
+    pub claims: Map<String, Value>,
+    /// Where this server's protected-resource metadata is (for the `403` challenge).
+    pub(crate) metadata_url: Option<Arc<str>>,
+}
+
+impl Grant {
+    /// A grant of `scopes`, with no claims.
+    pub fn new<I, S>(scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self {
+            scopes: scopes.into_iter().map(Into::into).collect(),
+            ..Self::default()
+        }
+    }
+
+    /// The same grant, with `claims`.
+    ///
+    /// ```
+    /// let grant = mcpwire::context::Grant::new(["a"])
+    ///     .with_claims(serde_json::json!({"tenant": "t1"}).as_object().unwrap().clone());
+    /// assert_eq!(grant.claims["tenant"], "t1");
+    /// ```
+    pub fn with_claims(mut self, claims: Map<String, Value>) -> Self {
+        self.claims = claims;
+        self
+    }
+
+    /// Whether the grant includes `scope`.
+    ///
+    /// ```
+    /// assert!(mcpwire::context::Grant::new(["a"]).has_scope("a"));
+    /// ```
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|granted| granted == scope)
+    }
+
+    /// Whether the grant includes every one of `needed`.
+    ///
+    /// ```
+    /// assert!(mcpwire::context::Grant::new(["a", "b"]).allows(&["b"]));
+    /// ```
+    pub fn allows(&self, needed: &[&str]) -> bool {
+        needed.iter().all(|scope| self.has_scope(scope))
+    }
+}
