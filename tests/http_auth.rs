@@ -8,7 +8,9 @@ mod common;
 
 use common::{HttpExample, example_bin, free_port};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
-use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
+use mcpwire::auth::{
+    Authorization, IntrospectionVerifier, JwksSource, JwtVerifier, ProtectedResource,
+};
 use mcpwire::prelude::*;
 use p256::pkcs8::EncodePrivateKey;
 use serde_json::{Value, json};
@@ -602,4 +604,101 @@ async fn the_bookshop_takes_auth_options_and_order_book_needs_orders_write() {
     let writer = key.sign(&claims(&audience, "bob", "orders:write"));
     let ordered = post(&shop.url, Some(&writer), order(args), None).await;
     assert_eq!(text(&ordered), "Ordered 'Dune'; it arrives tomorrow.");
+}
+
+/// An RFC 7662 endpoint for the client `rs`/`rs-secret`: `good-*` tokens are active for
+/// `audience`, `inactive` is not, `elsewhere` is for another audience. Counts its calls.
+async fn introspection_endpoint(
+    audience: String,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let asked = std::sync::Arc::new(AtomicUsize::new(0));
+    let count = asked.clone();
+    let app = axum::Router::new().route(
+        "/introspect",
+        axum::routing::post(
+            move |headers: axum::http::HeaderMap,
+                  axum::extract::Form(form): axum::extract::Form<
+                std::collections::HashMap<String, String>,
+            >| {
+                let (audience, count) = (audience.clone(), count.clone());
+                async move {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    use base64::Engine as _;
+                    let expected = format!(
+                        "Basic {}",
+                        base64::engine::general_purpose::STANDARD.encode("rs:rs-secret")
+                    );
+                    if headers.get("authorization").and_then(|v| v.to_str().ok())
+                        != Some(expected.as_str())
+                    {
+                        return (axum::http::StatusCode::UNAUTHORIZED, String::new());
+                    }
+                    let token = form.get("token").cloned().unwrap_or_default();
+                    let answer = match token.as_str() {
+                        t if t.starts_with("good-") => json!({"active": true,
+                            "sub": t.trim_start_matches("good-"), "aud": audience,
+                            "iss": ISSUER, "scope": "mcp:tools", "exp": now() + 300}),
+                        "elsewhere" => json!({"active": true, "sub": "eve",
+                            "aud": "http://other.test/mcp", "exp": now() + 300}),
+                        _ => json!({"active": false}),
+                    };
+                    (axum::http::StatusCode::OK, answer.to_string())
+                }
+            },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/introspect", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, asked)
+}
+
+#[tokio::test]
+async fn opaque_tokens_are_introspected_and_cached() {
+    use std::sync::atomic::Ordering;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (endpoint, asked) = introspection_endpoint(url.clone()).await;
+    let resource = ProtectedResource::new(&url, ISSUER);
+    let verifier = IntrospectionVerifier::new(&endpoint, "rs", "rs-secret", resource.resource())
+        .issuer(ISSUER);
+    let server = McpServer::new("opaque")
+        .tool(whoami)
+        .unwrap()
+        .http()
+        .authorization(Authorization::new(verifier, resource));
+    tokio::spawn(server.serve_listener(listener, std::future::pending()));
+
+    for _ in 0..2 {
+        let answer = post(&url, Some("good-alice"), call("whoami", json!({})), None).await;
+        assert_eq!(text(&answer), "alice");
+    }
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        1,
+        "the second call used the cached answer"
+    );
+    for token in ["inactive", "elsewhere"] {
+        let answer = post(&url, Some(token), call("whoami", json!({})), None).await;
+        assert_eq!(answer.status, 401, "{token}: {}", answer.body);
+        assert_eq!(answer.body["error"], "invalid_token", "{token}");
+    }
+}
+
+#[tokio::test]
+async fn an_introspection_endpoint_that_refuses_the_server_is_a_503_not_a_401() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let (endpoint, _) = introspection_endpoint(url.clone()).await;
+    let resource = ProtectedResource::new(&url, ISSUER);
+    let verifier = IntrospectionVerifier::new(&endpoint, "rs", "wrong", resource.resource());
+    let server = McpServer::new("opaque")
+        .tool(whoami)
+        .unwrap()
+        .http()
+        .authorization(Authorization::new(verifier, resource));
+    tokio::spawn(server.serve_listener(listener, std::future::pending()));
+    let answer = post(&url, Some("good-alice"), call("whoami", json!({})), None).await;
+    assert_eq!(answer.status, 503);
 }

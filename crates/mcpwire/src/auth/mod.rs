@@ -7,6 +7,7 @@
 //!   names a key it has not seen (key rotation). It checks the issuer, the audience (this
 //!   server's resource URL, RFC 8707), `exp` and `nbf` with a small leeway, and allows only
 //!   asymmetric algorithms (never `none`, never HMAC: a public key must not become a secret).
+//! - [`IntrospectionVerifier`] asks the authorization server about opaque tokens (RFC 7662).
 //! - [`ProtectedResource`] is the RFC 9728 metadata, served at the path-based and the root
 //!   `/.well-known/oauth-protected-resource` locations (open CORS).
 //! - [`Authorization`] puts both in front of the MCP endpoint
@@ -42,6 +43,7 @@
 //! ```
 
 mod challenge;
+mod introspection;
 mod jwks;
 mod jwt;
 mod layer;
@@ -49,6 +51,7 @@ mod resource;
 mod verified;
 mod verifier;
 
+pub use introspection::IntrospectionVerifier;
 /// The JWT signature algorithms ([`JwtVerifier::algorithms`]), from `jsonwebtoken`.
 pub use jsonwebtoken::Algorithm;
 pub use jwks::JwksSource;
