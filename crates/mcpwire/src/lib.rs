@@ -83,6 +83,7 @@ feature_gated! { "server",
     pub mod resolve;
     pub mod server;
     pub mod state;
+    pub mod tasks;
     pub mod transport;
     pub use context::Context;
     pub use server::McpServer;
@@ -274,6 +275,7 @@ pub mod __private {
     pub use crate::context::Context;
     pub use crate::error::ToolError;
     pub use crate::protocol::lifecycle::CacheScope;
+    pub use crate::protocol::tasks::TaskSupport;
     pub use crate::protocol::tools::ToolAnnotations;
     pub use crate::resolve::from_request::{FromRequest, Injected, request_param_spec};
     pub use crate::resolve::from_resolved::{ConsumerCheck, FromResolved, consumer_check};

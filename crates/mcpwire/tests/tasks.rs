@@ -1,0 +1,318 @@
+//! The tasks extension (2026-07-28) from a raw HTTP client: a task that completes, fails,
+//! is cancelled, asks through its resolvers and is answered, expires, and is hidden from other
+//! principals; the same tools as plain calls for a client that does not negotiate tasks, and on a
+//! 2025-11-25 session (which gets no tasks).
+
+mod http_support;
+mod tasks_support;
+
+use http_support::*;
+use mcpwire::prelude::*;
+use mcpwire::protocol::ErrorObject;
+use serde_json::json;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tasks_support::*;
+
+/// How often bodies ran, and whether one saw its cancellation.
+#[derive(Default)]
+struct Counters {
+    bodies: AtomicUsize,
+    cancelled: AtomicUsize,
+}
+
+/// Sums two numbers, as a task when the client negotiates tasks.
+#[tool(task = "optional")]
+async fn add_slowly(a: i64, b: i64, ctx: Context) -> String {
+    ctx.state::<Arc<Counters>>()
+        .bodies
+        .fetch_add(1, Ordering::SeqCst);
+    ctx.report_progress(1.0, Some(2.0), Some("adding".into()))
+        .await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    format!("{}", a + b)
+}
+
+/// Runs until cancelled.
+#[tool(task = "required")]
+async fn forever(ctx: Context) -> String {
+    ctx.cancelled().await;
+    ctx.state::<Arc<Counters>>()
+        .cancelled
+        .fetch_add(1, Ordering::SeqCst);
+    "stopped".into()
+}
+
+/// Fails with a JSON-RPC error.
+#[tool(task = "optional")]
+async fn broken() -> Result<String, ToolError> {
+    Err(ToolError::protocol(ErrorObject::new(
+        -32603,
+        "the backend is down",
+    )))
+}
+
+/// Fails with a tool error.
+#[tool(task = "optional")]
+async fn refuses() -> Result<String, ToolError> {
+    Err(ToolError::new("not today"))
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+struct Approval {
+    approve: bool,
+}
+
+#[resolver(key = "approval")]
+fn ask_approval(amount: u32) -> Elicit<Approval> {
+    Elicit::ask(format!("Pay {amount} EUR?"))
+}
+
+/// Pays after the user approves.
+#[tool(task = "optional")]
+async fn pay(amount: u32, #[resolve(ask_approval)] approval: Approval, ctx: Context) -> String {
+    ctx.state::<Arc<Counters>>()
+        .bodies
+        .fetch_add(1, Ordering::SeqCst);
+    match approval.approve {
+        true => format!("paid {amount}"),
+        false => "not paid".into(),
+    }
+}
+
+fn server() -> McpServer {
+    server_counting(Arc::default())
+}
+
+/// The server, counting into `counters`.
+fn server_counting(counters: Arc<Counters>) -> McpServer {
+    McpServer::new("tasks")
+        .state(counters)
+        .tool(add_slowly)
+        .and_then(|s| s.tool(forever))
+        .and_then(|s| s.tool(broken))
+        .and_then(|s| s.tool(refuses))
+        .and_then(|s| s.tool(pay))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_task_completes_with_its_result_and_progress_as_status() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url);
+    let created = caller.call("add_slowly", json!({"a": 2, "b": 3})).await;
+    assert_eq!(created["resultType"], "task");
+    assert_eq!(created["status"], "working");
+    assert!(created["ttlMs"].as_u64().unwrap() > 0);
+    assert!(created["pollIntervalMs"].as_u64().unwrap() > 0);
+    assert!(created.get("result").is_none() && created.get("requestState").is_none());
+    let task = created["taskId"].as_str().unwrap();
+    assert!(task.len() >= 32, "an unguessable id: {task}");
+    let done = caller.wait_for(task, "completed").await;
+    assert_eq!(done["resultType"], "complete");
+    assert_eq!(text(&done["result"]), "5");
+    assert_eq!(done["statusMessage"], "adding");
+    // Cancelling a finished task is an empty ack, and changes nothing.
+    let ack = result(caller.cancel(task).await);
+    assert_eq!(ack["resultType"], "complete");
+    assert!(ack.get("status").is_none());
+    assert_eq!(result(caller.get(task).await)["status"], "completed");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_protocol_error_fails_the_task_and_a_tool_error_completes_it_with_is_error() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url);
+    let task = caller.start_task("broken", json!({})).await;
+    let failed = caller.wait_for(&task, "failed").await;
+    assert_eq!(failed["error"]["code"], -32603);
+    assert_eq!(failed["error"]["message"], "the backend is down");
+    assert!(failed.get("result").is_none());
+    let task = caller.start_task("refuses", json!({})).await;
+    let done = caller.wait_for(&task, "completed").await;
+    assert_eq!(done["result"]["isError"], true);
+    assert_eq!(
+        text(&done["result"]),
+        "Error executing tool refuses: not today"
+    );
+    // Without tasks, the same protocol error answers the call itself.
+    let plain = caller.without_tasks();
+    let response = plain
+        .send("tools/call", json!({"name": "broken", "arguments": {}}))
+        .await;
+    assert_eq!(error(response)["message"], "the backend is down");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_cancelled_task_stops_its_body_promptly() {
+    let counters = Arc::new(Counters::default());
+    let running = start(server_counting(counters.clone())).await;
+    let caller = Caller::new(&running.url);
+    let task = caller.start_task("forever", json!({})).await;
+    assert_eq!(result(caller.get(&task).await)["status"], "working");
+    let ack = result(caller.cancel(&task).await);
+    assert_eq!(
+        ack,
+        json!({"resultType": "complete", "_meta": ack["_meta"]})
+    );
+    let cancelled = caller.wait_for(&task, "cancelled").await;
+    assert!(cancelled.get("result").is_none() && cancelled.get("error").is_none());
+    // The body saw the cancellation (Context::cancelled) and ended; its result is not kept.
+    eventually("the body saw its cancellation", || {
+        counters.cancelled.load(Ordering::SeqCst) == 1
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(result(caller.get(&task).await)["status"], "cancelled");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_resolver_question_parks_the_task_until_tasks_update_answers_it() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url);
+    let task = caller.start_task("pay", json!({"amount": 30})).await;
+    let waiting = caller.wait_for(&task, "input_required").await;
+    let question = &waiting["inputRequests"]["approval"];
+    assert_eq!(question["method"], "elicitation/create");
+    assert_eq!(question["params"]["message"], "Pay 30 EUR?");
+    // Unknown keys (even malformed) are ignored; the task keeps waiting.
+    let ack = result(caller.update(&task, json!({"nope": 1})).await);
+    assert_eq!(ack["resultType"], "complete");
+    assert_eq!(result(caller.get(&task).await)["status"], "input_required");
+    let answer = json!({"approval": {"action": "accept", "content": {"approve": true}}});
+    result(caller.update(&task, answer.clone()).await);
+    let done = caller.wait_for(&task, "completed").await;
+    assert_eq!(text(&done["result"]), "paid 30");
+    // An answer to a question no longer outstanding changes nothing.
+    result(caller.update(&task, answer).await);
+    assert_eq!(text(&result(caller.get(&task).await)["result"]), "paid 30");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_body_of_a_task_that_asked_runs_once() {
+    let counters = Arc::new(Counters::default());
+    let running = start(server_counting(counters.clone())).await;
+    let caller = Caller::new(&running.url);
+    let task = caller.start_task("pay", json!({"amount": 5})).await;
+    caller.wait_for(&task, "input_required").await;
+    let answer = json!({"approval": {"action": "accept", "content": {"approve": false}}});
+    result(caller.update(&task, answer).await);
+    let done = caller.wait_for(&task, "completed").await;
+    assert_eq!(text(&done["result"]), "not paid");
+    // The resolvers ran in each round; the body once, with the answer.
+    assert_eq!(counters.bodies.load(Ordering::SeqCst), 1);
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_expired_task_is_gone() {
+    let server = server().task_ttl(Some(Duration::from_millis(300)));
+    let running = start(server).await;
+    let caller = Caller::new(&running.url);
+    let task = caller.start_task("forever", json!({})).await;
+    assert_eq!(result(caller.get(&task).await)["ttlMs"], 300);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let expired = error(caller.get(&task).await);
+    assert_eq!(expired["code"], -32602);
+    assert_eq!(expired["message"], "Task has expired");
+    // The next creation sweeps it away: then it is unknown.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    caller
+        .start_task("add_slowly", json!({"a": 1, "b": 1}))
+        .await;
+    assert_eq!(error(caller.get(&task).await)["message"], "Unknown task");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn another_principal_cannot_see_update_or_cancel_a_task() {
+    let running = start_authenticated(server().http()).await;
+    let alice = Caller::new(&running.url).as_user("alice");
+    let bob = Caller::new(&running.url).as_user("bob");
+    let anonymous = Caller::new(&running.url);
+    let task = alice.start_task("pay", json!({"amount": 9})).await;
+    alice.wait_for(&task, "input_required").await;
+    for other in [&bob, &anonymous] {
+        assert_eq!(error(other.get(&task).await)["code"], -32602);
+        assert_eq!(error(other.get(&task).await)["message"], "Unknown task");
+        let answer = json!({"approval": {"action": "accept", "content": {"approve": true}}});
+        assert_eq!(error(other.update(&task, answer).await)["code"], -32602);
+        assert_eq!(error(other.cancel(&task).await)["code"], -32602);
+    }
+    // Still Alice's, untouched.
+    assert_eq!(result(alice.get(&task).await)["status"], "input_required");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn without_the_extension_tools_run_as_plain_calls_and_tasks_methods_are_refused() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url).without_tasks();
+    let plain = caller.call("add_slowly", json!({"a": 4, "b": 4})).await;
+    assert_eq!(plain["resultType"], "complete");
+    assert_eq!(text(&plain), "8");
+    assert!(plain.get("taskId").is_none());
+    // The same resolver asks in an input_required round of the call instead.
+    let round = caller.call("pay", json!({"amount": 1})).await;
+    assert_eq!(round["resultType"], "input_required");
+    assert!(round["inputRequests"].get("approval").is_some());
+    // A tool that only runs as a task says what the request lacks.
+    let response = caller
+        .send("tools/call", json!({"name": "forever", "arguments": {}}))
+        .await;
+    let refused = error(response);
+    assert_eq!(refused["code"], -32021);
+    assert_eq!(
+        refused["data"]["requiredCapabilities"]["extensions"][TASKS],
+        json!({})
+    );
+    // tasks/* need the extension, checked before the id.
+    for method in ["tasks/get", "tasks/cancel"] {
+        let response = caller.send(method, json!({"taskId": "nope"})).await;
+        assert_eq!(error(response)["code"], -32021, "{method}");
+    }
+    let response = caller
+        .send(
+            "tasks/update",
+            json!({"taskId": "nope", "inputResponses": {}}),
+        )
+        .await;
+    assert_eq!(error(response)["code"], -32021);
+    // Removed methods are not found.
+    let tasks = Caller::new(&running.url);
+    for method in ["tasks/result", "tasks/list"] {
+        assert_eq!(error(tasks.send(method, json!({})).await)["code"], -32601);
+    }
+    assert_eq!(error(tasks.get("nope").await)["code"], -32602);
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn server_discover_declares_the_extension_but_a_legacy_session_gets_no_tasks() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url);
+    let discovered = result(caller.send("server/discover", json!({})).await);
+    assert_eq!(discovered["capabilities"]["extensions"][TASKS], json!({}));
+    assert!(discovered["capabilities"].get("tasks").is_none());
+    let session = running.initialize().await;
+    let body = legacy_call(2, "add_slowly", json!({"a": 1, "b": 2}));
+    let events = events_or_json(running.legacy(&session, &body).await).await;
+    let reply = events.last().unwrap();
+    assert_eq!(reply["result"]["content"][0]["text"], "3");
+    assert!(reply["result"].get("taskId").is_none());
+    running.shut_down().await.unwrap();
+}
+
+/// The JSON body, or the events of an SSE body.
+async fn events_or_json(response: reqwest::Response) -> Vec<serde_json::Value> {
+    if content_type(&response).starts_with("text/event-stream") {
+        events_of(response).await
+    } else {
+        vec![json_of(response).await]
+    }
+}
