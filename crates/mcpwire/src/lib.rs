@@ -48,6 +48,7 @@
 //! |---|---|---|
 //! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
+//! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
 //! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
@@ -227,6 +228,8 @@ pub use protocol::{CallToolResult, Content};
 pub mod guide {
     #[doc = include_str!("../docs/dependencies.md")]
     pub mod dependencies {}
+    #[doc = include_str!("../docs/tasks.md")]
+    pub mod tasks {}
 }
 
 /// The crate's README, whose example is compiled as a doc test.

@@ -232,8 +232,8 @@ async fn an_expired_task_is_gone() {
 #[tokio::test]
 async fn another_principal_cannot_see_update_or_cancel_a_task() {
     let running = start_authenticated(server().http()).await;
-    let alice = Caller::new(&running.url).as_user("alice");
-    let bob = Caller::new(&running.url).as_user("bob");
+    let alice = Caller::new(&running.url).signed_in_as("alice");
+    let bob = Caller::new(&running.url).signed_in_as("bob");
     let anonymous = Caller::new(&running.url);
     let task = alice.start_task("pay", json!({"amount": 9})).await;
     alice.wait_for(&task, "input_required").await;
@@ -315,4 +315,48 @@ async fn events_or_json(response: reqwest::Response) -> Vec<serde_json::Value> {
     } else {
         vec![json_of(response).await]
     }
+}
+
+#[tokio::test]
+async fn a_listen_stream_that_names_a_task_gets_its_changes_as_notifications_tasks() {
+    let running = start_authenticated(server().http()).await;
+    let alice = Caller::new(&running.url).signed_in_as("alice");
+    let task = alice.start_task("pay", json!({"amount": 12})).await;
+    alice.wait_for(&task, "input_required").await;
+    let filter = json!({"notifications": {"taskIds": [task]}});
+    let mut stream = alice.post("subscriptions/listen", filter.clone()).await;
+    let ack = first_event(&mut stream).await;
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(ack["params"]["notifications"]["taskIds"], json!([task]));
+    let answer = json!({"approval": {"action": "accept", "content": {"approve": true}}});
+    result(alice.update(&task, answer).await);
+    let mut statuses = Vec::new();
+    while statuses.last().map(String::as_str) != Some("completed") {
+        let event = first_event(&mut stream).await;
+        assert_eq!(event["method"], "notifications/tasks", "{event}");
+        assert_eq!(event["params"]["taskId"], task);
+        assert!(
+            event["params"]["_meta"]
+                .get("io.modelcontextprotocol/subscriptionId")
+                .is_some()
+        );
+        statuses.push(event["params"]["status"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(statuses.first().map(String::as_str), Some("working"));
+    drop(stream);
+    // Another principal's listen does not get Alice's task; without the extension it is refused.
+    let bob = Caller::new(&running.url).signed_in_as("bob");
+    let mut stream = bob.post("subscriptions/listen", filter.clone()).await;
+    let ack = first_event(&mut stream).await;
+    assert!(
+        ack["params"]["notifications"].get("taskIds").is_none(),
+        "{ack}"
+    );
+    drop(stream);
+    let refused = alice
+        .without_tasks()
+        .send("subscriptions/listen", filter)
+        .await;
+    assert_eq!(error(refused)["code"], -32021);
+    running.shut_down().await.unwrap();
 }

@@ -157,7 +157,7 @@ async fn route(
         }
         ("subscriptions/listen", Era::Modern) => {
             let params: ListenParams = parse(params.as_deref())?;
-            listen::listen(exchange, id, params).await
+            listen::listen(exchange, id, params, &served).await
         }
         ("resources/subscribe", Era::Legacy) if core.offers_resources() => {
             let params: SubscribeParams = parse(params.as_deref())?;

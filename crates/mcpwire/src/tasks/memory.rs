@@ -2,7 +2,7 @@
 
 use super::record::TaskRecord;
 use super::store::{StoreError, StoreFuture, TaskStore};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 /// Tasks in memory, at most a fixed number: when full, creating a task evicts the task that
@@ -26,8 +26,15 @@ use std::sync::Mutex;
 /// # });
 /// ```
 pub struct MemoryTaskStore {
-    tasks: Mutex<HashMap<String, TaskRecord>>,
+    inner: Mutex<Inner>,
     capacity: usize,
+}
+
+#[derive(Default)]
+struct Inner {
+    tasks: HashMap<String, TaskRecord>,
+    /// Ids of tasks in the order they ended (some may be gone already): the eviction order.
+    finished: VecDeque<String>,
 }
 
 /// How many tasks [`MemoryTaskStore::default`] keeps.
@@ -43,31 +50,30 @@ impl MemoryTaskStore {
     /// A store keeping at most `capacity` tasks (at least one).
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            tasks: Mutex::new(HashMap::new()),
+            inner: Mutex::new(Inner::default()),
             capacity: capacity.max(1),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TaskRecord>> {
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl TaskStore for MemoryTaskStore {
     fn create<'a>(&'a self, task: &'a TaskRecord) -> StoreFuture<'a, ()> {
         let outcome = (|| {
-            let mut tasks = self.lock();
+            let mut inner = self.lock();
+            let Inner { tasks, finished } = &mut *inner;
             if tasks.contains_key(&task.id) {
                 return Err(StoreError::Duplicate);
             }
-            if tasks.len() >= self.capacity {
-                let oldest = tasks
-                    .values()
-                    .filter(|t| t.status.is_terminal())
-                    .min_by_key(|t| t.updated_at_ms)
-                    .map(|t| t.id.clone())
-                    .ok_or(StoreError::Full)?;
+            while tasks.len() >= self.capacity {
+                let oldest = finished.pop_front().ok_or(StoreError::Full)?;
                 tasks.remove(&oldest);
+            }
+            if task.status.is_terminal() {
+                finished.push_back(task.id.clone());
             }
             tasks.insert(task.id.clone(), task.clone());
             Ok(())
@@ -76,15 +82,19 @@ impl TaskStore for MemoryTaskStore {
     }
 
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
-        let found = self.lock().get(id).cloned();
+        let found = self.lock().tasks.get(id).cloned();
         Box::pin(std::future::ready(Ok(found)))
     }
 
     fn compare_and_set<'a>(&'a self, next: &'a TaskRecord) -> StoreFuture<'a, ()> {
-        let mut tasks = self.lock();
+        let mut inner = self.lock();
+        let Inner { tasks, finished } = &mut *inner;
         let outcome = match tasks.get_mut(&next.id) {
             Some(current) if current.may_become(next) => {
                 *current = next.clone();
+                if next.status.is_terminal() {
+                    finished.push_back(next.id.clone());
+                }
                 Ok(())
             }
             _ => Err(StoreError::Conflict),
@@ -93,7 +103,8 @@ impl TaskStore for MemoryTaskStore {
     }
 
     fn sweep(&self, now_ms: u64) -> StoreFuture<'_, Vec<String>> {
-        let mut tasks = self.lock();
+        let mut inner = self.lock();
+        let Inner { tasks, finished } = &mut *inner;
         let expired: Vec<String> = tasks
             .values()
             .filter(|t| t.is_expired(now_ms))
@@ -101,6 +112,9 @@ impl TaskStore for MemoryTaskStore {
             .collect();
         for id in &expired {
             tasks.remove(id);
+        }
+        if !expired.is_empty() {
+            finished.retain(|id| tasks.contains_key(id));
         }
         Box::pin(std::future::ready(Ok(expired)))
     }

@@ -60,5 +60,5 @@ pub use record::{TaskChange, TaskRecord};
 pub(crate) use runtime::Tasks;
 #[cfg(feature = "sqlite")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sqlite")))]
-pub use sqlite::SqliteTaskStore;
+pub use sqlite::{RESTARTED, SqliteTaskStore};
 pub use store::{StoreError, StoreFuture, TaskStore};

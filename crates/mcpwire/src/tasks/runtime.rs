@@ -25,7 +25,12 @@ pub(crate) struct Tasks {
     pub(crate) poll_interval_ms: u64,
     running: Mutex<HashMap<String, Arc<Running>>>,
     last_sweep_ms: AtomicU64,
+    /// Every change this process made, for `notifications/tasks` on listen streams.
+    changes: tokio::sync::broadcast::Sender<Arc<TaskRecord>>,
 }
+
+/// How many task changes a listen stream may fall behind before it skips the oldest.
+const CHANGES_BUFFERED: usize = 256;
 
 /// One task running in this process.
 pub(crate) struct Running {
@@ -54,7 +59,7 @@ impl Running {
 
 /// What a lookup found.
 pub(crate) enum Lookup {
-    Found(TaskRecord),
+    Found(Box<TaskRecord>),
     /// Its TTL ran out (it is deleted at the next sweep).
     Expired,
     /// No such task, or another principal's.
@@ -69,7 +74,13 @@ impl Tasks {
             poll_interval_ms,
             running: Mutex::new(HashMap::new()),
             last_sweep_ms: AtomicU64::new(0),
+            changes: tokio::sync::broadcast::channel(CHANGES_BUFFERED).0,
         }
+    }
+
+    /// The changes made from now on (each task's new version).
+    pub(crate) fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Arc<TaskRecord>> {
+        self.changes.subscribe()
     }
 
     /// A fresh, unguessable task id: 128 random bits, hex.
@@ -142,7 +153,7 @@ impl Tasks {
         Ok(match self.store.get(id).await? {
             Some(task) if task.owner.as_deref() != owner => Lookup::Unknown,
             Some(task) if task.is_expired(now_ms()) => Lookup::Expired,
-            Some(task) => Lookup::Found(task),
+            Some(task) => Lookup::Found(Box::new(task)),
             None => Lookup::Unknown,
         })
     }
@@ -166,7 +177,10 @@ impl Tasks {
             };
             let next = task.changed(change, now_ms());
             match self.store.compare_and_set(&next).await {
-                Ok(()) => return Ok(Some(next)),
+                Ok(()) => {
+                    let _ = self.changes.send(Arc::new(next.clone()));
+                    return Ok(Some(next));
+                }
                 Err(StoreError::Conflict) => continue,
                 Err(error) => return Err(error),
             }

@@ -32,7 +32,7 @@ impl Caller {
         }
     }
 
-    pub fn as_user(mut self, user: &'static str) -> Self {
+    pub fn signed_in_as(mut self, user: &'static str) -> Self {
         self.user = Some(user);
         self
     }
@@ -43,7 +43,14 @@ impl Caller {
     }
 
     /// Sends `method` with `params` (plus this caller's `_meta`); the whole JSON-RPC response.
-    pub async fn send(&self, method: &str, mut params: Value) -> Value {
+    pub async fn send(&self, method: &str, params: Value) -> Value {
+        let response = self.post(method, params).await;
+        let text = response.text().await.unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text:?}"))
+    }
+
+    /// Sends `method` with `params` (plus this caller's `_meta`); the HTTP response, unread.
+    pub async fn post(&self, method: &str, mut params: Value) -> reqwest::Response {
         let extensions = if self.negotiates {
             json!({ TASKS: {} })
         } else {
@@ -64,8 +71,7 @@ impl Caller {
         if let Some(user) = self.user {
             headers.insert("x-user", HeaderValue::from_static(user));
         }
-        let response = self
-            .client
+        self.client
             .post(&self.url)
             .header("accept", "application/json, text/event-stream")
             .header("content-type", "application/json")
@@ -73,9 +79,7 @@ impl Caller {
             .body(body.to_string())
             .send()
             .await
-            .expect("the server answered");
-        let text = response.text().await.unwrap();
-        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text:?}"))
+            .expect("the server answered")
     }
 
     /// `tools/call`; the result (panics on an error).

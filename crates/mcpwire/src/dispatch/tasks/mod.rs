@@ -110,7 +110,7 @@ pub(crate) async fn serve(
 /// The task `id` of `owner`, or `-32602`.
 async fn find(tasks: &Tasks, id: &str, owner: Option<&str>) -> Result<TaskRecord, ErrorObject> {
     match tasks.lookup(id, owner).await.map_err(store_failed)? {
-        Lookup::Found(task) => Ok(task),
+        Lookup::Found(task) => Ok(*task),
         Lookup::Expired => Err(ErrorObject::invalid_params("Task has expired")),
         Lookup::Unknown => Err(ErrorObject::invalid_params("Unknown task")),
     }

@@ -53,9 +53,27 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// Runs the task to its end; `started` is its call when it already runs (it asked its questions
-/// before the task).
+/// Runs the task to its end, or until its TTL runs out (the call is then dropped, and the task
+/// reads as expired); `started` is its call when it already runs (it asked its questions before
+/// the task).
 pub(super) async fn drive(job: Job, started: Option<AbortOnDrop>) {
+    let tasks = job.tasks.clone();
+    let id = job.id.clone();
+    let ttl = tasks.ttl_ms.map(Duration::from_millis);
+    let expiry = async move {
+        match ttl {
+            Some(ttl) => tokio::time::sleep(ttl).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        () = run_to_end(job, started) => {}
+        () = expiry => tracing::info!(task = id, "a task ran out of time and was stopped"),
+    }
+    tasks.finish(&id);
+}
+
+async fn run_to_end(job: Job, started: Option<AbortOnDrop>) {
     let Job {
         tasks,
         id,
@@ -143,7 +161,6 @@ pub(super) async fn drive(job: Job, started: Option<AbortOnDrop>) {
             tracing::error!(%error, task = id, "recording how a task ended failed");
         }
     }
-    tasks.finish(&id);
 }
 
 /// The call's outcome, or `None` when the task was cancelled first (the call then had
