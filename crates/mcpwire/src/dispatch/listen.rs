@@ -2,7 +2,8 @@
 //! requested changes, each tagged with the subscription id, until the client leaves (closing the
 //! stream, or `notifications/cancelled` on stdio) or the server stops.
 //!
-//! `taskIds` (tasks extension) needs the extension declared on the listen request (`-32021`);
+//! `taskIds` (tasks extension), on a server that offers tasks, needs the extension declared on
+//! the listen request (`-32021`);
 //! only the caller's own tasks are honoured, and each change of one is a `notifications/tasks`
 //! carrying the task as `tasks/get` shows it.
 
@@ -37,7 +38,7 @@ pub(crate) async fn listen(
 ) -> Result<String, ErrorObject> {
     let core = &exchange.core;
     let asks_tasks = params.notifications.task_ids.as_ref().is_some_and(|ids| !ids.is_empty());
-    if asks_tasks && !negotiated(served) {
+    if asks_tasks && core.tasks.is_some() && !negotiated(served) {
         return Err(not_negotiated("subscriptions/listen with taskIds"));
     }
     let mut honored = params.notifications.honored_by(&core.discover_capabilities);

@@ -36,6 +36,11 @@ pub(crate) async fn call_tool(
     let owner = exchange.principal.as_deref();
     let record = tasks.new_record(&task_id, owner);
     let (running, link) = tasks.start(&task_id);
+    // Until a worker owns the task, a dropped request (the client left) forgets it.
+    let registered = Registered {
+        tasks: tasks.clone(),
+        id: Some(task_id.clone()),
+    };
     let job = Job {
         tasks: tasks.clone(),
         id: task_id.clone(),
@@ -46,10 +51,8 @@ pub(crate) async fn call_tool(
     };
     let asks_first = tool.definition.ask_before_task && !tool.handler.plan.nodes.is_empty();
     if !asks_first {
-        if let Err(error) = tasks.store.create(&record).await {
-            tasks.finish(&task_id);
-            return Err(store_failed(error));
-        }
+        tasks.store.create(&record).await.map_err(store_failed)?;
+        registered.hand_over();
         tokio::spawn(worker::drive(job, None));
         return Ok((created(&record), Kind::Task));
     }
@@ -65,13 +68,7 @@ pub(crate) async fn call_tool(
         params.input_responses.as_deref(),
         params.request_state.as_deref(),
     );
-    let round = match round {
-        Ok(round) => round,
-        Err(error) => {
-            tasks.finish(&task_id);
-            return Err(error);
-        }
-    };
+    let round = round?;
     let (signal, resolved) = tokio::sync::oneshot::channel();
     let call = ToolCall {
         context: job.context.clone(),
@@ -88,15 +85,13 @@ pub(crate) async fn call_tool(
     };
     let handle = AbortOnDrop(tokio::spawn(run(tool.definition.call, call, "the tool")));
     if resolved.await.is_ok() {
-        if let Err(error) = tasks.store.create(&record).await {
-            tasks.finish(&task_id);
-            return Err(store_failed(error));
-        }
+        tasks.store.create(&record).await.map_err(store_failed)?;
+        registered.hand_over();
         tokio::spawn(worker::drive(job, Some(handle)));
         return Ok((created(&record), Kind::Task));
     }
     // The call stopped before its body: questions for this request's next round, or a failure.
-    tasks.finish(&task_id);
+    drop(registered);
     match handle.join().await {
         Ok(result) => Ok((to_json(&result), Kind::Complete)),
         Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => Ok((
@@ -104,6 +99,27 @@ pub(crate) async fn call_tool(
             Kind::Complete,
         )),
         Err(stop) => stopped(exchange, target, stop),
+    }
+}
+
+/// A task registered as running here, forgotten when dropped unless a worker took it over.
+struct Registered {
+    tasks: Arc<Tasks>,
+    id: Option<String>,
+}
+
+impl Registered {
+    /// The worker owns the task now (it forgets it when it ends).
+    fn hand_over(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.tasks.finish(&id);
+        }
     }
 }
 
