@@ -81,6 +81,27 @@ async fn pay(amount: u32, #[resolve(ask_approval)] approval: Approval, ctx: Cont
     }
 }
 
+#[resolver(key = "city")]
+fn ask_city() -> Elicit<Place> {
+    Elicit::ask("Which city?")
+}
+
+#[resolver(key = "street")]
+fn ask_street(#[resolve(ask_city)] city: Place) -> Elicit<Place> {
+    Elicit::ask(format!("Which street in {}?", city.name))
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+struct Place {
+    name: String,
+}
+
+/// Ships to an address asked in two steps (the street question depends on the city).
+#[tool(task = "optional")]
+async fn ship(#[resolve(ask_city)] city: Place, #[resolve(ask_street)] street: Place) -> String {
+    format!("shipping to {}, {}", street.name, city.name)
+}
+
 fn server() -> McpServer {
     server_counting(Arc::default())
 }
@@ -94,6 +115,7 @@ fn server_counting(counters: Arc<Counters>) -> McpServer {
         .and_then(|s| s.tool(broken))
         .and_then(|s| s.tool(refuses))
         .and_then(|s| s.tool(pay))
+        .and_then(|s| s.tool(ship))
         .unwrap()
 }
 
@@ -358,5 +380,105 @@ async fn a_listen_stream_that_names_a_task_gets_its_changes_as_notifications_tas
         .send("subscriptions/listen", filter)
         .await;
     assert_eq!(error(refused)["code"], -32021);
+    running.shut_down().await.unwrap();
+}
+
+/// mcpwire's own client declares no tasks extension: on both revisions a `task = "optional"`
+/// tool answers its call (questions answered by the client's elicitation handler), and a
+/// `task = "required"` one says, on 2026-07-28, what the request lacks.
+#[tokio::test]
+async fn mcpwire_client_without_tasks_gets_plain_calls_on_both_revisions() {
+    use mcpwire::client::{Client, ClientError, EraChoice};
+    let running = start(server()).await;
+    for era in [EraChoice::Modern, EraChoice::Legacy] {
+        let client = Client::builder()
+            .era(era)
+            .on_form_elicitation(|_request| async {
+                let answer = json!({"action": "accept", "content": {"approve": true}});
+                serde_json::from_value::<mcpwire::protocol::ElicitResult>(answer).unwrap()
+            })
+            .connect_http(&running.url)
+            .await
+            .unwrap();
+        let sum = client
+            .call_tool("add_slowly", json!({"a": 20, "b": 22}))
+            .await
+            .unwrap();
+        assert_eq!(sum.content, vec![Content::text("42")], "{era:?}");
+        let paid = client.call_tool("pay", json!({"amount": 7})).await.unwrap();
+        assert_eq!(paid.content, vec![Content::text("paid 7")], "{era:?}");
+        if era == EraChoice::Modern {
+            match client.call_tool("forever", json!({})).await {
+                Err(ClientError::Rpc(error)) => assert_eq!(error.code, -32021),
+                other => panic!("expected -32021, got {other:?}"),
+            }
+        }
+        client.close().await;
+    }
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_question_that_depends_on_an_answer_comes_in_a_later_input_required_phase() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url);
+    let task = caller.start_task("ship", json!({})).await;
+    let first = caller.wait_for(&task, "input_required").await;
+    let keys: Vec<&String> = first["inputRequests"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["city"]);
+    let city = json!({"city": {"action": "accept", "content": {"name": "Oslo"}}});
+    result(caller.update(&task, city).await);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let second = loop {
+        let got = result(caller.get(&task).await);
+        if got["status"] == "input_required" && got["inputRequests"].get("street").is_some() {
+            break got;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no second question: {got}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert_eq!(second["inputRequests"].as_object().unwrap().len(), 1);
+    assert_eq!(
+        second["inputRequests"]["street"]["params"]["message"],
+        "Which street in Oslo?"
+    );
+    let street = json!({"street": {"action": "accept", "content": {"name": "Storgata"}}});
+    result(caller.update(&task, street).await);
+    let done = caller.wait_for(&task, "completed").await;
+    assert_eq!(text(&done["result"]), "shipping to Storgata, Oslo");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_question_the_client_cannot_answer_fails_the_task_naming_the_capability() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url);
+    // Declares the tasks extension but not elicitation.
+    let response = caller
+        .client
+        .post(&running.url)
+        .header("accept", "application/json, text/event-stream")
+        .headers(modern_headers(
+            &json!({"method": "tools/call", "params": {"name": "pay"}}),
+        ))
+        .body(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "pay", "arguments": {"amount": 3},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": MODERN,
+                "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}},
+            }}})
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    let created = result(json_of(response).await);
+    let task = created["taskId"].as_str().unwrap();
+    let failed = caller.wait_for(task, "failed").await;
+    assert_eq!(failed["error"]["code"], -32021, "{failed}");
     running.shut_down().await.unwrap();
 }
