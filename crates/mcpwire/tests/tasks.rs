@@ -15,11 +15,31 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tasks_support::*;
 
-/// How often bodies ran, and whether one saw its cancellation.
+/// How often bodies ran, whether one saw its cancellation, and how often a wording was asked.
 #[derive(Default)]
 struct Counters {
     bodies: AtomicUsize,
     cancelled: AtomicUsize,
+    wordings: AtomicUsize,
+}
+
+/// Asks for a code; reworded once, after the first time it was asked (a redeploy, say).
+#[resolver(key = "code")]
+fn ask_code(ctx: Context) -> Elicit<Place> {
+    let asked = ctx
+        .state::<Arc<Counters>>()
+        .wordings
+        .fetch_add(1, Ordering::SeqCst);
+    match asked {
+        0 => Elicit::ask("Code?"),
+        _ => Elicit::ask("Your code, please?"),
+    }
+}
+
+/// Unlocks with a code.
+#[tool(task = "optional")]
+async fn unlock(#[resolve(ask_code)] code: Place) -> String {
+    format!("unlocked with {}", code.name)
 }
 
 /// Sums two numbers, as a task when the client negotiates tasks.
@@ -116,6 +136,7 @@ fn server_counting(counters: Arc<Counters>) -> McpServer {
         .and_then(|s| s.tool(refuses))
         .and_then(|s| s.tool(pay))
         .and_then(|s| s.tool(ship))
+        .and_then(|s| s.tool(unlock))
         .unwrap()
 }
 
@@ -480,5 +501,46 @@ async fn a_question_the_client_cannot_answer_fails_the_task_naming_the_capabilit
     let task = created["taskId"].as_str().unwrap();
     let failed = caller.wait_for(task, "failed").await;
     assert_eq!(failed["error"]["code"], -32021, "{failed}");
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_reworded_question_is_asked_again_under_a_key_never_used_before_in_the_task() {
+    let running = start(server()).await;
+    let caller = Caller::new(&running.url);
+    let task = caller.start_task("unlock", json!({})).await;
+    let first = caller.wait_for(&task, "input_required").await;
+    assert_eq!(first["inputRequests"]["code"]["params"]["message"], "Code?");
+    let answer = |key: &str| json!({ key: {"action": "accept", "content": {"name": "1234"}} });
+    result(caller.update(&task, answer("code")).await);
+    // The answer was to the old wording: the new one is asked, under a fresh key.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let second = loop {
+        let got = result(caller.get(&task).await);
+        if got["status"] == "input_required" && got["inputRequests"].get("code").is_none() {
+            break got;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "not asked again: {got}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    let keys: Vec<&String> = second["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["code.2"]);
+    assert_eq!(
+        second["inputRequests"]["code.2"]["params"]["message"],
+        "Your code, please?"
+    );
+    // The old key is no longer outstanding: answering it again changes nothing.
+    result(caller.update(&task, answer("code")).await);
+    assert_eq!(result(caller.get(&task).await)["status"], "input_required");
+    result(caller.update(&task, answer("code.2")).await);
+    let done = caller.wait_for(&task, "completed").await;
+    assert_eq!(text(&done["result"]), "unlocked with 1234");
     running.shut_down().await.unwrap();
 }
