@@ -683,6 +683,106 @@ async fn test_prompt_with_image() -> GetPromptResult {
     }
 }
 
+// --- Tasks (the io.modelcontextprotocol/tasks extension, 2026-07-28) ------------------------
+//
+// A tool with `task = "optional"` runs as a task when the request declares the extension, and
+// as a plain call otherwise; `task = "required"` only as a task. Inside a task, a resolver's
+// question puts the task in `input_required`; `tasks/update` brings the answer.
+
+/// Greets someone (never a task).
+#[tool]
+async fn greet(
+    /// Who to greet.
+    name: String,
+) -> String {
+    format!("Hello, {name}!")
+}
+
+/// Computes for `seconds` seconds; stops as soon as the task is cancelled.
+#[tool(task = "optional")]
+async fn slow_compute(
+    /// How long to compute.
+    seconds: f64,
+    /// A label for the result.
+    label: Option<String>,
+    ctx: Context,
+) -> String {
+    let label = label.unwrap_or_else(|| "slow_compute".into());
+    let duration = Duration::from_secs_f64(seconds.clamp(0.0, 3600.0));
+    tokio::select! {
+        _ = tokio::time::sleep(duration) => format!("{label}: computed for {seconds}s"),
+        _ = ctx.cancelled() => format!("{label}: cancelled"),
+    }
+}
+
+/// A job that only runs as a task, and ends with a tool error.
+#[tool(task = "required")]
+async fn failing_job() -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    Err(ToolError::new("the job failed"))
+}
+
+/// A job that ends with a JSON-RPC error (its task ends `failed`).
+#[tool(task = "optional")]
+async fn protocol_error_job() -> Result<String, ToolError> {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Err(ToolError::protocol(mcpwire::protocol::ErrorObject::new(
+        -32603,
+        "protocol_error_job: the job's backend is unavailable",
+    )))
+}
+
+/// A yes or no.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+struct Confirm {
+    confirm: bool,
+}
+
+#[resolver(key = "confirm")]
+fn ask_delete(filename: String) -> Elicit<Confirm> {
+    Elicit::ask(format!("Delete {filename}?"))
+}
+
+/// Deletes a file after the user confirms (the question parks the task).
+#[tool(task = "optional")]
+async fn confirm_delete(
+    /// The file to delete.
+    filename: String,
+    #[resolve(ask_delete)] answer: Confirm,
+) -> String {
+    if answer.confirm {
+        format!("Deleted {filename}")
+    } else {
+        format!("Kept {filename}")
+    }
+}
+
+#[resolver(key = "first")]
+fn ask_first() -> Elicit<Name> {
+    Elicit::ask("First input: a name")
+}
+
+#[resolver(key = "second")]
+fn ask_second() -> Elicit<Confirm> {
+    Elicit::ask("Second input: confirm")
+}
+
+/// Asks two independent questions at once (the task shows both).
+#[tool(task = "optional")]
+async fn multi_input(
+    #[resolve(ask_first)] first: Name,
+    #[resolve(ask_second)] second: Confirm,
+) -> String {
+    format!("Got {} and confirm={}", first.name, second.confirm)
+}
+
+/// Asks the user's name in `input_required` rounds of the call, then runs as a task.
+#[tool(task = "required", ask_before_task)]
+async fn test_tool_with_task(#[resolve(ask_name)] user: Name) -> String {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    format!("Task done for {}", user.name)
+}
+
 // --- Completion ----------------------------------------------------------------------------
 
 /// Suggests values for `test_prompt_with_arguments`'s arguments and the template's `{id}`: a
@@ -733,6 +833,13 @@ async fn main() -> mcpwire::Result<()> {
         .tool(test_trigger_tool_change)?
         .tool(test_trigger_prompt_change)?
         .tool(test_header_parameter)?
+        .tool(greet)?
+        .tool(slow_compute)?
+        .tool(failing_job)?
+        .tool(protocol_error_job)?
+        .tool(confirm_delete)?
+        .tool(multi_input)?
+        .tool(test_tool_with_task)?
         .resource(static_text)?
         .resource(static_binary)?
         .resource(template_data)?

@@ -9,19 +9,36 @@ use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let keys = Keys {
-        strings: &["name", "title", "description", "input_schema"],
+        strings: &["name", "title", "description", "input_schema", "task"],
         flags: &[
             "read_only",
             "destructive",
             "idempotent",
             "open_world",
             "once",
+            "ask_before_task",
         ],
         lists: &["scopes"],
         ..Keys::default()
     };
     let options = Options::parse_keys(attr, "tool", &keys)?;
     let scopes = options.list("scopes");
+    let task = match options.string("task").as_deref() {
+        None | Some("forbidden") => quote!(Forbidden),
+        Some("optional") => quote!(Optional),
+        Some("required") => quote!(Required),
+        Some(other) => {
+            return Err(syn::Error::new(
+                proc_macro2::Span::call_site(),
+                format!(
+                    "#[tool(task = \"{other}\")]: expected \"optional\" (a task when the client \
+                     negotiates the tasks extension, a plain call otherwise), \"required\" (only \
+                     as a task) or \"forbidden\""
+                ),
+            ));
+        }
+    };
+    let ask_before_task = options.flag("ask_before_task").unwrap_or(false);
     let signature = Signature::parse(item, "tool")?;
     let name = signature.name();
     let tool_name = options.string("name").unwrap_or_else(|| name.to_string());
@@ -103,6 +120,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     params: PARAMS,
                     once: #once,
                     scopes: &[#(#scopes),*],
+                    task: ::mcpwire::__private::TaskSupport::#task,
+                    ask_before_task: #ask_before_task,
                     call: __call,
                 }
         }

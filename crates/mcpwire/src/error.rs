@@ -137,9 +137,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// assert_eq!(divide::call(1.0, 0.0).await.unwrap_err().message(), "cannot divide by zero");
 /// # });
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolError {
     message: String,
+    /// The JSON-RPC error the call ends with instead of an `isError` result.
+    protocol: Option<Box<crate::protocol::ErrorObject>>,
 }
 
 impl ToolError {
@@ -156,7 +158,46 @@ impl ToolError {
     pub fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
+            protocol: None,
         }
+    }
+
+    /// A failure that ends the call with the JSON-RPC error `error` instead of an `isError`
+    /// result: the request is answered with that error, and a task ends `failed` with it in
+    /// `tasks/get`. For protocol-level failures only (the model cannot act on them); a failure the
+    /// model should read is [`ToolError::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::ToolError;
+    /// use mcpwire::protocol::ErrorObject;
+    ///
+    /// let error = ToolError::protocol(ErrorObject::new(-32603, "the job's worker is gone"));
+    /// assert_eq!(error.message(), "the job's worker is gone");
+    /// assert_eq!(error.protocol_error().map(|e| e.code), Some(-32603));
+    /// assert!(ToolError::new("out of stock").protocol_error().is_none());
+    /// ```
+    pub fn protocol(error: crate::protocol::ErrorObject) -> Self {
+        Self {
+            message: error.message.to_string(),
+            protocol: Some(Box::new(error)),
+        }
+    }
+
+    /// The JSON-RPC error of a [`ToolError::protocol`] failure.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::ToolError;
+    /// use mcpwire::protocol::ErrorObject;
+    ///
+    /// let error = ToolError::protocol(ErrorObject::internal());
+    /// assert_eq!(error.protocol_error().unwrap().code, -32603);
+    /// ```
+    pub fn protocol_error(&self) -> Option<&crate::protocol::ErrorObject> {
+        self.protocol.as_deref()
     }
 
     /// The message.

@@ -48,6 +48,7 @@
 //! |---|---|---|
 //! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
+//! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
 //! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
@@ -83,6 +84,7 @@ feature_gated! { "server",
     pub mod resolve;
     pub mod server;
     pub mod state;
+    pub mod tasks;
     pub mod transport;
     pub use context::Context;
     pub use server::McpServer;
@@ -229,6 +231,8 @@ pub use protocol::{CallToolResult, Content};
 pub mod guide {
     #[doc = include_str!("../docs/dependencies.md")]
     pub mod dependencies {}
+    #[doc = include_str!("../docs/tasks.md")]
+    pub mod tasks {}
 }
 
 /// The crate's README, whose example is compiled as a doc test.
@@ -277,6 +281,7 @@ pub mod __private {
     pub use crate::context::Context;
     pub use crate::error::ToolError;
     pub use crate::protocol::lifecycle::CacheScope;
+    pub use crate::protocol::tasks::TaskSupport;
     pub use crate::protocol::tools::ToolAnnotations;
     pub use crate::resolve::from_request::{FromRequest, Injected, request_param_spec};
     pub use crate::resolve::from_resolved::{ConsumerCheck, FromResolved, consumer_check};

@@ -106,7 +106,7 @@ async fn independent_questions_go_out_in_one_round_and_the_body_runs_once() {
 }
 
 #[tokio::test]
-async fn a_missing_answer_is_asked_again_and_an_answer_without_state_is_not_consumed() {
+async fn a_missing_answer_is_asked_again_and_a_first_round_answer_counts_only_when_it_fits() {
     let mut client = connect(server()).await;
     let round1 = exchange(
         &mut client,
@@ -126,14 +126,24 @@ async fn a_missing_answer_is_asked_again_and_an_answer_without_state_is_not_cons
         "the first answer was recorded"
     );
 
-    // Answers without the echoed state count for nothing: both questions are asked again.
-    let stateless = json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet",
-        "arguments":{},"inputResponses":{"questions::first_name":accept("Eve"),"questions::last_name":accept("X")},
-        "_meta":modern_meta(FORM())}});
-    let round = exchange(&mut client, stateless.to_string()).await;
+    // A first round (no requestState) may bring answers to the questions it would ask: one that
+    // fits its form counts, one that does not is ignored (its question is asked), and keys of
+    // no question are ignored.
+    let stateless = |id: u64, responses: Value| {
+        json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"greet",
+            "arguments":{},"inputResponses":responses,"_meta":modern_meta(FORM())}})
+        .to_string()
+    };
+    let misfit = json!({"questions::first_name": accept("Eve"), "questions::last_name": 12345,
+        "unknown": accept("?")});
+    let round = exchange(&mut client, stateless(3, misfit)).await;
+    assert_eq!(asked_keys(&round), ["questions::last_name"]);
+    let fitting = json!({"questions::first_name": accept("Eve"),
+        "questions::last_name": accept("X"), "unknown": {"junk": true}});
+    let done = exchange(&mut client, stateless(4, fitting)).await;
     assert_eq!(
-        asked_keys(&round),
-        ["questions::first_name", "questions::last_name"]
+        done["result"]["content"][0]["text"], "Hello, Eve X!",
+        "{done}"
     );
 }
 

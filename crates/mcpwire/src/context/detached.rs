@@ -138,6 +138,7 @@ impl DetachedContext {
             client_requests: None,
             client_request_timeout: Duration::ZERO,
             open_url_elicitations: Default::default(),
+            task: None,
         })
     }
 }

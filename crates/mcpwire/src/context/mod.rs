@@ -25,6 +25,7 @@ mod outbound;
 mod grant;
 mod principal;
 pub(crate) mod state;
+pub(crate) mod task;
 
 pub use changes::{Change, Notifier};
 pub use client_requests::ClientRequestError;
@@ -93,6 +94,8 @@ pub(crate) struct RequestScope {
     /// URL-mode elicitations this request started on a 2025-11-25 session and has not
     /// completed yet (`notifications/elicitation/complete` is owed for each).
     pub(crate) open_url_elicitations: std::sync::Mutex<Vec<String>>,
+    /// The task this call runs as (tasks extension), if it runs as one.
+    pub(crate) task: Option<task::TaskLink>,
 }
 
 impl Context {
@@ -320,6 +323,8 @@ impl Context {
     }
 
     /// Reports progress to the client. Does nothing when the client sent no progress token.
+    /// Inside a task (which gets no progress notifications) it sets the task's
+    /// `statusMessage`, shown by `tasks/get`: `message`, or else `"{progress} of {total}"`.
     ///
     /// # Examples
     ///
@@ -346,6 +351,14 @@ impl Context {
         total: Option<f64>,
         message: Option<String>,
     ) {
+        if let Some(task) = &self.inner.task {
+            let message = message.unwrap_or_else(|| match total {
+                Some(total) => format!("{progress} of {total}"),
+                None => format!("{progress}"),
+            });
+            task.reporter.report(message).await;
+            return;
+        }
         let Some(token) = &self.inner.progress_token else {
             return;
         };
@@ -586,6 +599,67 @@ impl Context {
             crate::protocol::elicitation::COMPLETE,
             &params,
         ));
+    }
+
+    /// The id of the task this call runs as (`#[tool(task = "…")]` on a request that negotiated
+    /// the tasks extension); `None` for a plain call.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// assert_eq!(Context::detached().build().task_id(), None);
+    /// ```
+    pub fn task_id(&self) -> Option<&str> {
+        self.inner.task.as_ref().map(|task| &*task.id)
+    }
+
+    /// Whether the client cancelled the task this call runs as (`tasks/cancel`, or its TTL ran
+    /// out). Always `false` for a plain call.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// assert!(!Context::detached().build().is_cancelled());
+    /// ```
+    pub fn is_cancelled(&self) -> bool {
+        self.inner
+            .task
+            .as_ref()
+            .is_some_and(|task| task.cancel.is_cancelled())
+    }
+
+    /// Completes when the task this call runs as is cancelled; never for a plain call. A body
+    /// races it against its work to stop promptly (after a cancel it has a short grace period
+    /// to clean up before it is dropped).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use std::time::Duration;
+    ///
+    /// /// Computes slowly, stopping when the task is cancelled.
+    /// #[tool(task = "optional")]
+    /// async fn slow(seconds: u64, ctx: Context) -> String {
+    ///     tokio::select! {
+    ///         _ = tokio::time::sleep(Duration::from_secs(seconds)) => "done".to_owned(),
+    ///         _ = ctx.cancelled() => "cancelled".to_owned(),
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(slow::call(0, Context::detached().build()).await, "done");
+    /// # });
+    /// ```
+    pub async fn cancelled(&self) {
+        match &self.inner.task {
+            Some(task) => task.cancel.cancelled().await,
+            None => std::future::pending().await,
+        }
     }
 
     /// Logs `message` at `info` level (see [`Context::log`]).

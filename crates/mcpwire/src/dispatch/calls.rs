@@ -12,6 +12,7 @@ use crate::protocol::jsonrpc::code;
 use crate::protocol::completion::CompleteParams;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::resources::{ReadResourceParams, ReadResourceResult};
+use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
@@ -38,6 +39,17 @@ pub(crate) async fn call_tool(
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(unknown("tool", &params.name));
     };
+    if served.era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
+        if super::tasks::negotiated(&served) {
+            return super::tasks::call_tool(exchange, id, params, served, tool).await;
+        }
+        if tool.definition.task == TaskSupport::Required {
+            return Err(super::tasks::not_negotiated(&format!(
+                "Tool '{}' runs only as a task",
+                tool.definition.name
+            )));
+        }
+    }
     let target = Target {
         method: "tools/call",
         name: tool.definition.name,
@@ -187,19 +199,19 @@ fn unknown(what: &'static str, name: &str) -> ErrorObject {
 }
 
 /// A handler about to run: what its `requestState` is bound to, and what it is called with.
-struct Invocation<'a> {
-    target: Target<'a>,
-    handler: &'a Arc<Handler>,
-    arguments: Option<Box<RawValue>>,
-    responses: Option<&'a RawValue>,
-    state: Option<&'a str>,
-    uri: Option<String>,
+pub(crate) struct Invocation<'a> {
+    pub(crate) target: Target<'a>,
+    pub(crate) handler: &'a Arc<Handler>,
+    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) responses: Option<&'a RawValue>,
+    pub(crate) state: Option<&'a str>,
+    pub(crate) uri: Option<String>,
     /// Whether a replayed final round is refused (`#[tool(once)]`).
-    once: bool,
+    pub(crate) once: bool,
 }
 
 /// The call a handler runs with: its context and, on 2026-07-28, its round's verified inputs.
-fn start(
+pub(crate) fn start(
     exchange: &Exchange,
     id: &RequestId,
     served: Served,
@@ -225,6 +237,8 @@ fn start(
         round,
         uri,
         replay_guard: once.then(|| exchange.core.replay_guard.clone()),
+        raised: Default::default(),
+        resolved: Default::default(),
     })
 }
 
@@ -249,6 +263,7 @@ fn request_context(exchange: &Exchange, id: &RequestId, served: Served) -> Conte
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
+        task: None,
     })
 }
 
@@ -276,17 +291,26 @@ pub(crate) async fn complete(
 }
 
 /// Runs a handler on `call`, turning a panic into a failure (the panic message goes to the
-/// log); then owes the client nothing: URL-mode elicitations the call left open are completed.
-async fn run<T, F>(handler: fn(ToolCall) -> F, call: ToolCall, what: &'static str) -> Result<T, Stop>
+/// log) and a body's [`ToolError::protocol`] into its JSON-RPC error; then owes the client
+/// nothing: URL-mode elicitations the call left open are completed.
+pub(crate) async fn run<T, F>(
+    handler: fn(ToolCall) -> F,
+    call: ToolCall,
+    what: &'static str,
+) -> Result<T, Stop>
 where
     F: Future<Output = Result<T, Stop>>,
 {
     let context = call.context();
+    let raised = call.raised.clone();
     let outcome = caught(handler(call), what)
         .await
         .unwrap_or_else(|| Err(Stop::Failed(ToolError::new(format!("{what} panicked")))));
     context.complete_open_elicitations();
-    outcome
+    match raised.get() {
+        Some(error) if outcome.is_ok() => Err(Stop::Protocol(error.clone())),
+        _ => outcome,
+    }
 }
 
 /// `future`'s output, or `None` when it panicked (the panic message goes to the log only).
@@ -301,7 +325,7 @@ async fn caught<T>(future: impl Future<Output = T>, what: &'static str) -> Optio
 }
 
 /// A protocol error, or the `input_required` result of a 2026-07-28 round.
-fn stopped(exchange: &Exchange, target: Target<'_>, stop: Stop) -> Reply {
+pub(crate) fn stopped(exchange: &Exchange, target: Target<'_>, stop: Stop) -> Reply {
     match stop {
         Stop::Protocol(error) => Err(error),
         Stop::InputRequired(input) => {

@@ -16,6 +16,8 @@ pub(crate) enum Kind {
     Cacheable(CacheHint),
     /// `resultType: "input_required"`: questions for the client.
     InputRequired,
+    /// `resultType: "task"`: a task of the tasks extension stands for the result.
+    Task,
 }
 
 /// Writes the response line for `result_json` (a serialized JSON object) under `era`.
@@ -38,6 +40,8 @@ pub(crate) fn result(
             }
             if kind == Kind::InputRequired {
                 out.push_str(r#""resultType":"input_required","#);
+            } else if kind == Kind::Task {
+                out.push_str(r#""resultType":"task","#);
             } else {
                 out.push_str(r#""resultType":"complete","#);
             }

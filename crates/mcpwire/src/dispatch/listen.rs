@@ -1,8 +1,15 @@
 //! `subscriptions/listen` (2026-07-28): acknowledge the honoured filter, then forward the
 //! requested changes, each tagged with the subscription id, until the client leaves (closing the
 //! stream, or `notifications/cancelled` on stdio) or the server stops.
+//!
+//! `taskIds` (tasks extension), on a server that offers tasks, needs the extension declared on
+//! the listen request (`-32021`);
+//! only the caller's own tasks are honoured, and each change of one is a `notifications/tasks`
+//! carrying the task as `tasks/get` shows it.
 
+use super::era::Served;
 use super::router::Exchange;
+use super::tasks::{negotiated, not_negotiated};
 use super::watched::{Watched, admit, over_the_cap};
 use crate::context::Change;
 use crate::protocol::jsonrpc::{RequestId, notification_line, result_line};
@@ -13,7 +20,12 @@ use crate::protocol::subscriptions::{
     ACKNOWLEDGED, AcknowledgedParams, ListenParams, Subscribed, SubscriptionFilter,
 };
 use crate::protocol::{Era, ErrorObject};
+use crate::protocol::tasks::NOTIFICATION as TASK_NOTIFICATION;
 use crate::server::core::ServerCore;
+use crate::tasks::TaskRecord;
+use crate::tasks::runtime::Lookup;
+use std::sync::Arc;
+use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
 /// Serves one listen request; returns the closing response line, or the error that refused the
@@ -22,11 +34,24 @@ pub(crate) async fn listen(
     exchange: &Exchange,
     id: &RequestId,
     params: ListenParams,
+    served: &Served,
 ) -> Result<String, ErrorObject> {
     let core = &exchange.core;
-    let honored = params.notifications.honored_by(&core.capabilities);
-    let watched = watch(core, &honored)?;
+    let asks_tasks = params.notifications.task_ids.as_ref().is_some_and(|ids| !ids.is_empty());
+    if asks_tasks && core.tasks.is_some() && !negotiated(served) {
+        return Err(not_negotiated("subscriptions/listen with taskIds"));
+    }
+    let mut honored = params.notifications.honored_by(&core.discover_capabilities);
     // Subscribed before the acknowledgement, so no change after it is missed.
+    let mut task_changes = match (&core.tasks, &honored.task_ids) {
+        (Some(tasks), Some(_)) => Some(tasks.subscribe()),
+        _ => None,
+    };
+    honored.task_ids = owned_tasks(exchange, honored.task_ids.take()).await?;
+    if honored.task_ids.is_none() {
+        task_changes = None;
+    }
+    let watched = watch(core, &honored)?;
     let mut changes = core.notifier.subscribe();
     let ack = Subscribed::new(
         id.clone(),
@@ -39,18 +64,31 @@ pub(crate) async fn listen(
         .send(notification_line(ACKNOWLEDGED, &ack))
         .await;
     loop {
-        match changes.recv().await {
-            Ok(change) => {
-                if let Some(line) = notification(&honored, &watched, id, &change)
-                    && !exchange.outbound.send(line).await
-                {
-                    break;
+        let line = tokio::select! {
+            change = changes.recv() => match change {
+                Ok(change) => notification(&honored, &watched, id, &change),
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "a subscription fell behind and missed changes");
+                    None
                 }
-            }
-            Err(RecvError::Lagged(missed)) => {
-                tracing::warn!(missed, "a subscription fell behind and missed changes");
-            }
-            Err(RecvError::Closed) => break,
+                Err(RecvError::Closed) => break,
+            },
+            task = next_task(&mut task_changes) => match task {
+                Ok(task) => task_notification(&honored, id, &task),
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "a subscription fell behind and missed task changes");
+                    None
+                }
+                Err(RecvError::Closed) => {
+                    task_changes = None;
+                    None
+                }
+            },
+        };
+        if let Some(line) = line
+            && !exchange.outbound.send(line).await
+        {
+            break;
         }
     }
     let result = format!(
@@ -61,6 +99,45 @@ pub(crate) async fn listen(
         serde_json::to_string(&core.info).expect("implementations serialize"),
     );
     Ok(result_line(id, &result))
+}
+
+/// The ids among `ids` of tasks that exist and belong to the caller (`None` when none does).
+async fn owned_tasks(
+    exchange: &Exchange,
+    ids: Option<Vec<String>>,
+) -> Result<Option<Vec<String>>, ErrorObject> {
+    let (Some(tasks), Some(ids)) = (&exchange.core.tasks, ids) else {
+        return Ok(None);
+    };
+    let owner = exchange.principal.as_deref();
+    let mut owned = Vec::new();
+    for id in ids.into_iter().take(exchange.core.limits.max_subscriptions) {
+        let found = tasks.lookup(&id, owner).await;
+        let found = found.map_err(super::tasks::store_failed)?;
+        if matches!(found, Lookup::Found(_)) && !owned.contains(&id) {
+            owned.push(id);
+        }
+    }
+    Ok((!owned.is_empty()).then_some(owned))
+}
+
+/// The next task change, or never when the stream watches no task.
+async fn next_task(
+    changes: &mut Option<broadcast::Receiver<Arc<TaskRecord>>>,
+) -> Result<Arc<TaskRecord>, RecvError> {
+    match changes {
+        Some(changes) => changes.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// `notifications/tasks` for a change of a watched task.
+fn task_notification(filter: &SubscriptionFilter, id: &RequestId, task: &TaskRecord) -> Option<String> {
+    let watched = filter.task_ids.as_ref()?;
+    watched.contains(&task.id).then(|| {
+        let params = Subscribed::new(id.clone(), task.to_detailed());
+        notification_line(TASK_NOTIFICATION, &params)
+    })
 }
 
 /// The resource URIs the filter watches, each admitted like a `resources/subscribe`.

@@ -9,4 +9,5 @@ pub(crate) mod listen;
 pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod session;
+pub(crate) mod tasks;
 pub(crate) mod watched;

@@ -13,6 +13,7 @@ use crate::protocol::logging::SetLevelParams;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::resources::{ReadResourceParams, SubscribeParams, UnsubscribeParams};
 use crate::protocol::subscriptions::ListenParams;
+use crate::protocol::tasks;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
@@ -151,16 +152,20 @@ async fn route(
             let hint = CacheHint::public(core.limits.list_ttl).for_principal(principal);
             let result = DiscoverResult {
                 supported_versions: versions,
-                capabilities: &core.capabilities,
+                capabilities: &core.discover_capabilities,
                 instructions: core.instructions.as_deref(),
                 ttl_ms: hint.ttl_ms,
                 cache_scope: hint.scope,
             };
             Ok(respond(&to_json(&result), Kind::Complete))
         }
+        (tasks::GET | tasks::UPDATE | tasks::CANCEL, Era::Modern) if core.tasks.is_some() => {
+            let json = super::tasks::serve(exchange, method, params.as_deref(), &served).await?;
+            Ok(respond(&json, Kind::Complete))
+        }
         ("subscriptions/listen", Era::Modern) => {
             let params: ListenParams = parse(params.as_deref())?;
-            listen::listen(exchange, id, params).await
+            listen::listen(exchange, id, params, &served).await
         }
         ("resources/subscribe", Era::Legacy) if core.offers_resources() => {
             let params: SubscribeParams = parse(params.as_deref())?;
@@ -220,7 +225,7 @@ fn to_json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("results serialize")
 }
 
-fn parse<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObject> {
+pub(crate) fn parse<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObject> {
     let text = params.map_or("{}", RawValue::get);
     serde_json::from_str(text).map_err(|error| {
         let why = error.to_string();

@@ -53,8 +53,12 @@ pub enum Stop {
 }
 
 impl From<ToolError> for Stop {
+    /// `Failed`, or `Protocol` for a [`ToolError::protocol`] failure.
     fn from(error: ToolError) -> Self {
-        Stop::Failed(error)
+        match error.protocol_error() {
+            Some(protocol) => Stop::Protocol(protocol.clone()),
+            None => Stop::Failed(error),
+        }
     }
 }
 
@@ -194,7 +198,7 @@ fn start(
         };
         let outcome = match outcome {
             Outcome::Ready(value) => NodeOutcome::Value(value),
-            Outcome::Failed(error) => NodeOutcome::Stop(Stop::Failed(error)),
+            Outcome::Failed(error) => NodeOutcome::Stop(Stop::from(error)),
             Outcome::Ask(question) if context.era() == Era::Modern => NodeOutcome::Ask(question),
             Outcome::Ask(question) => match ask_now(&context, name, question).await {
                 Ok(value) => NodeOutcome::Value(value),
@@ -274,6 +278,22 @@ fn answer_from_round(
     if let Some(answer) = round.responses.get(key).filter(|_| asked_last_round) {
         let value =
             (question.decode)(answer).map_err(|error| Stop::Failed(error.for_resolver(name)))?;
+        next.state.answered.insert(
+            key.to_owned(),
+            Recorded {
+                d: answer.clone(),
+                q: digest,
+            },
+        );
+        return Ok(Some(value));
+    }
+    // A first round (no requestState) may bring an answer to the question it would ask: it
+    // counts when it fits that question's form, and is ignored (the question asked) otherwise.
+    if round.call.is_none()
+        && round.state.asked.is_empty()
+        && let Some(answer) = round.responses.get(key)
+        && let Ok(value) = (question.decode)(answer)
+    {
         next.state.answered.insert(
             key.to_owned(),
             Recorded {

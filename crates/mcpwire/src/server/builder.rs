@@ -54,6 +54,8 @@ pub struct McpServer {
     replay_guard: Option<Arc<dyn crate::state::ReplayGuard>>,
     notifier: Notifier,
     completer: Option<Completer>,
+    /// How tasks (the 2026-07-28 tasks extension) are kept (`crate::tasks::config`).
+    pub(crate) tasks: crate::tasks::TaskOptions,
 }
 
 impl McpServer {
@@ -90,6 +92,7 @@ impl McpServer {
             replay_guard: None,
             notifier,
             completer: None,
+            tasks: crate::tasks::TaskOptions::default(),
         }
     }
 
@@ -227,8 +230,12 @@ impl McpServer {
     /// # Ok::<(), InvalidSignature>(())
     /// ```
     pub fn tool(self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
-        self.registries.add_tool(tool.into_tool())?;
-        Ok(self)
+        let definition = tool.into_tool();
+        let task = definition.task;
+        self.registries.add_tool(definition)?;
+        let mut server = self;
+        server.tasks.note_tool(task);
+        Ok(server)
     }
 
     /// Registers a prompt (a function annotated with `#[prompt]`).
@@ -626,6 +633,11 @@ impl McpServer {
         if let Some(completer) = self.completer {
             core.capabilities.completions = Some(Default::default());
             core.completer = Some(completer);
+        }
+        core.discover_capabilities = core.capabilities.clone();
+        if let Some(tasks) = self.tasks.start() {
+            crate::tasks::advertise(&mut core.discover_capabilities);
+            core.tasks = Some(tasks);
         }
         Ok(Arc::new(core))
     }

@@ -68,6 +68,10 @@ pub(crate) struct ServerCore {
     pub(crate) ephemeral_keys: bool,
     /// Refuses replayed final rounds of `#[tool(once)]` calls.
     pub(crate) replay_guard: Arc<dyn crate::state::ReplayGuard>,
+    /// What `server/discover` declares (2026-07-28): `capabilities`, plus the extensions.
+    pub(crate) discover_capabilities: ServerCapabilities,
+    /// The tasks extension, when the server offers it (a tool takes tasks, or a store is set).
+    pub(crate) tasks: Option<Arc<crate::tasks::Tasks>>,
 }
 
 impl ServerCore {
@@ -129,6 +133,8 @@ impl ServerCore {
             completer: None,
             ephemeral_keys: false,
             replay_guard: Arc::new(crate::state::MemoryReplayGuard::default()),
+            discover_capabilities: ServerCapabilities::default(),
+            tasks: None,
         }
     }
 

@@ -96,10 +96,18 @@ impl IntoCallToolResult for () {
     }
 }
 
-impl<T: IntoCallToolResult, E: Display> IntoCallToolResult for Result<T, E> {
+impl<T: IntoCallToolResult, E: Display + 'static> IntoCallToolResult for Result<T, E> {
     fn into_call_tool_result(self) -> Result<CallToolResult, ToolError> {
-        self.map_err(|e| ToolError::new(e.to_string()))?
-            .into_call_tool_result()
+        self.map_err(tool_error)?.into_call_tool_result()
+    }
+}
+
+/// `error` as a `ToolError`: itself when it is one (a [`ToolError::protocol`] stays one), its
+/// text otherwise.
+fn tool_error<E: Display + 'static>(error: E) -> ToolError {
+    match (&error as &dyn std::any::Any).downcast_ref::<ToolError>() {
+        Some(error) => error.clone(),
+        None => ToolError::new(error.to_string()),
     }
 }
 
@@ -155,7 +163,7 @@ pub trait ViaStructuredResult {
     fn tool_result(&self, value: Self::Value, call: &ToolCall) -> CallToolResult;
 }
 
-impl<T: Serialize + JsonSchema, E: Display> ViaStructuredResult for &Probe<Result<T, E>> {
+impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult for &Probe<Result<T, E>> {
     type Value = Result<T, E>;
     fn output_shape(&self) -> OutputShape {
         OutputShape::Structured(crate::schema::schema_for::<T>())
@@ -163,7 +171,7 @@ impl<T: Serialize + JsonSchema, E: Display> ViaStructuredResult for &Probe<Resul
     fn tool_result(&self, value: Result<T, E>, call: &ToolCall) -> CallToolResult {
         match value {
             Ok(value) => structured(&value, call),
-            Err(error) => call.failed(ToolError::new(error.to_string())),
+            Err(error) => call.failed(tool_error(error)),
         }
     }
 }

@@ -49,6 +49,12 @@ pub struct ToolDefinition {
     /// `#[tool(scopes = […])]`: the OAuth scopes a caller's token must grant to see and call the
     /// tool, on a server with authorization (`mcpwire::auth`); empty for everyone.
     pub scopes: &'static [&'static str],
+    /// `#[tool(task = "optional" | "required")]`: whether the tool may (or must) run as a task
+    /// of the tasks extension (2026-07-28), with its body in the background.
+    pub task: crate::protocol::tasks::TaskSupport,
+    /// `#[tool(ask_before_task)]`: the resolvers' questions are asked in `input_required`
+    /// rounds of the `tools/call` itself, and only the body runs as the task.
+    pub ask_before_task: bool,
     /// Runs the tool.
     pub call: fn(ToolCall) -> ToolFuture,
 }
@@ -162,6 +168,12 @@ pub struct ToolCall {
     pub(crate) uri: Option<String>,
     /// Refuses a replayed final round (`#[tool(once)]` tools only).
     pub(crate) replay_guard: Option<Arc<dyn ReplayGuard>>,
+    /// The JSON-RPC error the body ended with ([`ToolError::protocol`]), read by the caller
+    /// once the call's future is done.
+    pub(crate) raised: Arc<std::sync::OnceLock<ErrorObject>>,
+    /// Told once every resolver has its value, just before the body runs (a tool that asks its
+    /// questions before its task starts).
+    pub(crate) resolved: std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
 }
 
 impl ToolCall {
@@ -205,11 +217,23 @@ impl ToolCall {
                 "Invalid or expired requestState",
             )));
         }
+        let resolved_signal = self
+            .resolved
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        if let Some(signal) = resolved_signal {
+            let _ = signal.send(());
+        }
         Ok(resolved)
     }
 
-    /// The `isError` result for a failure: `Error executing tool <name>: <message>`.
+    /// The `isError` result for a failure: `Error executing tool <name>: <message>`. A
+    /// [`ToolError::protocol`] failure is recorded instead: the call ends with its JSON-RPC error.
     pub fn failed(&self, error: ToolError) -> CallToolResult {
+        if let Some(protocol) = error.protocol_error() {
+            let _ = self.raised.set(protocol.clone());
+        }
         failure(self.handler.name, &error)
     }
 

@@ -157,6 +157,7 @@ pub fn modern_headers(body: &Value) -> HeaderMap {
     let name = match method {
         "tools/call" | "prompts/get" => body["params"]["name"].as_str(),
         "resources/read" => body["params"]["uri"].as_str(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => body["params"]["taskId"].as_str(),
         _ => None,
     };
     if let Some(name) = name {

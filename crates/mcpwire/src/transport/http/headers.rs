@@ -1,6 +1,7 @@
 //! The 2026-07-28 request headers that mirror the body: `MCP-Protocol-Version` (the `_meta`
 //! version), `Mcp-Method` (the method) and `Mcp-Name` (`params.name` of `tools/call` and
-//! `prompts/get`, `params.uri` of `resources/read`). A missing, undecodable or different value is
+//! `prompts/get`, `params.uri` of `resources/read`, `params.taskId` of `tasks/get`,
+//! `tasks/update` and `tasks/cancel`). A missing, undecodable or different value is
 //! `-32020` HeaderMismatch (HTTP `400`). Values may be sent as `=?base64?{base64(utf8)}?=`.
 //!
 //! `Mcp-Param-{Name}` headers mirror the tool arguments whose schema carries
@@ -44,11 +45,13 @@ pub(super) fn check<'t>(
     }
     expect(headers, "Mcp-Method", METHOD, Some(method))?;
     let named = match method {
-        "tools/call" | "prompts/get" | "resources/read" => named(params),
+        "tools/call" | "prompts/get" | "resources/read" | "tasks/get" | "tasks/update"
+        | "tasks/cancel" => named(params),
         _ => return Ok(()),
     };
     let value = match method {
         "resources/read" => named.uri.as_deref(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => named.task_id.as_deref(),
         _ => named.name.as_deref(),
     };
     expect(headers, "Mcp-Name", NAME, value)?;
@@ -148,6 +151,8 @@ struct Named<'a> {
     name: Option<Cow<'a, str>>,
     #[serde(borrow)]
     uri: Option<Cow<'a, str>>,
+    #[serde(borrow, rename = "taskId")]
+    task_id: Option<Cow<'a, str>>,
     /// Kept raw: parsed only for a tool that mirrors arguments in headers.
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,

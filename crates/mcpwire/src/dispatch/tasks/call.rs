@@ -1,0 +1,162 @@
+//! `tools/call` of a tool that takes tasks, on a request that negotiated the extension: the
+//! task is stored, then announced (`resultType: "task"`), and its worker runs the call in the
+//! background. A tool with `ask_before_task` first runs its resolvers inside the request (its
+//! questions are `input_required` rounds of the `tools/call`), and becomes a task only once
+//! they all have values.
+
+use super::store_failed;
+use super::worker::{self, AbortOnDrop, Job};
+use crate::context::task::TaskLink;
+use crate::context::{Context, Outbound, RequestScope};
+use crate::dispatch::calls::{Reply, run, stopped};
+use crate::dispatch::envelope::Kind;
+use crate::dispatch::era::Served;
+use crate::dispatch::rounds::{self, Target};
+use crate::dispatch::router::Exchange;
+use crate::protocol::tasks::Task;
+use crate::protocol::tools::CallToolParams;
+use crate::protocol::{ErrorObject, RequestId};
+use crate::resolve::Stop;
+use crate::server::tool::{RegisteredTool, ToolCall, failure};
+use crate::tasks::{TaskRecord, Tasks};
+use std::sync::{Arc, Mutex};
+
+pub(crate) async fn call_tool(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: CallToolParams,
+    served: Served,
+    tool: Arc<RegisteredTool>,
+) -> Reply {
+    let Some(tasks) = exchange.core.tasks.clone() else {
+        return Err(ErrorObject::internal());
+    };
+    tasks.sweep_if_due().await;
+    let task_id = Tasks::new_id();
+    let owner = exchange.principal.as_deref();
+    let record = tasks.new_record(&task_id, owner);
+    let (running, link) = tasks.start(&task_id);
+    // Until a worker owns the task, a dropped request (the client left) forgets it.
+    let registered = Registered {
+        tasks: tasks.clone(),
+        id: Some(task_id.clone()),
+    };
+    let job = Job {
+        tasks: tasks.clone(),
+        id: task_id.clone(),
+        tool: tool.clone(),
+        arguments: params.arguments.clone(),
+        context: task_context(exchange, id, &served, link),
+        running,
+    };
+    let asks_first = tool.definition.ask_before_task && !tool.handler.plan.nodes.is_empty();
+    if !asks_first {
+        tasks.store.create(&record).await.map_err(store_failed)?;
+        registered.hand_over();
+        tokio::spawn(worker::drive(job, None));
+        return Ok((created(&record), Kind::Task));
+    }
+    let target = Target {
+        method: "tools/call",
+        name: tool.definition.name,
+        arguments: params.arguments.as_deref(),
+        principal: owner,
+    };
+    let round = rounds::open(
+        &exchange.core,
+        target,
+        params.input_responses.as_deref(),
+        params.request_state.as_deref(),
+    );
+    let round = round?;
+    let (signal, resolved) = tokio::sync::oneshot::channel();
+    let call = ToolCall {
+        context: job.context.clone(),
+        arguments: params.arguments.clone(),
+        handler: tool.handler.clone(),
+        round,
+        uri: None,
+        replay_guard: tool
+            .definition
+            .once
+            .then(|| exchange.core.replay_guard.clone()),
+        raised: Default::default(),
+        resolved: Mutex::new(Some(signal)),
+    };
+    let handle = AbortOnDrop(tokio::spawn(run(tool.definition.call, call, "the tool")));
+    if resolved.await.is_ok() {
+        tasks.store.create(&record).await.map_err(store_failed)?;
+        registered.hand_over();
+        tokio::spawn(worker::drive(job, Some(handle)));
+        return Ok((created(&record), Kind::Task));
+    }
+    // The call stopped before its body: questions for this request's next round, or a failure.
+    drop(registered);
+    match handle.join().await {
+        Ok(result) => Ok((to_json(&result), Kind::Complete)),
+        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => Ok((
+            to_json(&failure(tool.definition.name, &error)),
+            Kind::Complete,
+        )),
+        Err(stop) => stopped(exchange, target, stop),
+    }
+}
+
+/// A task registered as running here, forgotten when dropped unless a worker took it over.
+struct Registered {
+    tasks: Arc<Tasks>,
+    id: Option<String>,
+}
+
+impl Registered {
+    /// The worker owns the task now (it forgets it when it ends).
+    fn hand_over(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.tasks.finish(&id);
+        }
+    }
+}
+
+/// The `CreateTaskResult` body (the envelope adds `resultType: "task"`).
+fn created(record: &TaskRecord) -> String {
+    let task: Task = record.to_detailed().task;
+    to_json(&task)
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("results serialize")
+}
+
+/// The context a task's call runs with: the request's identity and capabilities, no back
+/// channel (a task's progress becomes its status message; it sends no notifications), and the
+/// task's link.
+fn task_context(exchange: &Exchange, id: &RequestId, served: &Served, link: TaskLink) -> Context {
+    let core = &exchange.core;
+    let (outbound, _nobody) = Outbound::channel(1);
+    Context::new(RequestScope {
+        request_id: id.clone(),
+        era: served.era,
+        protocol_version: served.protocol_version.clone(),
+        client_capabilities: served.capabilities.clone(),
+        client_info: served.client_info.clone(),
+        progress_token: None,
+        log_level: None,
+        state: core.state.clone(),
+        outbound,
+        headers: exchange.headers.clone(),
+        principal: exchange.principal.clone(),
+        grant: exchange.grant.clone(),
+        notifier: core.notifier.clone(),
+        client_requests: None,
+        client_request_timeout: core.limits.client_request_timeout,
+        open_url_elicitations: Default::default(),
+        task: Some(link),
+    })
+}
+

@@ -1,0 +1,150 @@
+//! Serving the tasks extension (2026-07-28): `tools/call` answered with a task, and
+//! `tasks/get`, `tasks/update` and `tasks/cancel`. Every `tasks/*` request must declare the
+//! extension (`-32021` first, before the id is looked up), and sees only its own principal's
+//! tasks (any other id is `-32602`, as an unknown one).
+
+mod call;
+mod worker;
+
+pub(crate) use call::call_tool;
+
+use super::era::Served;
+use super::router::{Exchange, parse};
+use crate::protocol::jsonrpc::code;
+use crate::protocol::tasks::{
+    CANCEL, EXTENSION, GET, TasksCancelParams, TasksGetParams, TasksUpdateParams, UPDATE,
+};
+use crate::protocol::ErrorObject;
+use crate::tasks::runtime::Lookup;
+use crate::tasks::{StoreError, TaskChange, TaskRecord, Tasks};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+use std::sync::Mutex;
+
+/// Whether this request declared the tasks extension in its own `_meta` capabilities.
+pub(crate) fn negotiated(served: &Served) -> bool {
+    served
+        .capabilities
+        .other
+        .get("extensions")
+        .and_then(|extensions| extensions.get(EXTENSION))
+        .is_some()
+}
+
+/// `-32021`: the request needs the tasks extension, which it did not declare.
+pub(crate) fn not_negotiated(why: &str) -> ErrorObject {
+    ErrorObject::new(
+        code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!("{why}: the request must declare the {EXTENSION} extension"),
+    )
+    .with_data(json!({ "requiredCapabilities": { "extensions": { EXTENSION: {} } } }))
+}
+
+/// A store failure, for the client: `-32603` without the backend's details (they go to the
+/// server log).
+pub(crate) fn store_failed(error: StoreError) -> ErrorObject {
+    match error {
+        StoreError::Full => ErrorObject::new(
+            code::INTERNAL_ERROR,
+            "Internal error: too many tasks are unfinished; try again later",
+        ),
+        other => {
+            tracing::error!(error = %other, "the task store failed");
+            ErrorObject::new(code::INTERNAL_ERROR, "Internal error: the task store failed")
+        }
+    }
+}
+
+/// Answers `tasks/get`, `tasks/update` or `tasks/cancel` with its result object.
+pub(crate) async fn serve(
+    exchange: &Exchange,
+    method: &str,
+    params: Option<&RawValue>,
+    served: &Served,
+) -> Result<String, ErrorObject> {
+    if !negotiated(served) {
+        return Err(not_negotiated(method));
+    }
+    let tasks = exchange
+        .core
+        .tasks
+        .as_ref()
+        .ok_or_else(|| ErrorObject::method_not_found(method))?;
+    let owner = exchange.principal.as_deref();
+    match method {
+        GET => {
+            let params: TasksGetParams = parse(params)?;
+            let task = find(tasks, &params.task_id, owner).await?;
+            Ok(serde_json::to_string(&task.to_detailed()).expect("tasks serialize"))
+        }
+        UPDATE => {
+            let params: TasksUpdateParams = parse(params)?;
+            let answers = match serde_json::from_str::<Value>(params.input_responses.get()) {
+                Ok(Value::Object(answers)) => answers,
+                _ => {
+                    return Err(ErrorObject::invalid_params(
+                        "Invalid params: inputResponses must be an object",
+                    ));
+                }
+            };
+            find(tasks, &params.task_id, owner).await?;
+            update(tasks, &params.task_id, answers).await?;
+            Ok("{}".to_owned())
+        }
+        CANCEL => {
+            let params: TasksCancelParams = parse(params)?;
+            let task = find(tasks, &params.task_id, owner).await?;
+            if !task.status.is_terminal() {
+                tasks
+                    .change(&task.id, |_| Some(TaskChange::Cancelled))
+                    .await
+                    .map_err(store_failed)?;
+            }
+            tasks.cancel(&task.id);
+            Ok("{}".to_owned())
+        }
+        _ => Err(ErrorObject::method_not_found(method)),
+    }
+}
+
+/// The task `id` of `owner`, or `-32602`.
+async fn find(tasks: &Tasks, id: &str, owner: Option<&str>) -> Result<TaskRecord, ErrorObject> {
+    match tasks.lookup(id, owner).await.map_err(store_failed)? {
+        Lookup::Found(task) => Ok(*task),
+        Lookup::Expired => Err(ErrorObject::invalid_params("Task has expired")),
+        Lookup::Unknown => Err(ErrorObject::invalid_params("Unknown task")),
+    }
+}
+
+/// Takes the answers to outstanding questions (others are ignored) off the task and hands them
+/// to its worker: the task stays `input_required` while a question is still open.
+async fn update(tasks: &Tasks, id: &str, answers: Map<String, Value>) -> Result<(), ErrorObject> {
+    let accepted = Mutex::new(Map::new());
+    tasks
+        .change(id, |task| {
+            let mut taken = accepted.lock().unwrap_or_else(|e| e.into_inner());
+            taken.clear();
+            let mut left = task.input_requests.clone();
+            for (key, answer) in &answers {
+                if left.remove(key).is_some() {
+                    taken.insert(key.clone(), answer.clone());
+                }
+            }
+            if taken.is_empty() {
+                None
+            } else if left.is_empty() {
+                Some(TaskChange::Working {
+                    status_message: None,
+                })
+            } else {
+                Some(TaskChange::InputRequired(left))
+            }
+        })
+        .await
+        .map_err(store_failed)?;
+    let accepted = accepted.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !accepted.is_empty() {
+        tasks.deliver(id, accepted);
+    }
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! Tasks (the 2026-07-28 extension `io.modelcontextprotocol/tasks`, SEP-2663): a tool call the
+//! server answers with a task id, whose body goes on in the background while the client polls
+//! `tasks/get`, answers questions with `tasks/update` and may stop it with `tasks/cancel`.
+//!
+//! A tool opts in with `#[tool(task = "optional")]` (a task when the request negotiates the
+//! extension, a plain call otherwise) or `#[tool(task = "required")]` (only as a task; `-32021`
+//! otherwise). The same body serves both: inside a task, [`Context::cancelled`] completes on
+//! `tasks/cancel`, [`Context::report_progress`] sets the task's `statusMessage`, and a resolver
+//! that asks (`Elicit`, `Sample`, `ListRoots`) puts the task in `input_required` with its
+//! questions in `tasks/get`; the answers arrive with `tasks/update`, and the body runs once,
+//! when every resolver has its value. With `#[tool(ask_before_task)]` the questions are asked
+//! in `input_required` rounds of the `tools/call` itself, and only the body runs as the task.
+//!
+//! Tasks are kept in a [`TaskStore`]: [`MemoryTaskStore`] (bounded; the default) or
+//! `SqliteTaskStore` (feature `sqlite`: completed results survive a restart, tasks that were
+//! running end `failed`). Each task belongs to the principal that created it: any other caller
+//! gets the unknown-task error. The 2025-11-25 revision's experimental tasks are not offered:
+//! sessions on that revision see no tasks capability and every tool runs as a plain call (see
+//! the guide, `docs/tasks.md`).
+//!
+//! [`Context::cancelled`]: crate::Context::cancelled
+//! [`Context::report_progress`]: crate::Context::report_progress
+//!
+//! # Examples
+//!
+//! ```
+//! use mcpwire::prelude::*;
+//! use std::time::Duration;
+//!
+//! /// Rebuilds the search index; a task when the client can poll one.
+//! #[tool(task = "optional")]
+//! async fn reindex(ctx: Context) -> String {
+//!     for step in 1..=3 {
+//!         tokio::select! {
+//!             _ = tokio::time::sleep(Duration::from_millis(10)) => {}
+//!             _ = ctx.cancelled() => return "stopped".into(),
+//!         }
+//!         ctx.report_progress(step as f64, Some(3.0), None).await;
+//!     }
+//!     "reindexed".into()
+//! }
+//!
+//! let server = McpServer::new("search").tool(reindex)?;
+//! # drop(server);
+//! # Ok::<(), InvalidSignature>(())
+//! ```
+
+mod memory;
+mod options;
+mod record;
+pub(crate) mod runtime;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+mod store;
+
+pub use memory::{DEFAULT_CAPACITY, MemoryTaskStore};
+pub use options::{DEFAULT_POLL_INTERVAL, DEFAULT_TTL};
+pub(crate) use options::{TaskOptions, advertise};
+pub use record::{TaskChange, TaskRecord};
+pub(crate) use runtime::Tasks;
+#[cfg(feature = "sqlite")]
+#[cfg_attr(docsrs, doc(cfg(feature = "sqlite")))]
+pub use sqlite::{RESTARTED, SqliteTaskStore};
+pub use store::{StoreError, StoreFuture, TaskStore};

@@ -1,0 +1,234 @@
+//! `Tasks`: a server's tasks at run time. The store holds what clients read; this process holds
+//! what cannot be stored: each running task's cancellation and the answers on their way to it.
+
+use super::record::{TaskChange, TaskRecord, now_ms};
+use super::store::{StoreError, TaskStore};
+use crate::context::task::{StatusReporter, TaskLink};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+/// How often at most the store is swept for expired tasks (on task creation).
+const SWEEP_EVERY_MS: u64 = 1_000;
+/// How many times a change is tried again when the task changed meanwhile.
+const CHANGE_ATTEMPTS: usize = 8;
+
+/// A server's tasks: the store and this process's running ones.
+pub(crate) struct Tasks {
+    pub(crate) store: Arc<dyn TaskStore>,
+    pub(crate) ttl_ms: Option<u64>,
+    pub(crate) poll_interval_ms: u64,
+    running: Mutex<HashMap<String, Arc<Running>>>,
+    last_sweep_ms: AtomicU64,
+    /// Every change this process made, for `notifications/tasks` on listen streams.
+    changes: tokio::sync::broadcast::Sender<Arc<TaskRecord>>,
+}
+
+/// How many task changes a listen stream may fall behind before it skips the oldest.
+const CHANGES_BUFFERED: usize = 256;
+
+/// One task running in this process.
+pub(crate) struct Running {
+    pub(crate) cancel: CancellationToken,
+    answers: Mutex<Map<String, Value>>,
+    arrived: Notify,
+}
+
+impl Running {
+    /// Waits until every key of `keys` has an answer, and takes those answers.
+    pub(crate) async fn answers_for(&self, keys: &[String]) -> Map<String, Value> {
+        loop {
+            {
+                let mut answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+                if keys.iter().all(|key| answers.contains_key(key)) {
+                    return keys
+                        .iter()
+                        .filter_map(|key| answers.remove(key).map(|answer| (key.clone(), answer)))
+                        .collect();
+                }
+            }
+            self.arrived.notified().await;
+        }
+    }
+}
+
+/// What a lookup found.
+pub(crate) enum Lookup {
+    Found(Box<TaskRecord>),
+    /// Its TTL ran out (it is deleted at the next sweep).
+    Expired,
+    /// No such task, or another principal's.
+    Unknown,
+}
+
+impl Tasks {
+    pub(crate) fn new(store: Arc<dyn TaskStore>, ttl_ms: Option<u64>, poll_interval_ms: u64) -> Self {
+        Self {
+            store,
+            ttl_ms,
+            poll_interval_ms,
+            running: Mutex::new(HashMap::new()),
+            last_sweep_ms: AtomicU64::new(0),
+            changes: tokio::sync::broadcast::channel(CHANGES_BUFFERED).0,
+        }
+    }
+
+    /// The changes made from now on (each task's new version).
+    pub(crate) fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Arc<TaskRecord>> {
+        self.changes.subscribe()
+    }
+
+    /// A fresh, unguessable task id: 128 random bits, hex.
+    pub(crate) fn new_id() -> String {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).expect("the OS random source works");
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// A `working` record for a new task of `owner`.
+    pub(crate) fn new_record(&self, id: &str, owner: Option<&str>) -> TaskRecord {
+        TaskRecord::working(
+            id,
+            owner.map(str::to_owned),
+            now_ms(),
+            self.ttl_ms,
+            self.poll_interval_ms,
+        )
+    }
+
+    /// Registers a task about to run here, and the link its context carries.
+    pub(crate) fn start(self: &Arc<Self>, id: &str) -> (Arc<Running>, TaskLink) {
+        let running = Arc::new(Running {
+            cancel: CancellationToken::new(),
+            answers: Mutex::new(Map::new()),
+            arrived: Notify::new(),
+        });
+        self.lock().insert(id.to_owned(), running.clone());
+        let link = TaskLink {
+            id: Arc::from(id),
+            cancel: running.cancel.clone(),
+            reporter: Arc::new(Reporter {
+                tasks: self.clone(),
+                id: id.to_owned(),
+            }),
+        };
+        (running, link)
+    }
+
+    /// Forgets a task that stopped running here.
+    pub(crate) fn finish(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Running>>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Asks the task `id` running here to stop.
+    pub(crate) fn cancel(&self, id: &str) {
+        if let Some(running) = self.lock().get(id) {
+            running.cancel.cancel();
+        }
+    }
+
+    /// Hands answers to the task `id` running here.
+    pub(crate) fn deliver(&self, id: &str, answers: Map<String, Value>) {
+        if let Some(running) = self.lock().get(id) {
+            running
+                .answers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(answers);
+            running.arrived.notify_one();
+        }
+    }
+
+    /// The task `id` as `owner` may see it.
+    pub(crate) async fn lookup(&self, id: &str, owner: Option<&str>) -> Result<Lookup, StoreError> {
+        Ok(match self.store.get(id).await? {
+            Some(task) if task.owner.as_deref() != owner => Lookup::Unknown,
+            Some(task) if task.is_expired(now_ms()) => Lookup::Expired,
+            Some(task) => Lookup::Found(Box::new(task)),
+            None => Lookup::Unknown,
+        })
+    }
+
+    /// Applies `change` to the task `id` (reading it again when it changed meanwhile); `None`
+    /// when the task is gone or already terminal.
+    pub(crate) async fn change(
+        &self,
+        id: &str,
+        change: impl Fn(&TaskRecord) -> Option<TaskChange>,
+    ) -> Result<Option<TaskRecord>, StoreError> {
+        for _ in 0..CHANGE_ATTEMPTS {
+            let Some(task) = self.store.get(id).await? else {
+                return Ok(None);
+            };
+            if task.status.is_terminal() {
+                return Ok(None);
+            }
+            let Some(change) = change(&task) else {
+                return Ok(Some(task));
+            };
+            let next = task.changed(change, now_ms());
+            match self.store.compare_and_set(&next).await {
+                Ok(()) => {
+                    let _ = self.changes.send(Arc::new(next.clone()));
+                    return Ok(Some(next));
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(error) => return Err(error),
+            }
+        }
+        Err(StoreError::Backend(format!(
+            "task {id} kept changing; gave up after {CHANGE_ATTEMPTS} attempts"
+        )))
+    }
+
+    /// Sweeps the store for expired tasks, at most once a second, stopping those running here.
+    pub(crate) async fn sweep_if_due(&self) {
+        let now = now_ms();
+        let last = self.last_sweep_ms.load(Ordering::Relaxed);
+        if now < last.saturating_add(SWEEP_EVERY_MS)
+            || self
+                .last_sweep_ms
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        match self.store.sweep(now).await {
+            Ok(expired) => {
+                for id in expired {
+                    self.cancel(&id);
+                }
+            }
+            Err(error) => tracing::warn!(%error, "sweeping expired tasks failed"),
+        }
+    }
+}
+
+/// Sets a task's status message from its context's progress reports.
+struct Reporter {
+    tasks: Arc<Tasks>,
+    id: String,
+}
+
+impl StatusReporter for Reporter {
+    fn report(&self, message: String) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            let changed = self
+                .tasks
+                .change(&self.id, |_| Some(TaskChange::StatusMessage(message.clone())))
+                .await;
+            if let Err(error) = changed {
+                tracing::warn!(%error, task = self.id, "recording a task's progress failed");
+            }
+        })
+    }
+}
