@@ -79,6 +79,18 @@ async fn place_order(ctx: Context) -> String {
     format!("ordered (scopes: {scopes})")
 }
 
+/// The price list: only for tokens granting `prices:read`.
+#[prompt(scopes = ["prices:read"])]
+async fn price_list() -> String {
+    "Dune: 9.99".into()
+}
+
+/// The stock room: only for tokens granting `stock:read`.
+#[resource(uri = "shop://stock", scopes = ["stock:read"])]
+async fn stock() -> String {
+    "Dune: 7".into()
+}
+
 /// The user's answer.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 struct Confirmation {
@@ -140,6 +152,10 @@ async fn serve_with(keys: &[&Key], required: &[&str], cooldown: Duration) -> Pro
         .unwrap()
         .tool(place_order)
         .unwrap()
+        .prompt(price_list)
+        .unwrap()
+        .resource(stock)
+        .unwrap()
         .http()
         .authorization(authorization);
     tokio::spawn(server.serve_listener(listener, std::future::pending()));
@@ -191,7 +207,8 @@ async fn post(url: &str, token: Option<&str>, body: Value, session: Option<&str>
             request = request
                 .header("mcp-protocol-version", MODERN_META)
                 .header("mcp-method", &method);
-            if let Some(name) = body["params"]["name"].as_str() {
+            let target = body["params"]["name"].as_str();
+            if let Some(name) = target.or(body["params"]["uri"].as_str()) {
                 request = request.header("mcp-name", name);
             }
         }
@@ -377,7 +394,7 @@ async fn the_metadata_is_published_at_both_well_known_paths() {
         // Named by the metadata, and derived from the tools' own scopes.
         assert_eq!(
             metadata["scopes_supported"],
-            json!(["mcp:tools", "orders:write"])
+            json!(["mcp:tools", "orders:write", "prices:read", "stock:read"])
         );
     }
 }
@@ -701,4 +718,89 @@ async fn an_introspection_endpoint_that_refuses_the_server_is_a_503_not_a_401() 
     tokio::spawn(server.serve_listener(listener, std::future::pending()));
     let answer = post(&url, Some("good-alice"), call("whoami", json!({})), None).await;
     assert_eq!(answer.status, 503);
+}
+
+fn modern(method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": MODERN_META,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}});
+    json!({"jsonrpc": "2.0", "id": 5, "method": method, "params": params})
+}
+
+#[tokio::test]
+async fn prompts_and_resources_with_scopes_are_listed_and_served_only_with_them() {
+    let key = Key::new("k1");
+    let server = serve(&[&key], &[]).await;
+    let nobody = key.sign(&claims(&server.url, "alice", ""));
+    let shopper = key.sign(&claims(&server.url, "bob", "prices:read stock:read"));
+    let url = server.url.as_str();
+
+    let prompts = post(url, Some(&nobody), modern("prompts/list", json!({})), None).await;
+    assert_eq!(
+        prompts.body["result"]["prompts"],
+        json!([]),
+        "{}",
+        prompts.body
+    );
+    let prompts = post(url, Some(&shopper), modern("prompts/list", json!({})), None).await;
+    assert_eq!(prompts.body["result"]["prompts"][0]["name"], "price_list");
+    let resources = post(
+        url,
+        Some(&nobody),
+        modern("resources/list", json!({})),
+        None,
+    )
+    .await;
+    assert_eq!(
+        resources.body["result"]["resources"],
+        json!([]),
+        "{}",
+        resources.body
+    );
+    let resources = post(
+        url,
+        Some(&shopper),
+        modern("resources/list", json!({})),
+        None,
+    )
+    .await;
+    assert_eq!(
+        resources.body["result"]["resources"][0]["uri"],
+        "shop://stock"
+    );
+
+    let get = |token| {
+        let body = modern("prompts/get", json!({"name": "price_list"}));
+        post(url, Some(token), body, None)
+    };
+    let refused = get(&nobody).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused
+            .challenge
+            .unwrap_or_default()
+            .contains(r#"scope="prices:read""#)
+    );
+    let got = get(&shopper).await;
+    assert_eq!(got.status, 200, "{}", got.body);
+
+    let read = |token| {
+        let body = modern("resources/read", json!({"uri": "shop://stock"}));
+        post(url, Some(token), body, None)
+    };
+    let refused = read(&nobody).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert!(
+        refused
+            .challenge
+            .unwrap_or_default()
+            .contains(r#"scope="stock:read""#)
+    );
+    let read_ok = read(&shopper).await;
+    assert_eq!(
+        read_ok.body["result"]["contents"][0]["text"], "Dune: 7",
+        "{}",
+        read_ok.body
+    );
 }

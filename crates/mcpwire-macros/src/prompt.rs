@@ -1,14 +1,20 @@
 //! `#[prompt]`: a function becomes the definition of an MCP prompt.
 
 use crate::handler::{HandlerParts, call_fn, handler_parts};
-use crate::options::{Options, option_str};
+use crate::options::{Keys, Options, option_str};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let options = Options::parse(attr, "prompt", &["name", "title", "description"], &[])?;
+    let keys = Keys {
+        strings: &["name", "title", "description"],
+        lists: &["scopes"],
+        ..Keys::default()
+    };
+    let options = Options::parse_keys(attr, "prompt", &keys)?;
+    let scopes = options.list("scopes");
     let signature = Signature::parse(item, "prompt")?;
     let name = signature.name();
     let prompt_name = options.string("name").unwrap_or_else(|| name.to_string());
@@ -46,6 +52,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 description: #description,
                 arguments: ::mcpwire::__private::schema_for::<__Arguments>,
                 params: PARAMS,
+                scopes: &[#(#scopes),*],
                 call: __call,
             }
         }

@@ -14,9 +14,10 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         strings: &["uri", "name", "title", "description", "mime_type", "cache"],
         integers: &["ttl_ms"],
         flags: &[],
-        lists: &[],
+        lists: &["scopes"],
     };
     let options = Options::parse_keys(attr, "resource", &keys)?;
+    let scopes = options.list("scopes");
     let Some(uri) = options.string("uri") else {
         return Err(syn::Error::new(span, "#[resource] needs a `uri = \"…\"`"));
     };
@@ -74,6 +75,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 cache_scope: #cache_scope,
                 arguments: ::mcpwire::__private::schema_for::<__Arguments>,
                 params: PARAMS,
+                scopes: &[#(#scopes),*],
                 call: __call,
             }
         }

@@ -115,14 +115,21 @@ fn bearer(request: &Request) -> Option<&str> {
 }
 
 /// The scopes the request's operation needs beyond the endpoint's: those of the tool a
-/// `tools/call` names. On 2026-07-28 the validated `Mcp-Method` and `Mcp-Name` headers say
-/// which (the endpoint refuses a body that disagrees with them); otherwise, when some tool needs
-/// scopes, the body is read (within the message limit) and put back.
+/// `tools/call` names, the prompt a `prompts/get` names, the resource a `resources/read` reads.
+/// On 2026-07-28 the validated `Mcp-Method` and `Mcp-Name` headers say which (the endpoint
+/// refuses a body that disagrees with them); otherwise, when something needs scopes, the body
+/// is read (within the message limit) and put back.
 async fn operation_scopes(
     request: Request,
     core: &ServerCore,
 ) -> Result<(Request, &'static [&'static str]), Response> {
-    if !core.snapshot().tools.any_scoped() {
+    let any_scoped = {
+        let snapshot = core.snapshot();
+        snapshot.tools.any_scoped()
+            || snapshot.prompts.any_scoped()
+            || snapshot.resources.any_scoped()
+    };
+    if !any_scoped {
         return Ok((request, &[]));
     }
     let (method, name) = {
@@ -136,10 +143,7 @@ async fn operation_scopes(
         (header("mcp-method"), header("mcp-name"))
     };
     if let Some(method) = method {
-        let scopes = match (method.as_str(), name) {
-            ("tools/call", Some(name)) => core.snapshot().tools.scopes(&name),
-            _ => &[],
-        };
+        let scopes = scopes_of(core, &method, name.as_deref());
         return Ok((request, scopes));
     }
     let (parts, body) = request.into_parts();
@@ -155,18 +159,33 @@ async fn operation_scopes(
     #[derive(serde::Deserialize)]
     struct PeekParams {
         name: Option<String>,
+        uri: Option<String>,
     }
     let scopes = match serde_json::from_slice::<Peek>(&bytes) {
         Ok(Peek {
             method: Some(method),
-            params: Some(PeekParams { name: Some(name) }),
-        }) if method == "tools/call" => core.snapshot().tools.scopes(&name),
+            params: Some(params),
+        }) => scopes_of(core, &method, params.name.or(params.uri).as_deref()),
         _ => &[],
     };
     Ok((
         Request::from_parts(parts, axum::body::Body::from(bytes)),
         scopes,
     ))
+}
+
+/// The scopes `method` on `target` (a tool or prompt name, a resource URI) needs.
+fn scopes_of(core: &ServerCore, method: &str, target: Option<&str>) -> &'static [&'static str] {
+    let Some(target) = target else {
+        return &[];
+    };
+    let snapshot = core.snapshot();
+    match method {
+        "tools/call" => snapshot.tools.scopes(target),
+        "prompts/get" => snapshot.prompts.scopes(target),
+        "resources/read" => snapshot.resources.scopes(target),
+        _ => &[],
+    }
 }
 
 /// The middleware's state: the authorization, and the server whose tools say their scopes.
@@ -192,7 +211,13 @@ pub(crate) fn protect(
 ) -> Router {
     // `scopes_supported`: what the metadata names, what every request needs, and what the
     // tools need.
-    let registered = core.snapshot().tools.all_scopes();
+    let mut registered = Vec::new();
+    {
+        let snapshot = core.snapshot();
+        snapshot.tools.collect_scopes(&mut registered);
+        snapshot.prompts.collect_scopes(&mut registered);
+        snapshot.resources.collect_scopes(&mut registered);
+    }
     let resource = authorization.resource.clone().including_scopes(
         authorization
             .required_scopes

@@ -117,16 +117,31 @@ async fn route(
         }
         ("prompts/list", _) if core.offers_prompts() => {
             let snapshot = core.snapshot();
+            if let Some(grant) = exchange.grant.as_deref()
+                && snapshot.prompts.any_scoped()
+            {
+                return Ok(respond(&snapshot.prompts.page_for("prompts", grant), listed));
+            }
             let page = list_page(snapshot.prompts.pages(), params.as_deref())?;
             Ok(respond(page, listed))
         }
         ("resources/list", _) if core.offers_resources() => {
             let snapshot = core.snapshot();
+            if let Some(grant) = exchange.grant.as_deref()
+                && snapshot.resources.any_scoped()
+            {
+                return Ok(respond(&snapshot.resources.resource_page_for(grant), listed));
+            }
             let page = list_page(snapshot.resources.resource_pages(), params.as_deref())?;
             Ok(respond(page, listed))
         }
         ("resources/templates/list", _) if core.offers_resources() => {
             let snapshot = core.snapshot();
+            if let Some(grant) = exchange.grant.as_deref()
+                && snapshot.resources.any_scoped()
+            {
+                return Ok(respond(&snapshot.resources.template_page_for(grant), listed));
+            }
             let page = list_page(snapshot.resources.template_pages(), params.as_deref())?;
             Ok(respond(page, listed))
         }
@@ -136,7 +151,7 @@ async fn route(
             if let Some(grant) = exchange.grant.as_deref()
                 && snapshot.tools.any_scoped()
             {
-                return Ok(respond(&snapshot.tools.page_for(grant), listed));
+                return Ok(respond(&snapshot.tools.page_for("tools", grant), listed));
             }
             let page = list_page(snapshot.tools.pages(), params.as_deref())?;
             Ok(respond(page, listed))

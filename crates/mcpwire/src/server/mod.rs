@@ -36,6 +36,7 @@ pub(crate) mod registry;
 pub(crate) mod resource;
 pub(crate) mod resource_registry;
 pub(crate) mod schema;
+pub(crate) mod scoped;
 pub(crate) mod snapshot;
 pub(crate) mod tool;
 mod uri_template;

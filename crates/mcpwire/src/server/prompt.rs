@@ -24,6 +24,9 @@ pub struct PromptDefinition {
     pub arguments: fn() -> schemars::Schema,
     /// Where each parameter of the function gets its value.
     pub params: &'static [ParamSpec],
+    /// `#[prompt(scopes = […])]`: the OAuth scopes a caller's token must grant to see and get
+    /// the prompt, on a server with authorization (`mcpwire::auth`); empty for everyone.
+    pub scopes: &'static [&'static str],
     /// Renders the prompt.
     pub call: fn(ToolCall) -> PromptFuture,
 }

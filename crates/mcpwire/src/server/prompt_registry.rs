@@ -20,6 +20,16 @@ pub(crate) struct RegisteredPrompt {
     pub(crate) listed: Prompt,
 }
 
+impl super::scoped::Scoped for RegisteredPrompt {
+    type Listing = Prompt;
+    fn scopes(&self) -> &'static [&'static str] {
+        self.definition.scopes
+    }
+    fn listing(&self) -> &Prompt {
+        &self.listed
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct PromptRegistry {
     entries: Entries<Arc<RegisteredPrompt>>,

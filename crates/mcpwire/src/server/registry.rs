@@ -8,6 +8,7 @@ use super::output::OutputShape;
 use super::schema::{given_input_schema, input_schema, output_schema};
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
+use super::scoped::Scoped;
 use crate::protocol::tools::Tool;
 use crate::resolve::plan::{Overrides, ToolPlan};
 use crate::schema::{Validator, says_only_types};
@@ -101,41 +102,6 @@ impl ToolRegistry {
 pub(crate) type ToolView = NamedView<RegisteredTool>;
 
 impl ToolView {
-    /// The scopes a caller needs for the tool `name` (none for an unknown one).
-    #[cfg(all(feature = "auth", feature = "http"))]
-    pub(crate) fn scopes(&self, name: &str) -> &'static [&'static str] {
-        self.get(name).map_or(&[], |tool| tool.definition.scopes)
-    }
-
-    /// Whether any tool needs scopes (else lists need no filtering).
-    pub(crate) fn any_scoped(&self) -> bool {
-        self.entries().iter().any(|tool| !tool.definition.scopes.is_empty())
-    }
-
-    /// `tools/list` as `grant` may see it: the tools whose scopes it holds, in one page.
-    pub(crate) fn page_for(&self, grant: &crate::context::Grant) -> String {
-        let tools: Vec<&Tool> = self
-            .entries()
-            .iter()
-            .filter(|tool| grant.allows(tool.definition.scopes))
-            .map(|tool| &tool.listed)
-            .collect();
-        serde_json::json!({ "tools": tools }).to_string()
-    }
-
-    /// Every scope some tool needs, each once, in registration order.
-    #[cfg(all(feature = "auth", feature = "http"))]
-    pub(crate) fn all_scopes(&self) -> Vec<&'static str> {
-        let mut scopes = Vec::new();
-        for tool in self.entries() {
-            for scope in tool.definition.scopes {
-                if !scopes.contains(scope) {
-                    scopes.push(*scope);
-                }
-            }
-        }
-        scopes
-    }
 
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
@@ -144,6 +110,16 @@ impl ToolView {
         name: &str,
     ) -> &[crate::wire::header_params::HeaderParam] {
         self.get(name).map_or(&[], |tool| &tool.header_params)
+    }
+}
+
+impl Scoped for RegisteredTool {
+    type Listing = Tool;
+    fn scopes(&self) -> &'static [&'static str] {
+        self.definition.scopes
+    }
+    fn listing(&self) -> &Tool {
+        &self.listed
     }
 }
 

@@ -35,6 +35,9 @@ pub struct ResourceDefinition {
     pub arguments: fn() -> schemars::Schema,
     /// Where each parameter of the function gets its value.
     pub params: &'static [ParamSpec],
+    /// `#[resource(scopes = […])]`: the OAuth scopes a caller's token must grant to see and
+    /// read the resource, on a server with authorization (`mcpwire::auth`); empty for everyone.
+    pub scopes: &'static [&'static str],
     /// Reads the resource.
     pub call: fn(ToolCall) -> ResourceFuture,
 }

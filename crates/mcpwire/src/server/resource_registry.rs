@@ -13,6 +13,8 @@ use crate::resolve::ParamSpec;
 use crate::resolve::plan::{Overrides, ToolPlan};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use super::scoped;
+use crate::context::Grant;
 use std::sync::Arc;
 
 pub(crate) struct RegisteredResource {
@@ -91,6 +93,7 @@ impl ResourceRegistry {
             templates.iter().map(|r| template(&r.definition)).collect();
         ResourceView {
             resource_pages: Pages::new("resources", &listed, page_size),
+            plain_order: plain.iter().map(|resource| Arc::clone(resource)).collect(),
             template_pages: Pages::new("resourceTemplates", &templated, page_size),
             plain: plain
                 .into_iter()
@@ -105,6 +108,8 @@ impl ResourceRegistry {
 #[derive(Default)]
 pub(crate) struct ResourceView {
     plain: HashMap<&'static str, Arc<RegisteredResource>>,
+    /// The plain resources in registration order.
+    plain_order: Vec<Arc<RegisteredResource>>,
     templates: Vec<Arc<RegisteredResource>>,
     resource_pages: Pages,
     template_pages: Pages,
@@ -129,6 +134,40 @@ impl ResourceView {
             .iter()
             .find(|resource| resource.definition.uri == uri_template)
             .and_then(|resource| resource.template.as_ref())
+    }
+
+    /// The scopes a caller needs to read `uri` (none for an unknown one).
+    #[cfg(all(feature = "auth", feature = "http"))]
+    pub(crate) fn scopes(&self, uri: &str) -> &'static [&'static str] {
+        self.find(uri)
+            .map_or(&[], |(resource, _)| resource.definition.scopes)
+    }
+
+    /// Whether any resource or template needs scopes (else lists need no filtering).
+    pub(crate) fn any_scoped(&self) -> bool {
+        let all = self.plain_order.iter().chain(&self.templates);
+        scoped::any_scoped(all, |resource| resource.definition.scopes)
+    }
+
+    /// `resources/list` as `grant` may see it, in one page.
+    pub(crate) fn resource_page_for(&self, grant: &Grant) -> String {
+        let listing = |resource: &Arc<RegisteredResource>| listed(&resource.definition);
+        let scopes = |resource: &Arc<RegisteredResource>| resource.definition.scopes;
+        scoped::page_for("resources", &self.plain_order, scopes, listing, grant)
+    }
+
+    /// `resources/templates/list` as `grant` may see it, in one page.
+    pub(crate) fn template_page_for(&self, grant: &Grant) -> String {
+        let listing = |resource: &Arc<RegisteredResource>| template(&resource.definition);
+        let scopes = |resource: &Arc<RegisteredResource>| resource.definition.scopes;
+        scoped::page_for("resourceTemplates", &self.templates, scopes, listing, grant)
+    }
+
+    /// Adds every scope some resource or template needs to `all`.
+    #[cfg(all(feature = "auth", feature = "http"))]
+    pub(crate) fn collect_scopes(&self, all: &mut Vec<&'static str>) {
+        let every = self.plain_order.iter().chain(&self.templates);
+        scoped::collect_scopes(every, |resource| resource.definition.scopes, all);
     }
 
     pub(crate) fn resource_pages(&self) -> &Pages {
