@@ -18,14 +18,52 @@ fn conformance() -> String {
 fn progress_and_log_messages_go_to_stderr() {
     let server = conformance();
     for era in ["legacy", "modern"] {
-        let out = run(&["call", "--stdio", &server, "--era", era, "test_tool_with_progress"]);
+        let out = run(&[
+            "call",
+            "--stdio",
+            &server,
+            "--era",
+            era,
+            "test_tool_with_progress",
+        ]);
         assert_eq!(out.stdout, "Progress test completed\n", "[{era}]");
-        assert!(out.stderr.contains("progress 0/100\nprogress 50/100\nprogress 100/100\n"), "[{era}] {}", out.stderr);
-        let out = run(&["call", "--stdio", &server, "--era", era, "test_tool_with_logging", "--log-level", "info"]);
+        assert!(
+            out.stderr
+                .contains("progress 0/100\nprogress 50/100\nprogress 100/100\n"),
+            "[{era}] {}",
+            out.stderr
+        );
+        let out = run(&[
+            "call",
+            "--stdio",
+            &server,
+            "--era",
+            era,
+            "test_tool_with_logging",
+            "--log-level",
+            "info",
+        ]);
         assert_eq!(out.stdout, "Logging test completed\n", "[{era}]");
-        assert!(out.stderr.contains("[info] Tool execution started\n"), "[{era}] {}", out.stderr);
-        let quiet = run(&["call", "--stdio", &server, "--era", era, "test_tool_with_logging", "--log-level", "error"]);
-        assert!(!quiet.stderr.contains("Tool execution"), "[{era}] below the level: {}", quiet.stderr);
+        assert!(
+            out.stderr.contains("[info] Tool execution started\n"),
+            "[{era}] {}",
+            out.stderr
+        );
+        let quiet = run(&[
+            "call",
+            "--stdio",
+            &server,
+            "--era",
+            era,
+            "test_tool_with_logging",
+            "--log-level",
+            "error",
+        ]);
+        assert!(
+            !quiet.stderr.contains("Tool execution"),
+            "[{era}] below the level: {}",
+            quiet.stderr
+        );
     }
 }
 
@@ -35,8 +73,21 @@ fn roots_are_declared_with_root() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().display().to_string();
     for era in ["legacy", "modern"] {
-        let out = run(&["call", "--stdio", &server, "--era", era, "test_input_required_result_list_roots", "--root", &path]);
-        assert_eq!(out.stdout, format!("Client roots: file://{path}\n"), "[{era}]");
+        let out = run(&[
+            "call",
+            "--stdio",
+            &server,
+            "--era",
+            era,
+            "test_input_required_result_list_roots",
+            "--root",
+            &path,
+        ]);
+        assert_eq!(
+            out.stdout,
+            format!("Client roots: file://{path}\n"),
+            "[{era}]"
+        );
     }
 }
 
@@ -44,10 +95,24 @@ fn roots_are_declared_with_root() {
 fn resources_are_listed_and_read() {
     let server = conformance();
     let out = run(&["resources", "--stdio", &server]);
-    assert!(out.stdout.contains("test://static-text  Static Text Resource (text/plain): A static text resource.\n"), "{}", out.stdout);
-    assert!(out.stdout.contains("test://template/{id}/data  Dynamic Resource (application/json)"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "test://static-text  Static Text Resource (text/plain): A static text resource.\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("test://template/{id}/data  Dynamic Resource (application/json)"),
+        "{}",
+        out.stdout
+    );
     let text = run(&["read", "--stdio", &server, "test://static-text"]);
-    assert_eq!(text.stdout, "This is the content of the static text resource.\n");
+    assert_eq!(
+        text.stdout,
+        "This is the content of the static text resource.\n"
+    );
     let blob = run(&["read", "--stdio", &server, "test://static-binary"]);
     assert_eq!(blob.stdout, "[test://static-binary image/png, 70 bytes]\n");
     let raw = run(&["read", "--stdio", &server, "test://static-binary", "--json"]);
@@ -59,9 +124,24 @@ fn resources_are_listed_and_read() {
 fn prompts_are_listed_and_got() {
     let server = conformance();
     let out = run(&["prompts", "--stdio", &server]);
-    assert!(out.stdout.contains("test_prompt_with_arguments(arg1, arg2)\n    A prompt with two arguments.\n"), "{}", out.stdout);
-    let got = run(&["prompt", "--stdio", &server, "test_prompt_with_arguments", "arg1=x y", "arg2=2"]);
-    assert_eq!(got.stdout, "user: Prompt with arguments: arg1='x y', arg2='2'\n");
+    assert!(
+        out.stdout
+            .contains("test_prompt_with_arguments(arg1, arg2)\n    A prompt with two arguments.\n"),
+        "{}",
+        out.stdout
+    );
+    let got = run(&[
+        "prompt",
+        "--stdio",
+        &server,
+        "test_prompt_with_arguments",
+        "arg1=x y",
+        "arg2=2",
+    ]);
+    assert_eq!(
+        got.stdout,
+        "user: Prompt with arguments: arg1='x y', arg2='2'\n"
+    );
     let image = run(&["call", "--stdio", &server, "test_image_content"]);
     assert_eq!(image.stdout, "[image image/png, 70 bytes]\n");
 }
@@ -92,14 +172,25 @@ fn an_unreachable_server_or_a_dead_child_exits_4() {
     assert_eq!(out.code(), 4, "{}", out.stderr);
     let out = run(&["info", "--stdio", "sh -c 'echo bye >&2; exit 3'"]);
     assert_eq!(out.code(), 4, "{}", out.stderr);
-    assert!(out.stderr.contains("bye"), "the child's last words are shown: {}", out.stderr);
+    assert!(
+        out.stderr.contains("bye"),
+        "the child's last words are shown: {}",
+        out.stderr
+    );
     let out = run(&["info", "--stdio", "/no/such/server"]);
     assert_eq!(out.code(), 4, "{}", out.stderr);
 }
 
 #[test]
 fn usage_errors_exit_1() {
-    let out = run(&["call", "--stdio", &stdio_example("bookshop"), "add", "--args", "[1]"]);
+    let out = run(&[
+        "call",
+        "--stdio",
+        &stdio_example("bookshop"),
+        "add",
+        "--args",
+        "[1]",
+    ]);
     assert_eq!(out.code(), 1);
     assert!(out.stderr.contains("not a JSON object"), "{}", out.stderr);
     let out = run(&["call", "--stdio", "'unclosed", "add"]);
@@ -114,7 +205,15 @@ fn usage_errors_exit_1() {
 fn ctrl_c_cancels_the_call_on_the_server() {
     let server = HttpServer::example("soak_server");
     let mut child = cli()
-        .args(["call", "--url", &server.url, "--era", "legacy", "slow", "steps=20"])
+        .args([
+            "call",
+            "--url",
+            &server.url,
+            "--era",
+            "legacy",
+            "slow",
+            "steps=20",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -124,15 +223,25 @@ fn ctrl_c_cancels_the_call_on_the_server() {
     let mut line = String::new();
     while !line.starts_with("progress 1/20") {
         line.clear();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "the call ended before its first progress");
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the call ended before its first progress"
+        );
     }
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(status.success());
-    let exited = common::wait_until(&mut child, Instant::now() + Duration::from_secs(10)).expect("the CLI exits");
+    let exited = common::wait_until(&mut child, Instant::now() + Duration::from_secs(10))
+        .expect("the CLI exits");
     assert_eq!(exited.code(), Some(130));
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
-    assert!(rest.contains("interrupted: the request was cancelled"), "{rest}");
+    assert!(
+        rest.contains("interrupted: the request was cancelled"),
+        "{rest}"
+    );
     // An uncancelled `slow` of 20 steps finishes within 20 x 40 ms.
     std::thread::sleep(Duration::from_millis(1200));
     let stats = run(&["call", "--url", &server.url, "soak_stats", "--json"]);

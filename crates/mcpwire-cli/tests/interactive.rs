@@ -18,11 +18,29 @@ struct Pane {
 impl Pane {
     fn start(command: &str) -> Pane {
         static NEXT: AtomicU32 = AtomicU32::new(0);
-        let socket = format!("mcpwire-cli-test-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let socket = format!(
+            "mcpwire-cli-test-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
         // The pane stays after the command ends, so its last lines can be read.
         let script = format!("{command}; echo EXIT=$?; sleep 120");
         let status = Command::new("tmux")
-            .args(["-L", &socket, "-f", "/dev/null", "new-session", "-d", "-x", "150", "-y", "50", "sh", "-c", &script])
+            .args([
+                "-L",
+                &socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-x",
+                "150",
+                "-y",
+                "50",
+                "sh",
+                "-c",
+                &script,
+            ])
             .env_remove("TMUX")
             .status()
             .expect("tmux must be installed (scripts/test installs it)");
@@ -31,7 +49,10 @@ impl Pane {
     }
 
     fn screen(&self) -> String {
-        let out = Command::new("tmux").args(["-L", &self.socket, "capture-pane", "-p"]).output().expect("capture-pane");
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "capture-pane", "-p"])
+            .output()
+            .expect("capture-pane");
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -43,13 +64,20 @@ impl Pane {
             if screen.contains(text) {
                 return screen;
             }
-            assert!(Instant::now() < deadline, "the screen never showed {text:?}:\n{screen}");
+            assert!(
+                Instant::now() < deadline,
+                "the screen never showed {text:?}:\n{screen}"
+            );
             thread::sleep(Duration::from_millis(50));
         }
     }
 
     fn keys(&self, keys: &[&str]) {
-        let status = Command::new("tmux").args(["-L", &self.socket, "send-keys"]).args(keys).status().unwrap();
+        let status = Command::new("tmux")
+            .args(["-L", &self.socket, "send-keys"])
+            .args(keys)
+            .status()
+            .unwrap();
         assert!(status.success());
         thread::sleep(Duration::from_millis(150));
     }
@@ -57,7 +85,9 @@ impl Pane {
 
 impl Drop for Pane {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).status();
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
     }
 }
 
@@ -82,14 +112,22 @@ fn a_form_on_a_terminal_accepts_defaults_and_picks_an_enum() {
     pane.wait_for("score (number) [default: 95.5]");
     pane.keys(&["Enter"]);
     let screen = pane.wait_for("{choices: active, inactive, pending}");
-    assert!(screen.contains("status (string): An account status. [default: active]"), "{screen}");
+    assert!(
+        screen.contains("status (string): An account status. [default: active]"),
+        "{screen}"
+    );
     pane.keys(&["Down", "Enter"]); // from the default `active` to `inactive`
     pane.wait_for("verified (boolean) [default: true]");
     pane.keys(&["Enter"]);
     let content = r#"{"age":30,"name":"Ada","score":95.5,"status":"inactive","verified":true}"#;
     let screen = pane.wait_for("EXIT=");
     assert!(screen.contains(&format!("-> accept {content}")), "{screen}");
-    assert!(screen.contains(&format!("Elicitation completed: action=accept, content={content}")), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "Elicitation completed: action=accept, content={content}"
+        )),
+        "{screen}"
+    );
     assert!(screen.contains("EXIT=0"), "{screen}");
 }
 
@@ -106,12 +144,18 @@ fn a_required_field_cannot_be_skipped() {
     pane.keys(&["Enter"]);
     pane.keys(&["Enter"]);
     let screen = pane.screen();
-    assert!(!screen.contains("EXIT="), "Enter skipped a required field:\n{screen}");
+    assert!(
+        !screen.contains("EXIT="),
+        "Enter skipped a required field:\n{screen}"
+    );
     assert!(!screen.contains("-> accept"), "{screen}");
     pane.keys(&["y"]);
     let screen = pane.wait_for("EXIT=");
     assert!(screen.contains(r#"-> accept {"confirm":true}"#), "{screen}");
-    assert!(screen.contains("Backordered 'Neuromancer'; it ships in 2-3 weeks."), "{screen}");
+    assert!(
+        screen.contains("Backordered 'Neuromancer'; it ships in 2-3 weeks."),
+        "{screen}"
+    );
     assert!(screen.contains("EXIT=0"), "{screen}");
 }
 

@@ -16,7 +16,10 @@ pub const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the workspace root")
 }
 
 /// The CLI binary under test.
@@ -27,7 +30,10 @@ pub fn cli() -> Command {
 /// `target/<profile>`, where this test binary's `deps/` folder is.
 fn profile_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test binary's path");
-    exe.parent().and_then(Path::parent).expect("target/<profile>/deps").to_owned()
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps")
+        .to_owned()
 }
 
 /// The compiled example `name` of the root package, brought up to date once per test binary
@@ -36,11 +42,24 @@ pub fn example_bin(name: &str) -> PathBuf {
     static BUILT: OnceLock<()> = OnceLock::new();
     let profile_dir = profile_dir();
     BUILT.get_or_init(|| {
-        let Ok(cargo) = std::env::var("CARGO") else { return };
-        let dir_name = profile_dir.file_name().and_then(|n| n.to_str()).unwrap_or("debug");
+        let Ok(cargo) = std::env::var("CARGO") else {
+            return;
+        };
+        let dir_name = profile_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("debug");
         let profile = if dir_name == "debug" { "dev" } else { dir_name };
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "--examples", "-p", "mcpwire-examples", "--profile", profile])
+            .args([
+                "build",
+                "--quiet",
+                "--examples",
+                "-p",
+                "mcpwire-examples",
+                "--profile",
+                profile,
+            ])
             .arg("--target-dir")
             .arg(profile_dir.parent().expect("the target dir"))
             .current_dir(workspace_root())
@@ -65,7 +84,11 @@ pub fn peer(var: &str, default: &str) -> PathBuf {
         Some(path) if !path.is_empty() => PathBuf::from(path),
         _ => workspace_root().join("target/peers").join(default),
     };
-    assert!(path.exists(), "peer {var} not found at {}: run scripts/setup-peers", path.display());
+    assert!(
+        path.exists(),
+        "peer {var} not found at {}: run scripts/setup-peers",
+        path.display()
+    );
     path
 }
 
@@ -87,14 +110,21 @@ impl Run {
 /// Runs the CLI with `args` (stdin closed: not a terminal) and a deadline.
 pub fn run(args: &[&str]) -> Run {
     let mut command = cli();
-    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let description = format!("mcpwire-cli {args:?}");
     let mut child = command.spawn().expect("start mcpwire-cli");
     let stdout = drain(child.stdout.take().expect("stdout"));
     let stderr = drain(child.stderr.take().expect("stderr"));
     let status = wait_until(&mut child, Instant::now() + RUN_TIMEOUT).unwrap_or_else(|| {
         let _ = child.kill();
-        panic!("{description} did not finish within {RUN_TIMEOUT:?}; stderr:\n{}", stderr.lock().unwrap())
+        panic!(
+            "{description} did not finish within {RUN_TIMEOUT:?}; stderr:\n{}",
+            stderr.lock().unwrap()
+        )
     });
     // The pipes close once the CLI and anything it spawned are gone.
     let done = Instant::now() + Duration::from_secs(10);
@@ -106,7 +136,12 @@ pub fn run(args: &[&str]) -> Run {
         stdout: stdout.lock().unwrap().clone(),
         stderr: stderr.lock().unwrap().clone(),
     };
-    eprintln!("{description}: {}\n--- stdout\n{}--- stderr\n{}", run.code(), run.stdout, run.stderr);
+    eprintln!(
+        "{description}: {}\n--- stdout\n{}--- stderr\n{}",
+        run.code(),
+        run.stdout,
+        run.stderr
+    );
     run
 }
 
@@ -166,10 +201,30 @@ impl HttpServer {
                 }
             }
         });
-        let url = url.recv_timeout(Duration::from_secs(60)).unwrap_or_else(|_| {
-            let _ = child.kill();
-            panic!("{description} printed no URL; stderr:\n{}", stderr.lock().unwrap())
-        });
+        let url = url
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| {
+                let _ = child.kill();
+                panic!(
+                    "{description} printed no URL; stderr:\n{}",
+                    stderr.lock().unwrap()
+                )
+            });
+        // Some servers print their URL before they bind it: wait until it accepts.
+        let authority = url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or("")
+            .to_owned();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(&authority).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "{description} never accepted on {authority}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
         HttpServer { child, url, stderr }
     }
 
@@ -195,5 +250,9 @@ impl Drop for HttpServer {
 
 /// A free TCP port on 127.0.0.1 (for servers that cannot report the port they bound).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
