@@ -9,6 +9,7 @@ mod exit;
 mod output;
 mod report;
 mod session;
+mod signals;
 mod values;
 
 use clap::Parser;

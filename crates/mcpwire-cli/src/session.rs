@@ -54,7 +54,7 @@ where
     let mut running = Box::pin(command(context));
     let finished = tokio::select! {
         outcome = &mut running => Some(outcome),
-        _ = tokio::signal::ctrl_c() => None,
+        _ = crate::signals::stop_requested() => None,
     };
     let outcome = match finished {
         Some(outcome) => outcome,

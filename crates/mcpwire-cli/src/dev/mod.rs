@@ -62,7 +62,7 @@ async fn serve_stdio(command: &[String], mut changes: Changes) -> Result<(), Fai
                 let changed = changes.next().await.map(|p| p.display().to_string()).unwrap_or_default();
                 eprintln!("dev: {changed} changed; restarting the server");
             }
-            _ = tokio::signal::ctrl_c() => {
+            _ = crate::signals::stop_requested() => {
                 server.stop().await;
                 return Ok(());
             }
@@ -85,7 +85,7 @@ async fn serve_http(dev: &Dev, addr: &str, mut changes: Changes) -> Result<(), F
         dev.server.join(" ")
     );
     bridge.warm_up().await;
-    let _inspector = match dev.inspector {
+    let inspector = match dev.inspector {
         true => Some(
             inspector::start(&url)
                 .map_err(|e| Failure::usage(format!("cannot start the MCP Inspector: {e}")))?,
@@ -99,10 +99,13 @@ async fn serve_http(dev: &Dev, addr: &str, mut changes: Changes) -> Result<(), F
                 eprintln!("dev: {changed} changed; restarting the server");
                 bridge.restart().await;
             }
-            _ = tokio::signal::ctrl_c() => break,
+            _ = crate::signals::stop_requested() => break,
         }
     }
     serving.abort();
+    if let Some(inspector) = inspector {
+        inspector.stop().await;
+    }
     bridge.stop().await;
     Ok(())
 }
