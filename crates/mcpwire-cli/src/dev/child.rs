@@ -1,5 +1,7 @@
 //! A server process of the dev loop: started in a process group of its own, so that stopping
-//! it stops what it started too (`cargo run` and its server), and stopped when dropped.
+//! it stops what it started too (a wrapper script and its server), and stopped when dropped.
+//! A server that reads the terminal stays in the terminal's group (a background group reading
+//! it would be stopped by the terminal); stopping it then stops only the process itself.
 
 use std::process::Stdio;
 use tokio::process::{Child, Command};
@@ -7,14 +9,17 @@ use tokio::process::{Child, Command};
 /// A running server command; dropping it stops the whole group.
 pub struct ServerProcess {
     child: Child,
+    own_group: bool,
 }
 
 impl ServerProcess {
-    /// Starts `command`; stdin and stdout as given, stderr shown (inherited).
+    /// Starts `command`; stdin and stdout as given, stderr shown (inherited); in a process
+    /// group of its own when `own_group`.
     pub fn start(
         command: &[String],
         stdin: Stdio,
         stdout: Stdio,
+        own_group: bool,
     ) -> std::io::Result<ServerProcess> {
         let (program, args) = command
             .split_first()
@@ -27,9 +32,12 @@ impl ServerProcess {
             .stderr(Stdio::inherit())
             .kill_on_drop(true);
         #[cfg(unix)]
-        process.process_group(0);
+        if own_group {
+            process.process_group(0);
+        }
         Ok(ServerProcess {
             child: process.spawn()?,
+            own_group,
         })
     }
 
@@ -50,13 +58,18 @@ impl ServerProcess {
     }
 
     #[cfg(unix)]
-    fn signal_group(&self, kill: bool) {
-        if let Some(pid) = self.child.id() {
-            let signal = if kill { libc::SIGKILL } else { libc::SIGTERM };
-            // SAFETY: kill(2) with a negative pid signals that process group; no memory involved.
-            unsafe {
-                libc::kill(-(pid as libc::pid_t), signal);
-            }
+    fn signal_group(&mut self, kill: bool) {
+        let Some(pid) = self.child.id() else { return };
+        let signal = if kill { libc::SIGKILL } else { libc::SIGTERM };
+        // A negative pid names the process group the child leads.
+        let target = if self.own_group {
+            -(pid as libc::pid_t)
+        } else {
+            pid as libc::pid_t
+        };
+        // SAFETY: kill(2) only sends a signal; no memory is shared with it.
+        unsafe {
+            libc::kill(target, signal);
         }
     }
 

@@ -30,5 +30,5 @@ pub fn start(url: &str) -> std::io::Result<ServerProcess> {
         url.into(),
     ]);
     eprintln!("dev: starting the MCP Inspector: {}", command.join(" "));
-    ServerProcess::start(&command, Stdio::null(), Stdio::inherit())
+    ServerProcess::start(&command, Stdio::null(), Stdio::inherit(), true)
 }

@@ -17,6 +17,7 @@ use crate::cli::Dev;
 use crate::exit::{Failure, UNREACHABLE};
 use bridge::Bridge;
 use child::ServerProcess;
+use std::io::IsTerminal;
 use std::process::Stdio;
 use watch::Changes;
 
@@ -41,12 +42,20 @@ pub async fn run(dev: Dev) -> Result<(), Failure> {
 }
 
 async fn serve_stdio(command: &[String], mut changes: Changes) -> Result<(), Failure> {
+    let terminal = std::io::stdin().is_terminal();
+    if terminal {
+        eprintln!(
+            "dev: the server reads this terminal; --http ADDR serves it to HTTP clients instead"
+        );
+    }
     loop {
-        let mut server = ServerProcess::start(command, Stdio::inherit(), Stdio::inherit())
-            .map_err(|e| Failure {
-                code: UNREACHABLE,
-                message: format!("cannot start {}: {e}", command[0]),
-            })?;
+        let mut server =
+            ServerProcess::start(command, Stdio::inherit(), Stdio::inherit(), !terminal).map_err(
+                |e| Failure {
+                    code: UNREACHABLE,
+                    message: format!("cannot start {}: {e}", command[0]),
+                },
+            )?;
         tokio::select! {
             changed = changes.next() => {
                 server.stop().await;

@@ -14,14 +14,26 @@ use tokio::sync::mpsc;
 
 /// What the server wrote for one request: its notifications and questions, then the response
 /// (with the caller's own id), after which the channel closes.
-pub type Events = mpsc::UnboundedReceiver<Value>;
+pub type Events = mpsc::Receiver<Value>;
+
+/// How many messages may wait for a slow caller: beyond, its notifications are dropped, and
+/// the server's questions and responses wait (the caller reads, or goes away and is cancelled).
+const BACKLOG: usize = 64;
 
 struct Pending {
     /// The caller's id.
     original: Value,
     /// The caller's progress token, if it asked for progress.
     token: Option<Value>,
-    events: mpsc::UnboundedSender<Value>,
+    events: mpsc::Sender<Value>,
+}
+
+/// Where one message of the server goes.
+struct Delivery {
+    to: mpsc::Sender<Value>,
+    message: Value,
+    /// A response or a question: never dropped.
+    must: bool,
 }
 
 /// A stdio server process and its open requests.
@@ -36,7 +48,7 @@ pub struct Link {
 impl Link {
     /// Starts `command` and its reader and writer.
     pub fn start(command: &[String]) -> std::io::Result<Arc<Link>> {
-        let mut process = ServerProcess::start(command, Stdio::piped(), Stdio::piped())?;
+        let mut process = ServerProcess::start(command, Stdio::piped(), Stdio::piped(), true)?;
         let mut stdin = process.child().stdin.take().expect("piped stdin");
         let stdout = process.child().stdout.take().expect("piped stdout");
         let (writer, mut lines) = mpsc::unbounded_channel::<String>();
@@ -63,8 +75,16 @@ impl Link {
         tokio::spawn(async move {
             let mut lines = BufReader::new(stdout).lines();
             while let Ok(Some(line)) = lines.next_line().await {
-                if let Ok(Value::Object(message)) = serde_json::from_str(&line) {
-                    reader.route(message);
+                let Ok(Value::Object(message)) = serde_json::from_str(&line) else {
+                    continue;
+                };
+                let Some(delivery) = reader.route(message) else {
+                    continue;
+                };
+                if delivery.must {
+                    let _ = delivery.to.send(delivery.message).await;
+                } else {
+                    let _ = delivery.to.try_send(delivery.message);
                 }
             }
             reader.ended();
@@ -87,9 +107,9 @@ impl Link {
             .get("params")
             .and_then(|p| p.pointer("/_meta/progressToken"))
             .cloned();
-        let (events, receiver) = mpsc::unbounded_channel();
+        let (events, receiver) = mpsc::channel(BACKLOG);
         if !self.alive() {
-            let _ = events.send(gone(original));
+            let _ = events.try_send(gone(original));
             return (id, receiver);
         }
         self.pending.lock().expect("pending lock").insert(
@@ -146,31 +166,41 @@ impl Link {
         }
     }
 
-    fn route(&self, mut message: Map<String, Value>) {
+    fn route(&self, mut message: Map<String, Value>) -> Option<Delivery> {
         let mut pending = self.pending.lock().expect("pending lock");
-        let is_response = !message.contains_key("method");
-        if is_response {
+        if !message.contains_key("method") {
             let id = message.get("id").and_then(Value::as_i64);
-            if let Some(request) = id.and_then(|id| pending.remove(&id)) {
-                message.insert("id".into(), request.original);
-                let _ = request.events.send(Value::Object(message));
-            }
-            return;
+            let request = id.and_then(|id| pending.remove(&id))?;
+            message.insert("id".into(), request.original);
+            let message = Value::Object(message);
+            return Some(Delivery {
+                to: request.events,
+                message,
+                must: true,
+            });
         }
+        let question = message.contains_key("id");
         let token = message.get("params").and_then(|p| p.get("progressToken"));
         let by_token =
             token.and_then(|token| pending.values().find(|p| p.token.as_ref() == Some(token)));
         match by_token.or_else(|| pending.values().next_back()) {
             Some(request) => {
-                let _ = request.events.send(Value::Object(message));
+                let to = request.events.clone();
+                Some(Delivery {
+                    to,
+                    message: Value::Object(message),
+                    must: question,
+                })
             }
-            None if message.contains_key("id") => {
-                // A question with no caller to ask: answer it, so the server does not wait.
-                let error = json!({"jsonrpc": "2.0", "id": message["id"],
-                                   "error": {"code": -32603, "message": "no client is connected to answer"}});
-                let _ = self.stdin.send(error.to_string());
+            None => {
+                if question {
+                    // A question with no caller to ask: answer it, so the server does not wait.
+                    let error = json!({"jsonrpc": "2.0", "id": message["id"],
+                        "error": {"code": -32603, "message": "no client is connected to answer"}});
+                    let _ = self.stdin.send(error.to_string());
+                }
+                None
             }
-            None => {}
         }
     }
 
@@ -178,7 +208,7 @@ impl Link {
         self.alive.store(false, Ordering::Release);
         let pending = std::mem::take(&mut *self.pending.lock().expect("pending lock"));
         for (_, request) in pending {
-            let _ = request.events.send(gone(request.original));
+            let _ = request.events.try_send(gone(request.original));
         }
     }
 }

@@ -30,7 +30,8 @@ use std::hash::{BuildHasher, RandomState};
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
 
-/// The most 2025-11-25 sessions (server processes) open at once.
+/// The most 2025-11-25 sessions (server processes) open at once; a new one beyond stops the
+/// oldest (clients that vanish without DELETE leave theirs behind).
 const MAX_SESSIONS: usize = 32;
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -39,7 +40,44 @@ const SESSION_ID: &str = "mcp-session-id";
 pub struct Bridge {
     command: Vec<String>,
     modern: tokio::sync::Mutex<Option<Arc<Link>>>,
-    sessions: Mutex<HashMap<String, Arc<Link>>>,
+    sessions: Mutex<Sessions>,
+}
+
+/// The open sessions, each with its start number (the oldest goes first).
+#[derive(Default)]
+struct Sessions {
+    links: HashMap<String, (u64, Arc<Link>)>,
+    started: u64,
+}
+
+impl Sessions {
+    fn get(&self, id: &str) -> Option<Arc<Link>> {
+        self.links.get(id).map(|(_, link)| link.clone())
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Arc<Link>> {
+        self.links.remove(id).map(|(_, link)| link)
+    }
+
+    /// Adds a session; returns the one it pushed out, if the table was full.
+    fn insert(&mut self, id: String, link: Arc<Link>) -> Option<Arc<Link>> {
+        let mut evicted = None;
+        if self.links.len() >= MAX_SESSIONS {
+            let oldest = self
+                .links
+                .iter()
+                .min_by_key(|(_, (n, _))| *n)
+                .map(|(id, _)| id.clone());
+            evicted = oldest.and_then(|id| self.remove(&id));
+        }
+        self.started += 1;
+        self.links.insert(id, (self.started, link));
+        evicted
+    }
+
+    fn drain(&mut self) -> Vec<Arc<Link>> {
+        self.links.drain().map(|(_, (_, link))| link).collect()
+    }
 }
 
 impl Bridge {
@@ -75,13 +113,7 @@ impl Bridge {
 
     /// Stops every server process.
     pub async fn stop(&self) {
-        let sessions: Vec<Arc<Link>> = self
-            .sessions
-            .lock()
-            .expect("sessions lock")
-            .drain()
-            .map(|(_, l)| l)
-            .collect();
+        let sessions = self.sessions.lock().expect("sessions lock").drain();
         for link in sessions {
             link.stop().await;
         }
@@ -163,14 +195,6 @@ async fn on_post(State(bridge): State<Arc<Bridge>>, headers: HeaderMap, body: By
         .map(str::to_owned);
     let method = message.get("method").and_then(Value::as_str);
     if method == Some("initialize") && session.is_none() {
-        if bridge.sessions.lock().expect("sessions lock").len() >= MAX_SESSIONS {
-            return rpc_error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                id.unwrap_or_default(),
-                -32603,
-                "too many sessions",
-            );
-        }
         let link = match Link::start(&bridge.command) {
             Ok(link) => link,
             Err(error) => {
@@ -183,11 +207,14 @@ async fn on_post(State(bridge): State<Arc<Bridge>>, headers: HeaderMap, body: By
             }
         };
         let session = new_session_id();
-        bridge
+        let evicted = bridge
             .sessions
             .lock()
             .expect("sessions lock")
             .insert(session.clone(), link.clone());
+        if let Some(oldest) = evicted {
+            oldest.stop().await;
+        }
         return answer(link, message, streams, Some(session)).await;
     }
     let Some(session) = session else {
@@ -198,12 +225,7 @@ async fn on_post(State(bridge): State<Arc<Bridge>>, headers: HeaderMap, body: By
             "Bad Request: no session (send initialize first, or a 2026-07-28 request)",
         );
     };
-    let link = bridge
-        .sessions
-        .lock()
-        .expect("sessions lock")
-        .get(&session)
-        .cloned();
+    let link = bridge.sessions.lock().expect("sessions lock").get(&session);
     let Some(link) = link.filter(|link| link.alive()) else {
         bridge
             .sessions
