@@ -147,22 +147,53 @@ fn prompts_are_listed_and_got() {
 }
 
 #[test]
-fn a_server_that_wants_authorization_exits_3() {
+fn a_server_that_wants_authorization_exits_3_and_headers_are_sent() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let heads = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let record = heads.clone();
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
             let mut buf = [0u8; 4096];
-            let _ = stream.read(&mut buf);
+            let n = stream.read(&mut buf).unwrap_or(0);
+            record
+                .lock()
+                .unwrap()
+                .push(String::from_utf8_lossy(&buf[..n]).to_lowercase());
             let _ = stream.write_all(
                 b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
             );
         }
     });
-    let out = run(&["tools", "--url", &url]);
+    let out = run(&[
+        "tools",
+        "--url",
+        &url,
+        "--header",
+        "Authorization: Bearer expired",
+        "--header",
+        "X-Team:  books",
+    ]);
     assert_eq!(out.code(), 3, "{}", out.stderr);
     assert!(out.stderr.contains("HTTP 401"), "{}", out.stderr);
+    let heads = heads.lock().unwrap();
+    assert!(!heads.is_empty());
+    for head in heads.iter() {
+        assert!(
+            head.contains("\r\nauthorization: bearer expired\r\n"),
+            "{head}"
+        );
+        assert!(head.contains("\r\nx-team: books\r\n"), "{head}");
+    }
+    let bad = run(&["tools", "--url", &url, "--header", "no colon"]);
+    assert_eq!(bad.code(), 1);
+    assert!(
+        bad.stderr
+            .contains(r#"--header "no colon": expected "K: V""#),
+        "{}",
+        bad.stderr
+    );
 }
 
 #[test]

@@ -177,3 +177,21 @@ fn a_required_text_field_says_so_when_left_empty() {
     assert!(screen.contains("Hello, Ada!"), "{screen}");
     assert!(screen.contains("EXIT=0"), "{screen}");
 }
+
+#[test]
+fn sampling_on_a_terminal_asks_for_the_text() {
+    let server = stdio_example("recommend_book");
+    let pane = Pane::start(&cli_command(&format!(
+        "call --stdio {server} recommend_book 'genre=science fiction'"
+    )));
+    pane.wait_for("? the server asks the model:");
+    pane.wait_for("Suggest one science fiction book title. Answer with the title only.");
+    pane.wait_for("Reply");
+    pane.keys(&["Dune", "Enter"]);
+    let screen = pane.wait_for("EXIT=");
+    assert!(
+        screen.contains("Today's science fiction pick: Dune"),
+        "{screen}"
+    );
+    assert!(screen.contains("EXIT=0"), "{screen}");
+}
