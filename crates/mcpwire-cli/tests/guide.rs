@@ -1,6 +1,7 @@
-//! The guide's "Try it yourself" (`crates/mcpwire/docs/dependencies.md`) works as written: every
-//! `mcpwire-cli` command of the section runs from the repository's root, and prints the text
-//! block that follows it; `dev --inspector` brings the Inspector up on the served endpoint.
+//! The guide (`crates/mcpwire/docs/dependencies.md`) works as written: every `mcpwire-cli`
+//! command it shows (its "Try it yourself", the backorder and the sampling examples) runs from
+//! the repository's root and prints the text block that follows it; the section's
+//! `dev --inspector` brings the Inspector up on the served endpoint.
 
 mod common;
 
@@ -9,18 +10,25 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The section's code blocks, in order: (language, text).
+fn guide() -> String {
+    std::fs::read_to_string(workspace_root().join("crates/mcpwire/docs/dependencies.md")).unwrap()
+}
+
+/// The "Try it yourself" section's code blocks.
 fn try_it_yourself() -> Vec<(String, String)> {
-    let guide =
-        std::fs::read_to_string(workspace_root().join("crates/mcpwire/docs/dependencies.md"))
-            .unwrap();
+    let guide = guide();
     let start = guide.find("## Try it yourself").expect("the section");
     let section = &guide[start..];
-    let section = &section[..section[3..]
+    let end = section[3..]
         .find("\n## ")
-        .map_or(section.len(), |end| end + 3)];
+        .map_or(section.len(), |end| end + 3);
+    code_blocks(&section[..end])
+}
+
+/// The code blocks of `text`, in order: (language, text).
+fn code_blocks(text: &str) -> Vec<(String, String)> {
     let mut blocks = Vec::new();
-    let mut lines = section.lines();
+    let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if let Some(language) = line.strip_prefix("```") {
             let body: Vec<&str> = lines
@@ -36,14 +44,14 @@ fn try_it_yourself() -> Vec<(String, String)> {
 /// The command of an `sh` block, its continuation lines joined.
 fn command_of(block: &str) -> Option<Vec<String>> {
     let joined = block.replace("\\\n", " ");
-    let words = shell_words::split(joined.trim()).expect("a shell command");
-    (words.first().map(String::as_str) == Some("mcpwire-cli")).then(|| words[1..].to_vec())
+    let command = joined.trim().strip_prefix("mcpwire-cli ")?;
+    Some(shell_words::split(command).expect("a shell command"))
 }
 
 #[test]
 fn every_command_prints_what_the_guide_says() {
     example_bin("reserve_book"); // built, so `cargo run -q` below only runs it
-    let blocks = try_it_yourself();
+    let blocks = code_blocks(&guide());
     let mut checked = 0;
     for (at, (language, body)) in blocks.iter().enumerate() {
         let Some(args) = command_of(body).filter(|_| language == "sh") else {
@@ -78,7 +86,10 @@ fn every_command_prints_what_the_guide_says() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 3, "the guide's tools, call and --args commands");
+    assert_eq!(
+        checked, 5,
+        "the guide's tools, call, --args, --answer and --sample commands"
+    );
 }
 
 #[test]
