@@ -231,9 +231,16 @@ fn usage_errors_exit_1() {
 }
 
 /// Ctrl-C during a long call: the CLI tells the server (`notifications/cancelled` on a
-/// 2025-11-25 session), whose `slow` body then stops before its end.
+/// 2025-11-25 session, the closed response on 2026-07-28), whose `slow` body then stops before
+/// its end.
 #[test]
 fn ctrl_c_cancels_the_call_on_the_server() {
+    for era in ["legacy", "modern"] {
+        interrupt_slow(era);
+    }
+}
+
+fn interrupt_slow(era: &str) {
     let server = HttpServer::example("soak_server");
     let mut child = cli()
         .args([
@@ -241,7 +248,7 @@ fn ctrl_c_cancels_the_call_on_the_server() {
             "--url",
             &server.url,
             "--era",
-            "legacy",
+            era,
             "slow",
             "steps=20",
         ])
@@ -278,7 +285,10 @@ fn ctrl_c_cancels_the_call_on_the_server() {
     let stats = run(&["call", "--url", &server.url, "soak_stats", "--json"]);
     let stats: Value = serde_json::from_str(&stats.stdout).unwrap();
     let stats = &stats["structuredContent"];
-    assert_eq!(stats["slow_started"], 1, "{stats}");
-    assert_eq!(stats["slow_finished"], 0, "the body was cancelled: {stats}");
+    assert_eq!(stats["slow_started"], 1, "[{era}] {stats}");
+    assert_eq!(
+        stats["slow_finished"], 0,
+        "[{era}] the body was cancelled: {stats}"
+    );
     assert_eq!(stats["slow_running"], 0, "{stats}");
 }
