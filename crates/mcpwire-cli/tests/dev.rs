@@ -288,3 +288,21 @@ fn the_bridge_restarts_its_servers_when_a_source_changes() {
         dev.wait_for("lib.rs changed; restarting the server");
     }
 }
+
+/// Without `--http`, `dev` stands in for the server over stdio: a client launches it as its
+/// server, and it ends when the client is done.
+#[test]
+fn dev_serves_over_its_own_stdio() {
+    let server = format!(
+        "{} dev -- {}",
+        env!("CARGO_BIN_EXE_mcpwire-cli"),
+        example_bin("bookshop").display()
+    );
+    for era in ["legacy", "modern"] {
+        let sum = common::run(&[
+            "call", "--stdio", &server, "--era", era, "add", "a=2", "b=3",
+        ]);
+        assert_eq!(sum.code(), 0, "[{era}] {}", sum.stderr);
+        assert!(sum.stdout.starts_with("5\n"), "[{era}] {}", sum.stdout);
+    }
+}

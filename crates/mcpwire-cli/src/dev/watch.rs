@@ -33,7 +33,16 @@ impl Changes {
                     }
                 }
             })?;
-        watcher.watch(root, RecursiveMode::Recursive)?;
+        // The root itself (its Cargo.toml), then each directory in it but the build output and
+        // hidden ones: a workspace's `target/` holds thousands of directories, none of them
+        // sources.
+        watcher.watch(root, RecursiveMode::NonRecursive)?;
+        for entry in std::fs::read_dir(root)?.flatten() {
+            let path = entry.path();
+            if path.is_dir() && counts(root, &path) {
+                watcher.watch(&path, RecursiveMode::Recursive)?;
+            }
+        }
         Ok(Changes {
             events,
             _watcher: watcher,
@@ -53,13 +62,14 @@ impl Changes {
     }
 }
 
-/// Whether a change to `path` counts: not under `target/`, nor under a hidden directory.
+/// Whether a change to `path` counts: not under `target/` or `node_modules/`, nor under a
+/// hidden directory.
 fn counts(root: &Path, path: &Path) -> bool {
     let relative = path.strip_prefix(root).unwrap_or(path);
     !relative.components().any(|part| match part {
         Component::Normal(name) => {
             let name = name.to_string_lossy();
-            name == "target" || name.starts_with('.')
+            name == "target" || name == "node_modules" || name.starts_with('.')
         }
         _ => false,
     })
@@ -87,6 +97,7 @@ mod tests {
         assert!(counts(root, Path::new("/w/examples/backorder.rs")));
         assert!(!counts(root, Path::new("/w/target/debug/build.log")));
         assert!(!counts(root, Path::new("/w/.git/index")));
+        assert!(!counts(root, Path::new("/w/web/node_modules/x/index.js")));
         assert!(!counts(root, Path::new("/w/src/.main.rs.swp")));
     }
 }
