@@ -15,6 +15,7 @@
 //! (`404`, so clients start a new one), and the shared one starts again.
 
 mod link;
+mod sessions;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -25,14 +26,10 @@ use axum::routing::post;
 use futures_util::stream;
 use link::{Events, Link};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
+use sessions::Sessions;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
-
-/// The most 2025-11-25 sessions (server processes) open at once; a new one beyond stops the
-/// oldest (clients that vanish without DELETE leave theirs behind).
-const MAX_SESSIONS: usize = 32;
 
 const SESSION_ID: &str = "mcp-session-id";
 
@@ -40,44 +37,7 @@ const SESSION_ID: &str = "mcp-session-id";
 pub struct Bridge {
     command: Vec<String>,
     modern: tokio::sync::Mutex<Option<Arc<Link>>>,
-    sessions: Mutex<Sessions>,
-}
-
-/// The open sessions, each with its start number (the oldest goes first).
-#[derive(Default)]
-struct Sessions {
-    links: HashMap<String, (u64, Arc<Link>)>,
-    started: u64,
-}
-
-impl Sessions {
-    fn get(&self, id: &str) -> Option<Arc<Link>> {
-        self.links.get(id).map(|(_, link)| link.clone())
-    }
-
-    fn remove(&mut self, id: &str) -> Option<Arc<Link>> {
-        self.links.remove(id).map(|(_, link)| link)
-    }
-
-    /// Adds a session; returns the one it pushed out, if the table was full.
-    fn insert(&mut self, id: String, link: Arc<Link>) -> Option<Arc<Link>> {
-        let mut evicted = None;
-        if self.links.len() >= MAX_SESSIONS {
-            let oldest = self
-                .links
-                .iter()
-                .min_by_key(|(_, (n, _))| *n)
-                .map(|(id, _)| id.clone());
-            evicted = oldest.and_then(|id| self.remove(&id));
-        }
-        self.started += 1;
-        self.links.insert(id, (self.started, link));
-        evicted
-    }
-
-    fn drain(&mut self) -> Vec<Arc<Link>> {
-        self.links.drain().map(|(_, (_, link))| link).collect()
-    }
+    sessions: Mutex<Sessions<Arc<Link>>>,
 }
 
 impl Bridge {
