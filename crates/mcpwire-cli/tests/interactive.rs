@@ -195,3 +195,27 @@ fn sampling_on_a_terminal_asks_for_the_text() {
     );
     assert!(screen.contains("EXIT=0"), "{screen}");
 }
+
+#[test]
+fn progress_is_a_bar_on_a_terminal() {
+    let server = common::HttpServer::example("soak_server");
+    let pane = Pane::start(&cli_command(&format!(
+        "call --url {} slow steps=20",
+        server.url
+    )));
+    let screen = pane.wait_for("/20 step ");
+    assert!(
+        screen.contains('█') || screen.contains('░'),
+        "a bar: {screen}"
+    );
+    let screen = pane.wait_for("EXIT=");
+    assert!(screen.contains("slept 20 steps"), "{screen}");
+    assert!(
+        !screen.contains("progress "),
+        "no plain progress lines on a terminal: {screen}"
+    );
+    assert!(
+        !screen.contains('░'),
+        "the bar is cleared at the end: {screen}"
+    );
+}
