@@ -205,7 +205,11 @@ fn an_unreachable_server_or_a_dead_child_exits_4() {
     // concurrently with the end of stdout, so not always.)
     let out = run(&["info", "--stdio", "sh -c 'echo bye >&2; exit 3'"]);
     assert_eq!(out.code(), 4, "{}", out.stderr);
-    assert!(out.stderr.contains("the connection is closed"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("the connection is closed"),
+        "{}",
+        out.stderr
+    );
     let out = run(&["info", "--stdio", "/no/such/server"]);
     assert_eq!(out.code(), 4, "{}", out.stderr);
 }
