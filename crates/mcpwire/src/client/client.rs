@@ -124,6 +124,32 @@ impl Client {
         Ok(serde_json::from_str(raw.get())?)
     }
 
+    /// [`request`](Client::request) with options: a timeout, and a progress callback (the
+    /// request carries a progress token, and progress extends the wait). The raw result is what
+    /// a tool such as a command line prints as it came.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::CallOptions;
+    ///
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let options = CallOptions::new().on_progress(|p| eprintln!("{}/{:?}", p.progress, p.total));
+    /// let params = serde_json::json!({"name": "slow", "arguments": {}});
+    /// let raw = client.request_with("tools/call", params, options).await?;
+    /// println!("{raw}");
+    /// # Ok(()) }
+    /// ```
+    pub async fn request_with(
+        &self,
+        method: &str,
+        params: Value,
+        options: CallOptions,
+    ) -> Result<Value, ClientError> {
+        let raw = self.request_raw(method, object(params)?, &options).await?;
+        Ok(serde_json::from_str(raw.get())?)
+    }
+
     async fn request_raw(
         &self,
         method: &str,

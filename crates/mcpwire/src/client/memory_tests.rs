@@ -173,3 +173,39 @@ async fn byte_streams_carry_both_eras() {
         assert!(matches!(client.call_tool("add", json!({"a": 1, "b": 2})).await, Err(ClientError::Closed(_))));
     }
 }
+
+/// Reports progress 1 and 2 of 2.
+#[tool]
+async fn steps(ctx: Context) -> &'static str {
+    for step in [1.0, 2.0] {
+        ctx.report_progress(step, Some(2.0), None).await;
+    }
+    "done"
+}
+
+#[tokio::test]
+async fn request_with_returns_the_raw_result_after_input_rounds_and_reports_progress() {
+    for choice in [EraChoice::Legacy, EraChoice::Modern] {
+        let client = client(choice, Some(true)).await;
+        let params = json!({"name": "order", "arguments": {"title": "Dune"}});
+        let raw = client
+            .request_with("tools/call", params, super::CallOptions::new())
+            .await
+            .unwrap();
+        assert_eq!(raw["content"][0]["text"], "Ordered Dune.", "{choice:?}");
+        assert_ne!(raw["resultType"], "input_required", "{choice:?}");
+
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = seen.clone();
+        let options = super::CallOptions::new()
+            .on_progress(move |p| record.lock().unwrap().push((p.progress, p.total)));
+        let server = McpServer::new("steps").tool(steps).unwrap();
+        let client = Client::builder().era(choice).connect_memory(server).await.unwrap();
+        let raw = client
+            .request_with("tools/call", json!({"name": "steps", "arguments": {}}), options)
+            .await
+            .unwrap();
+        assert_eq!(raw["content"][0]["text"], "done", "{choice:?}");
+        assert_eq!(*seen.lock().unwrap(), [(1.0, Some(2.0)), (2.0, Some(2.0))], "{choice:?}");
+    }
+}

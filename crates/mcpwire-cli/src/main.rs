@@ -1,0 +1,68 @@
+//! `mcpwire-cli`: try any MCP server from a terminal. See the crate's README for the commands.
+
+mod answers;
+mod cli;
+mod commands;
+mod connect;
+mod dev;
+mod exit;
+mod output;
+mod report;
+mod session;
+mod signals;
+mod values;
+
+use clap::Parser;
+use cli::{Cli, Command};
+use commands::{call, info, prompts, resources, tools};
+use exit::Failure;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => return report(Failure::usage(format!("cannot start: {error}"))),
+    };
+    let outcome = runtime.block_on(run(cli.command));
+    // Whatever the server side left running (a child, a stream) ends with the runtime.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => report(failure),
+    }
+}
+
+fn report(failure: Failure) -> ExitCode {
+    if !failure.message.is_empty() {
+        eprintln!("mcpwire-cli: {}", failure.message);
+    }
+    failure.exit_code()
+}
+
+async fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Info(session) => session::run(&session, info::run).await,
+        Command::Tools(session) => session::run(&session, tools::run).await,
+        Command::Call(call) => {
+            let (tool, pairs, args) = (&call.tool, &call.arguments, call.args.as_deref());
+            session::run(&call.session, |context| {
+                call::run(context, tool, pairs, args)
+            })
+            .await
+        }
+        Command::Resources(session) => session::run(&session, resources::list_all).await,
+        Command::Read(read) => {
+            session::run(&read.session, |context| resources::read(context, &read.uri)).await
+        }
+        Command::Prompts(session) => session::run(&session, prompts::list_all).await,
+        Command::Prompt(prompt) => {
+            let (name, pairs) = (&prompt.name, &prompt.arguments);
+            session::run(&prompt.session, |context| {
+                prompts::get(context, name, pairs)
+            })
+            .await
+        }
+        Command::Dev(dev) => dev::run(dev).await,
+    }
+}
