@@ -160,7 +160,16 @@ async fn bookshop_lists_and_calls(via: Via, era: EraChoice) {
     );
     let tools = client.list_tools().await.unwrap();
     let names: Vec<_> = tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["reserve_book", "order_book", "book_info", "add"]);
+    assert_eq!(
+        names,
+        [
+            "reserve_book",
+            "order_book",
+            "book_info",
+            "confirm_order",
+            "add"
+        ]
+    );
     let add = tools.iter().find(|t| t.name == "add").unwrap();
     assert_eq!(add.input_schema["properties"]["a"]["type"], "integer");
     let stock: Stock = client

@@ -166,7 +166,13 @@ fn bookshop_returns_structured_output(mode: &str) {
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
     assert_eq!(
         names,
-        ["reserve_book", "order_book", "book_info", "add"],
+        [
+            "reserve_book",
+            "order_book",
+            "book_info",
+            "confirm_order",
+            "add"
+        ],
         "[{mode}]"
     );
     let book_info = &tools[2];

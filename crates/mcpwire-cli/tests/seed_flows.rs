@@ -233,7 +233,16 @@ fn bookshop_lists_calls_and_prints_json(via: &str, era: &str) {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["reserve_book", "order_book", "book_info", "add"]);
+    assert_eq!(
+        names,
+        [
+            "reserve_book",
+            "order_book",
+            "book_info",
+            "confirm_order",
+            "add"
+        ]
+    );
 
     // ARG=VALUE by the schema (integers parse as JSON), over --args, which they win against.
     let sum = cli(
