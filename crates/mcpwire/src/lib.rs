@@ -78,14 +78,33 @@ macro_rules! feature_gated {
     };
 }
 
+// The modules are declared outside `feature_gated!` so that rustfmt (which does not expand
+// macros) reaches them.
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub mod client;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod context;
+#[cfg(feature = "server")]
+mod dispatch;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod resolve;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod server;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod state;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod tasks;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod transport;
+
 feature_gated! { "server",
-    pub mod context;
-    mod dispatch;
-    pub mod resolve;
-    pub mod server;
-    pub mod state;
-    pub mod tasks;
-    pub mod transport;
     pub use context::Context;
     pub use server::McpServer;
 
@@ -209,9 +228,6 @@ feature_gated! { "server",
     /// # Ok::<(), mcpwire::InvalidSignature>(())
     /// ```
     pub use mcpwire_macros::resource;
-}
-feature_gated! { "client",
-    pub mod client;
 }
 #[cfg(all(feature = "auth", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "auth", feature = "http"))))]

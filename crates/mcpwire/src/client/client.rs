@@ -182,7 +182,11 @@ impl Client {
             let mut page: Page = self.request_as(method, params, &CallOptions::new()).await?;
             match page.items.remove(key) {
                 Some(Value::Array(page_items)) => items.extend(page_items),
-                _ => return Err(ClientError::Protocol(format!("{method} result has no {key}"))),
+                _ => {
+                    return Err(ClientError::Protocol(format!(
+                        "{method} result has no {key}"
+                    )));
+                }
             }
             match page.next_cursor {
                 Some(next) => cursor = Some(next),
@@ -242,7 +246,8 @@ impl Client {
         name: &str,
         arguments: impl Serialize,
     ) -> Result<CallToolResult, ClientError> {
-        self.call_tool_with(name, arguments, CallOptions::new()).await
+        self.call_tool_with(name, arguments, CallOptions::new())
+            .await
     }
 
     /// Calls a tool with options (timeout, progress callback).
@@ -266,7 +271,10 @@ impl Client {
         let mut params = Map::new();
         params.insert("name".into(), json!(name));
         params.insert("arguments".into(), serde_json::to_value(arguments)?);
-        match self.request_as("tools/call", params.clone(), &options).await {
+        match self
+            .request_as("tools/call", params.clone(), &options)
+            .await
+        {
             // The server checks Mcp-Param-* headers the client did not know about (the tool
             // was never listed, or changed): list the tools again and retry once, as the spec
             // suggests.
@@ -448,7 +456,10 @@ impl Client {
     ) -> Result<CompleteResult, ClientError> {
         let mut params = Map::new();
         params.insert("ref".into(), serde_json::to_value(reference)?);
-        let argument = CompletionArgument { name: argument.into(), value: value.into() };
+        let argument = CompletionArgument {
+            name: argument.into(),
+            value: value.into(),
+        };
         params.insert("argument".into(), serde_json::to_value(argument)?);
         self.request_as("completion/complete", params, &CallOptions::new())
             .await
@@ -536,7 +547,9 @@ fn object(params: Value) -> Result<Map<String, Value>, ClientError> {
     match params {
         Value::Object(map) => Ok(map),
         Value::Null => Ok(Map::new()),
-        other => Err(ClientError::Protocol(format!("params must be an object, not {other}"))),
+        other => Err(ClientError::Protocol(format!(
+            "params must be an object, not {other}"
+        ))),
     }
 }
 

@@ -184,24 +184,53 @@ impl Handlers {
     }
 
     /// Answers one question (`method` with `params`), as the JSON of its result.
-    pub(crate) async fn answer(&self, method: &str, params: Option<Value>) -> Result<Value, ErrorObject> {
+    pub(crate) async fn answer(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<Value, ErrorObject> {
         let params = params.unwrap_or_else(|| json!({}));
         match method {
             "elicitation/create" => {
                 let request: ElicitRequestParams = parse(with_default_mode(params))?;
                 match request {
-                    ElicitRequestParams::Form { message, requested_schema } => {
-                        let f = self.form.as_ref().ok_or_else(|| unsupported("form elicitation"))?;
-                        f(FormElicitation { message, requested_schema }).await
+                    ElicitRequestParams::Form {
+                        message,
+                        requested_schema,
+                    } => {
+                        let f = self
+                            .form
+                            .as_ref()
+                            .ok_or_else(|| unsupported("form elicitation"))?;
+                        f(FormElicitation {
+                            message,
+                            requested_schema,
+                        })
+                        .await
                     }
-                    ElicitRequestParams::Url { message, url, elicitation_id } => {
-                        let f = self.url.as_ref().ok_or_else(|| unsupported("URL elicitation"))?;
-                        f(UrlElicitation { message, url, elicitation_id }).await
+                    ElicitRequestParams::Url {
+                        message,
+                        url,
+                        elicitation_id,
+                    } => {
+                        let f = self
+                            .url
+                            .as_ref()
+                            .ok_or_else(|| unsupported("URL elicitation"))?;
+                        f(UrlElicitation {
+                            message,
+                            url,
+                            elicitation_id,
+                        })
+                        .await
                     }
                 }
             }
             "sampling/createMessage" => {
-                let f = self.sampling.as_ref().ok_or_else(|| unsupported("sampling"))?;
+                let f = self
+                    .sampling
+                    .as_ref()
+                    .ok_or_else(|| unsupported("sampling"))?;
                 f(parse(params)?).await
             }
             "roots/list" => {
@@ -229,5 +258,8 @@ fn parse<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, ErrorObject
 }
 
 fn unsupported(what: &str) -> ErrorObject {
-    ErrorObject::new(code::METHOD_NOT_FOUND, format!("This client does not support {what}"))
+    ErrorObject::new(
+        code::METHOD_NOT_FOUND,
+        format!("This client does not support {what}"),
+    )
 }

@@ -28,7 +28,10 @@ pub(crate) fn modern(
             continue;
         };
         if let Some(text) = header_text(value, param.kind) {
-            headers.push((format!("Mcp-Param-{}", param.header), encode(&text).into_owned()));
+            headers.push((
+                format!("Mcp-Param-{}", param.header),
+                encode(&text).into_owned(),
+            ));
         }
     }
     headers
@@ -41,7 +44,9 @@ fn header_text(value: &Value, kind: HeaderValueKind) -> Option<String> {
         Value::String(text) => Some(text.clone()),
         Value::Bool(flag) => Some(flag.to_string()),
         Value::Number(number) => match (kind, number.as_f64()) {
-            (HeaderValueKind::Integer, Some(f)) if f.fract() == 0.0 && number.as_i64().is_none() => {
+            (HeaderValueKind::Integer, Some(f))
+                if f.fract() == 0.0 && number.as_i64().is_none() =>
+            {
                 Some(format!("{f:.0}"))
             }
             _ => Some(number.to_string()),
@@ -78,7 +83,12 @@ mod tests {
             json!({"region": "us west 1", "note": " café", "count": 42, "dry": true,
                    "method": "x", "empty": "", "gone": null, "query": "q"}),
         );
-        let get = |name: &str| headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let get = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
         assert_eq!(get("Mcp-Method"), Some("tools/call"));
         assert_eq!(get("Mcp-Name"), Some("t"));
         assert_eq!(get("Mcp-Param-Region"), Some("us west 1"));
@@ -95,7 +105,10 @@ mod tests {
     fn names_resources_by_uri_and_lists_by_method_only() {
         let read = json!({"uri": "books://Dune"});
         let headers = modern("resources/read", read.as_object().unwrap(), &[]);
-        assert_eq!(headers[1], ("Mcp-Name".to_owned(), "books://Dune".to_owned()));
+        assert_eq!(
+            headers[1],
+            ("Mcp-Name".to_owned(), "books://Dune".to_owned())
+        );
         assert_eq!(modern("tools/list", &Map::new(), &[]).len(), 1);
     }
 }

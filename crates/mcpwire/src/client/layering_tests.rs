@@ -20,7 +20,14 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn the_client_and_the_server_do_not_import_each_other() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let server_side = ["server", "dispatch", "resolve", "context", "state", "transport"];
+    let server_side = [
+        "server",
+        "dispatch",
+        "resolve",
+        "context",
+        "state",
+        "transport",
+    ];
     for file in sources(&src.join("client")) {
         let name = file.file_name().unwrap().to_str().unwrap();
         if name == "layering_tests.rs" {
@@ -28,7 +35,10 @@ fn the_client_and_the_server_do_not_import_each_other() {
         }
         let text = std::fs::read_to_string(&file).unwrap();
         for module in server_side {
-            for line in text.lines().filter(|l| l.contains(&format!("crate::{module}"))) {
+            for line in text
+                .lines()
+                .filter(|l| l.contains(&format!("crate::{module}")))
+            {
                 let allowed = name == "memory.rs" && line.trim() == "use crate::server::McpServer;";
                 assert!(allowed, "{}: {line}", file.display());
             }
@@ -38,7 +48,11 @@ fn the_client_and_the_server_do_not_import_each_other() {
         let dir = src.join(module);
         for file in sources(&dir) {
             let text = std::fs::read_to_string(&file).unwrap();
-            assert!(!text.contains("crate::client"), "{} names the client", file.display());
+            assert!(
+                !text.contains("crate::client"),
+                "{} names the client",
+                file.display()
+            );
         }
     }
 }

@@ -121,9 +121,16 @@ impl Client {
         });
         let acknowledged = async {
             loop {
-                let note = notifications.next().await.ok_or(ClientError::Closed(None))?;
+                let note = notifications
+                    .next()
+                    .await
+                    .ok_or(ClientError::Closed(None))?;
                 if note.method == ACKNOWLEDGED {
-                    let honored = note.params.get("notifications").cloned().unwrap_or(json!({}));
+                    let honored = note
+                        .params
+                        .get("notifications")
+                        .cloned()
+                        .unwrap_or(json!({}));
                     return Ok::<_, ClientError>(serde_json::from_value(honored)?);
                 }
             }
@@ -143,6 +150,10 @@ impl Client {
                 });
             }
         };
-        Ok(Subscription { honored, notifications, request })
+        Ok(Subscription {
+            honored,
+            notifications,
+            request,
+        })
     }
 }

@@ -72,7 +72,9 @@ impl ClientBuilder {
             }
         });
         let era = self.era;
-        let memory = Memory { to_server: Mutex::new(Some(to_server)) };
+        let memory = Memory {
+            to_server: Mutex::new(Some(to_server)),
+        };
         self.open(Box::new(memory), incoming, era).await
     }
 }

@@ -33,7 +33,11 @@ async fn order(title: String, #[resolve(ask)] answer: Confirm) -> String {
 }
 
 fn server() -> McpServer {
-    McpServer::new("memory").tool(add).unwrap().tool(order).unwrap()
+    McpServer::new("memory")
+        .tool(add)
+        .unwrap()
+        .tool(order)
+        .unwrap()
 }
 
 async fn client(era: EraChoice, confirm: Option<bool>) -> Client {
@@ -52,15 +56,30 @@ async fn client(era: EraChoice, confirm: Option<bool>) -> Client {
 
 #[tokio::test]
 async fn both_eras_list_call_and_ask() {
-    for (choice, era) in [(EraChoice::Legacy, Era::Legacy), (EraChoice::Modern, Era::Modern)] {
+    for (choice, era) in [
+        (EraChoice::Legacy, Era::Legacy),
+        (EraChoice::Modern, Era::Modern),
+    ] {
         let client = client(choice, Some(true)).await;
         assert_eq!(client.era(), era);
         assert_eq!(client.server().info.unwrap().name, "memory");
-        let names: Vec<_> = client.list_tools().await.unwrap().into_iter().map(|t| t.name).collect();
+        let names: Vec<_> = client
+            .list_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
         assert_eq!(names, ["add", "order"]);
-        let sum: serde_json::Value = client.call_tool_as("add", json!({"a": 2, "b": 3})).await.unwrap();
+        let sum: serde_json::Value = client
+            .call_tool_as("add", json!({"a": 2, "b": 3}))
+            .await
+            .unwrap();
         assert_eq!(sum, json!({"result": 5}));
-        let ordered = client.call_tool("order", json!({"title": "Dune"})).await.unwrap();
+        let ordered = client
+            .call_tool("order", json!({"title": "Dune"}))
+            .await
+            .unwrap();
         assert_eq!(ordered.content, [Content::text("Ordered Dune.")], "{era:?}");
     }
 }
@@ -69,17 +88,26 @@ async fn both_eras_list_call_and_ask() {
 async fn auto_picks_modern_in_memory() {
     let client = client(EraChoice::Auto, Some(false)).await;
     assert_eq!(client.era(), Era::Modern);
-    let result = client.call_tool("order", json!({"title": "Dune"})).await.unwrap();
+    let result = client
+        .call_tool("order", json!({"title": "Dune"}))
+        .await
+        .unwrap();
     assert_eq!(result.content, [Content::text("No order placed.")]);
 }
 
 #[tokio::test]
 async fn without_a_handler_the_capability_is_missing() {
     let modern = client(EraChoice::Modern, None).await;
-    let error = modern.call_tool("order", json!({"title": "Dune"})).await.unwrap_err();
+    let error = modern
+        .call_tool("order", json!({"title": "Dune"}))
+        .await
+        .unwrap_err();
     assert_eq!(error.rpc_code(), Some(-32021), "{error}");
     let legacy = client(EraChoice::Legacy, None).await;
-    let error = legacy.call_tool("order", json!({"title": "Dune"})).await.unwrap_err();
+    let error = legacy
+        .call_tool("order", json!({"title": "Dune"}))
+        .await
+        .unwrap_err();
     assert_eq!(error.rpc_code(), Some(-32021), "{error}");
 }
 
@@ -87,14 +115,26 @@ async fn without_a_handler_the_capability_is_missing() {
 async fn era_specific_methods() {
     let legacy = client(EraChoice::Legacy, None).await;
     legacy.ping().await.unwrap();
-    legacy.set_logging_level(crate::protocol::LoggingLevel::Info).await.unwrap();
+    legacy
+        .set_logging_level(crate::protocol::LoggingLevel::Info)
+        .await
+        .unwrap();
     let modern = client(EraChoice::Modern, None).await;
-    assert!(matches!(modern.ping().await, Err(ClientError::Unsupported("ping"))));
-    modern.set_logging_level(crate::protocol::LoggingLevel::Info).await.unwrap();
+    assert!(matches!(
+        modern.ping().await,
+        Err(ClientError::Unsupported("ping"))
+    ));
+    modern
+        .set_logging_level(crate::protocol::LoggingLevel::Info)
+        .await
+        .unwrap();
     legacy.close().await;
     assert!(matches!(legacy.ping().await, Err(ClientError::Closed(_))));
     let typed = modern.call_tool_as::<i64>("add", json!({"a": "x"})).await;
-    assert!(matches!(typed, Err(ClientError::Tool(_)) | Err(ClientError::Rpc(_))), "{typed:?}");
+    assert!(
+        matches!(typed, Err(ClientError::Tool(_)) | Err(ClientError::Rpc(_))),
+        "{typed:?}"
+    );
 }
 
 #[resolver]
@@ -117,7 +157,12 @@ async fn url_elicitation_on_both_eras() {
             .era(era)
             .on_url_elicitation(move |question| {
                 record.lock().unwrap().push(question.clone());
-                async { ElicitResult { action: ElicitAction::Accept, content: None } }
+                async {
+                    ElicitResult {
+                        action: ElicitAction::Accept,
+                        content: None,
+                    }
+                }
             })
             .connect_memory(McpServer::new("shop").tool(account).unwrap())
             .await
@@ -167,10 +212,16 @@ async fn byte_streams_carry_both_eras() {
             .await
             .unwrap();
         assert_eq!(client.era(), era);
-        let ordered = client.call_tool("order", json!({"title": "Dune"})).await.unwrap();
+        let ordered = client
+            .call_tool("order", json!({"title": "Dune"}))
+            .await
+            .unwrap();
         assert_eq!(ordered.content, [Content::text("Ordered Dune.")], "{era:?}");
         client.close().await;
-        assert!(matches!(client.call_tool("add", json!({"a": 1, "b": 2})).await, Err(ClientError::Closed(_))));
+        assert!(matches!(
+            client.call_tool("add", json!({"a": 1, "b": 2})).await,
+            Err(ClientError::Closed(_))
+        ));
     }
 }
 
@@ -200,12 +251,24 @@ async fn request_with_returns_the_raw_result_after_input_rounds_and_reports_prog
         let options = super::CallOptions::new()
             .on_progress(move |p| record.lock().unwrap().push((p.progress, p.total)));
         let server = McpServer::new("steps").tool(steps).unwrap();
-        let client = Client::builder().era(choice).connect_memory(server).await.unwrap();
+        let client = Client::builder()
+            .era(choice)
+            .connect_memory(server)
+            .await
+            .unwrap();
         let raw = client
-            .request_with("tools/call", json!({"name": "steps", "arguments": {}}), options)
+            .request_with(
+                "tools/call",
+                json!({"name": "steps", "arguments": {}}),
+                options,
+            )
             .await
             .unwrap();
         assert_eq!(raw["content"][0]["text"], "done", "{choice:?}");
-        assert_eq!(*seen.lock().unwrap(), [(1.0, Some(2.0)), (2.0, Some(2.0))], "{choice:?}");
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [(1.0, Some(2.0)), (2.0, Some(2.0))],
+            "{choice:?}"
+        );
     }
 }

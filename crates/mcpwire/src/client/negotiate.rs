@@ -65,7 +65,10 @@ struct DiscoverAnswer {
 }
 
 /// Opens the conversation in the chosen era. `Auto` probes with `server/discover` in place.
-pub(crate) async fn open(peer: &Arc<Peer>, choice: EraChoice) -> Result<ServerDetails, ClientError> {
+pub(crate) async fn open(
+    peer: &Arc<Peer>,
+    choice: EraChoice,
+) -> Result<ServerDetails, ClientError> {
     match choice {
         EraChoice::Legacy => initialize(peer).await,
         EraChoice::Modern => discover(peer, false).await,
@@ -90,7 +93,9 @@ fn falls_back(error: &ClientError) -> bool {
                 | code::UNSUPPORTED_PROTOCOL_VERSION
         ),
         ClientError::Negotiation(_) => true,
-        ClientError::Http { status, .. } => (400..500).contains(status) && !matches!(status, 401 | 403),
+        ClientError::Http { status, .. } => {
+            (400..500).contains(status) && !matches!(status, 401 | 403)
+        }
         ClientError::Protocol(_) => true,
         _ => false,
     }
@@ -98,7 +103,10 @@ fn falls_back(error: &ClientError) -> bool {
 
 /// The 2025-11-25 handshake: `initialize`, then `notifications/initialized`.
 pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, ClientError> {
-    peer.set_mode(Mode { era: Era::Legacy, version: None });
+    peer.set_mode(Mode {
+        era: Era::Legacy,
+        version: None,
+    });
     let mut params = Map::new();
     params.insert("protocolVersion".into(), json!(version::LATEST_LEGACY));
     let mut capabilities = peer.handlers.capabilities();
@@ -107,8 +115,13 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
         capabilities.roots = Some(json!({"listChanged": true}));
     }
     params.insert("capabilities".into(), serde_json::to_value(capabilities)?);
-    params.insert("clientInfo".into(), serde_json::to_value(&peer.settings.info)?);
-    let raw = peer.request("initialize", params, None, &CallOptions::new()).await?;
+    params.insert(
+        "clientInfo".into(),
+        serde_json::to_value(&peer.settings.info)?,
+    );
+    let raw = peer
+        .request("initialize", params, None, &CallOptions::new())
+        .await?;
     let answer: InitializeAnswer = serde_json::from_str(raw.get())
         .map_err(|e| ClientError::Protocol(format!("initialize result: {e}")))?;
     if !version::LEGACY_VERSIONS.contains(&answer.protocol_version.as_str()) {
@@ -143,8 +156,14 @@ pub(crate) async fn discover(peer: &Arc<Peer>, strict: bool) -> Result<ServerDet
     let mut attempts = 0;
     loop {
         attempts += 1;
-        peer.set_mode(Mode { era: Era::Modern, version: Some(version.clone()) });
-        match peer.request("server/discover", Map::new(), None, &CallOptions::new()).await {
+        peer.set_mode(Mode {
+            era: Era::Modern,
+            version: Some(version.clone()),
+        });
+        match peer
+            .request("server/discover", Map::new(), None, &CallOptions::new())
+            .await
+        {
             Ok(raw) => {
                 let details = discovered(&version, raw.get())?;
                 let speaks = details
@@ -168,8 +187,16 @@ pub(crate) async fn discover(peer: &Arc<Peer>, strict: bool) -> Result<ServerDet
                     .and_then(|d| d.get("supported"))
                     .and_then(|s| serde_json::from_value(s.clone()).ok())
                     .unwrap_or_default();
-                let speaks = |known: &[&str]| supported.iter().find(|v| known.contains(&v.as_str())).cloned();
-                match (speaks(version::MODERN_VERSIONS), speaks(version::LEGACY_VERSIONS)) {
+                let speaks = |known: &[&str]| {
+                    supported
+                        .iter()
+                        .find(|v| known.contains(&v.as_str()))
+                        .cloned()
+                };
+                match (
+                    speaks(version::MODERN_VERSIONS),
+                    speaks(version::LEGACY_VERSIONS),
+                ) {
                     (Some(mutual), _) => version = mutual,
                     // Only session revisions in common: `Auto` goes on with `initialize`.
                     (None, Some(_)) => {
@@ -216,7 +243,9 @@ async fn reopen(peer: &Arc<Peer>, lost: u64) -> Result<(), ClientError> {
         return Ok(());
     }
     peer.transport().forget_session();
-    let details = initialize(peer).await.map_err(|_| ClientError::SessionExpired)?;
+    let details = initialize(peer)
+        .await
+        .map_err(|_| ClientError::SessionExpired)?;
     *peer.details.write().expect("details lock") = details;
     peer.session.fetch_add(1, Ordering::AcqRel);
     Ok(())

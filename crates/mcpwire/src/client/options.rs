@@ -89,7 +89,10 @@ impl CallOptions {
     /// let options = mcpwire::client::CallOptions::new().on_progress(|p| println!("{}", p.progress));
     /// # drop(options);
     /// ```
-    pub fn on_progress(mut self, callback: impl Fn(ProgressParams) + Send + Sync + 'static) -> Self {
+    pub fn on_progress(
+        mut self,
+        callback: impl Fn(ProgressParams) + Send + Sync + 'static,
+    ) -> Self {
         self.progress = Some(Arc::new(callback));
         self
     }

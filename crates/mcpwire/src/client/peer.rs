@@ -136,7 +136,10 @@ impl Peer {
         let mut retried = false;
         loop {
             let session = self.session.load(Ordering::Acquire);
-            match self.request_once(method, params.clone(), request_state, options).await {
+            match self
+                .request_once(method, params.clone(), request_state, options)
+                .await
+            {
                 Err(ClientError::SessionExpired) if !retried && method != "initialize" => {
                     retried = true;
                     super::negotiate::reinitialize(self, session).await?;
@@ -192,17 +195,26 @@ impl Peer {
             bumped: AtomicBool::new(false),
         });
         let (reply, answer) = oneshot::channel();
-        self.pending
-            .lock()
-            .expect("pending lock")
-            .insert(id, Pending { reply, progress: progress.clone() });
+        self.pending.lock().expect("pending lock").insert(
+            id,
+            Pending {
+                reply,
+                progress: progress.clone(),
+            },
+        );
         if self.closed.load(Ordering::Acquire) {
             self.forget(id);
             return Err(ClientError::Closed(self.transport.closed_detail()));
         }
         // `initialize` is never cancelled (2025-11-25); its entry is still dropped.
         let notify = method != "initialize";
-        let mut guard = CancelOnDrop { peer: self.clone(), id, era: mode.era, armed: true, notify };
+        let mut guard = CancelOnDrop {
+            peer: self.clone(),
+            id,
+            era: mode.era,
+            armed: true,
+            notify,
+        };
         let timeout = options.timeout.unwrap_or(self.settings.timeout);
         let started = Instant::now();
         let ceiling = options.max_total.map(|max| started + max);
@@ -216,15 +228,16 @@ impl Peer {
             protocol_version: mode.version.clone(),
             headers,
         };
-        let mut stream = match tokio::time::timeout_at(deadline, self.transport.send(outgoing)).await {
-            Err(_) => return Err(ClientError::Timeout(timeout)),
-            Ok(Err(error)) => {
-                guard.armed = false;
-                self.forget(id);
-                return Err(error);
-            }
-            Ok(Ok(stream)) => stream,
-        };
+        let mut stream =
+            match tokio::time::timeout_at(deadline, self.transport.send(outgoing)).await {
+                Err(_) => return Err(ClientError::Timeout(timeout)),
+                Ok(Err(error)) => {
+                    guard.armed = false;
+                    self.forget(id);
+                    return Err(error);
+                }
+                Ok(Ok(stream)) => stream,
+            };
         tokio::pin!(answer);
         let mut streaming = stream.is_some();
         let outcome = loop {
@@ -360,7 +373,10 @@ impl Peer {
                 {
                     task.abort();
                 }
-                let _ = self.events.send(ServerNotification { method: note.method, params });
+                let _ = self.events.send(ServerNotification {
+                    method: note.method,
+                    params,
+                });
             }
             Ok(Incoming::Request(request)) => {
                 let peer = self.clone();
@@ -378,7 +394,11 @@ impl Peer {
                             Err(error) => error_line(Some(&request.id), &error),
                         },
                     };
-                    let answered = peer.answering.lock().expect("answering lock").remove(&request.id);
+                    let answered = peer
+                        .answering
+                        .lock()
+                        .expect("answering lock")
+                        .remove(&request.id);
                     if answered.is_none() {
                         return; // the server cancelled it meanwhile
                     }

@@ -42,7 +42,9 @@ pub(crate) async fn request_with_input(
         if let Some(responses) = responses.take() {
             round.insert("inputResponses".into(), Value::Object(responses));
         }
-        let raw = peer.request(method, round, state.as_deref(), options).await?;
+        let raw = peer
+            .request(method, round, state.as_deref(), options)
+            .await?;
         let head: Head = serde_json::from_str(raw.get())
             .map_err(|e| ClientError::Protocol(format!("{method} result: {e}")))?;
         if head.result_type.as_deref() != Some("input_required") {
@@ -69,7 +71,10 @@ async fn answer_all(
             .handlers
             .answer(&request.method, request.params)
             .await
-            .map_err(|error| ClientError::Question { method: request.method, error })?;
+            .map_err(|error| ClientError::Question {
+                method: request.method,
+                error,
+            })?;
         Ok::<_, ClientError>((key, answer))
     });
     futures_util::future::try_join_all(answers)

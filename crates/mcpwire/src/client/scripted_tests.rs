@@ -23,7 +23,10 @@ struct Scripted {
 impl Transport for Scripted {
     fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
         let value: Value = serde_json::from_str(&message.body).unwrap();
-        self.sent.lock().unwrap().push((value.clone(), message.headers));
+        self.sent
+            .lock()
+            .unwrap()
+            .push((value.clone(), message.headers));
         self.bodies.lock().unwrap().push(message.body);
         if message.kind == Kind::Request
             && let Some(lines) = (self.script)(&value)
@@ -141,7 +144,11 @@ async fn each_round_has_a_new_id_and_echoes_the_state_exactly() {
     // Byte for byte: the retry's body carries the server's own escapes.
     let bodies = BODIES.with(|b| b.lock().unwrap().clone());
     let echoed = format!(r#""requestState":{STATE}"#);
-    assert_eq!(bodies.iter().filter(|b| b.contains(&echoed)).count(), 1, "{bodies:?}");
+    assert_eq!(
+        bodies.iter().filter(|b| b.contains(&echoed)).count(),
+        1,
+        "{bodies:?}"
+    );
     // The next call carries neither state nor responses.
     client.call_tool("other", json!({})).await.unwrap();
     let last = calls(&sent, "tools/call").pop().unwrap();
@@ -152,7 +159,11 @@ async fn each_round_has_a_new_id_and_echoes_the_state_exactly() {
 #[tokio::test]
 async fn the_round_cap_ends_a_call_that_keeps_asking() {
     let (client, sent) = connect(EraChoice::Modern, 3, mrtr_script).await;
-    let error = client.unwrap().call_tool("forever", json!({})).await.unwrap_err();
+    let error = client
+        .unwrap()
+        .call_tool("forever", json!({}))
+        .await
+        .unwrap_err();
     assert!(matches!(error, ClientError::TooManyRounds(3)), "{error}");
     assert_eq!(calls(&sent, "tools/call").len(), 4);
 }
@@ -172,7 +183,12 @@ async fn the_default_round_cap_is_ten() {
         bodies: Arc::default(),
     };
     let client = Client::builder()
-        .on_form_elicitation(|_| async { ElicitResult { action: ElicitAction::Cancel, content: None } })
+        .on_form_elicitation(|_| async {
+            ElicitResult {
+                action: ElicitAction::Cancel,
+                content: None,
+            }
+        })
         .open(Box::new(transport), incoming, EraChoice::Modern)
         .await
         .unwrap();
@@ -196,12 +212,25 @@ async fn a_result_without_result_type_is_complete() {
 #[tokio::test]
 async fn modern_requests_carry_meta_and_headers() {
     let (client, sent) = connect(EraChoice::Modern, 10, mrtr_script).await;
-    client.unwrap().call_tool("plain", json!({"a": 1})).await.unwrap();
+    client
+        .unwrap()
+        .call_tool("plain", json!({"a": 1}))
+        .await
+        .unwrap();
     let (call, headers) = sent.lock().unwrap().last().cloned().unwrap();
     let meta = &call["params"]["_meta"];
-    assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
-    assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({"elicitation": {"form": {}}}));
-    assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "mcpwire-client");
+    assert_eq!(
+        meta["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert_eq!(
+        meta["io.modelcontextprotocol/clientCapabilities"],
+        json!({"elicitation": {"form": {}}})
+    );
+    assert_eq!(
+        meta["io.modelcontextprotocol/clientInfo"]["name"],
+        "mcpwire-client"
+    );
     assert!(headers.contains(&("Mcp-Method".into(), "tools/call".into())));
     assert!(headers.contains(&("Mcp-Name".into(), "plain".into())));
 }
@@ -215,8 +244,10 @@ async fn unsupported_version_is_retried_with_one_from_supported() {
         }
         let mut first = first.lock().unwrap();
         if std::mem::take(&mut *first) {
-            return Some(json!({"error": {"code": -32022, "message": "Unsupported protocol version",
-                "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}));
+            return Some(
+                json!({"error": {"code": -32022, "message": "Unsupported protocol version",
+                "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"}}}),
+            );
         }
         Some(discover_result())
     })
@@ -244,7 +275,10 @@ async fn auto_falls_back_to_initialize_when_discover_is_unknown() {
     let initialized = calls(&sent, "notifications/initialized");
     assert_eq!(initialized.len(), 1);
     let init = &calls(&sent, "initialize")[0];
-    assert_eq!(init["params"]["capabilities"], json!({"elicitation": {"form": {}}}));
+    assert_eq!(
+        init["params"]["capabilities"],
+        json!({"elicitation": {"form": {}}})
+    );
     assert!(calls(&sent, "ping")[0]["params"].get("_meta").is_none());
 }
 
@@ -270,7 +304,11 @@ async fn dropping_a_call_cancels_it_on_the_server() {
     let (client, sent) = connect(EraChoice::Modern, 10, silent_on_slow).await;
     let client = client.unwrap();
     let call = client.call_tool("slow", json!({}));
-    assert!(tokio::time::timeout(std::time::Duration::from_millis(50), call).await.is_err());
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_millis(50), call)
+            .await
+            .is_err()
+    );
     tokio::task::yield_now().await;
     let id = calls(&sent, "tools/call")[0]["id"].clone();
     let cancelled = calls(&sent, "notifications/cancelled");
@@ -338,7 +376,10 @@ async fn listings_follow_cursors_up_to_the_page_cap() {
             Some("2") => json!("3"),
             _ => Value::Null,
         };
-        let page = request["params"].get("cursor").cloned().unwrap_or(json!("first"));
+        let page = request["params"]
+            .get("cursor")
+            .cloned()
+            .unwrap_or(json!("first"));
         let mut result = json!({"prompts": [{"name": format!("p{}", page.as_str().unwrap())}]});
         if !next.is_null() {
             result["nextCursor"] = next;
@@ -419,7 +460,10 @@ async fn a_question_the_server_cancels_is_never_answered() {
             async move {
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                 ran.store(true, std::sync::atomic::Ordering::SeqCst);
-                ElicitResult { action: ElicitAction::Decline, content: None }
+                ElicitResult {
+                    action: ElicitAction::Decline,
+                    content: None,
+                }
             }
         })
         .open(Box::new(transport), incoming, EraChoice::Legacy)
@@ -478,7 +522,10 @@ async fn root_changes_are_announced_on_2025_11_25_only() {
         .await
         .unwrap();
     let init = &calls(&sent, "initialize")[0];
-    assert_eq!(init["params"]["capabilities"]["roots"], json!({"listChanged": true}));
+    assert_eq!(
+        init["params"]["capabilities"]["roots"],
+        json!({"listChanged": true})
+    );
     client.notify_roots_changed().await.unwrap();
     assert_eq!(calls(&sent, "notifications/roots/list_changed").len(), 1);
 

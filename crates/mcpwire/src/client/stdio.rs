@@ -7,9 +7,9 @@ use super::builder::ClientBuilder;
 use super::client::Client;
 use super::era::EraChoice;
 use super::error::ClientError;
+use super::streams::{Lines, MAX_LINE};
 use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
 use crate::protocol::{meta, version};
-use super::streams::{Lines, MAX_LINE};
 use crate::wire::lines::read_lines;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
@@ -160,9 +160,9 @@ impl StdioServer {
         if let Some(dir) = &self.cwd {
             command.current_dir(dir);
         }
-        command.spawn().map_err(|e| {
-            ClientError::Transport(format!("cannot start {:?}: {e}", self.program))
-        })
+        command
+            .spawn()
+            .map_err(|e| ClientError::Transport(format!("cannot start {:?}: {e}", self.program)))
     }
 }
 
@@ -190,7 +190,10 @@ impl Transport for Stdio {
         self.lines.close();
         Box::pin(async move {
             let mut child = self.child.lock().await;
-            if tokio::time::timeout(EXIT_GRACE, child.wait()).await.is_err() {
+            if tokio::time::timeout(EXIT_GRACE, child.wait())
+                .await
+                .is_err()
+            {
                 let _ = child.kill().await;
             }
         })
@@ -252,7 +255,10 @@ async fn probe(server: &StdioServer, builder: &ClientBuilder) -> bool {
     });
     let answer = async {
         use tokio::io::AsyncWriteExt;
-        stdin.write_all(format!("{request}\n").as_bytes()).await.ok()?;
+        stdin
+            .write_all(format!("{request}\n").as_bytes())
+            .await
+            .ok()?;
         stdin.flush().await.ok()?;
         let mut lines = read_lines(stdout, MAX_LINE);
         while let Some(Ok(line)) = lines.next().await {
@@ -263,13 +269,17 @@ async fn probe(server: &StdioServer, builder: &ClientBuilder) -> bool {
         }
         None
     };
-    let answer = tokio::time::timeout(builder.probe_timeout, answer).await.ok().flatten();
+    let answer = tokio::time::timeout(builder.probe_timeout, answer)
+        .await
+        .ok()
+        .flatten();
     let _ = child.start_kill();
     let modern = |list: Option<&Value>| {
         list.and_then(Value::as_array).is_some_and(|versions| {
-            versions
-                .iter()
-                .any(|v| v.as_str().is_some_and(|v| version::MODERN_VERSIONS.contains(&v)))
+            versions.iter().any(|v| {
+                v.as_str()
+                    .is_some_and(|v| version::MODERN_VERSIONS.contains(&v))
+            })
         })
     };
     match answer {
@@ -313,4 +323,3 @@ impl ClientBuilder {
         self.open(Box::new(transport), incoming, era).await
     }
 }
-

@@ -21,8 +21,8 @@
 mod changes;
 mod client_requests;
 mod detached;
-mod outbound;
 mod grant;
+mod outbound;
 mod principal;
 pub(crate) mod state;
 pub(crate) mod task;
@@ -31,10 +31,10 @@ pub use changes::{Change, Notifier};
 pub use client_requests::ClientRequestError;
 pub(crate) use client_requests::ClientRequests;
 pub use detached::DetachedContext;
+pub use grant::Grant;
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
-pub use grant::Grant;
 pub use principal::Principal;
 pub(crate) use state::SharedState;
 

@@ -8,8 +8,8 @@ use super::rounds::{self, Target};
 use super::router::Exchange;
 use crate::context::{Context, RequestScope};
 use crate::error::ToolError;
-use crate::protocol::jsonrpc::code;
 use crate::protocol::completion::CompleteParams;
+use crate::protocol::jsonrpc::code;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::resources::{ReadResourceParams, ReadResourceResult};
 use crate::protocol::tasks::TaskSupport;
@@ -17,8 +17,8 @@ use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
-use crate::server::completion;
 use crate::server::cache::CacheHint;
+use crate::server::completion;
 use crate::server::tool::{Handler, ToolCall, failure};
 use futures_util::FutureExt;
 use serde::Serialize;
@@ -135,7 +135,12 @@ pub(crate) async fn read_resource(
     served: Served,
 ) -> Reply {
     let era = served.era;
-    let found = exchange.core.snapshot().resources.find(&params.uri).map(|(resource, variables)| (resource.clone(), variables));
+    let found = exchange
+        .core
+        .snapshot()
+        .resources
+        .find(&params.uri)
+        .map(|(resource, variables)| (resource.clone(), variables));
     let Some((resource, variables)) = found else {
         return Err(not_found(era, &params.uri));
     };
@@ -172,7 +177,10 @@ pub(crate) async fn read_resource(
     let hint = hint.for_principal(exchange.principal.as_deref());
     let outcome = run(resource.definition.call, call, "the resource").await;
     match outcome {
-        Ok(contents) => Ok((to_json(&ReadResourceResult { contents }), Kind::Cacheable(hint))),
+        Ok(contents) => Ok((
+            to_json(&ReadResourceResult { contents }),
+            Kind::Cacheable(hint),
+        )),
         Err(Stop::InvalidArguments(_)) => Err(not_found(era, &params.uri)),
         Err(Stop::Failed(error)) => Err(ErrorObject::new(
             code::INTERNAL_ERROR,
@@ -281,12 +289,14 @@ pub(crate) async fn complete(
     };
     let context = request_context(exchange, id, served);
     let completing = completion::complete(core, completer, params, context);
-    let answer = caught(completing, "the completer").await.unwrap_or_else(|| {
-        Err(ErrorObject::new(
-            code::INTERNAL_ERROR,
-            "Internal error: the completer failed",
-        ))
-    })?;
+    let answer = caught(completing, "the completer")
+        .await
+        .unwrap_or_else(|| {
+            Err(ErrorObject::new(
+                code::INTERNAL_ERROR,
+                "Internal error: the completer failed",
+            ))
+        })?;
     Ok((to_json(&answer), Kind::Complete))
 }
 

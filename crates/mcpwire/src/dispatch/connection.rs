@@ -117,7 +117,10 @@ async fn forward_changes(exchange: Arc<Exchange>) {
     loop {
         match changes.recv().await {
             Ok(change) => {
-                if let Some(line) = exchange.session.change_line(&change, &exchange.core.capabilities) {
+                if let Some(line) = exchange
+                    .session
+                    .change_line(&change, &exchange.core.capabilities)
+                {
                     exchange.outbound.send(line).await;
                 }
             }

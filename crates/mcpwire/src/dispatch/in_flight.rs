@@ -119,7 +119,10 @@ mod tests {
             "a duplicate at the limit is named a duplicate"
         );
         assert!(in_flight.cancel(&one));
-        assert!(!in_flight.finish(&one), "a cancelled request sends no answer");
+        assert!(
+            !in_flight.finish(&one),
+            "a cancelled request sends no answer"
+        );
         assert_eq!(in_flight.start(RequestId::Number(3), 2, parked), Ok(()));
         in_flight.cancel_all();
         assert!(!in_flight.cancel(&RequestId::Number(2)));

@@ -19,8 +19,8 @@ use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::subscriptions::{
     ACKNOWLEDGED, AcknowledgedParams, ListenParams, Subscribed, SubscriptionFilter,
 };
-use crate::protocol::{Era, ErrorObject};
 use crate::protocol::tasks::NOTIFICATION as TASK_NOTIFICATION;
+use crate::protocol::{Era, ErrorObject};
 use crate::server::core::ServerCore;
 use crate::tasks::TaskRecord;
 use crate::tasks::runtime::Lookup;
@@ -37,7 +37,11 @@ pub(crate) async fn listen(
     served: &Served,
 ) -> Result<String, ErrorObject> {
     let core = &exchange.core;
-    let asks_tasks = params.notifications.task_ids.as_ref().is_some_and(|ids| !ids.is_empty());
+    let asks_tasks = params
+        .notifications
+        .task_ids
+        .as_ref()
+        .is_some_and(|ids| !ids.is_empty());
     if asks_tasks && core.tasks.is_some() && !negotiated(served) {
         return Err(not_negotiated("subscriptions/listen with taskIds"));
     }
@@ -132,7 +136,11 @@ async fn next_task(
 }
 
 /// `notifications/tasks` for a change of a watched task.
-fn task_notification(filter: &SubscriptionFilter, id: &RequestId, task: &TaskRecord) -> Option<String> {
+fn task_notification(
+    filter: &SubscriptionFilter,
+    id: &RequestId,
+    task: &TaskRecord,
+) -> Option<String> {
     let watched = filter.task_ids.as_ref()?;
     watched.contains(&task.id).then(|| {
         let params = Subscribed::new(id.clone(), task.to_detailed());

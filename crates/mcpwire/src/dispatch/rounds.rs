@@ -98,8 +98,7 @@ pub(crate) fn seal(
 ) -> Result<String, ErrorObject> {
     let state = input.state.to_json();
     let call_id = input.call_id.unwrap_or_else(new_call_id);
-    let sealed =
-        target.with_binding(|binding| core.state_codec.seal(binding, &state, &call_id));
+    let sealed = target.with_binding(|binding| core.state_codec.seal(binding, &state, &call_id));
     let request_state = match sealed {
         Ok(token) => token,
         Err(oversized) => {

@@ -7,6 +7,7 @@ use super::listen;
 use super::session::{Handshake, Session};
 use super::watched;
 use crate::context::Outbound;
+use crate::protocol::completion::CompleteParams;
 use crate::protocol::jsonrpc::{Request, RequestId, error_line, result_line};
 use crate::protocol::lifecycle::{DiscoverResult, InitializeParams, InitializeResult};
 use crate::protocol::logging::SetLevelParams;
@@ -17,7 +18,6 @@ use crate::protocol::tasks;
 use crate::protocol::tools::{CallToolParams, PaginatedParams};
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use crate::protocol::{Era, ErrorObject};
-use crate::protocol::completion::CompleteParams;
 use crate::server::cache::CacheHint;
 use crate::server::core::ServerCore;
 use crate::server::pages::Pages;
@@ -120,7 +120,10 @@ async fn route(
             if let Some(grant) = exchange.grant.as_deref()
                 && snapshot.prompts.any_scoped()
             {
-                return Ok(respond(&snapshot.prompts.page_for("prompts", grant), listed));
+                return Ok(respond(
+                    &snapshot.prompts.page_for("prompts", grant),
+                    listed,
+                ));
             }
             let page = list_page(snapshot.prompts.pages(), params.as_deref())?;
             Ok(respond(page, listed))
@@ -130,7 +133,10 @@ async fn route(
             if let Some(grant) = exchange.grant.as_deref()
                 && snapshot.resources.any_scoped()
             {
-                return Ok(respond(&snapshot.resources.resource_page_for(grant), listed));
+                return Ok(respond(
+                    &snapshot.resources.resource_page_for(grant),
+                    listed,
+                ));
             }
             let page = list_page(snapshot.resources.resource_pages(), params.as_deref())?;
             Ok(respond(page, listed))
@@ -140,7 +146,10 @@ async fn route(
             if let Some(grant) = exchange.grant.as_deref()
                 && snapshot.resources.any_scoped()
             {
-                return Ok(respond(&snapshot.resources.template_page_for(grant), listed));
+                return Ok(respond(
+                    &snapshot.resources.template_page_for(grant),
+                    listed,
+                ));
             }
             let page = list_page(snapshot.resources.template_pages(), params.as_deref())?;
             Ok(respond(page, listed))
@@ -189,7 +198,10 @@ async fn route(
                 .session
                 .subscribe(&params.uri, core.limits.max_subscriptions)
                 .map_err(|_| {
-                    watched::over_the_cap(&core.limits, "subscriptions per session; unsubscribe first")
+                    watched::over_the_cap(
+                        &core.limits,
+                        "subscriptions per session; unsubscribe first",
+                    )
                 })?;
             Ok(respond("{}", Kind::Complete))
         }

@@ -1,13 +1,13 @@
 //! A 2025-11-25 session: what `initialize` negotiated, held for the connection (stdio) or the
 //! `Mcp-Session-Id` (HTTP).
 
-use super::watched::{Full, Watched};
 use super::in_flight::{InFlight, Refused};
+use super::watched::{Full, Watched};
 use crate::context::{Change, ClientRequests};
+use crate::protocol::capabilities::ServerCapabilities;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::jsonrpc::notification_line;
 use crate::protocol::list_changed::ListChangedParams;
-use crate::protocol::capabilities::ServerCapabilities;
 use crate::protocol::logging::LoggingLevel;
 use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;

@@ -71,7 +71,11 @@ pub type ConsumerCheck = fn(&(dyn std::any::Any + Send + Sync), &'static str) ->
 pub fn consumer_check<O: 'static, P: FromResolved<O>>(
     _output: std::marker::PhantomData<O>,
 ) -> ConsumerCheck {
-    |value, param| value.downcast_ref::<O>().and_then(|output| P::refuses(output, param))
+    |value, param| {
+        value
+            .downcast_ref::<O>()
+            .and_then(|output| P::refuses(output, param))
+    }
 }
 
 impl<T: Clone> FromResolved<T> for T {

@@ -222,7 +222,10 @@ async fn ask_now(context: &Context, name: &str, question: Question) -> Result<Re
         .clone()
         .unwrap_or_else(|| serde_json::json!({}));
     if let (Some(id), Some(map)) = (&question.url_elicitation_id, params.as_object_mut()) {
-        map.insert("elicitationId".into(), serde_json::Value::String(id.clone()));
+        map.insert(
+            "elicitationId".into(),
+            serde_json::Value::String(id.clone()),
+        );
     }
     let answer = context
         .send_request(question.method, &params)
@@ -243,7 +246,8 @@ async fn ask_now(context: &Context, name: &str, question: Question) -> Result<Re
             "Resolver '{name}' got an unreadable answer"
         )))
     })?;
-    let value = (question.decode)(&answer).map_err(|error| Stop::Failed(error.for_resolver(name)))?;
+    let value =
+        (question.decode)(&answer).map_err(|error| Stop::Failed(error.for_resolver(name)))?;
     // The user agreed to open the URL: the completion notice is owed from now on.
     if let Some(id) = &question.url_elicitation_id
         && answer["action"] == "accept"

@@ -211,7 +211,8 @@ impl Catalog {
     /// # Ok::<(), mcpwire::InvalidSignature>(())
     /// ```
     pub fn enable_prompt(&self, name: &str) -> bool {
-        self.registries.set_enabled(ChangedList::Prompts, name, true)
+        self.registries
+            .set_enabled(ChangedList::Prompts, name, true)
     }
 
     /// Hides the prompt `name` from `prompts/list` and refuses `prompts/get` of it as unknown,
@@ -228,7 +229,8 @@ impl Catalog {
     /// # Ok::<(), mcpwire::InvalidSignature>(())
     /// ```
     pub fn disable_prompt(&self, name: &str) -> bool {
-        self.registries.set_enabled(ChangedList::Prompts, name, false)
+        self.registries
+            .set_enabled(ChangedList::Prompts, name, false)
     }
 
     /// Registers a resource or resource template (a function annotated with `#[resource]`),

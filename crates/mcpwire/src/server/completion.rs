@@ -42,8 +42,7 @@ use std::sync::Arc;
 pub type CompletionFuture = Pin<Box<dyn Future<Output = Completion> + Send>>;
 
 /// A server's completer, shared by every request.
-pub(crate) type Completer =
-    Arc<dyn Fn(CompleteParams, Context) -> CompletionFuture + Send + Sync>;
+pub(crate) type Completer = Arc<dyn Fn(CompleteParams, Context) -> CompletionFuture + Send + Sync>;
 
 impl McpServer {
     /// Answers `completion/complete` with `completer`, and declares the `completions`

@@ -87,7 +87,13 @@ impl PromptRegistry {
     /// What requests see: the enabled prompts.
     pub(crate) fn view(&self, page_size: usize) -> PromptView {
         let name = |prompt: &RegisteredPrompt| prompt.definition.name;
-        NamedView::new("prompts", self.entries.enabled(), name, |prompt| &prompt.listed, page_size)
+        NamedView::new(
+            "prompts",
+            self.entries.enabled(),
+            name,
+            |prompt| &prompt.listed,
+            page_size,
+        )
     }
 }
 

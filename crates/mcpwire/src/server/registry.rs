@@ -3,15 +3,15 @@
 
 use super::entries::Entries;
 use super::named_view::NamedView;
-use crate::wire::header_params::header_params;
 use super::output::OutputShape;
 use super::schema::{given_input_schema, input_schema, output_schema};
+use super::scoped::Scoped;
 use super::tool::{Handler, RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
-use super::scoped::Scoped;
 use crate::protocol::tools::Tool;
 use crate::resolve::plan::{Overrides, ToolPlan};
 use crate::schema::{Validator, says_only_types};
+use crate::wire::header_params::header_params;
 use std::sync::Arc;
 
 #[derive(Default)]
@@ -94,7 +94,13 @@ impl ToolRegistry {
     /// What requests see: the enabled tools.
     pub(crate) fn view(&self, page_size: usize) -> ToolView {
         let name = |tool: &RegisteredTool| tool.definition.name;
-        NamedView::new("tools", self.entries.enabled(), name, |tool| &tool.listed, page_size)
+        NamedView::new(
+            "tools",
+            self.entries.enabled(),
+            name,
+            |tool| &tool.listed,
+            page_size,
+        )
     }
 }
 
@@ -102,13 +108,9 @@ impl ToolRegistry {
 pub(crate) type ToolView = NamedView<RegisteredTool>;
 
 impl ToolView {
-
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
-    pub(crate) fn header_params(
-        &self,
-        name: &str,
-    ) -> &[crate::wire::header_params::HeaderParam] {
+    pub(crate) fn header_params(&self, name: &str) -> &[crate::wire::header_params::HeaderParam] {
         self.get(name).map_or(&[], |tool| &tool.header_params)
     }
 }

@@ -5,16 +5,16 @@
 use super::entries::Entries;
 use super::pages::Pages;
 use super::resource::ResourceDefinition;
+use super::scoped;
 use super::tool::Handler;
 use super::uri_template::UriTemplate;
+use crate::context::Grant;
 use crate::error::InvalidSignature;
 use crate::protocol::resources::{Resource, ResourceTemplate};
 use crate::resolve::ParamSpec;
 use crate::resolve::plan::{Overrides, ToolPlan};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-use super::scoped;
-use crate::context::Grant;
 use std::sync::Arc;
 
 pub(crate) struct RegisteredResource {

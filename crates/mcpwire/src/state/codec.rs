@@ -165,7 +165,8 @@ impl StateCodec {
             p: binding.principal.map(principal_tag),
             s: state.into(),
         };
-        let plaintext = zeroize::Zeroizing::new(serde_json::to_vec(&claims).expect("claims serialize"));
+        let plaintext =
+            zeroize::Zeroizing::new(serde_json::to_vec(&claims).expect("claims serialize"));
         let bytes = token_len(plaintext.len());
         if bytes > self.max_bytes {
             return Err(Oversized {
@@ -334,7 +335,9 @@ mod tests {
     #[test]
     fn round_trips_and_hides_the_state() {
         let codec = codec(1, "Bookshop");
-        let token = codec.seal(binding("a1"), r#"{"secret":"answer"}"#, "call").unwrap();
+        let token = codec
+            .seal(binding("a1"), r#"{"secret":"answer"}"#, "call")
+            .unwrap();
         assert!(token.starts_with("v2."));
         assert!(!token.contains("secret"));
         assert_eq!(
@@ -382,7 +385,10 @@ mod tests {
         assert!(short.open(&token, binding("a1")).is_ok());
         let forever = codec(1, "Bookshop").with_ttl(Duration::MAX);
         let token = forever.seal(binding("a1"), "{}", "call").unwrap();
-        assert_eq!(forever.open(&token, binding("a1")).unwrap().expires_at_ms, u64::MAX);
+        assert_eq!(
+            forever.open(&token, binding("a1")).unwrap().expires_at_ms,
+            u64::MAX
+        );
     }
 
     #[test]
@@ -390,7 +396,9 @@ mod tests {
         let codec = codec(1, "Bookshop").with_max_bytes(1024);
         let fits = codec.seal(binding("a1"), &"x".repeat(400), "call").unwrap();
         assert!(fits.len() <= 1024);
-        let refused = codec.seal(binding("a1"), &"x".repeat(1000), "call").unwrap_err();
+        let refused = codec
+            .seal(binding("a1"), &"x".repeat(1000), "call")
+            .unwrap_err();
         assert_eq!(refused.limit, 1024);
         assert!(refused.bytes > 1024);
         // What is sealed is always accepted back: the limit is the same both ways.

@@ -274,9 +274,16 @@ mod tests {
         let ring = KeyRing::new([[5u8; 32]]).unwrap();
         let key = ring.sealing();
         let nonce = aes_gcm::Nonce::from_slice(&[0u8; 12]);
-        let sealed = key.token_cipher(&[1; SALT_BYTES]).encrypt(nonce, &b"x"[..]).unwrap();
-        let same = key.token_cipher(&[1; SALT_BYTES]).decrypt(nonce, &sealed[..]);
-        let other = key.token_cipher(&[2; SALT_BYTES]).decrypt(nonce, &sealed[..]);
+        let sealed = key
+            .token_cipher(&[1; SALT_BYTES])
+            .encrypt(nonce, &b"x"[..])
+            .unwrap();
+        let same = key
+            .token_cipher(&[1; SALT_BYTES])
+            .decrypt(nonce, &sealed[..]);
+        let other = key
+            .token_cipher(&[2; SALT_BYTES])
+            .decrypt(nonce, &sealed[..]);
         assert_eq!(same.unwrap(), b"x");
         assert!(other.is_err(), "another salt must derive another key");
     }

@@ -145,10 +145,16 @@ mod tests {
     fn remembers_until_expiry_and_stays_bounded() {
         let guard = MemoryReplayGuard::with_capacity(2);
         assert!(guard.record("a", 100, 0));
-        assert!(!guard.record("a", 100, 50), "a replay before expiry is refused");
+        assert!(
+            !guard.record("a", 100, 50),
+            "a replay before expiry is refused"
+        );
         assert!(guard.record("a", 300, 100), "expired ids are forgotten");
         assert!(guard.record("b", 400, 100));
-        assert!(guard.record("c", 500, 100), "full: the soonest to expire goes");
+        assert!(
+            guard.record("c", 500, 100),
+            "full: the soonest to expire goes"
+        );
         assert_eq!(guard.len(), 2);
         assert!(!guard.record("b", 400, 100));
         assert!(!guard.record("c", 500, 100));

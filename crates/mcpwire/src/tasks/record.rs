@@ -1,7 +1,7 @@
 //! `TaskRecord`: everything a store keeps of one task, and the state machine its changes follow.
 
-use crate::protocol::tasks::{DetailedTask, Task, TaskStatus};
 use crate::protocol::ErrorObject;
+use crate::protocol::tasks::{DetailedTask, Task, TaskStatus};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -95,7 +95,8 @@ impl TaskRecord {
 
     /// When it expires (creation plus TTL), in milliseconds since the Unix epoch.
     pub fn expires_at_ms(&self) -> Option<u64> {
-        self.ttl_ms.map(|ttl| self.created_at_ms.saturating_add(ttl))
+        self.ttl_ms
+            .map(|ttl| self.created_at_ms.saturating_add(ttl))
     }
 
     /// Whether its TTL has run out at `now_ms`.

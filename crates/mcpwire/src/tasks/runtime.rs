@@ -67,7 +67,11 @@ pub(crate) enum Lookup {
 }
 
 impl Tasks {
-    pub(crate) fn new(store: Arc<dyn TaskStore>, ttl_ms: Option<u64>, poll_interval_ms: u64) -> Self {
+    pub(crate) fn new(
+        store: Arc<dyn TaskStore>,
+        ttl_ms: Option<u64>,
+        poll_interval_ms: u64,
+    ) -> Self {
         Self {
             store,
             ttl_ms,
@@ -224,7 +228,9 @@ impl StatusReporter for Reporter {
         Box::pin(async move {
             let changed = self
                 .tasks
-                .change(&self.id, |_| Some(TaskChange::StatusMessage(message.clone())))
+                .change(&self.id, |_| {
+                    Some(TaskChange::StatusMessage(message.clone()))
+                })
                 .await;
             if let Err(error) = changed {
                 tracing::warn!(%error, task = self.id, "recording a task's progress failed");

@@ -108,7 +108,9 @@ impl Args {
         let (mut http, mut issuer, mut audience, mut jwks) = (None, None, None, None);
         while let Some(arg) = args.next() {
             let (flag, inline) = match arg.split_once('=') {
-                Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value.to_owned())),
+                Some((flag, value)) if flag.starts_with("--") => {
+                    (flag.to_owned(), Some(value.to_owned()))
+                }
                 _ => (arg, None),
             };
             let slot = match flag.as_str() {
@@ -165,8 +167,14 @@ mod tests {
     fn reads_the_http_address() {
         assert_eq!(parse(&[]).unwrap().http, None);
         let http = |args: &[&str]| parse(args).unwrap().http;
-        assert_eq!(http(&["--http", "127.0.0.1:0"]).as_deref(), Some("127.0.0.1:0"));
-        assert_eq!(http(&["--http=127.0.0.1:9"]).as_deref(), Some("127.0.0.1:9"));
+        assert_eq!(
+            http(&["--http", "127.0.0.1:0"]).as_deref(),
+            Some("127.0.0.1:0")
+        );
+        assert_eq!(
+            http(&["--http=127.0.0.1:9"]).as_deref(),
+            Some("127.0.0.1:9")
+        );
         assert!(parse(&["--http"]).is_err());
         assert!(parse(&["--stdio"]).is_err());
     }
@@ -174,13 +182,22 @@ mod tests {
     #[test]
     fn reads_the_three_auth_options_together_or_none() {
         let all = parse(&[
-            "--http", "127.0.0.1:0", "--auth-issuer", "https://a", "--auth-audience",
-            "http://127.0.0.1:8000/mcp", "--auth-jwks=jwks.json",
+            "--http",
+            "127.0.0.1:0",
+            "--auth-issuer",
+            "https://a",
+            "--auth-audience",
+            "http://127.0.0.1:8000/mcp",
+            "--auth-jwks=jwks.json",
         ])
         .unwrap();
         let auth = all.auth.expect("auth options");
         assert_eq!(
-            (auth.issuer.as_str(), auth.audience.as_str(), auth.jwks.as_str()),
+            (
+                auth.issuer.as_str(),
+                auth.audience.as_str(),
+                auth.jwks.as_str()
+            ),
             ("https://a", "http://127.0.0.1:8000/mcp", "jwks.json")
         );
         assert!(parse(&["--http", "x", "--auth-issuer", "https://a"]).is_err());

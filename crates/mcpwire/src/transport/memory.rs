@@ -107,9 +107,7 @@ impl MemoryClient {
 #[cfg(feature = "client")]
 impl MemoryClient {
     /// Both channel ends, for the client's in-memory transport.
-    pub(crate) fn into_parts(
-        self,
-    ) -> (mpsc::UnboundedSender<String>, mpsc::Receiver<String>) {
+    pub(crate) fn into_parts(self) -> (mpsc::UnboundedSender<String>, mpsc::Receiver<String>) {
         (self.to_server, self.from_server)
     }
 }

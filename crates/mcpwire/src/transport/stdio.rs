@@ -1,11 +1,11 @@
 //! The stdio transport: one JSON-RPC message per line on stdin and stdout. Nothing else is
 //! written to stdout; logs go to stderr.
 
-use crate::wire::lines::{read_lines, write_lines};
 use crate::context::Outbound;
 use crate::dispatch::connection::serve;
 use crate::error::Result;
 use crate::server::McpServer;
+use crate::wire::lines::{read_lines, write_lines};
 
 impl McpServer {
     /// Serves one client over stdin/stdout until stdin closes, then lets in-flight requests

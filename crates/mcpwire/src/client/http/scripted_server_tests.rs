@@ -23,17 +23,26 @@ async fn answer_post(body: Bytes) -> Response {
 async fn legacy_post(body: Bytes, discover_status: StatusCode) -> Response {
     let message: Value = serde_json::from_slice(&body).unwrap();
     match (message["method"].as_str(), message.get("id")) {
-        (Some("server/discover"), _) => (discover_status, "Bad Request: no session").into_response(),
+        (Some("server/discover"), _) => {
+            (discover_status, "Bad Request: no session").into_response()
+        }
         (Some("initialize"), Some(id)) => {
             let result = json!({"jsonrpc": "2.0", "id": id, "result": {
                 "protocolVersion": "2025-11-25", "capabilities": {},
                 "serverInfo": {"name": "scripted", "version": "1"}}});
-            let headers = [("mcp-session-id", "s-1"), ("content-type", "application/json")];
+            let headers = [
+                ("mcp-session-id", "s-1"),
+                ("content-type", "application/json"),
+            ];
             (headers, result.to_string()).into_response()
         }
         (_, Some(id)) => {
             let result = json!({"jsonrpc": "2.0", "id": id, "result": {}});
-            ([(header::CONTENT_TYPE, "application/json")], result.to_string()).into_response()
+            (
+                [(header::CONTENT_TYPE, "application/json")],
+                result.to_string(),
+            )
+                .into_response()
         }
         (_, None) => StatusCode::ACCEPTED.into_response(),
     }
@@ -141,14 +150,21 @@ async fn auto_reads_discover_statuses() {
         let url = serve(app).await;
         let outcome = Client::builder().connect_http(&url).await;
         match legacy {
-            true => assert_eq!(outcome.unwrap().era(), crate::protocol::Era::Legacy, "{status}"),
+            true => assert_eq!(
+                outcome.unwrap().era(),
+                crate::protocol::Era::Legacy,
+                "{status}"
+            ),
             false => {
                 let error = outcome.unwrap_err();
                 assert!(
                     matches!(&error, crate::client::ClientError::Http { status: s, .. } if *s == status.as_u16()),
                     "{status}: {error}"
                 );
-                assert!(!initialized.load(std::sync::atomic::Ordering::SeqCst), "{status}");
+                assert!(
+                    !initialized.load(std::sync::atomic::Ordering::SeqCst),
+                    "{status}"
+                );
             }
         }
     }
@@ -163,7 +179,11 @@ async fn modern_post(body: Bytes) -> Response {
         Some("server/discover") => {
             let result = json!({"jsonrpc": "2.0", "id": id, "result": {
                 "resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {}}});
-            ([(header::CONTENT_TYPE, "application/json")], result.to_string()).into_response()
+            (
+                [(header::CONTENT_TYPE, "application/json")],
+                result.to_string(),
+            )
+                .into_response()
         }
         _ => {
             let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
@@ -184,7 +204,10 @@ async fn a_stream_that_ends_before_its_answer_fails_the_call_at_once() {
         .unwrap();
     let started = std::time::Instant::now();
     let error = client.call_tool("lost", json!({})).await.unwrap_err();
-    assert!(matches!(error, crate::client::ClientError::Transport(_)), "{error}");
+    assert!(
+        matches!(error, crate::client::ClientError::Transport(_)),
+        "{error}"
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 

@@ -128,14 +128,20 @@ mod tests {
     #[test]
     fn parses_events_across_chunks_and_skips_comments_and_priming() {
         let mut parser = Parser::default();
-        let mut events = parser.feed(b"id: e-1\nretry: 500\ndata: \n\n: ping\n\nevent: message\nda");
+        let mut events =
+            parser.feed(b"id: e-1\nretry: 500\ndata: \n\n: ping\n\nevent: message\nda");
         events.extend(parser.feed(b"ta: {\"a\":1}\r\n\r\ndata: x\ndata: y\n\n"));
         let data: Vec<_> = events.iter().map(|e| e.data.as_str()).collect();
         assert_eq!(data, ["", "{\"a\":1}", "x\ny"]);
         assert_eq!(events[0].id.as_deref(), Some("e-1"));
         assert_eq!(events[1].event.as_deref(), Some("message"));
-        assert_eq!((parser.last_id.as_deref(), parser.retry), (Some("e-1"), Some(500)));
+        assert_eq!(
+            (parser.last_id.as_deref(), parser.retry),
+            (Some("e-1"), Some(500))
+        );
         assert!(is_response(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
-        assert!(!is_response(r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#));
+        assert!(!is_response(
+            r#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#
+        ));
     }
 }

@@ -159,4 +159,3 @@ fn task_context(exchange: &Exchange, id: &RequestId, served: &Served, link: Task
         task: Some(link),
     })
 }
-

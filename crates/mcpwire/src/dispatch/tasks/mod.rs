@@ -10,11 +10,11 @@ pub(crate) use call::call_tool;
 
 use super::era::Served;
 use super::router::{Exchange, parse};
+use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::tasks::{
     CANCEL, EXTENSION, GET, TasksCancelParams, TasksGetParams, TasksUpdateParams, UPDATE,
 };
-use crate::protocol::ErrorObject;
 use crate::tasks::runtime::Lookup;
 use crate::tasks::{StoreError, TaskChange, TaskRecord, Tasks};
 use serde_json::value::RawValue;
@@ -50,7 +50,10 @@ pub(crate) fn store_failed(error: StoreError) -> ErrorObject {
         ),
         other => {
             tracing::error!(error = %other, "the task store failed");
-            ErrorObject::new(code::INTERNAL_ERROR, "Internal error: the task store failed")
+            ErrorObject::new(
+                code::INTERNAL_ERROR,
+                "Internal error: the task store failed",
+            )
         }
     }
 }

@@ -114,7 +114,9 @@ impl<M: JsonSchema + DeserializeOwned + Clone + Send + Sync + 'static> IntoResol
                 Ok(form) => Outcome::Ask(Question::new(
                     Capability::ElicitationForm,
                     "elicitation/create",
-                    Some(json!({"mode": "form", "message": message, "requestedSchema": form.schema})),
+                    Some(
+                        json!({"mode": "form", "message": message, "requestedSchema": form.schema}),
+                    ),
                     decode::<M>,
                 )),
                 Err(error) => Outcome::Failed(ToolError::new(error)),

@@ -27,7 +27,9 @@ pub(crate) fn form_of<M: JsonSchema + 'static>() -> Result<Arc<Form>, String> {
     if let Some(form) = FORMS.read().unwrap_or_else(|e| e.into_inner()).get(&id) {
         return form.clone();
     }
-    let rendered = render(schema_for::<M>().to_value()).and_then(compile).map(Arc::new);
+    let rendered = render(schema_for::<M>().to_value())
+        .and_then(compile)
+        .map(Arc::new);
     FORMS
         .write()
         .unwrap_or_else(|e| e.into_inner())
@@ -36,8 +38,8 @@ pub(crate) fn form_of<M: JsonSchema + 'static>() -> Result<Arc<Form>, String> {
 }
 
 fn compile(schema: Value) -> Result<Form, String> {
-    let check = Validator::new(&schema)
-        .map_err(|why| format!("its form cannot be checked: {why}"))?;
+    let check =
+        Validator::new(&schema).map_err(|why| format!("its form cannot be checked: {why}"))?;
     Ok(Form { schema, check })
 }
 

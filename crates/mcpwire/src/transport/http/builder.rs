@@ -3,8 +3,8 @@
 use super::endpoint::{self, Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::origin::HostPolicy;
-use super::sessions::SessionLimits;
 use super::serve::run;
+use super::sessions::SessionLimits;
 use crate::error::Result;
 use crate::server::McpServer;
 use axum::Router;

@@ -250,10 +250,23 @@ mod tests {
         store.append("s", 1, "bbbb");
         store.append("other", 1, "cccc");
         store.append("s", 1, "dddd");
-        assert!(store.after("s", "1-0").is_none(), "12 bytes: the oldest went");
-        let kept: Vec<String> = store.after("s", "1-1").unwrap().1.into_iter().map(|(_, l)| l).collect();
+        assert!(
+            store.after("s", "1-0").is_none(),
+            "12 bytes: the oldest went"
+        );
+        let kept: Vec<String> = store
+            .after("s", "1-1")
+            .unwrap()
+            .1
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
         assert_eq!(kept, ["bbbb", "dddd"]);
-        assert_eq!(store.after("other", "1-0").unwrap().1.len(), 1, "sessions are apart");
+        assert_eq!(
+            store.after("other", "1-0").unwrap().1.len(),
+            1,
+            "sessions are apart"
+        );
         store.append("s", 1, &"e".repeat(11));
         assert!(
             store.after("s", "1-3").is_none(),

@@ -104,8 +104,7 @@ impl HttpSession {
 
     /// Records client activity now.
     pub(super) fn touch(&self) {
-        self.last_seen
-            .store(self.clock.now_ms(), Ordering::Relaxed);
+        self.last_seen.store(self.clock.now_ms(), Ordering::Relaxed);
         self.recency.store(self.clock.tick(), Ordering::Relaxed);
     }
 

@@ -16,9 +16,9 @@ use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::meta::MetaOnly;
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::body::{Body, BodyDataStream};
-use futures_util::StreamExt;
 use axum::extract::State;
 use axum::response::Response;
+use futures_util::StreamExt;
 use http::{HeaderMap, StatusCode, header};
 use std::sync::Arc;
 

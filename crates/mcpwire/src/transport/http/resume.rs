@@ -9,8 +9,8 @@
 
 use super::endpoint::Endpoint;
 use super::events::EventStore;
-use super::reply::{self, Decision, Work};
 use super::http_session::{Activity, HttpSession};
+use super::reply::{self, Decision, Work};
 use super::sse;
 use crate::context::CLOSE_STREAM;
 use crate::dispatch::router::Reply;

@@ -20,8 +20,8 @@
 //! An evicted client gets `404` next time and, as the spec requires, initializes again.
 
 use super::caller::{Caller, Owner};
-use super::eviction::{self, Candidate};
 use super::events::EventStore;
+use super::eviction::{self, Candidate};
 use super::http_session::{Clock, HttpSession};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -83,11 +83,7 @@ impl Live {
     }
 
     /// The session to evict for a newcomer of `owner`, among those `eligible`.
-    fn victim(
-        &self,
-        owner: &Owner,
-        eligible: impl Fn(&HttpSession) -> bool,
-    ) -> Option<Arc<str>> {
+    fn victim(&self, owner: &Owner, eligible: impl Fn(&HttpSession) -> bool) -> Option<Arc<str>> {
         let candidates = self.by_id.values().filter(|s| eligible(s)).map(|s| {
             let candidate = Candidate {
                 owner_sessions: self.held(&s.owner),
@@ -350,15 +346,19 @@ mod tests {
         let anonymous_one = sessions.create(&anonymous()).ok().unwrap();
         let _busy = anonymous_one.activity();
         assert!(
-            sessions.create(&Caller {
-                principal: None,
-                peer: Some("10.0.0.9".parse().unwrap()),
-                ..Caller::default()
-            })
-            .is_err(),
+            sessions
+                .create(&Caller {
+                    principal: None,
+                    peer: Some("10.0.0.9".parse().unwrap()),
+                    ..Caller::default()
+                })
+                .is_err(),
             "only a busy anonymous session of an owner no larger could make room"
         );
         assert!(sessions.get(&authenticated.id, &alice).is_some());
-        assert!(sessions.create(&principal("bob")).is_ok(), "an idle session of alice's is fair game");
+        assert!(
+            sessions.create(&principal("bob")).is_ok(),
+            "an idle session of alice's is fair game"
+        );
     }
 }

@@ -51,7 +51,8 @@ where
             retry.as_millis()
         ))
     }));
-    let events = events.map(|(id, line)| Bytes::from(format!("event: message\nid: {id}\ndata: {line}\n\n")));
+    let events =
+        events.map(|(id, line)| Bytes::from(format!("event: message\nid: {id}\ndata: {line}\n\n")));
     let body = priming
         .chain(events)
         .map(Some)
