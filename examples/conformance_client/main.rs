@@ -9,8 +9,10 @@
 //! The suite appends the mock server's URL as the last argument and names the scenario, the
 //! revision and (for some scenarios) a JSON context in the environment. Each scenario is one
 //! function in `scenarios`; an unknown scenario gets the generic run (connect, list the tools,
-//! call each). Exits 1 on an error; logs go to stderr.
+//! call each); the auth/* scenarios log in first (`auth`). Exits 1 on an error; logs go to
+//! stderr.
 
+mod auth;
 mod scenarios;
 
 use mcpwire::client::{Client, ClientBuilder, EraChoice};
@@ -52,7 +54,11 @@ impl Run {
 
     /// Connects with every capability declared (stub answers) and the run's era, or `era`.
     pub async fn connect(&self, era: EraChoice) -> Result<Client, mcpwire::client::ClientError> {
-        builder().era(era).connect_http(&self.url).await
+        let mut builder = builder().era(era);
+        if let Some(oauth) = auth::oauth_for(self) {
+            builder = builder.oauth(oauth);
+        }
+        builder.connect_http(&self.url).await
     }
 }
 

@@ -46,6 +46,8 @@ pub struct ClientBuilder {
     pub(crate) max_rounds: u32,
     pub(crate) max_pages: usize,
     pub(crate) probe_timeout: Duration,
+    #[cfg(feature = "auth")]
+    pub(crate) oauth: Option<super::auth::OAuth>,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -76,6 +78,8 @@ impl Default for ClientBuilder {
             max_rounds: 10,
             max_pages: 64,
             probe_timeout: Duration::from_secs(2),
+            #[cfg(feature = "auth")]
+            oauth: None,
         }
     }
 }

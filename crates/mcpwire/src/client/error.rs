@@ -71,6 +71,10 @@ pub enum ClientError {
     /// Neither era could be negotiated.
     #[error("cannot agree on a protocol revision: {0}")]
     Negotiation(String),
+    /// The HTTP server wants a token the client could not obtain (feature `auth`).
+    #[cfg(feature = "auth")]
+    #[error("authorization failed: {0}")]
+    Auth(#[from] super::auth::AuthError),
 }
 
 impl ClientError {

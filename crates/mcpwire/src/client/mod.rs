@@ -40,10 +40,14 @@
 //! - `rounds`: the `input_required` loop; `handlers`: the answers to the server's questions,
 //!   for both eras.
 //! - `client`, `listen`: the typed calls. `headers`: the 2026-07-28 mirrored headers.
+//! - `auth` (feature `auth`): OAuth 2.1; `http` asks it for the bearer token and hands it the
+//!   `401`/`403` challenges.
 //!
 //! The client uses [`protocol`](crate::protocol) and the crate's shared low layer (line
 //! framing, the Base64 header values, the `x-mcp-header` rules), never the server's modules.
 
+#[cfg(feature = "auth")]
+pub mod auth;
 mod builder;
 #[allow(clippy::module_inception)]
 mod client;

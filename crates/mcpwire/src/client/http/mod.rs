@@ -30,36 +30,79 @@ struct Http {
     version: Mutex<Option<String>>,
     get_stream: Mutex<Option<StreamGuard>>,
     inbox: mpsc::UnboundedSender<String>,
+    #[cfg(feature = "auth")]
+    oauth: Option<super::auth::OAuth>,
 }
+
+/// How many times one request runs the authorization flow before giving up.
+#[cfg(feature = "auth")]
+const MAX_AUTHORIZATIONS: u32 = 3;
 
 impl Http {
     async fn post(&self, message: Outgoing) -> Result<Option<StreamGuard>, ClientError> {
-        let mut request = self
-            .client
-            .post(&self.url)
-            .headers(self.extra.clone())
-            .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json, text/event-stream");
         if let Some(version) = &message.protocol_version {
             *self.version.lock().expect("version lock") = Some(version.clone());
-            request = request.header(PROTOCOL_VERSION, version);
         }
         let session = self.session.lock().expect("session lock").clone();
-        if let Some(session) = &session {
-            request = request.header(SESSION_ID, session);
-        }
-        for (name, value) in &message.headers {
-            let name = HeaderName::try_from(name.as_str())
-                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
-            let value = HeaderValue::try_from(value.as_str())
-                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
-            request = request.header(name, value);
-        }
-        let response = request
-            .body(message.body)
-            .send()
-            .await
-            .map_err(|e| ClientError::Transport(e.to_string()))?;
+        #[cfg(feature = "auth")]
+        let mut authorizations = 0;
+        let response = loop {
+            let mut request = self
+                .client
+                .post(&self.url)
+                .headers(self.extra.clone())
+                .header(CONTENT_TYPE, "application/json")
+                .header(ACCEPT, "application/json, text/event-stream");
+            if let Some(version) = &message.protocol_version {
+                request = request.header(PROTOCOL_VERSION, version);
+            }
+            if let Some(session) = &session {
+                request = request.header(SESSION_ID, session);
+            }
+            for (name, value) in &message.headers {
+                let name = HeaderName::try_from(name.as_str())
+                    .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+                let value = HeaderValue::try_from(value.as_str())
+                    .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+                request = request.header(name, value);
+            }
+            #[cfg(feature = "auth")]
+            let token = match &self.oauth {
+                Some(oauth) => oauth.bearer(&self.url)?,
+                None => None,
+            };
+            #[cfg(feature = "auth")]
+            if let Some(token) = &token {
+                request = request.bearer_auth(token);
+            }
+            let response = request
+                .body(message.body.clone())
+                .send()
+                .await
+                .map_err(|e| ClientError::Transport(e.to_string()))?;
+            #[cfg(feature = "auth")]
+            if let Some(oauth) = &self.oauth
+                && matches!(response.status().as_u16(), 401 | 403)
+            {
+                if authorizations == MAX_AUTHORIZATIONS {
+                    let attempts = super::auth::AuthError::TooManyAttempts(MAX_AUTHORIZATIONS);
+                    return Err(attempts.into());
+                }
+                authorizations += 1;
+                let challenge = response
+                    .headers()
+                    .get(reqwest::header::WWW_AUTHENTICATE)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned);
+                let status = response.status().as_u16();
+                drop(response);
+                oauth
+                    .answer(&self.url, status, challenge.as_deref(), token.as_deref())
+                    .await?;
+                continue;
+            }
+            break response;
+        };
         if let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()) {
             *self.session.lock().expect("session lock") = Some(id.to_owned());
         }
@@ -106,10 +149,22 @@ impl Http {
         Resumer {
             client: self.client.clone(),
             url: self.url.clone(),
-            extra: self.extra.clone(),
+            extra: self.extra_with_token(),
             session,
             version: self.version.lock().expect("version lock").clone(),
         }
+    }
+
+    /// The extra headers, with the current bearer token when the client does OAuth.
+    fn extra_with_token(&self) -> HeaderMap {
+        let mut extra = self.extra.clone();
+        #[cfg(feature = "auth")]
+        if let Some(Ok(Some(token))) = self.oauth.as_ref().map(|o| o.bearer(&self.url))
+            && let Ok(value) = HeaderValue::try_from(format!("Bearer {token}"))
+        {
+            extra.insert(reqwest::header::AUTHORIZATION, value);
+        }
+        extra
     }
 
     /// The GET stream of a 2025-11-25 session; a server that does not offer one (400, 404, 405)
@@ -259,7 +314,7 @@ impl Transport for Http {
             let mut request = self
                 .client
                 .delete(&self.url)
-                .headers(self.extra.clone())
+                .headers(self.extra_with_token())
                 .header(SESSION_ID, session);
             if let Some(version) = self.version.lock().expect("version lock").clone() {
                 request = request.header(PROTOCOL_VERSION, version);
@@ -383,6 +438,8 @@ impl ClientBuilder {
             version: Mutex::new(None),
             get_stream: Mutex::new(None),
             inbox,
+            #[cfg(feature = "auth")]
+            oauth: self.oauth.clone(),
         };
         let era = self.era;
         self.open(Box::new(transport), incoming, era).await

@@ -1,0 +1,490 @@
+//! [`OAuth`]: what the client needs to obtain tokens, and the flow that runs when a server
+//! answers `401` or `403 insufficient_scope`.
+
+use super::authorizer::Authorizer;
+use super::challenge::BearerChallenge;
+use super::discovery::{ServerMetadata, resource_metadata, server_metadata};
+use super::error::AuthError;
+use super::pkce::{Pkce, random_token};
+use super::registration::{ClientDescription, ClientRegistration, TokenAuthMethod, register};
+use super::scope::choose_scope;
+use super::store::{Credentials, MemoryStore, TokenStore};
+use super::tokens::{self, Grant, Tokens};
+use std::sync::Arc;
+
+/// How the client obtains tokens for the servers it connects to over HTTP: the
+/// authorization-code flow with a user-facing [`Authorizer`], or the client-credentials grant
+/// for machines. Give it to [`ClientBuilder::oauth`](crate::client::ClientBuilder::oauth).
+///
+/// # Examples
+///
+/// ```no_run
+/// use mcpwire::client::Client;
+/// use mcpwire::client::auth::{FileStore, HeadlessAuthorizer, OAuth};
+///
+/// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+/// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost:3000/callback"))
+///     .client_name("my-app")
+///     .client_metadata_url("https://my-app.example.com/oauth/client.json")
+///     .store(FileStore::new("/home/me/.config/my-app/credentials.json"));
+/// let client = Client::builder().oauth(oauth).connect_http("http://127.0.0.1:8000/mcp").await?;
+/// # drop(client); Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct OAuth {
+    grant: GrantKind,
+    client_name: String,
+    metadata_url: Option<String>,
+    pre_registered: Option<ClientRegistration>,
+    store: Arc<dyn TokenStore>,
+    http: reqwest::Client,
+    /// One flow at a time: requests that meet a `401` together share its outcome.
+    flow: Arc<tokio::sync::Mutex<()>>,
+}
+
+#[derive(Clone)]
+enum GrantKind {
+    AuthorizationCode(Arc<dyn Authorizer>),
+    ClientCredentials(ClientRegistration),
+}
+
+impl std::fmt::Debug for OAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let grant = match &self.grant {
+            GrantKind::AuthorizationCode(_) => "authorization_code",
+            GrantKind::ClientCredentials(_) => "client_credentials",
+        };
+        f.debug_struct("OAuth")
+            .field("grant", &grant)
+            .field("client_name", &self.client_name)
+            .field("metadata_url", &self.metadata_url)
+            .field("pre_registered", &self.pre_registered)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The grants asked for at dynamic registration.
+const GRANT_TYPES: &[&str] = &["authorization_code", "refresh_token"];
+
+impl OAuth {
+    /// The authorization-code flow (PKCE S256), with `authorizer` showing the user the
+    /// authorization page. Tokens are kept in memory until [`store`](Self::store) says
+    /// otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost:3000/callback"));
+    /// # drop(oauth);
+    /// ```
+    pub fn new(authorizer: impl Authorizer) -> Self {
+        Self::with_grant(GrantKind::AuthorizationCode(Arc::new(authorizer)))
+    }
+
+    /// The client-credentials grant, for a machine with its own credentials (no user).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::auth::{ClientRegistration, OAuth};
+    /// let oauth = OAuth::client_credentials(ClientRegistration::new("worker-7").secret("s"));
+    /// # drop(oauth);
+    /// ```
+    pub fn client_credentials(client: ClientRegistration) -> Self {
+        Self::with_grant(GrantKind::ClientCredentials(client))
+    }
+
+    fn with_grant(grant: GrantKind) -> Self {
+        OAuth {
+            grant,
+            client_name: "mcpwire-client".into(),
+            metadata_url: None,
+            pre_registered: None,
+            store: Arc::new(MemoryStore::default()),
+            http: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap_or_default(),
+            flow: Arc::default(),
+        }
+    }
+
+    /// The `client_name` sent at dynamic registration (default `mcpwire-client`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb")).client_name("my-app");
+    /// # drop(oauth);
+    /// ```
+    pub fn client_name(mut self, name: impl Into<String>) -> Self {
+        self.client_name = name.into();
+        self
+    }
+
+    /// The HTTPS URL of this client's metadata document, used as its client id at
+    /// authorization servers that advertise `client_id_metadata_document_supported`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"))
+    ///     .client_metadata_url("https://my-app.example.com/oauth/client.json");
+    /// # drop(oauth);
+    /// ```
+    pub fn client_metadata_url(mut self, url: impl Into<String>) -> Self {
+        self.metadata_url = Some(url.into());
+        self
+    }
+
+    /// Credentials registered beforehand, used at every authorization server in preference to
+    /// a metadata document or dynamic registration.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mcpwire::client::auth::{ClientRegistration, HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"))
+    ///     .pre_registered(ClientRegistration::new("my-client").secret("s3cret"));
+    /// # drop(oauth);
+    /// ```
+    pub fn pre_registered(mut self, client: ClientRegistration) -> Self {
+        self.pre_registered = Some(client);
+        self
+    }
+
+    /// Where tokens and registrations are kept (default: in memory).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mcpwire::client::auth::{FileStore, HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"))
+    ///     .store(FileStore::new("/tmp/credentials.json"));
+    /// # drop(oauth);
+    /// ```
+    pub fn store(mut self, store: impl TokenStore) -> Self {
+        self.store = Arc::new(store);
+        self
+    }
+
+    /// The tokens stored for the server at `server_url`.
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"));
+    /// assert!(oauth.tokens("http://127.0.0.1:8000/mcp")?.is_none());
+    /// # Ok::<(), mcpwire::client::auth::AuthError>(())
+    /// ```
+    pub fn tokens(&self, server_url: &str) -> Result<Option<Tokens>, AuthError> {
+        Ok(self.store.load()?.tokens.remove(server_url))
+    }
+
+    /// Forgets the tokens stored for the server at `server_url` (registrations stay).
+    ///
+    /// # Errors
+    ///
+    /// When the store fails.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"));
+    /// oauth.logout("http://127.0.0.1:8000/mcp")?;
+    /// # Ok::<(), mcpwire::client::auth::AuthError>(())
+    /// ```
+    pub fn logout(&self, server_url: &str) -> Result<(), AuthError> {
+        let mut stored = self.store.load()?;
+        if stored.tokens.remove(server_url).is_some() {
+            self.store.save(&stored)?;
+        }
+        Ok(())
+    }
+
+    /// Obtains tokens for the server at `server_url` now (a CLI's `login`), from what its
+    /// challenge said when there was one, else from its well-known metadata.
+    ///
+    /// # Errors
+    ///
+    /// When discovery, registration, the user-facing step or the token request fails.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::auth::AuthError> {
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"));
+    /// let tokens = oauth.login("http://127.0.0.1:8000/mcp", None).await?;
+    /// println!("scopes: {:?}", tokens.scope);
+    /// # Ok(()) }
+    /// ```
+    pub async fn login(
+        &self,
+        server_url: &str,
+        challenge: Option<&BearerChallenge>,
+    ) -> Result<Tokens, AuthError> {
+        let _flow = self.flow.lock().await;
+        let challenge = challenge.cloned().unwrap_or_default();
+        self.obtain(server_url, &challenge, false).await
+    }
+
+    /// The access token to send to `server_url`, if any.
+    pub(crate) fn bearer(&self, server_url: &str) -> Result<Option<String>, AuthError> {
+        Ok(self.tokens(server_url)?.map(|t| t.access_token))
+    }
+
+    /// Answers a `401` or `403` the server sent to a request that carried `used`: afterwards a
+    /// new token is stored, or the error says why none could be had.
+    pub(crate) async fn answer(
+        &self,
+        server_url: &str,
+        status: u16,
+        header: Option<&str>,
+        used: Option<&str>,
+    ) -> Result<(), AuthError> {
+        let _flow = self.flow.lock().await;
+        if self.bearer(server_url)?.as_deref() != used {
+            // Another request got a new token while this one waited.
+            return Ok(());
+        }
+        let challenge = header.and_then(BearerChallenge::parse).unwrap_or_default();
+        let step_up = status == 403;
+        if step_up && !challenge.insufficient_scope() {
+            let reason = challenge.error.unwrap_or_else(|| "HTTP 403".into());
+            return Err(AuthError::Forbidden(reason));
+        }
+        self.obtain(server_url, &challenge, step_up).await.map(drop)
+    }
+
+    /// Discovery, then a refresh (for a `401`, with a refresh token from the same issuer) or
+    /// a new grant; the tokens are stored.
+    async fn obtain(
+        &self,
+        server_url: &str,
+        challenge: &BearerChallenge,
+        step_up: bool,
+    ) -> Result<Tokens, AuthError> {
+        let http = &self.http;
+        let resource_md =
+            resource_metadata(http, server_url, challenge.resource_metadata.as_deref()).await?;
+        // Sent exactly as published; the server's URL when the metadata names none.
+        let resource = resource_md.resource.as_deref().unwrap_or(server_url).to_owned();
+        let issuer = resource_md
+            .authorization_servers
+            .first()
+            .ok_or(AuthError::NoAuthorizationServer)?;
+        let server = server_metadata(http, issuer).await?;
+        let mut stored = self.store.load()?;
+        let prior = stored
+            .tokens
+            .get(server_url)
+            .filter(|t| t.issuer == server.issuer)
+            .cloned();
+        let client = self.client_for(&server, &mut stored).await?;
+        if let Some(refresh_token) = prior.as_ref().and_then(|t| t.refresh_token.as_deref())
+            && !step_up
+        {
+            let grant = Grant::Refresh { refresh_token };
+            let scope = prior.as_ref().and_then(|t| t.scope.as_deref());
+            if let Ok(tokens) = tokens::request(http, &server, &client, grant, &resource, scope).await
+            {
+                return self.keep(server_url, tokens, &mut stored);
+            }
+        }
+        let previous = prior.filter(|_| step_up).and_then(|t| t.scope);
+        let scope = choose_scope(
+            challenge.scope.as_deref(),
+            resource_md.scopes_supported.as_deref(),
+            server.scopes_supported.as_deref(),
+            previous.as_deref(),
+        );
+        let mut tokens = match &self.grant {
+            GrantKind::ClientCredentials(_) => {
+                let grant = Grant::ClientCredentials;
+                tokens::request(http, &server, &client, grant, &resource, scope.as_deref()).await?
+            }
+            GrantKind::AuthorizationCode(authorizer) => {
+                let request = AuthorizationRequest {
+                    server: &server,
+                    client: &client,
+                    resource: &resource,
+                    scope: scope.as_deref(),
+                };
+                self.authorization_code(authorizer.as_ref(), &request).await?
+            }
+        };
+        if tokens.scope.is_none() {
+            tokens.scope = scope;
+        }
+        self.keep(server_url, tokens, &mut stored)
+    }
+
+    fn keep(
+        &self,
+        server_url: &str,
+        tokens: Tokens,
+        stored: &mut Credentials,
+    ) -> Result<Tokens, AuthError> {
+        stored.tokens.insert(server_url.to_owned(), tokens.clone());
+        self.store.save(stored)?;
+        Ok(tokens)
+    }
+
+    /// The client's identity at `server`: the machine's own credentials, else pre-registered,
+    /// else one registered there before, else its metadata document (when supported), else a
+    /// new dynamic registration (stored under the issuer).
+    async fn client_for(
+        &self,
+        server: &ServerMetadata,
+        stored: &mut Credentials,
+    ) -> Result<ClientRegistration, AuthError> {
+        let authorizer = match &self.grant {
+            GrantKind::ClientCredentials(client) => return Ok(client.clone()),
+            GrantKind::AuthorizationCode(authorizer) => authorizer,
+        };
+        if let Some(client) = &self.pre_registered {
+            return Ok(client.clone());
+        }
+        let redirect_uri = authorizer.redirect_uri();
+        if let Some(client) = stored.clients.get(&server.issuer)
+            && client.redirect_uri.as_deref().is_none_or(|r| r == redirect_uri)
+        {
+            return Ok(client.clone());
+        }
+        if server.client_id_metadata_document_supported
+            && let Some(url) = &self.metadata_url
+        {
+            return Ok(ClientRegistration::new(url).auth_method(TokenAuthMethod::None));
+        }
+        let Some(endpoint) = &server.registration_endpoint else {
+            return Err(AuthError::CannotRegister(server.issuer.clone()));
+        };
+        let description = ClientDescription {
+            name: &self.client_name,
+            redirect_uri: &redirect_uri,
+            grant_types: GRANT_TYPES,
+        };
+        let client = register(&self.http, server, endpoint, &description).await?;
+        stored.clients.insert(server.issuer.clone(), client.clone());
+        self.store.save(stored)?;
+        Ok(client)
+    }
+
+    /// The authorization-code flow: the user-facing step, its answer checked, the code
+    /// exchanged.
+    async fn authorization_code(
+        &self,
+        authorizer: &dyn Authorizer,
+        request: &AuthorizationRequest<'_>,
+    ) -> Result<Tokens, AuthError> {
+        let server = request.server;
+        let pkce = Pkce::new().map_err(|e| AuthError::Authorizer(e.to_string()))?;
+        let state = random_token().map_err(|e| AuthError::Authorizer(e.to_string()))?;
+        let redirect_uri = authorizer.redirect_uri();
+        let endpoint = server
+            .authorization_endpoint
+            .as_deref()
+            .ok_or(AuthError::Malformed {
+                what: "authorization-server metadata",
+                detail: "no authorization_endpoint".into(),
+            })?;
+        let mut url = reqwest::Url::parse(endpoint).map_err(|e| AuthError::Malformed {
+            what: "authorization-server metadata",
+            detail: format!("authorization_endpoint: {e}"),
+        })?;
+        {
+            let mut query = url.query_pairs_mut();
+            query
+                .append_pair("response_type", "code")
+                .append_pair("client_id", &request.client.client_id)
+                .append_pair("redirect_uri", &redirect_uri)
+                .append_pair("code_challenge", &pkce.challenge)
+                .append_pair("code_challenge_method", "S256")
+                .append_pair("state", &state)
+                .append_pair("resource", request.resource);
+            if let Some(scope) = request.scope {
+                query.append_pair("scope", scope);
+            }
+        }
+        let response = authorizer.authorize(url.as_str()).await?;
+        if let Some(error) = response.error {
+            return Err(AuthError::Refused {
+                endpoint: "authorization endpoint",
+                error,
+                description: response.error_description,
+            });
+        }
+        if response.state.as_deref() != Some(state.as_str()) {
+            return Err(AuthError::StateMismatch);
+        }
+        check_issuer_parameter(
+            &server.issuer,
+            server.authorization_response_iss_parameter_supported,
+            response.iss.as_deref(),
+        )?;
+        let code = response.code.ok_or(AuthError::Malformed {
+            what: "authorization response",
+            detail: "no code".into(),
+        })?;
+        let grant = Grant::AuthorizationCode {
+            code: &code,
+            redirect_uri: &redirect_uri,
+            verifier: &pkce.verifier,
+        };
+        let http = &self.http;
+        tokens::request(http, server, request.client, grant, request.resource, None).await
+    }
+}
+
+/// What one authorization request is for.
+struct AuthorizationRequest<'a> {
+    server: &'a ServerMetadata,
+    client: &'a ClientRegistration,
+    resource: &'a str,
+    scope: Option<&'a str>,
+}
+
+/// The RFC 9207 check of an authorization response's `iss`: when present it must equal the
+/// issuer exactly (no normalization), advertised or not; when the server advertises it, it
+/// must be present.
+///
+/// # Errors
+///
+/// [`AuthError::IssuerParameter`] when the check fails.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::client::auth::check_issuer_parameter;
+///
+/// let issuer = "https://auth.example.com";
+/// assert!(check_issuer_parameter(issuer, true, Some(issuer)).is_ok());
+/// assert!(check_issuer_parameter(issuer, false, None).is_ok());
+/// assert!(check_issuer_parameter(issuer, true, None).is_err());
+/// assert!(check_issuer_parameter(issuer, false, Some("https://evil.example.com")).is_err());
+/// assert!(check_issuer_parameter(issuer, true, Some("https://auth.example.com/")).is_err());
+/// ```
+pub fn check_issuer_parameter(
+    issuer: &str,
+    advertised: bool,
+    iss: Option<&str>,
+) -> Result<(), AuthError> {
+    match iss {
+        Some(iss) if iss == issuer => Ok(()),
+        None if !advertised => Ok(()),
+        found => Err(AuthError::IssuerParameter {
+            expected: issuer.to_owned(),
+            found: found.map(str::to_owned),
+        }),
+    }
+}
