@@ -1,0 +1,434 @@
+//! The client logs in with OAuth against a small authorization server written here (dynamic
+//! registration, PKCE S256, RFC 9207 `iss`, refresh tokens, real ES256 tokens), and calls a
+//! server protected with `mcpwire::auth`: the first `401` runs the flow, a tool needing more
+//! scopes steps up, an expired token is refreshed, and a second client reuses the tokens of the
+//! file store without authorizing again, on both revisions.
+
+use axum::extract::{Form, Query, State};
+use axum::http::StatusCode;
+use axum::http::header::{CONTENT_TYPE, LOCATION};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
+use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
+use mcpwire::client::auth::{AuthError, FileStore, HeadlessAuthorizer, OAuth};
+use mcpwire::client::{Client, ClientError, EraChoice};
+use mcpwire::prelude::*;
+use mcpwire::protocol::Era;
+use p256::pkcs8::EncodePrivateKey;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// Who is calling.
+#[tool]
+async fn whoami(ctx: Context) -> String {
+    ctx.principal().unwrap_or("nobody").to_owned()
+}
+
+/// Places an order: only for tokens granting `orders:write`.
+#[tool(scopes = ["orders:write"])]
+async fn place_order(ctx: Context) -> String {
+    let scopes = ctx.grant().map(|g| g.scopes.join(" ")).unwrap_or_default();
+    format!("ordered (scopes: {scopes})")
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+fn random() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).unwrap();
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// The authorization server's signing key and the JWK of its public half.
+struct Key {
+    private: EncodingKey,
+    jwk: Value,
+}
+
+impl Key {
+    fn new() -> Self {
+        let mut bytes = [0u8; 32];
+        let secret = loop {
+            getrandom::fill(&mut bytes).unwrap();
+            if let Ok(secret) = p256::SecretKey::from_slice(&bytes) {
+                break secret;
+            }
+        };
+        let der = secret.to_pkcs8_der().unwrap();
+        let mut jwk: Value = serde_json::from_str(&secret.public_key().to_jwk_string()).unwrap();
+        jwk["kid"] = json!("as-key");
+        jwk["alg"] = json!("ES256");
+        Key {
+            private: EncodingKey::from_ec_der(der.as_bytes()),
+            jwk,
+        }
+    }
+}
+
+/// A code waiting to be exchanged.
+struct Pending {
+    challenge: String,
+    client_id: String,
+    redirect_uri: String,
+    resource: String,
+    scope: String,
+}
+
+/// What the authorization server saw, and its state.
+#[derive(Default)]
+struct Seen {
+    registrations: Vec<Value>,
+    authorizations: Vec<HashMap<String, String>>,
+    token_grants: Vec<String>,
+    codes: HashMap<String, Pending>,
+    refresh_tokens: HashMap<String, (String, String)>,
+}
+
+struct AuthServer {
+    issuer: String,
+    key: Key,
+    seen: Mutex<Seen>,
+    /// Seconds the next access tokens live.
+    lifetime: AtomicU64,
+    /// The user says no.
+    deny: AtomicBool,
+}
+
+type Shared = Arc<AuthServer>;
+
+fn json_response(status: StatusCode, body: Value) -> Response {
+    (
+        status,
+        [(CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+fn oauth_error(error: &str) -> Response {
+    json_response(StatusCode::BAD_REQUEST, json!({"error": error}))
+}
+
+async fn metadata(State(auth): State<Shared>) -> Response {
+    let issuer = &auth.issuer;
+    json_response(
+        StatusCode::OK,
+        json!({
+            "issuer": issuer,
+            "authorization_endpoint": format!("{issuer}/authorize"),
+            "token_endpoint": format!("{issuer}/token"),
+            "registration_endpoint": format!("{issuer}/register"),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "authorization_response_iss_parameter_supported": true,
+        }),
+    )
+}
+
+async fn register(State(auth): State<Shared>, body: String) -> Response {
+    let Ok(request) = serde_json::from_str::<Value>(&body) else {
+        return oauth_error("invalid_client_metadata");
+    };
+    let client_id = format!("client-{}", random());
+    let mut registered = request.clone();
+    registered["client_id"] = json!(client_id);
+    registered["token_endpoint_auth_method"] = json!("none");
+    auth.seen
+        .lock()
+        .unwrap()
+        .registrations
+        .push(registered.clone());
+    json_response(StatusCode::CREATED, registered)
+}
+
+async fn authorize(
+    State(auth): State<Shared>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let mut seen = auth.seen.lock().unwrap();
+    seen.authorizations.push(query.clone());
+    let field = |name: &str| query.get(name).cloned().unwrap_or_default();
+    let registered = seen.registrations.iter().any(|r| {
+        r["client_id"] == field("client_id") && r["redirect_uris"][0] == field("redirect_uri")
+    });
+    if !registered || field("response_type") != "code" || field("code_challenge_method") != "S256" {
+        return oauth_error("invalid_request");
+    }
+    let mut redirect = reqwest::Url::parse(&field("redirect_uri")).unwrap();
+    if auth.deny.load(Ordering::SeqCst) {
+        redirect
+            .query_pairs_mut()
+            .append_pair("error", "access_denied")
+            .append_pair("state", &field("state"));
+    } else {
+        let code = random();
+        seen.codes.insert(
+            code.clone(),
+            Pending {
+                challenge: field("code_challenge"),
+                client_id: field("client_id"),
+                redirect_uri: field("redirect_uri"),
+                resource: field("resource"),
+                scope: field("scope"),
+            },
+        );
+        redirect
+            .query_pairs_mut()
+            .append_pair("code", &code)
+            .append_pair("state", &field("state"))
+            .append_pair("iss", &auth.issuer);
+    }
+    (StatusCode::FOUND, [(LOCATION, redirect.to_string())]).into_response()
+}
+
+async fn token(State(auth): State<Shared>, Form(form): Form<HashMap<String, String>>) -> Response {
+    let field = |name: &str| form.get(name).cloned().unwrap_or_default();
+    let mut seen = auth.seen.lock().unwrap();
+    seen.token_grants.push(field("grant_type"));
+    let (scope, resource) = match field("grant_type").as_str() {
+        "authorization_code" => {
+            let Some(pending) = seen.codes.remove(&field("code")) else {
+                return oauth_error("invalid_grant");
+            };
+            let verifier = URL_SAFE_NO_PAD.encode(Sha256::digest(field("code_verifier")));
+            if verifier != pending.challenge
+                || field("client_id") != pending.client_id
+                || field("redirect_uri") != pending.redirect_uri
+                || field("resource") != pending.resource
+            {
+                return oauth_error("invalid_grant");
+            }
+            (pending.scope, pending.resource)
+        }
+        "refresh_token" => match seen.refresh_tokens.get(&field("refresh_token")) {
+            Some((scope, resource)) if *resource == field("resource") => {
+                (scope.clone(), resource.clone())
+            }
+            _ => return oauth_error("invalid_grant"),
+        },
+        _ => return oauth_error("unsupported_grant_type"),
+    };
+    let lifetime = auth.lifetime.load(Ordering::SeqCst);
+    let claims = json!({"iss": auth.issuer, "aud": resource, "sub": "alice", "scope": scope,
+                        "iat": now(), "exp": now() + lifetime});
+    let mut header = Header::new(Algorithm::ES256);
+    header.kid = Some("as-key".into());
+    let access_token = encode(&header, &claims, &auth.key.private).unwrap();
+    let refresh_token = random();
+    seen.refresh_tokens
+        .insert(refresh_token.clone(), (scope.clone(), resource));
+    json_response(
+        StatusCode::OK,
+        json!({"access_token": access_token, "token_type": "Bearer", "expires_in": lifetime,
+               "refresh_token": refresh_token, "scope": scope}),
+    )
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Self {
+        let dir = std::env::temp_dir().join(format!("mcpwire-oauth-{}", random()));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The authorization server and the protected MCP server, on free ports.
+struct World {
+    auth: Shared,
+    server_url: String,
+    dir: TempDir,
+}
+
+async fn world() -> World {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let auth = Arc::new(AuthServer {
+        issuer: format!("http://{}", listener.local_addr().unwrap()),
+        key: Key::new(),
+        seen: Mutex::default(),
+        lifetime: AtomicU64::new(300),
+        deny: AtomicBool::new(false),
+    });
+    let app = axum::Router::new()
+        .route("/.well-known/oauth-authorization-server", get(metadata))
+        .route("/register", post(register))
+        .route("/authorize", get(authorize))
+        .route("/token", post(token))
+        .with_state(auth.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let dir = TempDir::new();
+    let jwks = dir.0.join("jwks.json");
+    std::fs::write(&jwks, json!({"keys": [auth.key.jwk]}).to_string()).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server_url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let resource = ProtectedResource::new(&server_url, &auth.issuer);
+    let verifier =
+        JwtVerifier::new(&auth.issuer, resource.resource(), JwksSource::File(jwks)).leeway(0);
+    let authorization = Authorization::new(verifier, resource).required_scopes(["mcp:tools"]);
+    let server = McpServer::new("protected")
+        .tool(whoami)
+        .unwrap()
+        .tool(place_order)
+        .unwrap()
+        .http()
+        .authorization(authorization);
+    tokio::spawn(server.serve_listener(listener, std::future::pending()));
+    World {
+        auth,
+        server_url,
+        dir,
+    }
+}
+
+impl World {
+    fn oauth(&self) -> OAuth {
+        OAuth::new(HeadlessAuthorizer::new("http://127.0.0.1:9/callback"))
+            .client_name("oauth-test")
+            .store(FileStore::new(self.dir.0.join("credentials.json")))
+    }
+
+    fn seen<T>(&self, look: impl FnOnce(&Seen) -> T) -> T {
+        look(&self.auth.seen.lock().unwrap())
+    }
+}
+
+async fn text_of(client: &Client, tool: &str) -> String {
+    let result = client.call_tool(tool, json!({})).await.unwrap();
+    let content = serde_json::to_value(&result.content).unwrap();
+    content[0]["text"].as_str().unwrap_or_default().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_in_steps_up_refreshes_and_reuses_stored_tokens() {
+    let world = world().await;
+    let client = Client::builder()
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    assert_eq!(client.era(), Era::Modern);
+    assert_eq!(text_of(&client, "whoami").await, "alice");
+
+    // One native registration with the refresh grant; one authorization, for the challenge's
+    // scope and this server's resource.
+    world.seen(|seen| {
+        assert_eq!(seen.registrations.len(), 1);
+        let registration = &seen.registrations[0];
+        assert_eq!(registration["application_type"], "native");
+        assert_eq!(registration["client_name"], "oauth-test");
+        let grants = registration["grant_types"].as_array().unwrap();
+        assert!(grants.contains(&json!("refresh_token")));
+        assert_eq!(seen.authorizations.len(), 1);
+        let first = &seen.authorizations[0];
+        assert_eq!(first["scope"], "mcp:tools");
+        assert_eq!(first["resource"], world.server_url);
+        assert_eq!(seen.token_grants, ["authorization_code"]);
+    });
+
+    // The tool needs orders:write: 403, a second authorization for the union, the call again.
+    let ordered = text_of(&client, "place_order").await;
+    assert!(ordered.contains("orders:write"), "{ordered}");
+    world.seen(|seen| {
+        assert_eq!(seen.authorizations.len(), 2);
+        let scopes: Vec<&str> = seen.authorizations[1]["scope"].split(' ').collect();
+        assert!(scopes.contains(&"mcp:tools") && scopes.contains(&"orders:write"));
+    });
+
+    // The stored access token goes bad (the refresh token stays): the next client must refresh.
+    drop(client);
+    let store = FileStore::new(world.dir.0.join("credentials.json"));
+    let mut credentials = mcpwire::client::auth::TokenStore::load(&store).unwrap();
+    let tokens = credentials.tokens.get_mut(&world.server_url).unwrap();
+    assert!(tokens.refresh_token.is_some());
+    tokens.access_token = "revoked".into();
+    mcpwire::client::auth::TokenStore::save(&store, &credentials).unwrap();
+
+    // A new client, a new OAuth, the same file: no new registration or authorization.
+    let client = Client::builder()
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    let ordered = text_of(&client, "place_order").await;
+    assert!(ordered.contains("orders:write"), "{ordered}");
+    world.seen(|seen| {
+        assert_eq!(seen.registrations.len(), 1);
+        assert_eq!(seen.authorizations.len(), 2);
+        assert_eq!(
+            seen.token_grants.last().map(String::as_str),
+            Some("refresh_token")
+        );
+    });
+
+    // 2025-11-25 with the stored token.
+    let legacy = Client::builder()
+        .era(EraChoice::Legacy)
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    assert_eq!(legacy.era(), Era::Legacy);
+    assert_eq!(text_of(&legacy, "whoami").await, "alice");
+    world.seen(|seen| assert_eq!(seen.authorizations.len(), 2));
+    legacy.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_token_is_refreshed_without_the_user() {
+    let world = world().await;
+    world.auth.lifetime.store(1, Ordering::SeqCst);
+    let client = Client::builder()
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    world.auth.lifetime.store(300, Ordering::SeqCst);
+    // The verifier has no leeway: after 2 s the 1 s token is refused with 401.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(text_of(&client, "whoami").await, "alice");
+    world.seen(|seen| {
+        assert_eq!(seen.authorizations.len(), 1);
+        assert_eq!(seen.token_grants[0], "authorization_code");
+        assert_eq!(seen.token_grants.last().unwrap(), "refresh_token");
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_denied_authorization_is_an_error_and_no_token_is_asked_for() {
+    let world = world().await;
+    world.auth.deny.store(true, Ordering::SeqCst);
+    let error = Client::builder()
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap_err();
+    match &error {
+        ClientError::Auth(AuthError::Refused { error, .. }) => assert_eq!(error, "access_denied"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    world.seen(|seen| assert!(seen.token_grants.is_empty()));
+}
