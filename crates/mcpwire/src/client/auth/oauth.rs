@@ -37,6 +37,8 @@ pub struct OAuth {
     metadata_url: Option<String>,
     pre_registered: Option<ClientRegistration>,
     store: Arc<dyn TokenStore>,
+    /// What the store held when last read or written: requests take their token from here.
+    cache: Arc<std::sync::Mutex<Option<Credentials>>>,
     http: reqwest::Client,
     /// One flow at a time: requests that meet a `401` together share its outcome.
     flow: Arc<tokio::sync::Mutex<()>>,
@@ -102,6 +104,7 @@ impl OAuth {
             metadata_url: None,
             pre_registered: None,
             store: Arc::new(MemoryStore::default()),
+            cache: Arc::default(),
             http: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
                 .build()
@@ -168,6 +171,7 @@ impl OAuth {
     /// ```
     pub fn store(mut self, store: impl TokenStore) -> Self {
         self.store = Arc::new(store);
+        self.cache = Arc::default();
         self
     }
 
@@ -186,7 +190,7 @@ impl OAuth {
     /// # Ok::<(), mcpwire::client::auth::AuthError>(())
     /// ```
     pub fn tokens(&self, server_url: &str) -> Result<Option<Tokens>, AuthError> {
-        Ok(self.store.load()?.tokens.remove(server_url))
+        Ok(self.load()?.tokens.remove(server_url))
     }
 
     /// Forgets the tokens stored for the server at `server_url` (registrations stay).
@@ -204,9 +208,9 @@ impl OAuth {
     /// # Ok::<(), mcpwire::client::auth::AuthError>(())
     /// ```
     pub fn logout(&self, server_url: &str) -> Result<(), AuthError> {
-        let mut stored = self.store.load()?;
+        let mut stored = self.load()?;
         if stored.tokens.remove(server_url).is_some() {
-            self.store.save(&stored)?;
+            self.save(&stored)?;
         }
         Ok(())
     }
@@ -238,9 +242,34 @@ impl OAuth {
         self.obtain(server_url, &challenge, false).await
     }
 
-    /// The access token to send to `server_url`, if any.
+    /// The access token to send to `server_url`, if any (the store is read once, then kept
+    /// up to date by this client's own saves).
     pub(crate) fn bearer(&self, server_url: &str) -> Result<Option<String>, AuthError> {
-        Ok(self.tokens(server_url)?.map(|t| t.access_token))
+        let cached = |cache: &Option<Credentials>| {
+            let tokens = cache.as_ref()?.tokens.get(server_url)?;
+            Some(tokens.access_token.clone())
+        };
+        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.is_some() {
+            return Ok(cached(&cache));
+        }
+        drop(cache);
+        let loaded = self.load()?;
+        Ok(cached(&Some(loaded)))
+    }
+
+    /// Reads the store (and remembers what it holds).
+    fn load(&self) -> Result<Credentials, AuthError> {
+        let credentials = self.store.load()?;
+        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Some(credentials.clone());
+        Ok(credentials)
+    }
+
+    /// Writes the store (and remembers what it holds).
+    fn save(&self, credentials: &Credentials) -> Result<(), AuthError> {
+        self.store.save(credentials)?;
+        *self.cache.lock().unwrap_or_else(|e| e.into_inner()) = Some(credentials.clone());
+        Ok(())
     }
 
     /// Answers a `401` or `403` the server sent to a request that carried `used`: afterwards a
@@ -284,7 +313,7 @@ impl OAuth {
             .first()
             .ok_or(AuthError::NoAuthorizationServer)?;
         let server = server_metadata(http, issuer).await?;
-        let mut stored = self.store.load()?;
+        let mut stored = self.load()?;
         let prior = stored
             .tokens
             .get(server_url)
@@ -336,7 +365,7 @@ impl OAuth {
         stored: &mut Credentials,
     ) -> Result<Tokens, AuthError> {
         stored.tokens.insert(server_url.to_owned(), tokens.clone());
-        self.store.save(stored)?;
+        self.save(stored)?;
         Ok(tokens)
     }
 
@@ -376,7 +405,7 @@ impl OAuth {
         };
         let client = register(&self.http, server, endpoint, &description).await?;
         stored.clients.insert(server.issuer.clone(), client.clone());
-        self.store.save(stored)?;
+        self.save(stored)?;
         Ok(client)
     }
 
