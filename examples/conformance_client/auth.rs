@@ -17,9 +17,10 @@ pub fn oauth_for(run: &Run) -> Option<OAuth> {
     let context = |name: &str| run.context.get(name).and_then(Value::as_str);
     let registration = context("client_id").map(|id| {
         let client = ClientRegistration::new(id);
-        match context("client_secret") {
-            Some(secret) => client.secret(secret),
-            None => client,
+        match (context("client_secret"), context("private_key_pem")) {
+            (Some(secret), _) => client.secret(secret),
+            (None, Some(pem)) => client.private_key_jwt(pem, context("signing_algorithm")),
+            (None, None) => client,
         }
     });
     if scenario.starts_with("client-credentials") {

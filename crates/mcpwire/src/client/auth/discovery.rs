@@ -161,6 +161,27 @@ pub fn server_metadata_urls(issuer: &str) -> Result<Vec<String>, AuthError> {
     })
 }
 
+impl ServerMetadata {
+    /// The 2025-03-26 fallback for a server with no metadata at all: `/authorize`, `/token`
+    /// and `/register` under the issuer, PKCE S256.
+    pub(crate) fn fallback(issuer: &str) -> ServerMetadata {
+        let base = issuer.trim_end_matches('/');
+        ServerMetadata {
+            issuer: issuer.to_owned(),
+            authorization_endpoint: Some(format!("{base}/authorize")),
+            token_endpoint: format!("{base}/token"),
+            registration_endpoint: Some(format!("{base}/register")),
+            code_challenge_methods_supported: Some(vec!["S256".into()]),
+            ..ServerMetadata::default()
+        }
+    }
+}
+
+/// The origin of `url` (`scheme://host[:port]`).
+pub(crate) fn origin(url: &str) -> Result<String, AuthError> {
+    origin_and_path(url, "server URL").map(|(origin, _)| origin)
+}
+
 /// The origin (`scheme://host[:port]`) and the path without its trailing `/` (`""` for none).
 fn origin_and_path(url: &str, what: &'static str) -> Result<(String, String), AuthError> {
     let parsed = parse(url, what)?;

@@ -27,7 +27,12 @@
 //!    union with the scopes held.
 //! 5. **Refresh**: a `401` with a refresh token from the same issuer refreshes first.
 //!
-//! Machines use [`OAuth::client_credentials`] instead of an authorizer. Tokens and
+//! A server of the 2025-03-26 revision, with no protected-resource metadata, is authorized by
+//! its own origin: its authorization-server metadata there, else `/authorize`, `/token` and
+//! `/register`.
+//!
+//! Machines use [`OAuth::client_credentials`] instead of an authorizer, with a secret or a
+//! private key ([`ClientRegistration::private_key_jwt`]). Tokens and
 //! registrations go through a [`TokenStore`]: [`MemoryStore`] (the default) or [`FileStore`].
 //! Every response read from the servers is bounded (64 KiB).
 //!
@@ -46,6 +51,7 @@
 //! # Ok(()) }
 //! ```
 
+mod assertion;
 mod authorizer;
 mod challenge;
 mod discovery;

@@ -3,7 +3,9 @@
 
 use super::authorizer::Authorizer;
 use super::challenge::BearerChallenge;
-use super::discovery::{ServerMetadata, resource_metadata, server_metadata};
+use super::discovery::{
+    ResourceMetadata, ServerMetadata, origin, resource_metadata, server_metadata,
+};
 use super::error::AuthError;
 use super::pkce::{Pkce, random_token};
 use super::registration::{ClientDescription, ClientRegistration, TokenAuthMethod, register};
@@ -304,15 +306,30 @@ impl OAuth {
         step_up: bool,
     ) -> Result<Tokens, AuthError> {
         let http = &self.http;
-        let resource_md =
-            resource_metadata(http, server_url, challenge.resource_metadata.as_deref()).await?;
+        let found = resource_metadata(http, server_url, challenge.resource_metadata.as_deref());
+        let (resource_md, legacy) = match found.await {
+            Ok(metadata) => (metadata, false),
+            // 2025-03-26: no protected-resource metadata, the server's origin authorizes.
+            Err(AuthError::NoResourceMetadata(_)) => {
+                let metadata = ResourceMetadata {
+                    authorization_servers: vec![origin(server_url)?],
+                    ..ResourceMetadata::default()
+                };
+                (metadata, true)
+            }
+            Err(error) => return Err(error),
+        };
         // Sent exactly as published; the server's URL when the metadata names none.
         let resource = resource_md.resource.as_deref().unwrap_or(server_url).to_owned();
         let issuer = resource_md
             .authorization_servers
             .first()
             .ok_or(AuthError::NoAuthorizationServer)?;
-        let server = server_metadata(http, issuer).await?;
+        let server = match server_metadata(http, issuer).await {
+            Ok(server) => server,
+            Err(AuthError::NoServerMetadata(_)) if legacy => ServerMetadata::fallback(issuer),
+            Err(error) => return Err(error),
+        };
         let mut stored = self.load()?;
         let prior = stored
             .tokens

@@ -2,6 +2,7 @@
 //! document, or dynamic registration (RFC 7591); and how it authenticates at the token
 //! endpoint.
 
+use super::assertion::{JWT_BEARER, client_assertion};
 use super::discovery::ServerMetadata;
 use super::error::AuthError;
 use super::fetch;
@@ -28,6 +29,9 @@ pub enum TokenAuthMethod {
     ClientSecretPost,
     /// A public client: `client_id` in the body, no secret.
     None,
+    /// A JWT signed with the client's private key (RFC 7523), see
+    /// [`ClientRegistration::private_key_jwt`].
+    PrivateKeyJwt,
 }
 
 impl TokenAuthMethod {
@@ -36,6 +40,7 @@ impl TokenAuthMethod {
             TokenAuthMethod::ClientSecretBasic => "client_secret_basic",
             TokenAuthMethod::ClientSecretPost => "client_secret_post",
             TokenAuthMethod::None => "none",
+            TokenAuthMethod::PrivateKeyJwt => "private_key_jwt",
         }
     }
 
@@ -70,6 +75,12 @@ pub struct ClientRegistration {
     /// client's redirect URI changed.
     #[serde(default)]
     pub redirect_uri: Option<String>,
+    /// The PKCS #8 PEM private key of `private_key_jwt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_key_pem: Option<String>,
+    /// The algorithm it signs with (`ES256` unless set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signing_algorithm: Option<String>,
 }
 
 impl std::fmt::Debug for ClientRegistration {
@@ -78,6 +89,7 @@ impl std::fmt::Debug for ClientRegistration {
             .field("client_id", &self.client_id)
             .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
             .field("auth_method", &self.auth_method)
+            .field("private_key_pem", &self.private_key_pem.as_ref().map(|_| "…"))
             .finish()
     }
 }
@@ -97,6 +109,8 @@ impl ClientRegistration {
             client_secret: None,
             auth_method: None,
             redirect_uri: None,
+            private_key_pem: None,
+            signing_algorithm: None,
         }
     }
 
@@ -127,6 +141,26 @@ impl ClientRegistration {
         self
     }
 
+    /// Authenticates with JWTs signed by this key (`private_key_jwt`, RFC 7523): a PKCS #8 PEM
+    /// EC (P-256, P-384) or Ed25519 key; `algorithm` is `ES256` (the default), `ES384` or
+    /// `EdDSA`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::auth::{ClientRegistration, TokenAuthMethod};
+    ///
+    /// let pem = std::fs::read_to_string("worker.pem").unwrap_or_default();
+    /// let client = ClientRegistration::new("worker-7").private_key_jwt(pem, None);
+    /// assert_eq!(client.auth_method, Some(TokenAuthMethod::PrivateKeyJwt));
+    /// ```
+    pub fn private_key_jwt(mut self, pem: impl Into<String>, algorithm: Option<&str>) -> Self {
+        self.private_key_pem = Some(pem.into());
+        self.signing_algorithm = algorithm.map(str::to_owned);
+        self.auth_method = Some(TokenAuthMethod::PrivateKeyJwt);
+        self
+    }
+
     /// The method used with `server`.
     pub(crate) fn method_for(&self, server: &ServerMetadata) -> TokenAuthMethod {
         if let Some(method) = self.auth_method {
@@ -150,9 +184,9 @@ impl ClientRegistration {
         server: &ServerMetadata,
         request: reqwest::RequestBuilder,
         form: &mut Vec<(&'static str, String)>,
-    ) -> reqwest::RequestBuilder {
+    ) -> Result<reqwest::RequestBuilder, AuthError> {
         let secret = self.client_secret.as_deref().unwrap_or_default();
-        match self.method_for(server) {
+        Ok(match self.method_for(server) {
             TokenAuthMethod::ClientSecretBasic => {
                 // RFC 6749 §2.3.1: both parts form-encoded before Base64.
                 let encode = |s: &str| form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
@@ -171,7 +205,15 @@ impl ClientRegistration {
                 form.push(("client_id", self.client_id.clone()));
                 request
             }
-        }
+            TokenAuthMethod::PrivateKeyJwt => {
+                let pem = self.private_key_pem.as_deref().unwrap_or_default();
+                let algorithm = self.signing_algorithm.as_deref().unwrap_or("ES256");
+                let assertion = client_assertion(&self.client_id, &server.issuer, pem, algorithm)?;
+                form.push(("client_assertion_type", JWT_BEARER.to_owned()));
+                form.push(("client_assertion", assertion));
+                request
+            }
+        })
     }
 }
 
@@ -242,13 +284,15 @@ pub(crate) async fn register(
         (TokenAuthMethod::ClientSecretBasic | TokenAuthMethod::ClientSecretPost, None) => {
             TokenAuthMethod::None
         }
+        // No key was registered: a method needing one cannot be what the server means.
+        (TokenAuthMethod::PrivateKeyJwt, _) => TokenAuthMethod::None,
         (granted, _) => granted,
     };
     Ok(ClientRegistration {
-        client_id: registered.client_id,
-        client_secret: registered.client_secret,
         auth_method: Some(granted),
         redirect_uri: Some(client.redirect_uri.to_owned()),
+        client_secret: registered.client_secret,
+        ..ClientRegistration::new(registered.client_id)
     })
 }
 
@@ -299,6 +343,7 @@ mod tests {
         let mut form = Vec::new();
         let request = client
             .authenticate(&server(None), http.post("http://h/token"), &mut form)
+            .unwrap()
             .build()
             .unwrap();
         let header = request.headers()["authorization"].to_str().unwrap();

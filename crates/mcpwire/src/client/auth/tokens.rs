@@ -119,7 +119,7 @@ pub(crate) async fn request(
         form.push(("scope", scope.into()));
     }
     let endpoint = &server.token_endpoint;
-    let request = client.authenticate(server, http.post(endpoint), &mut form);
+    let request = client.authenticate(server, http.post(endpoint), &mut form)?;
     let pairs: Vec<(&str, &str)> = form.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let (status, body) = fetch::post(fetch::form(request, &pairs), endpoint).await?;
     if !(200..300).contains(&status) {
