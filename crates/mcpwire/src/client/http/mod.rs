@@ -39,70 +39,14 @@ struct Http {
 const MAX_AUTHORIZATIONS: u32 = 3;
 
 impl Http {
-    async fn post(&self, message: Outgoing) -> Result<Option<StreamGuard>, ClientError> {
+    async fn post(&self, mut message: Outgoing) -> Result<Option<StreamGuard>, ClientError> {
+        // Sent again as is when the OAuth flow ran: shared, not copied.
+        let body = bytes::Bytes::from(std::mem::take(&mut message.body));
         if let Some(version) = &message.protocol_version {
             *self.version.lock().expect("version lock") = Some(version.clone());
         }
         let session = self.session.lock().expect("session lock").clone();
-        #[cfg(feature = "auth")]
-        let mut authorizations = 0;
-        let response = loop {
-            let mut request = self
-                .client
-                .post(&self.url)
-                .headers(self.extra.clone())
-                .header(CONTENT_TYPE, "application/json")
-                .header(ACCEPT, "application/json, text/event-stream");
-            if let Some(version) = &message.protocol_version {
-                request = request.header(PROTOCOL_VERSION, version);
-            }
-            if let Some(session) = &session {
-                request = request.header(SESSION_ID, session);
-            }
-            for (name, value) in &message.headers {
-                let name = HeaderName::try_from(name.as_str())
-                    .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
-                let value = HeaderValue::try_from(value.as_str())
-                    .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
-                request = request.header(name, value);
-            }
-            #[cfg(feature = "auth")]
-            let token = match &self.oauth {
-                Some(oauth) => oauth.bearer(&self.url)?,
-                None => None,
-            };
-            #[cfg(feature = "auth")]
-            if let Some(token) = &token {
-                request = request.bearer_auth(token);
-            }
-            let response = request
-                .body(message.body.clone())
-                .send()
-                .await
-                .map_err(|e| ClientError::Transport(e.to_string()))?;
-            #[cfg(feature = "auth")]
-            if let Some(oauth) = &self.oauth
-                && matches!(response.status().as_u16(), 401 | 403)
-            {
-                if authorizations == MAX_AUTHORIZATIONS {
-                    let attempts = super::auth::AuthError::TooManyAttempts(MAX_AUTHORIZATIONS);
-                    return Err(attempts.into());
-                }
-                authorizations += 1;
-                let challenge = response
-                    .headers()
-                    .get(reqwest::header::WWW_AUTHENTICATE)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_owned);
-                let status = response.status().as_u16();
-                drop(response);
-                oauth
-                    .answer(&self.url, status, challenge.as_deref(), token.as_deref())
-                    .await?;
-                continue;
-            }
-            break response;
-        };
+        let response = self.send_authorized(&message, &body, session.as_deref()).await?;
         if let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()) {
             *self.session.lock().expect("session lock") = Some(id.to_owned());
         }
@@ -144,6 +88,90 @@ impl Http {
         Err(ClientError::Http { status: status.as_u16(), body: shown })
     }
 
+    /// One POST of `message`.
+    async fn send_once(
+        &self,
+        message: &Outgoing,
+        body: &bytes::Bytes,
+        session: Option<&str>,
+        token: Option<&str>,
+    ) -> Result<reqwest::Response, ClientError> {
+        let mut request = self
+            .client
+            .post(&self.url)
+            .headers(self.extra.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream");
+        if let Some(version) = &message.protocol_version {
+            request = request.header(PROTOCOL_VERSION, version);
+        }
+        if let Some(session) = session {
+            request = request.header(SESSION_ID, session);
+        }
+        for (name, value) in &message.headers {
+            let name = HeaderName::try_from(name.as_str())
+                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+            let value = HeaderValue::try_from(value.as_str())
+                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+            request = request.header(name, value);
+        }
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request
+            .body(body.clone())
+            .send()
+            .await
+            .map_err(|e| ClientError::Transport(e.to_string()))
+    }
+
+    /// POSTs `message`.
+    #[cfg(not(feature = "auth"))]
+    async fn send_authorized(
+        &self,
+        message: &Outgoing,
+        body: &bytes::Bytes,
+        session: Option<&str>,
+    ) -> Result<reqwest::Response, ClientError> {
+        self.send_once(message, body, session, None).await
+    }
+
+    /// POSTs `message` with the bearer token; a `401` or `403` runs the OAuth flow and sends
+    /// it again, at most [`MAX_AUTHORIZATIONS`] times.
+    #[cfg(feature = "auth")]
+    async fn send_authorized(
+        &self,
+        message: &Outgoing,
+        body: &bytes::Bytes,
+        session: Option<&str>,
+    ) -> Result<reqwest::Response, ClientError> {
+        let Some(oauth) = &self.oauth else {
+            return self.send_once(message, body, session, None).await;
+        };
+        let mut authorizations = 0;
+        loop {
+            let token = oauth.bearer(&self.url)?;
+            let response = self.send_once(message, body, session, token.as_deref()).await?;
+            let status = response.status().as_u16();
+            if !matches!(status, 401 | 403) {
+                return Ok(response);
+            }
+            if authorizations == MAX_AUTHORIZATIONS {
+                let attempts = super::auth::AuthError::TooManyAttempts(MAX_AUTHORIZATIONS);
+                return Err(attempts.into());
+            }
+            authorizations += 1;
+            let challenge = response
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            drop(response);
+            let used = token.as_deref();
+            oauth.answer(&self.url, status, challenge.as_deref(), used).await?;
+        }
+    }
+
     /// What resuming a request's stream needs (2025-11-25).
     fn resumer(&self, session: Option<String>) -> Resumer {
         Resumer {
@@ -157,6 +185,7 @@ impl Http {
 
     /// The extra headers, with the current bearer token when the client does OAuth.
     fn extra_with_token(&self) -> HeaderMap {
+        #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
         let mut extra = self.extra.clone();
         #[cfg(feature = "auth")]
         if let Some(Ok(Some(token))) = self.oauth.as_ref().map(|o| o.bearer(&self.url))
