@@ -398,7 +398,7 @@ async fn logs_in_steps_up_refreshes_and_reuses_stored_tokens() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_expired_token_is_refreshed_without_the_user() {
+async fn an_expired_token_is_refreshed_once_for_concurrent_calls_without_the_user() {
     let world = world().await;
     world.auth.lifetime.store(1, Ordering::SeqCst);
     let client = Client::builder()
@@ -409,11 +409,33 @@ async fn an_expired_token_is_refreshed_without_the_user() {
     world.auth.lifetime.store(300, Ordering::SeqCst);
     // The verifier has no leeway: after 2 s the 1 s token is refused with 401.
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    let refreshes = |seen: &Seen| {
+        seen.token_grants
+            .iter()
+            .filter(|g| *g == "refresh_token")
+            .count()
+    };
+    let before = world.seen(refreshes);
+    // Four calls meet the 401 together: one refresh serves them all.
+    let calls = tokio::join!(
+        text_of(&client, "whoami"),
+        text_of(&client, "whoami"),
+        text_of(&client, "whoami"),
+        text_of(&client, "whoami"),
+    );
+    assert_eq!(
+        calls,
+        (
+            "alice".into(),
+            "alice".into(),
+            "alice".into(),
+            "alice".into()
+        )
+    );
     world.seen(|seen| {
         assert_eq!(seen.authorizations.len(), 1);
         assert_eq!(seen.token_grants[0], "authorization_code");
-        assert_eq!(seen.token_grants.last().unwrap(), "refresh_token");
+        assert_eq!(refreshes(seen), before + 1);
     });
 }
 
