@@ -28,6 +28,13 @@
 //! # Ok(()) }
 //! ```
 
+//! # Authorization
+//!
+//! With the `auth` feature, `ClientBuilder::oauth` makes the HTTP transport log in when a
+//! server answers `401` (or `403 insufficient_scope`): OAuth 2.1 discovery, registration, PKCE,
+//! step-up and refresh, on both revisions, the tokens kept in a store. The module
+//! `mcpwire::client::auth` documents the flow, with examples.
+
 //! # How it is built
 //!
 //! - `transport`: what a connection must do (send one message; deliver what comes back to an
