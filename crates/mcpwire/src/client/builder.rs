@@ -297,7 +297,10 @@ impl ClientBuilder {
             max_rounds: self.max_rounds,
             max_pages: self.max_pages,
         };
-        let mode = Mode { era: Era::Legacy, version: None };
+        let mode = Mode {
+            era: Era::Legacy,
+            version: None,
+        };
         let peer = Peer::start(transport, inbox, self.handlers, settings, mode);
         let details = negotiate::open(&peer, era).await?;
         *peer.details.write().expect("details lock") = details;

@@ -106,6 +106,12 @@ fn first_text(result: &CallToolResult) -> String {
     result
         .content
         .iter()
-        .find_map(|c| serde_json::to_value(c).ok()?.get("text")?.as_str().map(str::to_owned))
+        .find_map(|c| {
+            serde_json::to_value(c)
+                .ok()?
+                .get("text")?
+                .as_str()
+                .map(str::to_owned)
+        })
         .unwrap_or_default()
 }

@@ -87,7 +87,6 @@ impl ServerMetadata {
             .flatten()
             .any(|method| method == "S256")
     }
-
 }
 
 /// Where to look for a server's protected-resource metadata, in order: the challenge's
@@ -118,7 +117,9 @@ pub fn resource_metadata_urls(
     let (origin, path) = origin_and_path(server_url, "server URL")?;
     let mut urls = Vec::new();
     if !path.is_empty() {
-        urls.push(format!("{origin}/.well-known/oauth-protected-resource{path}"));
+        urls.push(format!(
+            "{origin}/.well-known/oauth-protected-resource{path}"
+        ));
     }
     urls.push(format!("{origin}/.well-known/oauth-protected-resource"));
     Ok(urls)
@@ -231,7 +232,10 @@ pub fn resource_covers(resource: &str, server_url: &str) -> bool {
     }
     let parent = resource.path().trim_end_matches('/');
     let path = server.path().trim_end_matches('/');
-    path == parent || path.strip_prefix(parent).is_some_and(|rest| rest.starts_with('/'))
+    path == parent
+        || path
+            .strip_prefix(parent)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// The protected-resource metadata of `server_url`, its `resource` checked.
@@ -326,6 +330,9 @@ mod tests {
         assert!(!resource_covers("http://localhost:3000/mcp/deeper", server));
         assert!(!resource_covers("http://localhost:3000/mcp#f", server));
         assert!(!resource_covers("garbage", server));
-        assert!(resource_covers("https://a.example", "https://a.example:443/x"));
+        assert!(resource_covers(
+            "https://a.example",
+            "https://a.example:443/x"
+        ));
     }
 }

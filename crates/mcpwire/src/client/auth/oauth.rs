@@ -320,7 +320,11 @@ impl OAuth {
             Err(error) => return Err(error),
         };
         // Sent exactly as published; the server's URL when the metadata names none.
-        let resource = resource_md.resource.as_deref().unwrap_or(server_url).to_owned();
+        let resource = resource_md
+            .resource
+            .as_deref()
+            .unwrap_or(server_url)
+            .to_owned();
         let issuer = resource_md
             .authorization_servers
             .first()
@@ -342,7 +346,8 @@ impl OAuth {
         {
             let grant = Grant::Refresh { refresh_token };
             let scope = prior.as_ref().and_then(|t| t.scope.as_deref());
-            if let Ok(tokens) = tokens::request(http, &server, &client, grant, &resource, scope).await
+            if let Ok(tokens) =
+                tokens::request(http, &server, &client, grant, &resource, scope).await
             {
                 return self.keep(server_url, tokens, &mut stored);
             }
@@ -366,7 +371,8 @@ impl OAuth {
                     resource: &resource,
                     scope: scope.as_deref(),
                 };
-                self.authorization_code(authorizer.as_ref(), &request).await?
+                self.authorization_code(authorizer.as_ref(), &request)
+                    .await?
             }
         };
         if tokens.scope.is_none() {
@@ -403,7 +409,10 @@ impl OAuth {
         }
         let redirect_uri = authorizer.redirect_uri();
         if let Some(client) = stored.clients.get(&server.issuer)
-            && client.redirect_uri.as_deref().is_none_or(|r| r == redirect_uri)
+            && client
+                .redirect_uri
+                .as_deref()
+                .is_none_or(|r| r == redirect_uri)
         {
             return Ok(client.clone());
         }

@@ -89,7 +89,10 @@ impl std::fmt::Debug for ClientRegistration {
             .field("client_id", &self.client_id)
             .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
             .field("auth_method", &self.auth_method)
-            .field("private_key_pem", &self.private_key_pem.as_ref().map(|_| "…"))
+            .field(
+                "private_key_pem",
+                &self.private_key_pem.as_ref().map(|_| "…"),
+            )
             .finish()
     }
 }
@@ -189,7 +192,8 @@ impl ClientRegistration {
         Ok(match self.method_for(server) {
             TokenAuthMethod::ClientSecretBasic => {
                 // RFC 6749 §2.3.1: both parts form-encoded before Base64.
-                let encode = |s: &str| form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+                let encode =
+                    |s: &str| form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
                 let pair = format!("{}:{}", encode(&self.client_id), encode(secret));
                 request.header(
                     reqwest::header::AUTHORIZATION,
@@ -310,8 +314,14 @@ mod tests {
 
     #[test]
     fn registration_asks_for_what_the_server_allows() {
-        assert_eq!(requested_method(&server(None)), TokenAuthMethod::ClientSecretBasic);
-        assert_eq!(requested_method(&server(Some(&["none"]))), TokenAuthMethod::None);
+        assert_eq!(
+            requested_method(&server(None)),
+            TokenAuthMethod::ClientSecretBasic
+        );
+        assert_eq!(
+            requested_method(&server(Some(&["none"]))),
+            TokenAuthMethod::None
+        );
         assert_eq!(
             requested_method(&server(Some(&["client_secret_post"]))),
             TokenAuthMethod::ClientSecretPost
@@ -325,7 +335,10 @@ mod tests {
     #[test]
     fn a_pre_registered_secret_uses_basic_unless_only_post_is_allowed() {
         let client = ClientRegistration::new("id").secret("s");
-        assert_eq!(client.method_for(&server(None)), TokenAuthMethod::ClientSecretBasic);
+        assert_eq!(
+            client.method_for(&server(None)),
+            TokenAuthMethod::ClientSecretBasic
+        );
         assert_eq!(
             client.method_for(&server(Some(&["client_secret_post"]))),
             TokenAuthMethod::ClientSecretPost
@@ -347,7 +360,9 @@ mod tests {
             .build()
             .unwrap();
         let header = request.headers()["authorization"].to_str().unwrap();
-        let decoded = STANDARD.decode(header.strip_prefix("Basic ").unwrap()).unwrap();
+        let decoded = STANDARD
+            .decode(header.strip_prefix("Basic ").unwrap())
+            .unwrap();
         assert_eq!(String::from_utf8(decoded).unwrap(), "a%3Ab:p%26ss+w");
         assert!(form.is_empty());
     }

@@ -41,7 +41,8 @@ pub fn choose_scope(
         }
     }
     let offline = "offline_access";
-    if server_supported.is_some_and(|s| s.iter().any(|s| s == offline)) && !scopes.contains(&offline)
+    if server_supported.is_some_and(|s| s.iter().any(|s| s == offline))
+        && !scopes.contains(&offline)
     {
         scopes.push(offline);
     }

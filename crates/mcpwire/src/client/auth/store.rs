@@ -171,9 +171,15 @@ impl TokenStore for FileStore {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
             _ => PathBuf::from("."),
         };
-        std::fs::create_dir_all(&directory).map_err(|e| self.error("cannot create the directory of", e))?;
-        let name = self.path.file_name().and_then(|n| n.to_str()).unwrap_or("credentials");
-        let suffix = super::pkce::random_token().map_err(|e| self.error("cannot name a file for", e))?;
+        std::fs::create_dir_all(&directory)
+            .map_err(|e| self.error("cannot create the directory of", e))?;
+        let name = self
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("credentials");
+        let suffix =
+            super::pkce::random_token().map_err(|e| self.error("cannot name a file for", e))?;
         let temporary = directory.join(format!(".{name}.{}.tmp", &suffix[..12]));
         let mut options = std::fs::OpenOptions::new();
         options.write(true).create_new(true);
@@ -199,7 +205,9 @@ mod tests {
 
     fn scratch(name: &str) -> PathBuf {
         let suffix = super::super::pkce::random_token().unwrap();
-        std::env::temp_dir().join(format!("mcpwire-store-{}", &suffix[..10])).join(name)
+        std::env::temp_dir()
+            .join(format!("mcpwire-store-{}", &suffix[..10]))
+            .join(name)
     }
 
     #[test]
@@ -207,9 +215,10 @@ mod tests {
         let path = scratch("credentials.json");
         let store = FileStore::new(&path);
         let mut credentials = Credentials::default();
-        credentials
-            .clients
-            .insert("https://as".into(), ClientRegistration::new("id").secret("s"));
+        credentials.clients.insert(
+            "https://as".into(),
+            ClientRegistration::new("id").secret("s"),
+        );
         store.save(&credentials).unwrap();
         store.save(&credentials).unwrap();
         assert_eq!(store.load().unwrap(), credentials);

@@ -46,8 +46,14 @@ impl Http {
             *self.version.lock().expect("version lock") = Some(version.clone());
         }
         let session = self.session.lock().expect("session lock").clone();
-        let response = self.send_authorized(&message, &body, session.as_deref()).await?;
-        if let Some(id) = response.headers().get(SESSION_ID).and_then(|v| v.to_str().ok()) {
+        let response = self
+            .send_authorized(&message, &body, session.as_deref())
+            .await?;
+        if let Some(id) = response
+            .headers()
+            .get(SESSION_ID)
+            .and_then(|v| v.to_str().ok())
+        {
             *self.session.lock().expect("session lock") = Some(id.to_owned());
         }
         let status = response.status();
@@ -82,10 +88,16 @@ impl Http {
         }
         let mut shown = body;
         if shown.len() > BODY_SHOWN {
-            let cut = (0..=BODY_SHOWN).rev().find(|i| shown.is_char_boundary(*i)).unwrap_or(0);
+            let cut = (0..=BODY_SHOWN)
+                .rev()
+                .find(|i| shown.is_char_boundary(*i))
+                .unwrap_or(0);
             shown.truncate(cut);
         }
-        Err(ClientError::Http { status: status.as_u16(), body: shown })
+        Err(ClientError::Http {
+            status: status.as_u16(),
+            body: shown,
+        })
     }
 
     /// One POST of `message`.
@@ -151,7 +163,9 @@ impl Http {
         let mut authorizations = 0;
         loop {
             let token = oauth.bearer(&self.url)?;
-            let response = self.send_once(message, body, session, token.as_deref()).await?;
+            let response = self
+                .send_once(message, body, session, token.as_deref())
+                .await?;
             let status = response.status().as_u16();
             if !matches!(status, 401 | 403) {
                 return Ok(response);
@@ -168,7 +182,9 @@ impl Http {
                 .map(str::to_owned);
             drop(response);
             let used = token.as_deref();
-            oauth.answer(&self.url, status, challenge.as_deref(), used).await?;
+            oauth
+                .answer(&self.url, status, challenge.as_deref(), used)
+                .await?;
         }
     }
 
