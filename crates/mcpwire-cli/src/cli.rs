@@ -32,8 +32,31 @@ pub enum Command {
     Prompts(Session),
     /// Gets a prompt: `prompt TARGET NAME [ARG=VALUE ...]`.
     Prompt(GetPrompt),
+    /// Logs in to a protected server, shows the login, or forgets it:
+    /// `auth login|status|logout TARGET`.
+    Auth(AuthCommand),
     /// Runs a server, restarting it when the sources change: `dev [--http ADDR] [--inspector] -- SERVER_CMD [ARGS ...]`.
     Dev(Dev),
+}
+
+/// `auth`.
+#[derive(Debug, Args)]
+pub struct AuthCommand {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: AuthAction,
+}
+
+/// `auth login|status|logout TARGET`.
+#[derive(Debug, Subcommand)]
+pub enum AuthAction {
+    /// Logs in (OAuth 2.1: the URL is printed, or a browser opened with `$BROWSER`; the
+    /// redirect comes back to a loopback listener); every command then uses the login.
+    Login(Target),
+    /// Shows whether a login is stored for the server, its scopes and expiry (exit 3 if not).
+    Status(Target),
+    /// Forgets the stored login for the server.
+    Logout(Target),
 }
 
 /// The server to talk to, and how.

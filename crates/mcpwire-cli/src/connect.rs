@@ -38,6 +38,7 @@ pub async fn connect(
                 })?;
                 options = options.header(name.trim(), value.trim())?;
             }
+            let builder = builder.oauth(crate::auth::for_commands()?);
             Ok(builder.connect_http_with(url, options).await?)
         }
         (None, Some(command)) => {

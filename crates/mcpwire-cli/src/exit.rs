@@ -43,13 +43,22 @@ impl Failure {
 impl From<ClientError> for Failure {
     fn from(error: ClientError) -> Self {
         let code = match &error {
-            ClientError::Http { status: 401, .. } => AUTH_REQUIRED,
+            ClientError::Http { status: 401, .. } | ClientError::Auth(_) => AUTH_REQUIRED,
             ClientError::Closed(_) | ClientError::Transport(_) => UNREACHABLE,
             ClientError::Tool(_) => TOOL_ERROR,
             _ => USAGE,
         };
         Failure {
             code,
+            message: error.to_string(),
+        }
+    }
+}
+
+impl From<mcpwire::client::auth::AuthError> for Failure {
+    fn from(error: mcpwire::client::auth::AuthError) -> Self {
+        Failure {
+            code: AUTH_REQUIRED,
             message: error.to_string(),
         }
     }

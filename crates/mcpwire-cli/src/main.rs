@@ -1,6 +1,7 @@
 //! `mcpwire-cli`: try any MCP server from a terminal. See the crate's README for the commands.
 
 mod answers;
+mod auth;
 mod cli;
 mod commands;
 mod connect;
@@ -64,5 +65,6 @@ async fn run(command: Command) -> Result<(), Failure> {
             .await
         }
         Command::Dev(dev) => dev::run(dev).await,
+        Command::Auth(auth) => auth::run(auth).await,
     }
 }
