@@ -44,6 +44,8 @@ struct AuthServer {
     key: EncodingKey,
     /// code -> (PKCE challenge, requested scope, resource)
     codes: Mutex<HashMap<String, (String, String, String)>>,
+    /// Issue tokens that expired a minute ago (and no refresh token).
+    expired: std::sync::atomic::AtomicBool,
 }
 
 type Shared = Arc<AuthServer>;
@@ -109,8 +111,10 @@ async fn token(State(auth): State<Shared>, Form(form): Form<HashMap<String, Stri
     if URL_SAFE_NO_PAD.encode(Sha256::digest(field("code_verifier"))) != challenge {
         return (StatusCode::BAD_REQUEST, r#"{"error":"invalid_grant"}"#).into_response();
     }
+    let expired = auth.expired.load(std::sync::atomic::Ordering::SeqCst);
+    let exp = if expired { now() - 60 } else { now() + 600 };
     let claims = json!({"iss": auth.issuer, "aud": resource, "sub": "alice", "scope": scope,
-                        "iat": now(), "exp": now() + 600});
+                        "iat": now(), "exp": exp});
     let mut header = Header::new(Algorithm::ES256);
     header.kid = Some("as-key".into());
     let access_token = encode(&header, &claims, &auth.key).unwrap();
@@ -119,7 +123,7 @@ async fn token(State(auth): State<Shared>, Form(form): Form<HashMap<String, Stri
 }
 
 /// Starts the authorization server; writes its public key as a JWKS into `dir`.
-async fn start_auth_server(dir: &Path) -> (String, PathBuf) {
+async fn start_auth_server(dir: &Path) -> (String, PathBuf, Shared) {
     let secret = loop {
         let mut bytes = [0u8; 32];
         getrandom::fill(&mut bytes).unwrap();
@@ -139,7 +143,9 @@ async fn start_auth_server(dir: &Path) -> (String, PathBuf) {
         issuer: issuer.clone(),
         key: EncodingKey::from_ec_der(der.as_bytes()),
         codes: Mutex::default(),
+        expired: Default::default(),
     });
+    let shared = state.clone();
     let app = axum::Router::new()
         .route("/.well-known/oauth-authorization-server", get(metadata))
         .route("/register", post(register))
@@ -147,7 +153,7 @@ async fn start_auth_server(dir: &Path) -> (String, PathBuf) {
         .route("/token", post(token))
         .with_state(state);
     tokio::spawn(async move { axum::serve(listener, app).await });
-    (issuer, jwks)
+    (issuer, jwks, shared)
 }
 
 /// The CLI with its logins kept in `credentials`.
@@ -165,7 +171,7 @@ fn cli_with(credentials: &Path, args: &[&str]) -> std::process::Output {
 async fn logs_in_then_every_command_uses_the_login_until_logout() {
     let dir = tempfile::tempdir().unwrap();
     let credentials = dir.path().join("credentials.json");
-    let (issuer, jwks) = start_auth_server(dir.path()).await;
+    let (issuer, jwks, auth_server) = start_auth_server(dir.path()).await;
     let port = free_port();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let mut shop = Command::new(example_bin("bookshop"));
@@ -190,10 +196,49 @@ async fn logs_in_then_every_command_uses_the_login_until_logout() {
     );
 
     // Log in, playing the browser.
+    log_in(&credentials, &url, &issuer).await;
+
+    // The stored login is used: order_book (orders:write) works, status says so.
+    let ordered = cli_with(&credentials, &call);
+    assert_eq!(ordered.status.code(), Some(0), "{ordered:?}");
+    assert!(
+        String::from_utf8_lossy(&ordered.stdout).contains("Ordered 'Dune'; it arrives tomorrow."),
+        "{ordered:?}"
+    );
+    let shown = cli_with(&credentials, &["auth", "status", "--url", &url]);
+    let shown_text = String::from_utf8_lossy(&shown.stdout).to_string();
+    assert_eq!(shown.status.code(), Some(0), "{shown:?}");
+    assert!(shown_text.contains("orders:write"), "{shown_text}");
+
+    // Logged out: back to exit 3.
+    let out = cli_with(&credentials, &["auth", "logout", "--url", &url]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let again = cli_with(&credentials, &call);
+    assert_eq!(again.status.code(), Some(3), "{again:?}");
+    let status = cli_with(&credentials, &["auth", "status", "--url", &url]);
+    assert_eq!(status.status.code(), Some(3), "{status:?}");
+
+    // A login whose token has expired, with no refresh token: exit 3, saying to log in again.
+    auth_server
+        .expired
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    log_in(&credentials, &url, &issuer).await;
+    let stale = cli_with(&credentials, &call);
+    assert_eq!(stale.status.code(), Some(3), "{stale:?}");
+    let said = String::from_utf8_lossy(&stale.stderr);
+    assert!(
+        said.contains("login expired") && said.contains("auth login"),
+        "{said}"
+    );
+}
+
+/// Runs `auth login --url URL`, playing the browser: follows the printed URL to the
+/// authorization server and its redirect back to the CLI's listener; the login must succeed.
+async fn log_in(credentials: &Path, url: &str, issuer: &str) {
     let mut login = cli()
-        .env("MCPWIRE_CLI_CREDENTIALS", &credentials)
+        .env("MCPWIRE_CLI_CREDENTIALS", credentials)
         .env_remove("BROWSER")
-        .args(["auth", "login", "--url", &url])
+        .args(["auth", "login", "--url", url])
         .stdin(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -236,26 +281,6 @@ async fn logs_in_then_every_command_uses_the_login_until_logout() {
     let told: Vec<String> = lines_rx.try_iter().collect();
     assert!(status.success(), "{told:?}");
     assert!(told.iter().any(|l| l.contains("Logged in to")), "{told:?}");
-
-    // The stored login is used: order_book (orders:write) works, status says so.
-    let ordered = cli_with(&credentials, &call);
-    assert_eq!(ordered.status.code(), Some(0), "{ordered:?}");
-    assert!(
-        String::from_utf8_lossy(&ordered.stdout).contains("Ordered 'Dune'; it arrives tomorrow."),
-        "{ordered:?}"
-    );
-    let shown = cli_with(&credentials, &["auth", "status", "--url", &url]);
-    let shown_text = String::from_utf8_lossy(&shown.stdout).to_string();
-    assert_eq!(shown.status.code(), Some(0), "{shown:?}");
-    assert!(shown_text.contains("orders:write"), "{shown_text}");
-
-    // Logged out: back to exit 3.
-    let out = cli_with(&credentials, &["auth", "logout", "--url", &url]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let again = cli_with(&credentials, &call);
-    assert_eq!(again.status.code(), Some(3), "{again:?}");
-    let status = cli_with(&credentials, &["auth", "status", "--url", &url]);
-    assert_eq!(status.status.code(), Some(3), "{status:?}");
 }
 
 #[test]
