@@ -720,6 +720,25 @@ async fn an_introspection_endpoint_that_refuses_the_server_is_a_503_not_a_401() 
     assert_eq!(answer.status, 503);
 }
 
+/// Sends `request` with `without`'s token (refused: `403` naming `scope`), then with `with`'s;
+/// returns the second answer.
+async fn refused_then_served(
+    url: &str,
+    request: Value,
+    scope: &str,
+    without: &str,
+    with: &str,
+) -> Answer {
+    let refused = post(url, Some(without), request.clone(), None).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let challenge = refused.challenge.unwrap_or_default();
+    assert!(
+        challenge.contains(&format!("scope=\"{scope}\"")),
+        "{challenge}"
+    );
+    post(url, Some(with), request, None).await
+}
+
 fn modern(method: &str, params: Value) -> Value {
     let mut params = params;
     params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": MODERN_META,
@@ -770,34 +789,11 @@ async fn prompts_and_resources_with_scopes_are_listed_and_served_only_with_them(
         "shop://stock"
     );
 
-    let get = |token| {
-        let body = modern("prompts/get", json!({"name": "price_list"}));
-        post(url, Some(token), body, None)
-    };
-    let refused = get(&nobody).await;
-    assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(
-        refused
-            .challenge
-            .unwrap_or_default()
-            .contains(r#"scope="prices:read""#)
-    );
-    let got = get(&shopper).await;
+    let get = modern("prompts/get", json!({"name": "price_list"}));
+    let got = refused_then_served(url, get, "prices:read", &nobody, &shopper).await;
     assert_eq!(got.status, 200, "{}", got.body);
-
-    let read = |token| {
-        let body = modern("resources/read", json!({"uri": "shop://stock"}));
-        post(url, Some(token), body, None)
-    };
-    let refused = read(&nobody).await;
-    assert_eq!(refused.status, 403, "{}", refused.body);
-    assert!(
-        refused
-            .challenge
-            .unwrap_or_default()
-            .contains(r#"scope="stock:read""#)
-    );
-    let read_ok = read(&shopper).await;
+    let read = modern("resources/read", json!({"uri": "shop://stock"}));
+    let read_ok = refused_then_served(url, read, "stock:read", &nobody, &shopper).await;
     assert_eq!(
         read_ok.body["result"]["contents"][0]["text"], "Dune: 7",
         "{}",

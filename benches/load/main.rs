@@ -536,32 +536,63 @@ async fn run(options: Options) -> Result<Value, String> {
     // The measured window: shorter than --duration when --max-calls ended the run.
     let window = stopped.min(until).saturating_duration_since(measure_from);
     let seconds = window.as_secs_f64().max(1e-9);
-    let calls = latencies.len().max(1) as f64;
-    let report = json!({
-        "era": if options.era == Era::Modern { "modern" } else { "legacy" },
-        "tool": options.tool.name(),
-        "connections": options.connections,
-        "seconds": seconds,
-        "calls": latencies.len(),
-        "calls_per_s": latencies.len() as f64 / seconds,
-        "p50_ms": percentile(&latencies, 50.0),
-        "p90_ms": percentile(&latencies, 90.0),
-        "p99_ms": percentile(&latencies, 99.0),
-        "p999_ms": percentile(&latencies, 99.9),
-        "max_ms": latencies.last().map(|&ns| ns as f64 / 1e6),
-        "mean_ms": latencies.iter().sum::<u64>() as f64 / latencies.len().max(1) as f64 / 1e6,
-        "errors": errors,
-        "first_error": first_error,
-        "peak_rss_kib": peak_rss,
-        // The server's CPU time per answered call, and how busy each side was (1.0 = one core).
-        "server_cpu_us_per_call": server_cpu.map(|ns| ns as f64 / 1e3 / calls),
-        "server_cpu_busy": server_cpu.map(|ns| ns as f64 / 1e9 / seconds),
-        "client_cpu_busy": client_cpu.map(|ns| ns as f64 / 1e9 / seconds),
-    });
+    let measured = Measured {
+        era: options.era,
+        tool: options.tool,
+        connections: options.connections,
+        seconds,
+        latencies: &latencies,
+        peak_rss_kib: peak_rss,
+        server_cpu,
+        client_cpu,
+    };
+    let mut report = measured.report();
+    report["errors"] = json!(errors);
+    report["first_error"] = json!(first_error);
     if errors > 0 {
         return Err(report.to_string());
     }
     Ok(report)
+}
+
+/// What one run measured (latencies sorted), and its JSON line.
+struct Measured<'a> {
+    era: Era,
+    tool: Tool,
+    connections: usize,
+    seconds: f64,
+    latencies: &'a [u64],
+    peak_rss_kib: Option<u64>,
+    server_cpu: Option<u64>,
+    client_cpu: Option<u64>,
+}
+
+impl Measured<'_> {
+    fn report(&self) -> Value {
+        let (latencies, seconds) = (self.latencies, self.seconds);
+        let calls = latencies.len().max(1) as f64;
+        json!({
+            "era": if self.era == Era::Modern { "modern" } else { "legacy" },
+            "tool": self.tool.name(),
+            "connections": self.connections,
+            "seconds": seconds,
+            "calls": latencies.len(),
+            "calls_per_s": latencies.len() as f64 / seconds,
+            "p50_ms": percentile(latencies, 50.0),
+            "p90_ms": percentile(latencies, 90.0),
+            "p99_ms": percentile(latencies, 99.0),
+            "p999_ms": percentile(latencies, 99.9),
+            "max_ms": latencies.last().map(|&ns| ns as f64 / 1e6),
+            "mean_ms": latencies.iter().sum::<u64>() as f64 / calls / 1e6,
+            "errors": 0,
+            "peak_rss_kib": self.peak_rss_kib,
+            // The server's CPU time per answered call, and how busy each side was (1.0 = one
+            // core).
+            "server_cpu_us_per_call": self.server_cpu.map(|ns| ns as f64 / 1e3 / calls),
+            "server_cpu_busy": self.server_cpu.map(|ns| ns as f64 / 1e9 / seconds),
+            "client_cpu_busy": self.client_cpu.map(|ns| ns as f64 / 1e9 / seconds),
+        })
+    }
 }
 
 /// One modern `tools/call` of `add`, over a fresh connection.

@@ -5,7 +5,7 @@
 //! its id. Requests the server sends the client, and notifications, are ignored: none of the
 //! measured calls needs one answered (`confirm_order` asks through `input_required`).
 
-use super::{Era, LEGACY, Tool, call_body, check, confirm, cpu_ns, percentile, rss_kib};
+use super::{Era, LEGACY, Measured, Tool, call_body, check, confirm, cpu_ns, rss_kib};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -208,24 +208,17 @@ pub async fn run(options: Options) -> Result<Value, String> {
     }
     drop(child); // killed
     latencies.sort_unstable();
-    let seconds = options.duration.as_secs_f64();
-    let calls = latencies.len().max(1) as f64;
-    Ok(json!({
-        "transport": "stdio",
-        "era": if options.era == Era::Modern { "modern" } else { "legacy" },
-        "tool": options.tool.name(),
-        "connections": options.in_flight,
-        "seconds": seconds,
-        "calls": latencies.len(),
-        "calls_per_s": latencies.len() as f64 / seconds,
-        "p50_ms": percentile(&latencies, 50.0),
-        "p90_ms": percentile(&latencies, 90.0),
-        "p99_ms": percentile(&latencies, 99.0),
-        "max_ms": latencies.last().map(|&ns| ns as f64 / 1e6),
-        "errors": 0,
-        "peak_rss_kib": peak,
-        "server_cpu_us_per_call": server_cpu.map(|ns| ns as f64 / 1e3 / calls),
-        "server_cpu_busy": server_cpu.map(|ns| ns as f64 / 1e9 / seconds),
-        "client_cpu_busy": client_cpu.map(|ns| ns as f64 / 1e9 / seconds),
-    }))
+    let measured = Measured {
+        era: options.era,
+        tool: options.tool,
+        connections: options.in_flight,
+        seconds: options.duration.as_secs_f64(),
+        latencies: &latencies,
+        peak_rss_kib: Some(peak),
+        server_cpu,
+        client_cpu,
+    };
+    let mut report = measured.report();
+    report["transport"] = json!("stdio");
+    Ok(report)
 }
