@@ -38,7 +38,17 @@ pub async fn connect(
                 })?;
                 options = options.header(name.trim(), value.trim())?;
             }
-            let builder = builder.oauth(crate::auth::for_commands()?);
+            // An `Authorization` header of the user's own means they authorize themselves.
+            let own_authorization = common.header.iter().any(|header| {
+                header
+                    .split_once(':')
+                    .is_some_and(|(name, _)| name.trim().eq_ignore_ascii_case("authorization"))
+            });
+            let builder = if own_authorization {
+                builder
+            } else {
+                builder.oauth(crate::auth::for_commands()?)
+            };
             Ok(builder.connect_http_with(url, options).await?)
         }
         (None, Some(command)) => {
