@@ -1,8 +1,10 @@
 //! Where a [`JwtVerifier`](super::JwtVerifier)'s keys come from, and their cache.
 
 use super::TokenError;
+use jsonwebtoken::DecodingKey;
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, RwLock};
 
@@ -76,9 +78,9 @@ impl JwksSource {
     }
 }
 
-/// The key set last fetched, and when.
+/// The key set last fetched (decoded), and when.
 struct Fetched {
-    keys: JwkSet,
+    keys: Vec<Key>,
     at: Instant,
 }
 
@@ -104,7 +106,7 @@ impl KeyCache {
     }
 
     /// The key named `kid` (or the only key, for a token that names none).
-    pub(super) async fn key(&self, kid: Option<&str>) -> Result<Jwk, TokenError> {
+    pub(super) async fn key(&self, kid: Option<&str>) -> Result<Arc<DecodingKey>, TokenError> {
         if let Some(key) = self.cached(kid).await {
             return Ok(key);
         }
@@ -120,7 +122,7 @@ impl KeyCache {
             .as_ref()
             .is_some_and(|f| f.at.elapsed() < self.cooldown);
         if !recent {
-            let keys = self.source.fetch(&self.http).await?;
+            let keys = decoded(&self.source.fetch(&self.http).await?);
             *self.fetched.write().await = Some(Fetched {
                 keys,
                 at: Instant::now(),
@@ -134,16 +136,35 @@ impl KeyCache {
         })
     }
 
-    async fn cached(&self, kid: Option<&str>) -> Option<Jwk> {
+    async fn cached(&self, kid: Option<&str>) -> Option<Arc<DecodingKey>> {
         let fetched = self.fetched.read().await;
-        let keys = &fetched.as_ref()?.keys.keys;
+        let keys = &fetched.as_ref()?.keys;
         match kid {
-            Some(kid) => keys
-                .iter()
-                .find(|key| key.common.key_id.as_deref() == Some(kid)),
+            Some(kid) => keys.iter().find(|key| key.kid.as_deref() == Some(kid)),
             None if keys.len() == 1 => keys.first(),
             None => None,
         }
-        .cloned()
+        .map(|key| key.decoding.clone())
     }
+}
+
+/// One key of the set, decoded once when the set is fetched (not per token).
+struct Key {
+    kid: Option<String>,
+    decoding: Arc<DecodingKey>,
+}
+
+/// The keys of `set` that decode; one that does not (an unknown type, bad parameters) is left
+/// out, so a token naming it is refused like one naming no known key.
+fn decoded(set: &JwkSet) -> Vec<Key> {
+    set.keys
+        .iter()
+        .filter_map(|jwk: &Jwk| {
+            let decoding = DecodingKey::from_jwk(jwk).ok()?;
+            Some(Key {
+                kid: jwk.common.key_id.clone(),
+                decoding: Arc::new(decoding),
+            })
+        })
+        .collect()
 }

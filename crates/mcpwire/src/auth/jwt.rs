@@ -2,7 +2,7 @@
 
 use super::jwks::KeyCache;
 use super::{JwksSource, TokenError, TokenVerifier, VerifiedToken};
-use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
+use jsonwebtoken::{Algorithm, Validation, decode, decode_header};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::pin::Pin;
@@ -40,22 +40,26 @@ const DEFAULT_ALGORITHMS: [Algorithm; 9] = [
 /// # drop(verifier);
 /// ```
 pub struct JwtVerifier {
-    issuer: String,
-    audience: String,
     keys: KeyCache,
     algorithms: Vec<Algorithm>,
-    leeway: u64,
+    /// The claim checks (issuer, audience, required claims, leeway), set up once.
+    validation: Validation,
 }
 
 impl JwtVerifier {
     /// Tokens from `issuer` for `audience`, signed by a key of `jwks`.
     pub fn new(issuer: impl Into<String>, audience: impl Into<String>, jwks: JwksSource) -> Self {
+        let (issuer, audience) = (issuer.into(), audience.into());
+        let mut validation = Validation::new(Algorithm::ES256);
+        validation.set_issuer(&[&issuer]);
+        validation.set_audience(&[&audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.validate_nbf = true;
+        validation.leeway = 30;
         Self {
-            issuer: issuer.into(),
-            audience: audience.into(),
             keys: KeyCache::new(jwks),
             algorithms: DEFAULT_ALGORITHMS.to_vec(),
-            leeway: 30,
+            validation,
         }
     }
 
@@ -67,7 +71,7 @@ impl JwtVerifier {
     /// # drop(verifier);
     /// ```
     pub fn leeway(mut self, seconds: u64) -> Self {
-        self.leeway = seconds;
+        self.validation.leeway = seconds;
         self
     }
 
@@ -113,14 +117,10 @@ impl JwtVerifier {
                 header.alg
             )));
         }
-        let jwk = self.keys.key(header.kid.as_deref()).await?;
-        let key = DecodingKey::from_jwk(&jwk).map_err(|e| invalid(format!("key: {e}")))?;
-        let mut validation = Validation::new(header.alg);
-        validation.set_issuer(&[&self.issuer]);
-        validation.set_audience(&[&self.audience]);
-        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-        validation.validate_nbf = true;
-        validation.leeway = self.leeway;
+        let key = self.keys.key(header.kid.as_deref()).await?;
+        // jsonwebtoken wants every listed algorithm to fit the key: list the token's alone.
+        let mut validation = self.validation.clone();
+        validation.algorithms = vec![header.alg];
         let data = decode::<Map<String, Value>>(token, &key, &validation)
             .map_err(|e| invalid(e.to_string()))?;
         Ok(token_of(data.claims))

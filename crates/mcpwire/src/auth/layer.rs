@@ -229,23 +229,11 @@ pub(crate) fn protect(
     let serve = move || {
         let metadata = metadata.clone();
         async move {
-            let headers = [
-                (CONTENT_TYPE, HeaderValue::from_static("application/json")),
-                cors("access-control-allow-origin", "*"),
-                cors("access-control-allow-methods", "GET, OPTIONS"),
-                cors("access-control-allow-headers", "*"),
-            ];
-            (headers, metadata).into_response()
+            let json = [(CONTENT_TYPE, HeaderValue::from_static("application/json"))];
+            (cors(), json, metadata).into_response()
         }
     };
-    let preflight = || async {
-        let headers = [
-            cors("access-control-allow-origin", "*"),
-            cors("access-control-allow-methods", "GET, OPTIONS"),
-            cors("access-control-allow-headers", "*"),
-        ];
-        (StatusCode::NO_CONTENT, headers).into_response()
-    };
+    let preflight = || async { (StatusCode::NO_CONTENT, cors()).into_response() };
     let path_based = authorization.resource.metadata_path();
     let root = ProtectedResource::root_metadata_path();
     let mut metadata_routes =
@@ -262,9 +250,17 @@ pub(crate) fn protect(
         .merge(metadata_routes)
 }
 
-fn cors(name: &'static str, value: &'static str) -> (HeaderName, HeaderValue) {
-    (
-        HeaderName::from_static(name),
-        HeaderValue::from_static(value),
-    )
+/// Open CORS for the metadata: any origin may read it.
+fn cors() -> [(HeaderName, HeaderValue); 3] {
+    let header = |name, value| {
+        (
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        )
+    };
+    [
+        header("access-control-allow-origin", "*"),
+        header("access-control-allow-methods", "GET, OPTIONS"),
+        header("access-control-allow-headers", "*"),
+    ]
 }

@@ -12,6 +12,8 @@ pub(crate) struct NamedView<T> {
     /// The entries in list order.
     order: Vec<Arc<T>>,
     pages: Pages,
+    /// Whether any entry needs scopes, worked out once per view (see `scoped.rs`).
+    pub(super) any_scoped: std::sync::OnceLock<bool>,
 }
 
 impl<T> Default for NamedView<T> {
@@ -20,6 +22,7 @@ impl<T> Default for NamedView<T> {
             by_name: HashMap::new(),
             order: Vec::new(),
             pages: Pages::default(),
+            any_scoped: std::sync::OnceLock::new(),
         }
     }
 }
@@ -41,6 +44,7 @@ impl<T> NamedView<T> {
         Self {
             pages: Pages::new(key, &listed, page_size),
             order: entries.iter().map(|entry| Arc::clone(entry)).collect(),
+            any_scoped: std::sync::OnceLock::new(),
             by_name: entries
                 .into_iter()
                 .map(|entry| (name(entry), entry.clone()))

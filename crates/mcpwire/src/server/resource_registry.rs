@@ -94,6 +94,7 @@ impl ResourceRegistry {
         ResourceView {
             resource_pages: Pages::new("resources", &listed, page_size),
             plain_order: plain.iter().map(|resource| Arc::clone(resource)).collect(),
+            any_scoped: std::sync::OnceLock::new(),
             template_pages: Pages::new("resourceTemplates", &templated, page_size),
             plain: plain
                 .into_iter()
@@ -110,6 +111,8 @@ pub(crate) struct ResourceView {
     plain: HashMap<&'static str, Arc<RegisteredResource>>,
     /// The plain resources in registration order.
     plain_order: Vec<Arc<RegisteredResource>>,
+    /// Whether any resource or template needs scopes, worked out once per view.
+    any_scoped: std::sync::OnceLock<bool>,
     templates: Vec<Arc<RegisteredResource>>,
     resource_pages: Pages,
     template_pages: Pages,
@@ -145,8 +148,10 @@ impl ResourceView {
 
     /// Whether any resource or template needs scopes (else lists need no filtering).
     pub(crate) fn any_scoped(&self) -> bool {
-        let all = self.plain_order.iter().chain(&self.templates);
-        scoped::any_scoped(all, |resource| resource.definition.scopes)
+        *self.any_scoped.get_or_init(|| {
+            let all = self.plain_order.iter().chain(&self.templates);
+            scoped::any_scoped(all, |resource| resource.definition.scopes)
+        })
     }
 
     /// `resources/list` as `grant` may see it, in one page.

@@ -23,9 +23,12 @@ impl<T: Scoped> NamedView<T> {
         self.get(name).map_or(&[], |entry| entry.scopes())
     }
 
-    /// Whether any entry needs scopes (else lists need no filtering).
+    /// Whether any entry needs scopes (else lists need no filtering); worked out once per view,
+    /// not per request.
     pub(crate) fn any_scoped(&self) -> bool {
-        any_scoped(self.entries(), |entry| entry.scopes())
+        *self
+            .any_scoped
+            .get_or_init(|| any_scoped(self.entries(), |entry| entry.scopes()))
     }
 
     /// The list result under `key` as `grant` may see it, in one page.
