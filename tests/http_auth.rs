@@ -238,6 +238,20 @@ async fn post(url: &str, token: Option<&str>, body: Value, session: Option<&str>
     }
 }
 
+/// Opens a 2025-11-25 session with `token` (`initialize`, `notifications/initialized`).
+async fn open_session(url: &str, token: &str) -> String {
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let opened = post(url, Some(token), initialize, None).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    let session = opened.session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let note = post(url, Some(token), initialized, Some(&session)).await;
+    assert_eq!(note.status, 202);
+    session
+}
+
 fn call(tool: &str, extra: Value) -> Value {
     let mut params = json!({"name": tool, "arguments": {},
         "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN_META,
@@ -473,15 +487,7 @@ async fn another_subject_cannot_use_a_session() {
     let server = serve(&[&key], &[]).await;
     let alice = key.sign(&claims(&server.url, "alice", ""));
     let bob = key.sign(&claims(&server.url, "bob", ""));
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"}}});
-    let opened = post(&server.url, Some(&alice), initialize, None).await;
-    assert_eq!(opened.status, 200, "{}", opened.body);
-    let session = opened.session.expect("a session id");
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let note = post(&server.url, Some(&alice), initialized, Some(&session)).await;
-    assert_eq!(note.status, 202);
+    let session = open_session(&server.url, &alice).await;
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
     let stolen = post(&server.url, Some(&bob), list.clone(), Some(&session)).await;
     assert_eq!(stolen.status, 404, "{}", stolen.body);
@@ -553,13 +559,7 @@ async fn a_session_call_needs_the_tools_scopes_too() {
     let key = Key::new("k1");
     let server = serve(&[&key], &[]).await;
     let reader = key.sign(&claims(&server.url, "alice", "books:read"));
-    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"}}});
-    let opened = post(&server.url, Some(&reader), initialize, None).await;
-    let session = opened.session.expect("a session id");
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    post(&server.url, Some(&reader), initialized, Some(&session)).await;
+    let session = open_session(&server.url, &reader).await;
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                       "params": {"name": "place_order", "arguments": {}}});
     let refused = post(&server.url, Some(&reader), call, Some(&session)).await;
