@@ -187,8 +187,37 @@ struct Answer {
 
 const MODERN_META: &str = "2026-07-28";
 
-/// POSTs one JSON-RPC message (a 2026-07-28 call unless `session` says 2025-11-25).
+/// POSTs one JSON-RPC message (a 2026-07-28 call unless `session` says 2025-11-25), with the
+/// headers a well-behaved client sends.
 async fn post(url: &str, token: Option<&str>, body: Value, session: Option<&str>) -> Answer {
+    let method = body["method"].as_str().unwrap_or_default().to_owned();
+    let mut headers = Vec::new();
+    match session {
+        Some(session) => {
+            headers.push(("mcp-protocol-version", "2025-11-25".to_owned()));
+            headers.push(("mcp-session-id", session.to_owned()));
+        }
+        None if method != "initialize" => {
+            headers.push(("mcp-protocol-version", MODERN_META.to_owned()));
+            headers.push(("mcp-method", method));
+            let target = body["params"]["name"].as_str();
+            if let Some(name) = target.or(body["params"]["uri"].as_str()) {
+                headers.push(("mcp-name", name.to_owned()));
+            }
+        }
+        None => {}
+    }
+    post_with(url, token, body, &headers).await
+}
+
+/// POSTs one JSON-RPC message with exactly `headers` (besides the content type, `Accept` and
+/// the token).
+async fn post_with(
+    url: &str,
+    token: Option<&str>,
+    body: Value,
+    headers: &[(&'static str, String)],
+) -> Answer {
     let mut request = reqwest::Client::new()
         .post(url)
         .header("content-type", "application/json")
@@ -196,23 +225,8 @@ async fn post(url: &str, token: Option<&str>, body: Value, session: Option<&str>
     if let Some(token) = token {
         request = request.header("authorization", format!("Bearer {token}"));
     }
-    let method = body["method"].as_str().unwrap_or_default().to_owned();
-    match session {
-        Some(session) => {
-            request = request
-                .header("mcp-protocol-version", "2025-11-25")
-                .header("mcp-session-id", session);
-        }
-        None if method != "initialize" => {
-            request = request
-                .header("mcp-protocol-version", MODERN_META)
-                .header("mcp-method", &method);
-            let target = body["params"]["name"].as_str();
-            if let Some(name) = target.or(body["params"]["uri"].as_str()) {
-                request = request.header("mcp-name", name);
-            }
-        }
-        None => {}
+    for (name, value) in headers {
+        request = request.header(*name, value);
     }
     let response = request.json(&body).send().await.expect("a response");
     let status = response.status().as_u16();
@@ -576,32 +590,51 @@ async fn a_session_call_needs_the_tools_scopes_too() {
     assert_eq!(text(&allowed), "alice");
 }
 
+/// The bookshop example protected by tokens of `key` (`--auth-*`): its process, its JWKS
+/// directory and its audience (the endpoint's URL).
+struct ProtectedShop {
+    shop: HttpExample,
+    audience: String,
+    _dir: TempDir,
+}
+
+impl ProtectedShop {
+    fn spawn(key: &Key) -> Self {
+        let dir = TempDir(std::env::temp_dir().join(format!("mcpwire-shop-{}", rand_suffix())));
+        std::fs::create_dir_all(&dir.0).unwrap();
+        let jwks = dir.0.join("jwks.json");
+        write_jwks(&jwks, &[key]);
+        let port = free_port();
+        let audience = format!("http://127.0.0.1:{port}/mcp");
+        let mut command = std::process::Command::new(example_bin("bookshop"));
+        command.args(["--http", &format!("127.0.0.1:{port}")]);
+        command.args([
+            "--auth-issuer",
+            ISSUER,
+            "--auth-audience",
+            &audience,
+            "--auth-jwks",
+        ]);
+        command.arg(&jwks);
+        let shop = HttpExample::spawn(command, "the protected bookshop");
+        ProtectedShop {
+            shop,
+            audience,
+            _dir: dir,
+        }
+    }
+}
+
 #[tokio::test]
 async fn the_bookshop_takes_auth_options_and_order_book_needs_orders_write() {
     let key = Key::new("shop");
-    let dir = TempDir(std::env::temp_dir().join(format!("mcpwire-shop-{}", rand_suffix())));
-    std::fs::create_dir_all(&dir.0).unwrap();
-    let jwks = dir.0.join("jwks.json");
-    write_jwks(&jwks, &[&key]);
-    let port = free_port();
-    let audience = format!("http://127.0.0.1:{port}/mcp");
-    let mut command = std::process::Command::new(example_bin("bookshop"));
-    command.args(["--http", &format!("127.0.0.1:{port}")]);
-    command.args([
-        "--auth-issuer",
-        ISSUER,
-        "--auth-audience",
-        &audience,
-        "--auth-jwks",
-    ]);
-    command.arg(&jwks);
-    let shop = HttpExample::spawn(command, "the protected bookshop");
+    let ProtectedShop { shop, audience, .. } = &ProtectedShop::spawn(&key);
     let order = |extra| call("order_book", extra);
     let args = json!({"arguments": {"title": "Dune"}});
 
     let anonymous = post(&shop.url, None, order(args.clone()), None).await;
     assert_eq!(anonymous.status, 401);
-    let reader = key.sign(&claims(&audience, "alice", "books:read"));
+    let reader = key.sign(&claims(audience, "alice", "books:read"));
     let refused = post(&shop.url, Some(&reader), order(args.clone()), None).await;
     assert_eq!(refused.status, 403, "{}", refused.body);
     assert!(
@@ -618,7 +651,7 @@ async fn the_bookshop_takes_auth_options_and_order_book_needs_orders_write() {
     )
     .await;
     assert_eq!(info.status, 200, "{}", info.body);
-    let writer = key.sign(&claims(&audience, "bob", "orders:write"));
+    let writer = key.sign(&claims(audience, "bob", "orders:write"));
     let ordered = post(&shop.url, Some(&writer), order(args), None).await;
     assert_eq!(text(&ordered), "Ordered 'Dune'; it arrives tomorrow.");
 }
@@ -799,4 +832,159 @@ async fn prompts_and_resources_with_scopes_are_listed_and_served_only_with_them(
         "{}",
         read_ok.body
     );
+}
+
+/// A request for `order_book` the `profile` token may not make: refused with `403
+/// insufficient_scope` naming `orders:write`, and nothing was ordered.
+fn assert_refused_order(answer: &Answer, how: &str) {
+    assert_eq!(answer.status, 403, "{how}: {}", answer.body);
+    let challenge = answer.challenge.clone().unwrap_or_default();
+    assert!(
+        challenge.starts_with(r#"Bearer error="insufficient_scope""#)
+            && challenge.contains(r#"scope="orders:write""#),
+        "{how}: {challenge}"
+    );
+    assert_eq!(
+        answer.body["error"]["code"], -32003,
+        "{how}: {}",
+        answer.body
+    );
+    assert!(
+        !answer.body.to_string().contains("Ordered"),
+        "{how}: {}",
+        answer.body
+    );
+}
+
+fn legacy_order(params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params})
+}
+
+#[tokio::test]
+async fn a_session_request_with_a_lying_mcp_method_header_is_refused() {
+    let key = Key::new("shop");
+    let protected = ProtectedShop::spawn(&key);
+    let url = protected.shop.url.as_str();
+    let profile = key.sign(&claims(&protected.audience, "mallory", "profile"));
+    let session = open_session(url, &profile).await;
+    let headers = [
+        ("mcp-protocol-version", "2025-11-25".to_owned()),
+        ("mcp-session-id", session.clone()),
+        ("mcp-method", "tools/list".to_owned()),
+    ];
+    let body = legacy_order(json!({"name": "order_book", "arguments": {"title": "Dune"}}));
+    let answer = post_with(url, Some(&profile), body.clone(), &headers).await;
+    assert_refused_order(&answer, "lying Mcp-Method");
+    // A lying header on a request the caller may make is a mismatch, as on 2026-07-28.
+    let info = legacy_order(json!({"name": "book_info", "arguments": {"title": "Dune"}}));
+    let answer = post_with(url, Some(&profile), info, &headers).await;
+    assert_eq!(answer.body["error"]["code"], -32020, "{}", answer.body);
+    // The session goes on.
+    let info = legacy_order(json!({"name": "book_info", "arguments": {"title": "Dune"}}));
+    let answer = post(url, Some(&profile), info, Some(&session)).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+}
+
+#[tokio::test]
+async fn a_session_request_with_an_extra_field_in_params_is_refused() {
+    let key = Key::new("shop");
+    let protected = ProtectedShop::spawn(&key);
+    let url = protected.shop.url.as_str();
+    let profile = key.sign(&claims(&protected.audience, "mallory", "profile"));
+    let session = open_session(url, &profile).await;
+    let body =
+        legacy_order(json!({"name": "order_book", "arguments": {"title": "Dune"}, "uri": 0}));
+    let answer = post(url, Some(&profile), body, Some(&session)).await;
+    assert_refused_order(&answer, "extra uri field");
+}
+
+#[tokio::test]
+async fn a_modern_request_naming_the_tool_in_base64_is_refused() {
+    let key = Key::new("shop");
+    let protected = ProtectedShop::spawn(&key);
+    let url = protected.shop.url.as_str();
+    let profile = key.sign(&claims(&protected.audience, "mallory", "profile"));
+    let headers = [
+        ("mcp-protocol-version", MODERN_META.to_owned()),
+        ("mcp-method", "tools/call".to_owned()),
+        ("mcp-name", "=?base64?b3JkZXJfYm9vaw==?=".to_owned()),
+    ];
+    let body = call("order_book", json!({"arguments": {"title": "Dune"}}));
+    let answer = post_with(url, Some(&profile), body.clone(), &headers).await;
+    assert_refused_order(&answer, "base64 Mcp-Name");
+    let writer = key.sign(&claims(&protected.audience, "bob", "orders:write"));
+    let ordered = post_with(url, Some(&writer), body, &headers).await;
+    assert_eq!(text(&ordered), "Ordered 'Dune'; it arrives tomorrow.");
+}
+
+/// Accepts `ISSUER|SUBJECT` tokens from two issuers (as a server trusting two authorization
+/// servers does).
+struct TwoIssuers;
+
+impl mcpwire::auth::TokenVerifier for TwoIssuers {
+    fn verify<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> std::pin::Pin<
+        Box<
+            dyn std::future::Future<
+                    Output = Result<mcpwire::auth::VerifiedToken, mcpwire::auth::TokenError>,
+                > + Send
+                + 'a,
+        >,
+    > {
+        let verified = match token.split_once('|') {
+            Some((issuer @ ("https://a.test" | "https://b.test"), subject)) => {
+                Ok(mcpwire::auth::VerifiedToken::new(issuer, subject))
+            }
+            _ => Err(mcpwire::auth::TokenError::Invalid("unknown".into())),
+        };
+        Box::pin(std::future::ready(verified))
+    }
+}
+
+#[tokio::test]
+async fn the_same_subject_from_another_issuer_is_another_caller() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let resource = ProtectedResource::new(&url, "https://a.test");
+    let server = McpServer::new("two issuers")
+        .tool(whoami)
+        .unwrap()
+        .tool(confirmed)
+        .unwrap()
+        .http()
+        .authorization(Authorization::new(TwoIssuers, resource));
+    tokio::spawn(server.serve_listener(listener, std::future::pending()));
+    let (from_a, from_b) = ("https://a.test|alice", "https://b.test|alice");
+
+    // Both are "alice" to the tool.
+    for token in [from_a, from_b] {
+        let answer = post(&url, Some(token), call("whoami", json!({})), None).await;
+        assert_eq!(text(&answer), "alice");
+    }
+    // A session of alice@a is not alice@b's.
+    let session = open_session(&url, from_a).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let stolen = post(&url, Some(from_b), list.clone(), Some(&session)).await;
+    assert_eq!(stolen.status, 404, "{}", stolen.body);
+    let own = post(&url, Some(from_a), list, Some(&session)).await;
+    assert_eq!(own.status, 200, "{}", own.body);
+    // Nor is a round of alice@a's multi-round call.
+    let first = post(&url, Some(from_a), call("confirmed", json!({})), None).await;
+    let result = &first.body["result"];
+    let key = result["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap();
+    let retry = json!({
+        "inputResponses": {key.as_str(): {"action": "accept", "content": {"confirm": true}}},
+        "requestState": result["requestState"],
+    });
+    let stolen = post(&url, Some(from_b), call("confirmed", retry.clone()), None).await;
+    assert_eq!(stolen.body["error"]["code"], -32602, "{}", stolen.body);
+    let resumed = post(&url, Some(from_a), call("confirmed", retry), None).await;
+    assert_eq!(text(&resumed), "confirm=true");
 }

@@ -1,9 +1,9 @@
 //! `Authorization`: the verifier and the metadata in front of the MCP endpoint.
 
-use super::challenge::{Problem, respond};
 use super::{ProtectedResource, TokenError, TokenVerifier};
-use crate::context::{Grant, Principal};
+use crate::context::{Grant, Issuer, Principal};
 use crate::server::core::ServerCore;
+use crate::transport::http::challenge::{Problem, respond};
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
@@ -65,10 +65,14 @@ impl Authorization {
         self
     }
 
-    /// Verifies the request's bearer token and the scopes its operation needs: the response to
-    /// send instead, or the request with its [`Principal`], [`Grant`] and
+    /// Verifies the request's bearer token and the scopes every request needs: the response to
+    /// send instead, or the request with its [`Principal`], [`Issuer`], [`Grant`] and
     /// [`VerifiedToken`](super::VerifiedToken) in its extensions.
-    async fn admit(&self, request: Request, core: &ServerCore) -> Result<Request, Response> {
+    ///
+    /// The scopes of the tool, prompt or resource a request is for are not looked at here: the
+    /// dispatcher decides them from the parsed request, right before it runs the handler, and
+    /// the transport turns its refusal into the same `403` challenge.
+    async fn admit(&self, mut request: Request) -> Result<Request, Response> {
         let url = self.resource.metadata_url();
         let challenge = |problem| respond(problem, &url, &self.required_scopes);
         let Some(token) = bearer(&request).map(str::to_owned) else {
@@ -85,21 +89,19 @@ impl Authorization {
                 return Err(StatusCode::SERVICE_UNAVAILABLE.into_response());
             }
         };
-        let (mut request, operation) = operation_scopes(request, core).await?;
-        // Every scope the operation needs, in one challenge (SEP-2350).
-        let mut needed: Vec<String> = self.required_scopes.clone();
-        for scope in operation {
-            if !needed.iter().any(|n| n == scope) {
-                needed.push((*scope).to_owned());
-            }
-        }
-        if !needed.iter().all(|scope| verified.has_scope(scope)) {
-            return Err(respond(Problem::InsufficientScope, &url, &needed));
+        if !self
+            .required_scopes
+            .iter()
+            .all(|scope| verified.has_scope(scope))
+        {
+            return Err(challenge(Problem::InsufficientScope));
         }
         let mut grant = Grant::new(verified.scopes.clone()).with_claims(verified.claims.clone());
         grant.metadata_url = Some(Arc::from(url.as_str()));
+        grant.endpoint_scopes = self.required_scopes.clone().into();
         let extensions = request.extensions_mut();
         extensions.insert(Principal(verified.subject.clone()));
+        extensions.insert(Issuer(verified.issuer.clone()));
         extensions.insert(grant);
         extensions.insert(verified);
         Ok(request)
@@ -114,89 +116,12 @@ fn bearer(request: &Request) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-/// The scopes the request's operation needs beyond the endpoint's: those of the tool a
-/// `tools/call` names, the prompt a `prompts/get` names, the resource a `resources/read` reads.
-/// On 2026-07-28 the validated `Mcp-Method` and `Mcp-Name` headers say which (the endpoint
-/// refuses a body that disagrees with them); otherwise, when something needs scopes, the body
-/// is read (within the message limit) and put back.
-async fn operation_scopes(
+async fn authenticate(
+    State(authorization): State<Arc<Authorization>>,
     request: Request,
-    core: &ServerCore,
-) -> Result<(Request, &'static [&'static str]), Response> {
-    let any_scoped = {
-        let snapshot = core.snapshot();
-        snapshot.tools.any_scoped()
-            || snapshot.prompts.any_scoped()
-            || snapshot.resources.any_scoped()
-    };
-    if !any_scoped {
-        return Ok((request, &[]));
-    }
-    let (method, name) = {
-        let header = |name: &str| {
-            request
-                .headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned)
-        };
-        (header("mcp-method"), header("mcp-name"))
-    };
-    if let Some(method) = method {
-        let scopes = scopes_of(core, &method, name.as_deref());
-        return Ok((request, scopes));
-    }
-    let (parts, body) = request.into_parts();
-    let limit = core.limits.max_message_bytes;
-    let Ok(bytes) = axum::body::to_bytes(body, limit).await else {
-        return Err(StatusCode::PAYLOAD_TOO_LARGE.into_response());
-    };
-    #[derive(serde::Deserialize)]
-    struct Peek {
-        method: Option<String>,
-        params: Option<PeekParams>,
-    }
-    #[derive(serde::Deserialize)]
-    struct PeekParams {
-        name: Option<String>,
-        uri: Option<String>,
-    }
-    let scopes = match serde_json::from_slice::<Peek>(&bytes) {
-        Ok(Peek {
-            method: Some(method),
-            params: Some(params),
-        }) => scopes_of(core, &method, params.name.or(params.uri).as_deref()),
-        _ => &[],
-    };
-    Ok((
-        Request::from_parts(parts, axum::body::Body::from(bytes)),
-        scopes,
-    ))
-}
-
-/// The scopes `method` on `target` (a tool or prompt name, a resource URI) needs.
-fn scopes_of(core: &ServerCore, method: &str, target: Option<&str>) -> &'static [&'static str] {
-    let Some(target) = target else {
-        return &[];
-    };
-    let snapshot = core.snapshot();
-    match method {
-        "tools/call" => snapshot.tools.scopes(target),
-        "prompts/get" => snapshot.prompts.scopes(target),
-        "resources/read" => snapshot.resources.scopes(target),
-        _ => &[],
-    }
-}
-
-/// The middleware's state: the authorization, and the server whose tools say their scopes.
-#[derive(Clone)]
-struct Guarded {
-    authorization: Arc<Authorization>,
-    core: Arc<ServerCore>,
-}
-
-async fn authenticate(State(guarded): State<Guarded>, request: Request, next: Next) -> Response {
-    match guarded.authorization.admit(request, &guarded.core).await {
+    next: Next,
+) -> Response {
+    match authorization.admit(request).await {
         Ok(request) => next.run(request).await,
         Err(refusal) => refusal,
     }
@@ -241,12 +166,8 @@ pub(crate) fn protect(
     if path_based != root {
         metadata_routes = metadata_routes.route(root, get(serve).options(preflight));
     }
-    let guarded = Guarded {
-        authorization,
-        core,
-    };
     router
-        .layer(middleware::from_fn_with_state(guarded, authenticate))
+        .layer(middleware::from_fn_with_state(authorization, authenticate))
         .merge(metadata_routes)
 }
 

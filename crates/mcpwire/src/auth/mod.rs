@@ -42,7 +42,6 @@
 //! # }
 //! ```
 
-mod challenge;
 mod introspection;
 mod jwks;
 mod jwt;

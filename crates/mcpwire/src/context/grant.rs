@@ -7,9 +7,12 @@ use std::sync::Arc;
 ///
 /// `mcpwire::auth` (features `auth` + `http`) inserts one into each authenticated HTTP request's
 /// extensions, beside the [`Principal`](super::Principal); your own middleware may insert one
-/// too. The SDK then shows the caller only the tools it may call (their `#[tool(scopes = […])]`),
-/// refuses the others with `403 insufficient_scope`, and hands the grant to handlers as
-/// [`Context::grant`](crate::Context::grant).
+/// too, and so may [`McpServer::local_grant`](crate::McpServer::local_grant) for stdio and
+/// in-memory connections. The SDK then shows the caller only the tools, prompts and resources it
+/// may use (their `scopes = […]`), refuses every other call, read, subscription or completion
+/// at dispatch, from the parsed request (`403 insufficient_scope` on HTTP, JSON-RPC error
+/// `-32003` elsewhere), and hands the grant to handlers as [`Context::grant`](crate::Context::grant).
+/// Without a grant nothing is checked: scopes are an OAuth matter.
 ///
 /// ```
 /// use mcpwire::context::Grant;
@@ -28,6 +31,9 @@ pub struct Grant {
     pub claims: Map<String, Value>,
     /// Where this server's protected-resource metadata is (for the `403` challenge).
     pub(crate) metadata_url: Option<Arc<str>>,
+    /// The scopes every request of the endpoint needs (named again in a `403` challenge, which
+    /// lists every scope the refused request needs).
+    pub(crate) endpoint_scopes: Arc<[String]>,
 }
 
 impl Grant {

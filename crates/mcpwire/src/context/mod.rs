@@ -35,7 +35,7 @@ pub use grant::Grant;
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
-pub use principal::Principal;
+pub use principal::{Issuer, Principal};
 pub(crate) use state::SharedState;
 
 use crate::protocol::jsonrpc::notification_line;

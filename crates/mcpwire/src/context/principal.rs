@@ -27,3 +27,32 @@ pub struct Principal(
     /// Who the caller is, in your authentication's terms (a user id, a client id).
     pub String,
 );
+
+/// Who vouched for the request's [`Principal`]: the issuer of its verified token.
+///
+/// `mcpwire::auth` inserts one beside the `Principal` (the token's `iss` beside its `sub`), and
+/// so may your own middleware. Two authorization servers may issue the same subject, so when an
+/// `Issuer` is present, 2025-11-25 sessions, 2026-07-28 `requestState`, tasks and
+/// `#[tool(once)]` replay guards are bound to the issuer and the subject together: a token of
+/// another issuer naming the same subject is another caller.
+///
+/// ```
+/// use mcpwire::context::{Issuer, Principal};
+///
+/// let mut request = axum::extract::Request::new(axum::body::Body::empty());
+/// request.extensions_mut().insert(Principal("alice".into()));
+/// request.extensions_mut().insert(Issuer("https://auth.example.com".into()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Issuer(
+    /// The issuer's identifier (a token's `iss`).
+    pub String,
+);
+
+impl Issuer {
+    /// The key a caller authenticated as `subject` by this issuer is bound by: unambiguous for
+    /// every pair (the issuer's length comes first), and never equal to another issuer's.
+    pub(crate) fn binding(&self, subject: &str) -> String {
+        format!("{}:{}{}", self.0.len(), self.0, subject)
+    }
+}

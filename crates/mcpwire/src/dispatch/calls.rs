@@ -2,6 +2,7 @@
 //! Each gets a `Context`, its round's inputs (2026-07-28), a panic guard, and the mapping of how
 //! it stopped onto the wire.
 
+use super::authorize;
 use super::envelope::Kind;
 use super::era::Served;
 use super::rounds::{self, Target};
@@ -39,6 +40,7 @@ pub(crate) async fn call_tool(
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(unknown("tool", &params.name));
     };
+    authorize::admit(exchange, tool.definition.scopes)?;
     if served.era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
         if super::tasks::negotiated(&served) {
             return super::tasks::call_tool(exchange, id, params, served, tool).await;
@@ -90,6 +92,7 @@ pub(crate) async fn get_prompt(
     let Some(prompt) = exchange.core.snapshot().prompts.get(&params.name).cloned() else {
         return Err(unknown("prompt", &params.name));
     };
+    authorize::admit(exchange, prompt.definition.scopes)?;
     let arguments = params.arguments.as_ref().map(|arguments| {
         serde_json::value::to_raw_value(arguments).expect("string maps serialize")
     });
@@ -144,6 +147,7 @@ pub(crate) async fn read_resource(
     let Some((resource, variables)) = found else {
         return Err(not_found(era, &params.uri));
     };
+    authorize::admit(exchange, resource.definition.scopes)?;
     let arguments = (!variables.is_empty())
         .then(|| serde_json::value::to_raw_value(&variables).expect("variables serialize"));
     let target = Target {
@@ -265,7 +269,7 @@ fn request_context(exchange: &Exchange, id: &RequestId, served: Served) -> Conte
         state: core.state.clone(),
         outbound: exchange.outbound.clone(),
         headers: exchange.headers.clone(),
-        principal: exchange.principal.clone(),
+        principal: exchange.subject.clone(),
         grant: exchange.grant.clone(),
         notifier: core.notifier.clone(),
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
@@ -288,7 +292,8 @@ pub(crate) async fn complete(
         return Err(ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found"));
     };
     let context = request_context(exchange, id, served);
-    let completing = completion::complete(core, completer, params, context);
+    let admit = |scopes: &[&str]| authorize::admit(exchange, scopes);
+    let completing = completion::complete(core, completer, params, context, admit);
     let answer = caught(completing, "the completer")
         .await
         .unwrap_or_else(|| {

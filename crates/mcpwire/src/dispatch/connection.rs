@@ -25,7 +25,9 @@ where
         outbound: outbound.clone(),
         headers: None,
         principal: None,
-        grant: None,
+        subject: None,
+        grant: core.local_grant.clone(),
+        mismatch: None,
     });
     let mut tasks = JoinSet::new();
     let forwarding = tokio::spawn(forward_changes(exchange.clone()));

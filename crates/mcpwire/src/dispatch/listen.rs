@@ -7,6 +7,7 @@
 //! only the caller's own tasks are honoured, and each change of one is a `notifications/tasks`
 //! carrying the task as `tasks/get` shows it.
 
+use super::authorize;
 use super::era::Served;
 use super::router::Exchange;
 use super::tasks::{negotiated, not_negotiated};
@@ -21,7 +22,6 @@ use crate::protocol::subscriptions::{
 };
 use crate::protocol::tasks::NOTIFICATION as TASK_NOTIFICATION;
 use crate::protocol::{Era, ErrorObject};
-use crate::server::core::ServerCore;
 use crate::tasks::TaskRecord;
 use crate::tasks::runtime::Lookup;
 use std::sync::Arc;
@@ -55,7 +55,7 @@ pub(crate) async fn listen(
     if honored.task_ids.is_none() {
         task_changes = None;
     }
-    let watched = watch(core, &honored)?;
+    let watched = watch(exchange, &honored)?;
     let mut changes = core.notifier.subscribe();
     let ack = Subscribed::new(
         id.clone(),
@@ -105,7 +105,8 @@ pub(crate) async fn listen(
     Ok(result_line(id, &result))
 }
 
-/// The ids among `ids` of tasks that exist and belong to the caller (`None` when none does).
+/// The ids among `ids` of tasks that exist and belong to the caller (`None` when none does); a
+/// task of a tool whose scopes the caller's grant lacks refuses the request.
 async fn owned_tasks(
     exchange: &Exchange,
     ids: Option<Vec<String>>,
@@ -118,8 +119,12 @@ async fn owned_tasks(
     for id in ids.into_iter().take(exchange.core.limits.max_subscriptions) {
         let found = tasks.lookup(&id, owner).await;
         let found = found.map_err(super::tasks::store_failed)?;
-        if matches!(found, Lookup::Found(_)) && !owned.contains(&id) {
-            owned.push(id);
+        if let Lookup::Found(task) = found {
+            let scopes: Vec<&str> = task.scopes.iter().map(String::as_str).collect();
+            authorize::admit(exchange, &scopes)?;
+            if !owned.contains(&id) {
+                owned.push(id);
+            }
         }
     }
     Ok((!owned.is_empty()).then_some(owned))
@@ -148,11 +153,14 @@ fn task_notification(
     })
 }
 
-/// The resource URIs the filter watches, each admitted like a `resources/subscribe`.
-fn watch(core: &ServerCore, filter: &SubscriptionFilter) -> Result<Watched, ErrorObject> {
+/// The resource URIs the filter watches, each admitted like a `resources/subscribe` (the caller
+/// must hold the scopes of the resource serving it).
+fn watch(exchange: &Exchange, filter: &SubscriptionFilter) -> Result<Watched, ErrorObject> {
+    let core = &exchange.core;
     let mut watched = Watched::default();
     for uri in filter.resource_subscriptions.iter().flatten() {
-        admit(core, Era::Modern, uri)?;
+        let scopes = admit(core, Era::Modern, uri)?;
+        authorize::admit(exchange, scopes)?;
         watched
             .insert(uri, core.limits.max_subscriptions)
             .map_err(|_| over_the_cap(&core.limits, "resource subscriptions per listen request"))?;

@@ -1,5 +1,6 @@
 //! The dispatch layer: revision selection per message, routing, sessions, and connections.
 
+pub(crate) mod authorize;
 pub(crate) mod calls;
 pub(crate) mod connection;
 pub(crate) mod envelope;

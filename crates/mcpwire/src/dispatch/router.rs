@@ -1,5 +1,6 @@
 //! Routes one request to its handler and writes the response line.
 
+use super::authorize;
 use super::calls;
 use super::envelope::{self, Kind};
 use super::era::{Served, classify};
@@ -31,10 +32,20 @@ pub(crate) struct Exchange {
     pub(crate) session: Arc<Session>,
     pub(crate) outbound: Outbound,
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
-    /// Who the transport authenticated.
+    /// Who the transport authenticated, as sessions, `requestState`, tasks and replay guards
+    /// are bound to (the issuer and the subject of a verified token).
     pub(crate) principal: Option<Arc<str>>,
-    /// What the caller's token grants (HTTP with authorization only).
+    /// Who the transport authenticated, as handlers see it ([`Context::principal`]: the
+    /// subject).
+    ///
+    /// [`Context::principal`]: crate::Context::principal
+    pub(crate) subject: Option<Arc<str>>,
+    /// What the caller's token grants (HTTP with authorization or the application's own
+    /// middleware, or [`McpServer::local_grant`](crate::McpServer::local_grant)).
     pub(crate) grant: Option<Arc<crate::context::Grant>>,
+    /// A 2025-11-25 request whose `Mcp-Method`/`Mcp-Name` headers disagree with its body: the
+    /// error it gets, after the scope decision ([`authorize::admit`]).
+    pub(crate) mismatch: Option<ErrorObject>,
 }
 
 /// Handles `request` and returns the response line.
@@ -48,6 +59,10 @@ pub(crate) struct Reply {
     pub(crate) line: String,
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) error_code: Option<i32>,
+    /// When the scope decision refused the request: what HTTP's `403 insufficient_scope`
+    /// challenge says.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) refusal: Option<authorize::Refusal>,
 }
 
 /// Handles `request` and returns the response line with its error code.
@@ -61,7 +76,7 @@ pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
             Err(error) => Err(error),
         }
     };
-    reply(&id, outcome)
+    reply(&id, outcome, exchange.grant.as_deref())
 }
 
 /// Handles `request` (not `initialize`) as the caller already classified it, and returns the
@@ -71,18 +86,24 @@ pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served
     let Request { id, method, params } = request;
     debug_assert_ne!(method, "initialize");
     let outcome = route(exchange, &id, &method, params, served).await;
-    reply(&id, outcome)
+    reply(&id, outcome, exchange.grant.as_deref())
 }
 
-fn reply(id: &RequestId, outcome: Result<String, ErrorObject>) -> Reply {
+fn reply(
+    id: &RequestId,
+    outcome: Result<String, ErrorObject>,
+    grant: Option<&crate::context::Grant>,
+) -> Reply {
     match outcome {
         Ok(line) => Reply {
             line,
             error_code: None,
+            refusal: None,
         },
         Err(error) => Reply {
             line: error_line(Some(id), &error),
             error_code: Some(error.code),
+            refusal: authorize::refusal(&error, grant),
         },
     }
 }
@@ -99,6 +120,20 @@ async fn route(
     let respond = |json: &str, cacheable| envelope::result(core, era, id, json, cacheable);
     let principal = exchange.principal.as_deref();
     let listed = Kind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
+    // The handlers that may need scopes report a header mismatch after their scope decision;
+    // every other method reports it here.
+    if let Some(mismatch) = &exchange.mismatch
+        && !matches!(
+            method,
+            "tools/call"
+                | "prompts/get"
+                | "resources/read"
+                | "completion/complete"
+                | "resources/subscribe"
+        )
+    {
+        return Err(mismatch.clone());
+    }
     match (method, era) {
         ("tools/call", _) if core.offers_tools() => {
             let params: CallToolParams = parse(params.as_deref())?;
@@ -193,7 +228,8 @@ async fn route(
         }
         ("resources/subscribe", Era::Legacy) if core.offers_resources() => {
             let params: SubscribeParams = parse(params.as_deref())?;
-            watched::admit(core, era, &params.uri)?;
+            let scopes = watched::admit(core, era, &params.uri)?;
+            authorize::admit(exchange, scopes)?;
             exchange
                 .session
                 .subscribe(&params.uri, core.limits.max_subscriptions)

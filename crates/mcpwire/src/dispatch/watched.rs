@@ -59,8 +59,13 @@ impl Watched {
 }
 
 /// Checks that a client may watch `uri`: short enough, and served by a registered resource or
-/// template (the revision's not-found error otherwise).
-pub(crate) fn admit(core: &ServerCore, era: Era, uri: &str) -> Result<(), ErrorObject> {
+/// template (the revision's not-found error otherwise). Returns the scopes that resource needs,
+/// for the caller's authorization decision.
+pub(crate) fn admit(
+    core: &ServerCore,
+    era: Era,
+    uri: &str,
+) -> Result<&'static [&'static str], ErrorObject> {
     let limit = core.limits.max_subscription_uri_bytes;
     if uri.len() > limit {
         return Err(ErrorObject::invalid_params(format!(
@@ -68,10 +73,10 @@ pub(crate) fn admit(core: &ServerCore, era: Era, uri: &str) -> Result<(), ErrorO
         ))
         .with_data(json!({ "limit": limit })));
     }
-    if core.snapshot().resources.find(uri).is_none() {
-        return Err(not_found(era, uri));
+    match core.snapshot().resources.find(uri) {
+        Some((resource, _)) => Ok(resource.definition.scopes),
+        None => Err(not_found(era, uri)),
     }
-    Ok(())
 }
 
 /// The error for a subscription over the cap; `per` names what the cap applies to.

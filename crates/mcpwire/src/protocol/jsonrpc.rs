@@ -83,6 +83,9 @@ pub mod code {
     /// Implementation-defined (this SDK): the server refused the request because the client
     /// reached one of its limits (e.g. requests in flight); retry later.
     pub const SERVER_BUSY: i32 = -32000;
+    /// Implementation-defined (this SDK): the caller's grant lacks a scope the request needs;
+    /// `data.missingScopes` names them (HTTP answers `403 insufficient_scope` instead).
+    pub const INSUFFICIENT_SCOPE: i32 = -32003;
     /// 2025-11-25: a resource was not found (2026-07-28 uses [`INVALID_PARAMS`]).
     pub const RESOURCE_NOT_FOUND_LEGACY: i32 = -32002;
     /// 2025-11-25: the request needs URL-mode elicitations first (`data.elicitations`); never sent

@@ -52,6 +52,7 @@ pub struct McpServer {
     state_ttl: Duration,
     state_max_bytes: usize,
     replay_guard: Option<Arc<dyn crate::state::ReplayGuard>>,
+    local_grant: Option<Arc<crate::context::Grant>>,
     notifier: Notifier,
     completer: Option<Completer>,
     /// How tasks (the 2026-07-28 tasks extension) are kept (`crate::tasks::config`).
@@ -90,6 +91,7 @@ impl McpServer {
             state_ttl: Duration::from_secs(600),
             state_max_bytes: crate::state::codec::DEFAULT_MAX_BYTES,
             replay_guard: None,
+            local_grant: None,
             notifier,
             completer: None,
             tasks: crate::tasks::TaskOptions::default(),
@@ -583,6 +585,24 @@ impl McpServer {
         self
     }
 
+    /// The [`Grant`](crate::context::Grant) every stdio and in-memory connection runs with: what
+    /// the local user's credentials allow (say, a token the process was started with). Its
+    /// scopes are then checked as on HTTP: lists show only what it allows, and a call, read,
+    /// subscription or completion of anything else is refused with JSON-RPC error `-32003`
+    /// naming the missing scopes. Without it, nothing is checked off HTTP.
+    ///
+    /// ```
+    /// use mcpwire::context::Grant;
+    /// use mcpwire::McpServer;
+    ///
+    /// let server = McpServer::new("shop").local_grant(Grant::new(["books:read"]));
+    /// # drop(server);
+    /// ```
+    pub fn local_grant(mut self, grant: crate::context::Grant) -> Self {
+        self.local_grant = Some(Arc::new(grant));
+        self
+    }
+
     /// Where `#[tool(once)]` calls record that they completed (default: a bounded
     /// [`MemoryReplayGuard`](crate::state::MemoryReplayGuard) of this process). Replicas that
     /// resume each other's rounds share one guard.
@@ -630,6 +650,7 @@ impl McpServer {
         if let Some(guard) = self.replay_guard {
             core.replay_guard = guard;
         }
+        core.local_grant = self.local_grant;
         if let Some(completer) = self.completer {
             core.capabilities.completions = Some(Default::default());
             core.completer = Some(completer);

@@ -89,14 +89,16 @@ impl McpServer {
     }
 }
 
-/// Answers one `completion/complete` request.
+/// Answers one `completion/complete` request, once `admit` accepted the scopes of the prompt or
+/// resource template it refers to.
 pub(crate) async fn complete(
     core: &ServerCore,
     completer: &Completer,
     request: CompleteParams,
     context: Context,
+    admit: impl FnOnce(&'static [&'static str]) -> Result<(), ErrorObject>,
 ) -> Result<CompleteResult, ErrorObject> {
-    check_reference(core, &request)?;
+    admit(check_reference(core, &request)?)?;
     let mut completion = completer(request, context).await;
     if completion.values.len() > crate::protocol::completion::MAX_VALUES {
         completion = Completion::from_values(std::mem::take(&mut completion.values));
@@ -105,8 +107,11 @@ pub(crate) async fn complete(
 }
 
 /// Checks that the request names a registered prompt and one of its arguments, or a registered
-/// resource template and one of its variables.
-fn check_reference(core: &ServerCore, request: &CompleteParams) -> Result<(), ErrorObject> {
+/// resource template and one of its variables; returns the scopes that prompt or template needs.
+fn check_reference(
+    core: &ServerCore,
+    request: &CompleteParams,
+) -> Result<&'static [&'static str], ErrorObject> {
     let argument = request.argument.name.as_str();
     let snapshot = core.snapshot();
     match &request.reference {
@@ -127,19 +132,24 @@ fn check_reference(core: &ServerCore, request: &CompleteParams) -> Result<(), Er
                     "Prompt {name} has no argument {argument}"
                 )));
             }
+            Ok(prompt.definition.scopes)
         }
         CompletionReference::Resource { uri } => {
-            let Some(template) = snapshot.resources.template(uri) else {
+            let Some(resource) = snapshot.resources.template(uri) else {
                 return Err(ErrorObject::invalid_params(format!(
                     "Unknown resource template: {uri}"
                 )));
             };
-            if !template.variables().any(|v| v == argument) {
+            let known = resource
+                .template
+                .as_ref()
+                .is_some_and(|template| template.variables().any(|v| v == argument));
+            if !known {
                 return Err(ErrorObject::invalid_params(format!(
                     "Resource template {uri} has no variable {argument}"
                 )));
             }
+            Ok(resource.definition.scopes)
         }
     }
-    Ok(())
 }

@@ -72,6 +72,10 @@ pub(crate) struct ServerCore {
     pub(crate) discover_capabilities: ServerCapabilities,
     /// The tasks extension, when the server offers it (a tool takes tasks, or a store is set).
     pub(crate) tasks: Option<Arc<crate::tasks::Tasks>>,
+    /// The grant stdio and in-memory connections run with ([`McpServer::local_grant`]).
+    ///
+    /// [`McpServer::local_grant`]: crate::McpServer::local_grant
+    pub(crate) local_grant: Option<Arc<crate::context::Grant>>,
 }
 
 impl ServerCore {
@@ -135,6 +139,7 @@ impl ServerCore {
             replay_guard: Arc::new(crate::state::MemoryReplayGuard::default()),
             discover_capabilities: ServerCapabilities::default(),
             tasks: None,
+            local_grant: None,
         }
     }
 

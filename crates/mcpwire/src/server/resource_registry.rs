@@ -131,19 +131,11 @@ impl ResourceView {
         })
     }
 
-    /// The parsed template registered as `uri_template`.
-    pub(crate) fn template(&self, uri_template: &str) -> Option<&UriTemplate> {
+    /// The resource template registered as `uri_template`.
+    pub(crate) fn template(&self, uri_template: &str) -> Option<&Arc<RegisteredResource>> {
         self.templates
             .iter()
             .find(|resource| resource.definition.uri == uri_template)
-            .and_then(|resource| resource.template.as_ref())
-    }
-
-    /// The scopes a caller needs to read `uri` (none for an unknown one).
-    #[cfg(all(feature = "auth", feature = "http"))]
-    pub(crate) fn scopes(&self, uri: &str) -> &'static [&'static str] {
-        self.find(uri)
-            .map_or(&[], |(resource, _)| resource.definition.scopes)
     }
 
     /// Whether any resource or template needs scopes (else lists need no filtering).

@@ -17,12 +17,6 @@ pub(crate) trait Scoped {
 }
 
 impl<T: Scoped> NamedView<T> {
-    /// The scopes a caller needs for the entry `name` (none for an unknown one).
-    #[cfg(all(feature = "auth", feature = "http"))]
-    pub(crate) fn scopes(&self, name: &str) -> &'static [&'static str] {
-        self.get(name).map_or(&[], |entry| entry.scopes())
-    }
-
     /// Whether any entry needs scopes (else lists need no filtering); worked out once per view,
     /// not per request.
     pub(crate) fn any_scoped(&self) -> bool {

@@ -5,9 +5,10 @@ use super::store::{StoreError, StoreFuture, TaskStore};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
-/// Tasks in memory, at most a fixed number: when full, creating a task evicts the task that
-/// finished longest ago; with every task still unfinished, creation fails
-/// ([`StoreError::Full`]). Lost on restart.
+/// Tasks in memory, at most a fixed number: when full, creating a task evicts the task of the
+/// same owner that finished longest ago, else the task of anyone that finished longest ago (so a
+/// busy caller makes room with its own results first); with every task still unfinished,
+/// creation fails ([`StoreError::Full`]). Lost on restart.
 ///
 /// # Examples
 ///
@@ -69,8 +70,16 @@ impl TaskStore for MemoryTaskStore {
                 return Err(StoreError::Duplicate);
             }
             while tasks.len() >= self.capacity {
-                let oldest = finished.pop_front().ok_or(StoreError::Full)?;
-                tasks.remove(&oldest);
+                let own = finished.iter().position(|id| {
+                    tasks
+                        .get(id)
+                        .is_some_and(|held| held.status.is_terminal() && held.owner == task.owner)
+                });
+                let oldest = match own {
+                    Some(at) => finished.remove(at),
+                    None => finished.pop_front(),
+                };
+                tasks.remove(&oldest.ok_or(StoreError::Full)?);
             }
             if task.status.is_terminal() {
                 finished.push_back(task.id.clone());

@@ -11,6 +11,9 @@ use std::time::Duration;
 
 /// The default TTL of a task: an hour from its creation.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(3600);
+/// The default number of unfinished tasks one principal may have
+/// ([`McpServer::task_quota`]).
+pub const DEFAULT_LIVE_TASKS_PER_PRINCIPAL: usize = 1_000;
 /// The default `pollIntervalMs` suggested to clients.
 pub const DEFAULT_POLL_INTERVAL: Duration = Duration::from_millis(500);
 
@@ -19,6 +22,7 @@ pub(crate) struct TaskOptions {
     store: Option<Arc<dyn TaskStore>>,
     ttl: Option<Duration>,
     poll_interval: Duration,
+    max_live_per_principal: usize,
     /// Whether a registered tool may run as a task.
     tool_takes_tasks: bool,
 }
@@ -29,6 +33,7 @@ impl Default for TaskOptions {
             store: None,
             ttl: Some(DEFAULT_TTL),
             poll_interval: DEFAULT_POLL_INTERVAL,
+            max_live_per_principal: DEFAULT_LIVE_TASKS_PER_PRINCIPAL,
             tool_takes_tasks: false,
         }
     }
@@ -50,7 +55,12 @@ impl TaskOptions {
             .unwrap_or_else(|| Arc::new(MemoryTaskStore::default()));
         let ttl_ms = self.ttl.map(|ttl| ttl.as_millis().max(1) as u64);
         let poll_ms = self.poll_interval.as_millis().max(1) as u64;
-        Some(Arc::new(Tasks::new(store, ttl_ms, poll_ms)))
+        Some(Arc::new(Tasks::new(
+            store,
+            ttl_ms,
+            poll_ms,
+            self.max_live_per_principal,
+        )))
     }
 }
 
@@ -119,6 +129,24 @@ impl McpServer {
     /// ```
     pub fn task_poll_interval(mut self, interval: Duration) -> Self {
         self.tasks.poll_interval = interval;
+        self
+    }
+
+    /// How many unfinished tasks one principal may have at once (default
+    /// [`DEFAULT_LIVE_TASKS_PER_PRINCIPAL`]; anonymous callers share one quota). A `tools/call`
+    /// past it is refused with `-32000` (server busy) and creates nothing, so one caller cannot
+    /// fill the store, nor crowd out other callers' results.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// let server = McpServer::new("jobs").task_quota(50);
+    /// # drop(server);
+    /// ```
+    pub fn task_quota(mut self, tasks: usize) -> Self {
+        self.tasks.max_live_per_principal = tasks;
         self
     }
 }

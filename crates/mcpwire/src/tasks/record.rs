@@ -33,6 +33,10 @@ pub struct TaskRecord {
     /// The principal that created it (who the transport authenticated), if any: only requests
     /// of the same principal see it.
     pub owner: Option<String>,
+    /// The scopes of the tool it runs: a caller's grant must hold them to get, answer, cancel
+    /// or watch it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
     /// Where it stands.
     pub status: TaskStatus,
     /// A note on the status (progress, why it failed).
@@ -80,6 +84,7 @@ impl TaskRecord {
         Self {
             id: id.into(),
             owner,
+            scopes: Vec::new(),
             status: TaskStatus::Working,
             status_message: None,
             created_at_ms: now_ms,

@@ -23,7 +23,9 @@ pub(crate) struct Tasks {
     pub(crate) store: Arc<dyn TaskStore>,
     pub(crate) ttl_ms: Option<u64>,
     pub(crate) poll_interval_ms: u64,
-    running: Mutex<HashMap<String, Arc<Running>>>,
+    /// How many unfinished tasks one principal may have running here.
+    max_live_per_principal: usize,
+    running: Mutex<RunningTable>,
     last_sweep_ms: AtomicU64,
     /// Every change this process made, for `notifications/tasks` on listen streams.
     changes: tokio::sync::broadcast::Sender<Arc<TaskRecord>>,
@@ -32,8 +34,20 @@ pub(crate) struct Tasks {
 /// How many task changes a listen stream may fall behind before it skips the oldest.
 const CHANGES_BUFFERED: usize = 256;
 
+/// The tasks running here, and how many each principal has.
+#[derive(Default)]
+struct RunningTable {
+    tasks: HashMap<String, Arc<Running>>,
+    per_owner: HashMap<Option<Arc<str>>, usize>,
+}
+
+/// The caller already has as many unfinished tasks as it may.
+#[derive(Debug)]
+pub(crate) struct QuotaReached(pub(crate) usize);
+
 /// One task running in this process.
 pub(crate) struct Running {
+    owner: Option<Arc<str>>,
     pub(crate) cancel: CancellationToken,
     answers: Mutex<Map<String, Value>>,
     arrived: Notify,
@@ -71,12 +85,14 @@ impl Tasks {
         store: Arc<dyn TaskStore>,
         ttl_ms: Option<u64>,
         poll_interval_ms: u64,
+        max_live_per_principal: usize,
     ) -> Self {
         Self {
             store,
             ttl_ms,
             poll_interval_ms,
-            running: Mutex::new(HashMap::new()),
+            max_live_per_principal: max_live_per_principal.max(1),
+            running: Mutex::new(RunningTable::default()),
             last_sweep_ms: AtomicU64::new(0),
             changes: tokio::sync::broadcast::channel(CHANGES_BUFFERED).0,
         }
@@ -105,14 +121,30 @@ impl Tasks {
         )
     }
 
-    /// Registers a task about to run here, and the link its context carries.
-    pub(crate) fn start(self: &Arc<Self>, id: &str) -> (Arc<Running>, TaskLink) {
+    /// Registers a task of `owner` about to run here, and the link its context carries; refused
+    /// when `owner` (anonymous callers counting as one) already has its quota of unfinished
+    /// tasks, so one caller cannot fill the store.
+    pub(crate) fn start(
+        self: &Arc<Self>,
+        id: &str,
+        owner: Option<&str>,
+    ) -> Result<(Arc<Running>, TaskLink), QuotaReached> {
+        let owner: Option<Arc<str>> = owner.map(Arc::from);
         let running = Arc::new(Running {
+            owner: owner.clone(),
             cancel: CancellationToken::new(),
             answers: Mutex::new(Map::new()),
             arrived: Notify::new(),
         });
-        self.lock().insert(id.to_owned(), running.clone());
+        {
+            let mut table = self.lock();
+            let held = table.per_owner.entry(owner).or_default();
+            if *held >= self.max_live_per_principal {
+                return Err(QuotaReached(self.max_live_per_principal));
+            }
+            *held += 1;
+            table.tasks.insert(id.to_owned(), running.clone());
+        }
         let link = TaskLink {
             id: Arc::from(id),
             cancel: running.cancel.clone(),
@@ -121,28 +153,36 @@ impl Tasks {
                 id: id.to_owned(),
             }),
         };
-        (running, link)
+        Ok((running, link))
     }
 
     /// Forgets a task that stopped running here.
     pub(crate) fn finish(&self, id: &str) {
-        self.lock().remove(id);
+        let mut table = self.lock();
+        if let Some(running) = table.tasks.remove(id)
+            && let Some(held) = table.per_owner.get_mut(&running.owner)
+        {
+            *held -= 1;
+            if *held == 0 {
+                table.per_owner.remove(&running.owner);
+            }
+        }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Running>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, RunningTable> {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Asks the task `id` running here to stop.
     pub(crate) fn cancel(&self, id: &str) {
-        if let Some(running) = self.lock().get(id) {
+        if let Some(running) = self.lock().tasks.get(id) {
             running.cancel.cancel();
         }
     }
 
     /// Hands answers to the task `id` running here.
     pub(crate) fn deliver(&self, id: &str, answers: Map<String, Value>) {
-        if let Some(running) = self.lock().get(id) {
+        if let Some(running) = self.lock().tasks.get(id) {
             running
                 .answers
                 .lock()

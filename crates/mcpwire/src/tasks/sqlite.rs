@@ -75,6 +75,7 @@ impl SqliteTaskStore {
     ) -> Result<Self, StoreError> {
         let path = path.as_ref().to_owned();
         let db = tokio::task::spawn_blocking(move || -> Result<Db, StoreError> {
+            create_owner_only(&path)?;
             let connection = Connection::open(&path).map_err(backend)?;
             connection
                 .execute_batch(
@@ -286,6 +287,23 @@ fn read(db: &Connection, id: &str) -> Result<Option<TaskRecord>, StoreError> {
 
 fn to_json(task: &TaskRecord) -> Result<String, StoreError> {
     serde_json::to_string(task).map_err(|error| StoreError::Backend(error.to_string()))
+}
+
+/// Creates the database file readable and writable by its owner only (0600 on Unix) when it does
+/// not exist yet: tasks hold results and questions meant for their callers alone. SQLite gives
+/// its `-wal` and `-shm` files the database file's permissions.
+fn create_owner_only(path: &Path) -> Result<(), StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => Err(StoreError::Backend(format!(
+            "creating the task database failed: {error}"
+        ))),
+    }
 }
 
 fn backend(error: rusqlite::Error) -> StoreError {

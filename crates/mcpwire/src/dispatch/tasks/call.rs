@@ -13,11 +13,13 @@ use crate::dispatch::envelope::Kind;
 use crate::dispatch::era::Served;
 use crate::dispatch::rounds::{self, Target};
 use crate::dispatch::router::Exchange;
+use crate::protocol::jsonrpc::code;
 use crate::protocol::tasks::Task;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::tool::{RegisteredTool, ToolCall, failure};
+use crate::tasks::runtime::QuotaReached;
 use crate::tasks::{TaskRecord, Tasks};
 use std::sync::{Arc, Mutex};
 
@@ -34,8 +36,23 @@ pub(crate) async fn call_tool(
     tasks.sweep_if_due().await;
     let task_id = Tasks::new_id();
     let owner = exchange.principal.as_deref();
-    let record = tasks.new_record(&task_id, owner);
-    let (running, link) = tasks.start(&task_id);
+    let mut record = tasks.new_record(&task_id, owner);
+    record.scopes = tool
+        .definition
+        .scopes
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let (running, link) = tasks
+        .start(&task_id, owner)
+        .map_err(|QuotaReached(quota)| {
+            ErrorObject::new(
+                code::SERVER_BUSY,
+                format!(
+                    "Server busy: at most {quota} unfinished tasks per caller; try again later"
+                ),
+            )
+        })?;
     // Until a worker owns the task, a dropped request (the client left) forgets it.
     let registered = Registered {
         tasks: tasks.clone(),
@@ -150,7 +167,7 @@ fn task_context(exchange: &Exchange, id: &RequestId, served: &Served, link: Task
         state: core.state.clone(),
         outbound,
         headers: exchange.headers.clone(),
-        principal: exchange.principal.clone(),
+        principal: exchange.subject.clone(),
         grant: exchange.grant.clone(),
         notifier: core.notifier.clone(),
         client_requests: None,

@@ -8,6 +8,7 @@ mod worker;
 
 pub(crate) use call::call_tool;
 
+use super::authorize;
 use super::era::Served;
 use super::router::{Exchange, parse};
 use crate::protocol::ErrorObject;
@@ -73,11 +74,10 @@ pub(crate) async fn serve(
         .tasks
         .as_ref()
         .ok_or_else(|| ErrorObject::method_not_found(method))?;
-    let owner = exchange.principal.as_deref();
     match method {
         GET => {
             let params: TasksGetParams = parse(params)?;
-            let task = find(tasks, &params.task_id, owner).await?;
+            let task = find(exchange, tasks, &params.task_id).await?;
             Ok(serde_json::to_string(&task.to_detailed()).expect("tasks serialize"))
         }
         UPDATE => {
@@ -90,13 +90,13 @@ pub(crate) async fn serve(
                     ));
                 }
             };
-            find(tasks, &params.task_id, owner).await?;
+            find(exchange, tasks, &params.task_id).await?;
             update(tasks, &params.task_id, answers).await?;
             Ok("{}".to_owned())
         }
         CANCEL => {
             let params: TasksCancelParams = parse(params)?;
-            let task = find(tasks, &params.task_id, owner).await?;
+            let task = find(exchange, tasks, &params.task_id).await?;
             if !task.status.is_terminal() {
                 tasks
                     .change(&task.id, |_| Some(TaskChange::Cancelled))
@@ -110,10 +110,19 @@ pub(crate) async fn serve(
     }
 }
 
-/// The task `id` of `owner`, or `-32602`.
-async fn find(tasks: &Tasks, id: &str, owner: Option<&str>) -> Result<TaskRecord, ErrorObject> {
-    match tasks.lookup(id, owner).await.map_err(store_failed)? {
-        Lookup::Found(task) => Ok(*task),
+/// The task `id` of the caller, or `-32602`; refused when the caller's grant lacks the scopes of
+/// the tool it runs.
+async fn find(exchange: &Exchange, tasks: &Tasks, id: &str) -> Result<TaskRecord, ErrorObject> {
+    match tasks
+        .lookup(id, exchange.principal.as_deref())
+        .await
+        .map_err(store_failed)?
+    {
+        Lookup::Found(task) => {
+            let scopes: Vec<&str> = task.scopes.iter().map(String::as_str).collect();
+            authorize::admit(exchange, &scopes)?;
+            Ok(*task)
+        }
         Lookup::Expired => Err(ErrorObject::invalid_params("Task has expired")),
         Lookup::Unknown => Err(ErrorObject::invalid_params("Unknown task")),
     }

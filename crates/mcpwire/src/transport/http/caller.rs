@@ -3,7 +3,7 @@
 //! to its caller: only the principal that opened it may use it, and the table shares its room
 //! out per [`Owner`].
 
-use crate::context::{Grant, Principal};
+use crate::context::{Grant, Issuer, Principal};
 use axum::extract::ConnectInfo;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
@@ -11,8 +11,11 @@ use std::sync::Arc;
 /// The caller of one HTTP request.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Caller {
-    /// Who the application's middleware authenticated, if anyone.
+    /// Who the application's middleware authenticated, if anyone, as sessions and
+    /// `requestState` are bound to: the [`Principal`], with its [`Issuer`] when one is known.
     pub(super) principal: Option<Arc<str>>,
+    /// The [`Principal`] as handlers see it (`Context::principal`).
+    pub(super) subject: Option<Arc<str>>,
     /// What its token grants, when the authorization says.
     pub(super) grant: Option<Arc<Grant>>,
     /// The peer's address: known when the server was started by this SDK, or by the
@@ -33,10 +36,14 @@ pub(super) enum Owner {
 impl Caller {
     /// The caller of the request carrying `extensions`.
     pub(super) fn of(extensions: &http::Extensions) -> Self {
+        let subject = extensions.get::<Principal>().map(|p| p.0.as_str());
+        let principal = match (subject, extensions.get::<Issuer>()) {
+            (Some(subject), Some(issuer)) => Some(Arc::from(issuer.binding(subject))),
+            (subject, _) => subject.map(Arc::from),
+        };
         Self {
-            principal: extensions
-                .get::<Principal>()
-                .map(|principal| Arc::from(principal.0.as_str())),
+            principal,
+            subject: subject.map(Arc::from),
             grant: extensions.get::<Grant>().cloned().map(Arc::new),
             peer: extensions
                 .get::<ConnectInfo<SocketAddr>>()

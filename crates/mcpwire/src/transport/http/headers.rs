@@ -44,16 +44,10 @@ pub(super) fn check<'t>(
         None => {}
     }
     expect(headers, "Mcp-Method", METHOD, Some(method))?;
-    let named = match method {
-        "tools/call" | "prompts/get" | "resources/read" | "tasks/get" | "tasks/update"
-        | "tasks/cancel" => named(params),
-        _ => return Ok(()),
+    let Some(named) = named_by(method, params) else {
+        return Ok(());
     };
-    let value = match method {
-        "resources/read" => named.uri.as_deref(),
-        "tasks/get" | "tasks/update" | "tasks/cancel" => named.task_id.as_deref(),
-        _ => named.name.as_deref(),
-    };
+    let value = named_value(method, &named);
     expect(headers, "Mcp-Name", NAME, value)?;
     if method == "tools/call"
         && let Some(tool) = named.name.as_deref()
@@ -67,6 +61,43 @@ pub(super) fn check<'t>(
         }
     }
     Ok(())
+}
+
+/// Checks the mirrored headers a 2025-11-25 session request chose to send (they are optional
+/// there): each one present must agree with the body, decoded, as on 2026-07-28.
+pub(super) fn check_sent(
+    headers: &HeaderMap,
+    method: &str,
+    params: Option<&RawValue>,
+) -> Result<(), ErrorObject> {
+    if headers.contains_key(METHOD) {
+        expect(headers, "Mcp-Method", METHOD, Some(method))?;
+    }
+    if headers.contains_key(NAME)
+        && let Some(named) = named_by(method, params)
+    {
+        expect(headers, "Mcp-Name", NAME, named_value(method, &named))?;
+    }
+    Ok(())
+}
+
+/// The body's values `Mcp-Name` mirrors, for the methods that have one.
+fn named_by<'p>(method: &str, params: Option<&'p RawValue>) -> Option<Named<'p>> {
+    match method {
+        "tools/call" | "prompts/get" | "resources/read" | "tasks/get" | "tasks/update"
+        | "tasks/cancel" => Some(named(params)),
+        _ => None,
+    }
+}
+
+/// The value `Mcp-Name` mirrors for `method`: `uri` of `resources/read`, `taskId` of the
+/// tasks methods, `name` otherwise.
+fn named_value<'n>(method: &str, named: &'n Named<'_>) -> Option<&'n str> {
+    match method {
+        "resources/read" => named.uri.as_deref(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => named.task_id.as_deref(),
+        _ => named.name.as_deref(),
+    }
 }
 
 /// Every mirrored argument present (and not null) in the body has its header, with an equal

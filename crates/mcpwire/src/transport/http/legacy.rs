@@ -9,7 +9,7 @@
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
-use super::headers::{PROTOCOL_VERSION, SESSION_ID};
+use super::headers::{PROTOCOL_VERSION, SESSION_ID, check_sent};
 use super::http_session::HttpSession;
 use super::{reply, resume, sessions::Full};
 use crate::context::Outbound;
@@ -45,7 +45,9 @@ pub(super) async fn initialize(
         outbound,
         headers: Some(Arc::new(headers)),
         principal: caller.principal.clone(),
+        subject: caller.subject.clone(),
         grant: caller.grant.clone(),
+        mismatch: None,
     };
     let answer = respond(&exchange, request).await;
     if answer.error_code.is_some() {
@@ -71,13 +73,18 @@ pub(super) async fn request(
     };
     let activity = session.activity();
     let (outbound, lines) = Outbound::closable_channel(endpoint.core.limits.max_queued_messages);
+    // Mirrored headers are optional here, but one that disagrees with the body is refused (after
+    // the scope decision, which the body alone drives).
+    let mismatch = check_sent(&headers, &request.method, request.params.as_deref()).err();
     let exchange = Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
         outbound,
         headers: Some(Arc::new(headers)),
         principal: caller.principal.clone(),
+        subject: caller.subject.clone(),
         grant: caller.grant.clone(),
+        mismatch,
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();

@@ -37,6 +37,7 @@
 
 mod builder;
 mod caller;
+pub(crate) mod challenge;
 mod delete;
 mod endpoint;
 mod events;

@@ -52,7 +52,9 @@ pub(super) async fn handle(
         outbound,
         headers: Some(Arc::new(headers)),
         principal: caller.principal.clone(),
+        subject: caller.subject.clone(),
         grant: caller.grant.clone(),
+        mismatch: None,
     };
     let work = async move { Some(respond_served(&exchange, request, served).await) };
     reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await

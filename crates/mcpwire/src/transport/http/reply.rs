@@ -7,7 +7,7 @@
 //! cancellation); on a session it only waits for a spawned handler, which a disconnect does not
 //! stop (the spec asks for `notifications/cancelled` there).
 
-use super::sse;
+use super::{challenge, sse};
 use crate::dispatch::router::Reply;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
@@ -33,6 +33,19 @@ pub(super) fn status(era: Era, error_code: Option<i32>) -> StatusCode {
             ),
         ) => StatusCode::BAD_REQUEST,
         _ => StatusCode::OK,
+    }
+}
+
+/// A finished request's JSON response: a refusal of the scope decision is `403` with the
+/// `insufficient_scope` challenge naming every scope the request needs (and the JSON-RPC error
+/// as the body); anything else gets the revision's status for its error code.
+pub(super) fn finished(era: Era, reply: Reply) -> Response {
+    match reply.refusal {
+        Some(refusal) => {
+            let metadata_url = refusal.metadata_url.as_deref();
+            challenge::insufficient_scope(metadata_url, &refusal.scopes, reply.line)
+        }
+        None => json(status(era, reply.error_code), reply.line),
     }
 }
 
@@ -109,7 +122,7 @@ where
     F: Future<Output = Option<Reply>> + Send + 'static,
 {
     match decide(work, lines).await {
-        Decision::Json(reply) => json(status(era, reply.error_code), reply.line),
+        Decision::Json(reply) => finished(era, reply),
         Decision::Stream { queue, work, lines } => {
             let pump = Pump { queue, work, lines };
             sse::stream(pump.into_stream(), keep_alive)

@@ -56,7 +56,7 @@ where
 {
     let (queue, work, lines) = match reply::decide(work, lines).await {
         Decision::Json(reply) => {
-            return reply::json(reply::status(Era::Legacy, reply.error_code), reply.line);
+            return reply::finished(Era::Legacy, reply);
         }
         Decision::Stream { queue, work, lines } => (queue, work, lines),
     };
