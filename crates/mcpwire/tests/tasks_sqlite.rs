@@ -71,3 +71,18 @@ async fn completed_results_survive_a_restart_and_running_tasks_end_failed() {
     second.shut_down().await.unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_database_file_is_created_owner_only() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = std::env::temp_dir().join(format!("mcpwire-tasks-mode-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("tasks.db");
+    let _ = std::fs::remove_file(&path);
+    let store = SqliteTaskStore::open(&path).await.unwrap();
+    drop(store);
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

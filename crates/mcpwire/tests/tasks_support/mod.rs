@@ -16,6 +16,8 @@ pub struct Caller {
     pub client: reqwest::Client,
     /// Sent as `x-user` (the tests' authentication) when set.
     pub user: Option<&'static str>,
+    /// Sent as `x-scopes` (the scopes of the caller's grant, for servers that read it) when set.
+    pub scopes: Option<&'static str>,
     /// Whether requests declare the tasks extension.
     pub negotiates: bool,
     next_id: std::sync::atomic::AtomicU64,
@@ -27,6 +29,7 @@ impl Caller {
             url: url.to_owned(),
             client: reqwest::Client::new(),
             user: None,
+            scopes: None,
             negotiates: true,
             next_id: 1.into(),
         }
@@ -34,6 +37,11 @@ impl Caller {
 
     pub fn signed_in_as(mut self, user: &'static str) -> Self {
         self.user = Some(user);
+        self
+    }
+
+    pub fn granted(mut self, scopes: &'static str) -> Self {
+        self.scopes = Some(scopes);
         self
     }
 
@@ -70,6 +78,9 @@ impl Caller {
         let mut headers = modern_headers(&body);
         if let Some(user) = self.user {
             headers.insert("x-user", HeaderValue::from_static(user));
+        }
+        if let Some(scopes) = self.scopes {
+            headers.insert("x-scopes", HeaderValue::from_static(scopes));
         }
         self.client
             .post(&self.url)

@@ -175,24 +175,43 @@ fn mismatch(why: String) -> ErrorObject {
     ErrorObject::new(code::HEADER_MISMATCH, format!("Header mismatch: {why}"))
 }
 
-/// `params.name` and `params.uri`, borrowed from the body unless they contain escapes.
-#[derive(Default, Deserialize)]
+/// `params.name`, `params.uri` and `params.taskId` where they are strings, borrowed from the body
+/// unless they contain escapes. Any other field, or one of these of another type, leaves the
+/// others readable: the real parameter types ignore unknown fields, so this reading must not
+/// fail where theirs succeeds.
+#[derive(Default)]
 struct Named<'a> {
-    #[serde(borrow)]
     name: Option<Cow<'a, str>>,
-    #[serde(borrow)]
     uri: Option<Cow<'a, str>>,
-    #[serde(borrow, rename = "taskId")]
     task_id: Option<Cow<'a, str>>,
     /// Kept raw: parsed only for a tool that mirrors arguments in headers.
+    arguments: Option<&'a RawValue>,
+}
+
+/// The fields of `params`, each kept raw.
+#[derive(Default, Deserialize)]
+struct RawNamed<'a> {
+    #[serde(borrow)]
+    name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    uri: Option<&'a RawValue>,
+    #[serde(borrow, rename = "taskId")]
+    task_id: Option<&'a RawValue>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
 }
 
 fn named(params: Option<&RawValue>) -> Named<'_> {
-    params
+    let raw: RawNamed<'_> = params
         .and_then(|raw| serde_json::from_str(raw.get()).ok())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    let text = |value: Option<&RawValue>| value.and_then(|v| serde_json::from_str(v.get()).ok());
+    Named {
+        name: text(raw.name),
+        uri: text(raw.uri),
+        task_id: text(raw.task_id),
+        arguments: raw.arguments,
+    }
 }
 
 #[cfg(test)]
