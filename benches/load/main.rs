@@ -52,7 +52,7 @@ const USAGE: &str = "\
 usage:
   mcp-load run --url http://127.0.0.1:PORT/mcp [--era modern|legacy]
            [--tool add|order_book|confirm_order] [--connections N] [--duration SECS]
-           [--warmup SECS] [--max-calls N] [--server-pid PID]
+           [--warmup SECS] [--max-calls N] [--server-pid PID] [--bearer TOKEN]
   mcp-load stdio [--era modern|legacy] [--tool add|order_book|confirm_order] [--connections N]
            [--duration SECS] [--warmup SECS] -- SERVER_COMMAND [ARGS...]
   mcp-load wait --url URL [--timeout SECS]
@@ -108,6 +108,8 @@ struct Target {
     addr: SocketAddr,
     authority: String,
     path: String,
+    /// `Authorization: Bearer …` sent with every request (`--bearer`), for protected servers.
+    authorization: Option<HeaderValue>,
 }
 
 impl Target {
@@ -134,6 +136,7 @@ impl Target {
             addr,
             authority: authority.to_owned(),
             path: path.to_owned(),
+            authorization: None,
         })
     }
 }
@@ -156,6 +159,7 @@ struct Client {
     era: Era,
     uri: hyper::Uri,
     host: HeaderValue,
+    authorization: Option<HeaderValue>,
     session: Option<HeaderValue>,
     next_id: u64,
 }
@@ -185,6 +189,7 @@ impl Client {
             era,
             uri: target.path.parse().map_err(|_| "bad path")?,
             host: HeaderValue::from_str(&target.authority).map_err(|_| "bad host")?,
+            authorization: target.authorization.clone(),
             session: None,
             next_id: 1,
         };
@@ -247,6 +252,9 @@ impl Client {
         *request.uri_mut() = self.uri.clone();
         let headers = request.headers_mut();
         headers.insert(header::HOST, self.host.clone());
+        if let Some(authorization) = &self.authorization {
+            headers.insert(header::AUTHORIZATION, authorization.clone());
+        }
         headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
@@ -684,6 +692,7 @@ fn main() -> ExitCode {
     let mut idle = Duration::from_secs(1);
     let mut max_calls = 5_000_000;
     let mut server_pid = None;
+    let mut bearer: Option<String> = None;
     let mut server = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -710,6 +719,7 @@ fn main() -> ExitCode {
             "--idle" => idle = seconds(&mut args, "--idle"),
             "--max-calls" => max_calls = value(&mut args, "--max-calls"),
             "--server-pid" => server_pid = Some(value(&mut args, "--server-pid")),
+            "--bearer" => bearer = Some(value(&mut args, "--bearer")),
             "--" => server.extend(args.by_ref()),
             other => fail(&format!("unknown argument {other:?}")),
         }
@@ -741,7 +751,11 @@ fn main() -> ExitCode {
     let Some(url) = url else {
         fail("--url is required")
     };
-    let target = Target::parse(&url).unwrap_or_else(|e| fail(&e));
+    let mut target = Target::parse(&url).unwrap_or_else(|e| fail(&e));
+    if let Some(token) = bearer {
+        let value = HeaderValue::from_str(&format!("Bearer {token}"));
+        target.authorization = Some(value.unwrap_or_else(|_| fail("--bearer: not a header value")));
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -249,6 +249,8 @@ pub mod guide {
     pub mod dependencies {}
     #[doc = include_str!("../docs/tasks.md")]
     pub mod tasks {}
+    #[doc = include_str!("../docs/authorization.md")]
+    pub mod authorization {}
 }
 
 /// The crate's README, whose example is compiled as a doc test.

@@ -16,8 +16,15 @@
 //!   `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (and `error="invalid_token"`
 //!   when a token was presented); a token without the endpoint's required scopes gets `403`
 //!   `error="insufficient_scope"` naming all of them. The verified subject becomes the request's
-//!   [`Principal`](crate::context::Principal), so 2026-07-28 `requestState` and 2025-11-25
-//!   sessions are bound to it: another subject cannot resume a call or use a session.
+//!   [`Principal`](crate::context::Principal) and its issuer the [`Issuer`](crate::context::Issuer),
+//!   so 2026-07-28 `requestState`, 2025-11-25 sessions and tasks are bound to both: another
+//!   subject, or the same subject from another issuer, cannot resume a call or use a session.
+//!
+//! The scopes of a tool, prompt or resource (`scopes = [...]`) are not checked here: the
+//! dispatcher checks the request's [`Grant`](crate::context::Grant) where it looks the handler
+//! up, from the parsed request, and the transport answers its refusal with the same `403`
+//! challenge. The layer never reads the body. See [the authorization
+//! guide](crate::guide::authorization).
 //!
 //! # Example
 //!
