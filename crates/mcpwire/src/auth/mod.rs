@@ -42,6 +42,7 @@
 //! # }
 //! ```
 
+mod body;
 mod challenge;
 mod introspection;
 mod jwks;

@@ -67,7 +67,8 @@ mod tokens;
 pub use authorizer::{AuthFuture, AuthorizationResponse, Authorizer, HeadlessAuthorizer};
 pub use challenge::BearerChallenge;
 pub use discovery::{
-    ResourceMetadata, ServerMetadata, resource_covers, resource_metadata_urls, server_metadata_urls,
+    ResourceMetadata, ServerMetadata, resource_covers, resource_metadata_urls, secure_endpoint,
+    server_metadata_urls,
 };
 pub use error::AuthError;
 pub use oauth::{OAuth, check_issuer_parameter};
