@@ -131,14 +131,15 @@ impl KeyCache {
         // Keys are used past their age only while the cooldown forbids fetching them again.
         let usable_for = self.max_age.max(self.cooldown);
         let last_try = self.fetched.read().await.tried.clone();
-        let failure = match last_try {
-            Some((at, failure)) if at.elapsed() < self.cooldown => failure,
+        let (limit, failure) = match last_try {
+            Some((at, failure)) if at.elapsed() < self.cooldown => (usable_for, failure),
             _ => {
                 self.fetch().await?;
-                None
+                // Just fetched: usable whatever the maximum age.
+                (Duration::MAX, None)
             }
         };
-        if let Some(key) = self.cached(kid, usable_for).await {
+        if let Some(key) = self.cached(kid, limit).await {
             return Ok(key);
         }
         // Fail closed: no usable key, and no fetch until the cooldown ends.
