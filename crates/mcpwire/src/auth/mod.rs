@@ -42,7 +42,6 @@
 //! # }
 //! ```
 
-mod body;
 mod challenge;
 mod introspection;
 mod jwks;
@@ -51,6 +50,9 @@ mod layer;
 mod resource;
 mod verified;
 mod verifier;
+
+// Capped reads of the authorization server's answers (keys, introspection).
+mod body;
 
 pub use introspection::IntrospectionVerifier;
 /// The JWT signature algorithms ([`JwtVerifier::algorithms`]), from `jsonwebtoken`.
