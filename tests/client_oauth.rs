@@ -2,7 +2,9 @@
 //! registration, PKCE S256, RFC 9207 `iss`, refresh tokens, real ES256 tokens), and calls a
 //! server protected with `mcpwire::auth`: the first `401` runs the flow, a tool needing more
 //! scopes steps up, an expired token is refreshed, and a second client reuses the tokens of the
-//! file store without authorizing again, on both revisions.
+//! file store without authorizing again, on both revisions. And what the client refuses: secrets
+//! for another issuer, endpoints that are not https (or loopback), protected-resource metadata
+//! without `resource` or on another origin, a new login when only refreshes are allowed.
 
 use axum::extract::{Form, Query, State};
 use axum::http::StatusCode;
@@ -13,7 +15,10 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
 use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
-use mcpwire::client::auth::{AuthError, FileStore, HeadlessAuthorizer, OAuth};
+use mcpwire::client::auth::{
+    AuthError, AuthFuture, AuthorizationResponse, Authorizer, ClientRegistration, FileStore,
+    HeadlessAuthorizer, OAuth, TokenStore,
+};
 use mcpwire::client::{Client, ClientError, EraChoice};
 use mcpwire::prelude::*;
 use mcpwire::protocol::Era;
@@ -22,7 +27,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -90,6 +95,7 @@ struct Pending {
 /// What the authorization server saw, and its state.
 #[derive(Default)]
 struct Seen {
+    metadata_requests: usize,
     registrations: Vec<Value>,
     authorizations: Vec<HashMap<String, String>>,
     token_grants: Vec<String>,
@@ -105,6 +111,8 @@ struct AuthServer {
     lifetime: AtomicU64,
     /// The user says no.
     deny: AtomicBool,
+    /// Where the metadata says the endpoints are (default: under the issuer).
+    endpoints: Mutex<Option<String>>,
 }
 
 type Shared = Arc<AuthServer>;
@@ -123,14 +131,17 @@ fn oauth_error(error: &str) -> Response {
 }
 
 async fn metadata(State(auth): State<Shared>) -> Response {
+    auth.seen.lock().unwrap().metadata_requests += 1;
     let issuer = &auth.issuer;
+    let base = auth.endpoints.lock().unwrap().clone();
+    let base = base.as_deref().unwrap_or(issuer);
     json_response(
         StatusCode::OK,
         json!({
             "issuer": issuer,
-            "authorization_endpoint": format!("{issuer}/authorize"),
-            "token_endpoint": format!("{issuer}/token"),
-            "registration_endpoint": format!("{issuer}/register"),
+            "authorization_endpoint": format!("{base}/authorize"),
+            "token_endpoint": format!("{base}/token"),
+            "registration_endpoint": format!("{base}/register"),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
@@ -163,8 +174,17 @@ async fn authorize(
     let mut seen = auth.seen.lock().unwrap();
     seen.authorizations.push(query.clone());
     let field = |name: &str| query.get(name).cloned().unwrap_or_default();
+    // RFC 8252 §7.3: a loopback redirect URI matches whatever its port.
+    let portless = |uri: &str| {
+        let mut url = reqwest::Url::parse(uri).ok()?;
+        url.set_port(None).ok()?;
+        Some(url)
+    };
     let registered = seen.registrations.iter().any(|r| {
-        r["client_id"] == field("client_id") && r["redirect_uris"][0] == field("redirect_uri")
+        r["client_id"] == field("client_id")
+            && r["redirect_uris"][0]
+                .as_str()
+                .is_some_and(|uri| portless(uri) == portless(&field("redirect_uri")))
     });
     if !registered || field("response_type") != "code" || field("code_challenge_method") != "S256" {
         return oauth_error("invalid_request");
@@ -221,6 +241,8 @@ async fn token(State(auth): State<Shared>, Form(form): Form<HashMap<String, Stri
             }
             _ => return oauth_error("invalid_grant"),
         },
+        // The machine's own credentials (the Basic header is not looked at here).
+        "client_credentials" => (field("scope"), field("resource")),
         _ => return oauth_error("unsupported_grant_type"),
     };
     let lifetime = auth.lifetime.load(Ordering::SeqCst);
@@ -271,6 +293,7 @@ async fn world() -> World {
         seen: Mutex::default(),
         lifetime: AtomicU64::new(300),
         deny: AtomicBool::new(false),
+        endpoints: Mutex::default(),
     });
     let app = axum::Router::new()
         .route("/.well-known/oauth-authorization-server", get(metadata))
@@ -453,4 +476,292 @@ async fn a_denied_authorization_is_an_error_and_no_token_is_asked_for() {
         other => panic!("expected a refusal, got {other:?}"),
     }
     world.seen(|seen| assert!(seen.token_grants.is_empty()));
+}
+
+/// The error `oauth` ends with when connecting to `url`.
+async fn auth_error(oauth: OAuth, url: &str) -> AuthError {
+    match Client::builder().oauth(oauth).connect_http(url).await {
+        Err(ClientError::Auth(error)) => error,
+        Err(other) => panic!("expected an authorization error, got {other:?}"),
+        Ok(_) => panic!("expected an authorization error, got a connection"),
+    }
+}
+
+/// Records the authorization URLs it is given, and goes no further.
+#[derive(Clone, Default)]
+struct Recording(Arc<Mutex<Vec<String>>>);
+
+impl Authorizer for Recording {
+    fn redirect_uri(&self) -> String {
+        "http://127.0.0.1:9/callback".into()
+    }
+
+    fn authorize<'a>(
+        &'a self,
+        url: &'a str,
+    ) -> AuthFuture<'a, Result<AuthorizationResponse, AuthError>> {
+        self.0.lock().unwrap().push(url.to_owned());
+        Box::pin(async { Err(AuthError::Authorizer("recorded only".into())) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pre_registered_secrets_go_to_their_issuer_only() {
+    let world = world().await;
+    let client = ClientRegistration::new("pre")
+        .secret("pre-secret")
+        .issuer("https://auth.elsewhere.example");
+    let oauth = OAuth::new(Recording::default()).pre_registered(client);
+    let error = auth_error(oauth, &world.server_url).await;
+    match &error {
+        AuthError::OtherIssuer { configured, found } => {
+            assert_eq!(configured, "https://auth.elsewhere.example");
+            assert_eq!(*found, world.auth.issuer);
+        }
+        other => panic!("expected OtherIssuer, got {other:?}"),
+    }
+    let message = error.to_string();
+    assert!(
+        message.contains("https://auth.elsewhere.example") && message.contains(&world.auth.issuer),
+        "{message}"
+    );
+    assert!(!message.contains("pre-secret"), "{message}");
+    world.seen(|seen| {
+        assert!(seen.token_grants.is_empty() && seen.authorizations.is_empty());
+        assert!(seen.registrations.is_empty());
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_credentials_stay_with_the_first_issuer_they_were_used_with() {
+    let first = world().await;
+    let second = world().await;
+    let oauth = OAuth::client_credentials(ClientRegistration::new("worker").secret("w-secret"));
+    let client = Client::builder()
+        .oauth(oauth.clone())
+        .connect_http(&first.server_url)
+        .await
+        .unwrap();
+    assert_eq!(text_of(&client, "whoami").await, "alice");
+    first.seen(|seen| assert_eq!(seen.token_grants, ["client_credentials"]));
+
+    // The same credentials, a resource pointing to another authorization server: refused,
+    // naming both, and the second one never sees a token request.
+    let error = auth_error(oauth, &second.server_url).await;
+    match &error {
+        AuthError::OtherIssuer { configured, found } => {
+            assert_eq!(*configured, first.auth.issuer);
+            assert_eq!(*found, second.auth.issuer);
+        }
+        other => panic!("expected OtherIssuer, got {other:?}"),
+    }
+    second.seen(|seen| assert!(seen.token_grants.is_empty()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endpoints_that_are_not_https_or_loopback_are_never_shown_or_sent_to() {
+    let world = world().await;
+    // TEST-NET-1 (RFC 5737): never reached, and not loopback.
+    *world.auth.endpoints.lock().unwrap() = Some("http://192.0.2.1:9".into());
+    let browser = Recording::default();
+    let oauth = OAuth::new(browser.clone());
+    let error = auth_error(oauth, &world.server_url).await;
+    assert!(
+        matches!(&error, AuthError::InsecureEndpoint { url, .. } if url.starts_with("http://192.0.2.1:9/")),
+        "{error:?}"
+    );
+    assert!(browser.0.lock().unwrap().is_empty());
+
+    // A pre-registered secret is not sent there either.
+    let client = ClientRegistration::new("pre").secret("s");
+    let oauth = OAuth::new(browser.clone()).pre_registered(client);
+    let error = auth_error(oauth, &world.server_url).await;
+    assert!(
+        matches!(error, AuthError::InsecureEndpoint { .. }),
+        "{error:?}"
+    );
+    assert!(browser.0.lock().unwrap().is_empty());
+}
+
+/// A resource server that answers every MCP request `401` (with `challenge`, when given, as its
+/// `resource_metadata`) and publishes `metadata` at its path-based well-known URL.
+async fn fake_resource(metadata: Value, challenge: Option<String>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let header = match challenge {
+        Some(at) => format!("Bearer resource_metadata=\"{at}\""),
+        None => "Bearer".to_owned(),
+    };
+    let refuse = move || {
+        let header = header.clone();
+        async move {
+            let www = axum::http::header::WWW_AUTHENTICATE;
+            (StatusCode::UNAUTHORIZED, [(www, header)]).into_response()
+        }
+    };
+    let app = axum::Router::new()
+        .route("/mcp", post(refuse.clone()).get(refuse))
+        .route(
+            "/.well-known/oauth-protected-resource/mcp",
+            get(move || {
+                let metadata = metadata.clone();
+                async move { json_response(StatusCode::OK, metadata) }
+            }),
+        );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resource_metadata_without_resource_is_refused() {
+    let world = world().await;
+    let metadata = json!({"authorization_servers": [world.auth.issuer]});
+    let url = fake_resource(metadata, None).await;
+    let error = auth_error(world.oauth(), &url).await;
+    assert!(matches!(error, AuthError::NoResource(_)), "{error:?}");
+    world.seen(|seen| assert_eq!(seen.metadata_requests, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_metadata_url_on_another_origin_is_not_fetched() {
+    let world = world().await;
+    // Another origin (another port) that counts what it is asked.
+    let asked = Arc::new(AtomicUsize::new(0));
+    let counter = asked.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let elsewhere = format!("http://{}/prm.json", listener.local_addr().unwrap());
+    let app = axum::Router::new().fallback(move || {
+        counter.fetch_add(1, Ordering::SeqCst);
+        async { StatusCode::NOT_FOUND }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+
+    let metadata = json!({"resource": "unused", "authorization_servers": [world.auth.issuer]});
+    let url = fake_resource(metadata, Some(elsewhere.clone())).await;
+    let error = auth_error(world.oauth(), &url).await;
+    match &error {
+        AuthError::ForeignResourceMetadata { url: named, server } => {
+            assert_eq!(*named, elsewhere);
+            assert_eq!(*server, url);
+        }
+        other => panic!("expected ForeignResourceMetadata, got {other:?}"),
+    }
+    assert_eq!(asked.load(Ordering::SeqCst), 0);
+    world.seen(|seen| assert_eq!(seen.metadata_requests, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refresh_only_never_starts_a_login_and_refreshes_a_stored_one() {
+    let world = world().await;
+    let path = world.dir.0.join("credentials.json");
+    let refresh_only = || {
+        OAuth::new(Recording::default())
+            .refresh_only()
+            .store(FileStore::new(&path))
+    };
+    // Nothing stored: refused before any discovery, registration or write.
+    let error = auth_error(refresh_only(), &world.server_url).await;
+    assert!(
+        matches!(&error, AuthError::LoginRequired(url) if *url == world.server_url),
+        "{error:?}"
+    );
+    assert!(!path.exists());
+    world.seen(|seen| {
+        assert_eq!(seen.metadata_requests, 0);
+        assert!(seen.registrations.is_empty());
+    });
+
+    // Logged in (another OAuth on the same file), the access token gone bad: refreshed.
+    let client = Client::builder()
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    client.close().await;
+    let store = FileStore::new(&path);
+    let mut credentials = store.load().unwrap();
+    credentials
+        .tokens
+        .get_mut(&world.server_url)
+        .unwrap()
+        .access_token = "revoked".into();
+    store.save(&credentials).unwrap();
+    let client = Client::builder()
+        .oauth(refresh_only())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    assert_eq!(text_of(&client, "whoami").await, "alice");
+    // A step-up would need the user: refused, and nothing more is asked of the server.
+    let error = client
+        .call_tool("place_order", json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, ClientError::Auth(AuthError::LoginRequired(_))),
+        "{error:?}"
+    );
+    world.seen(|seen| {
+        assert_eq!(seen.authorizations.len(), 1);
+        assert_eq!(seen.token_grants, ["authorization_code", "refresh_token"]);
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refresh_or_a_new_login_on_another_loopback_port_keeps_the_registration() {
+    let world = world().await;
+    let path = world.dir.0.join("credentials.json");
+    let on_port = |port: u16| {
+        OAuth::new(HeadlessAuthorizer::new(format!(
+            "http://127.0.0.1:{port}/callback"
+        )))
+        .store(FileStore::new(&path))
+    };
+    let client = Client::builder()
+        .oauth(on_port(41001))
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    client.close().await;
+    let store = FileStore::new(&path);
+    let spoil = |drop_refresh: bool| {
+        let mut credentials = store.load().unwrap();
+        let tokens = credentials.tokens.get_mut(&world.server_url).unwrap();
+        tokens.access_token = "revoked".into();
+        if drop_refresh {
+            tokens.refresh_token = None;
+        }
+        store.save(&credentials).unwrap();
+    };
+
+    // A refresh from a listener on another port: the registered client, no new registration.
+    spoil(false);
+    let client = Client::builder()
+        .oauth(on_port(41002))
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    assert_eq!(text_of(&client, "whoami").await, "alice");
+    client.close().await;
+    world.seen(|seen| {
+        assert_eq!(seen.registrations.len(), 1);
+        assert_eq!(seen.token_grants.last().unwrap(), "refresh_token");
+    });
+
+    // A new login on yet another port: still the same registration (RFC 8252 §7.3).
+    spoil(true);
+    let client = Client::builder()
+        .oauth(on_port(41003))
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    assert_eq!(text_of(&client, "whoami").await, "alice");
+    world.seen(|seen| {
+        assert_eq!(seen.registrations.len(), 1);
+        assert_eq!(seen.authorizations.len(), 2);
+        assert_eq!(
+            seen.authorizations[1]["redirect_uri"],
+            "http://127.0.0.1:41003/callback"
+        );
+    });
 }

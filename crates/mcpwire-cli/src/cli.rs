@@ -35,7 +35,7 @@ pub enum Command {
     /// Logs in to a protected server, shows the login, or forgets it:
     /// `auth login|status|logout TARGET`.
     Auth(AuthCommand),
-    /// Runs a server, restarting it when the sources change: `dev [--http ADDR] [--inspector] -- SERVER_CMD [ARGS ...]`.
+    /// Runs a server, restarting it when the sources change: `dev [--http ADDR [--allow-remote]] [--inspector] -- SERVER_CMD [ARGS ...]`.
     Dev(Dev),
 }
 
@@ -163,8 +163,13 @@ pub struct GetPrompt {
 #[derive(Debug, Args)]
 pub struct Dev {
     /// Also serve the stdio server as Streamable HTTP at ADDR (e.g. 127.0.0.1:8000): /mcp.
+    /// A loopback address only, unless --allow-remote.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
+    /// Lets --http bind an address other machines can reach (the server gets no
+    /// authentication: anyone who reaches it can use it).
+    #[arg(long, requires = "http")]
+    pub allow_remote: bool,
     /// Also start the MCP Inspector web UI, connected to the server.
     #[arg(long)]
     pub inspector: bool,

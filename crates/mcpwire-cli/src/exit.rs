@@ -3,6 +3,7 @@
 //! `isError`.
 
 use mcpwire::client::ClientError;
+use mcpwire::client::auth::AuthError;
 use std::process::ExitCode;
 
 /// Why the command failed, and the exit code that says so.
@@ -48,6 +49,9 @@ impl From<ClientError> for Failure {
             ClientError::Tool(_) => TOOL_ERROR,
             _ => USAGE,
         };
+        if let ClientError::Auth(auth @ AuthError::LoginRequired(_)) = error {
+            return auth.into();
+        }
         Failure {
             code,
             message: error.to_string(),
@@ -55,11 +59,17 @@ impl From<ClientError> for Failure {
     }
 }
 
-impl From<mcpwire::client::auth::AuthError> for Failure {
-    fn from(error: mcpwire::client::auth::AuthError) -> Self {
+impl From<AuthError> for Failure {
+    fn from(error: AuthError) -> Self {
+        let message = match &error {
+            AuthError::LoginRequired(url) => {
+                format!("{error}: run `mcpwire-cli auth login --url {url}`")
+            }
+            _ => error.to_string(),
+        };
         Failure {
             code: AUTH_REQUIRED,
-            message: error.to_string(),
+            message,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! dynamic registration, PKCE and ES256 access tokens), and the protected bookshop example
 //! (`--auth-issuer/--auth-audience/--auth-jwks`; `order_book` needs `orders:write`). The test
 //! plays the browser: it reads the login URL the CLI prints, follows it to the authorization
-//! server, and delivers the redirect to the CLI's loopback listener.
+//! server, and delivers the redirect to the CLI's loopback listener (after requests that are
+//! not the login's, which the listener turns away).
 
 mod common;
 
@@ -22,6 +23,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::Ordering::SeqCst;
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -46,17 +48,29 @@ struct AuthServer {
     codes: Mutex<HashMap<String, (String, String, String)>>,
     /// Issue tokens that expired a minute ago (and no refresh token).
     expired: std::sync::atomic::AtomicBool,
+    /// Issue tokens that expired a minute ago with a refresh token, which gets good ones.
+    refreshable: std::sync::atomic::AtomicBool,
+    /// refresh token -> (scope, resource)
+    refresh_tokens: Mutex<HashMap<String, (String, String)>>,
+    /// How many times the metadata and the registration endpoint were asked.
+    metadata_requests: std::sync::atomic::AtomicUsize,
+    registrations: std::sync::atomic::AtomicUsize,
+    /// Where the metadata says the endpoints are (default: under the issuer).
+    endpoints: Mutex<Option<String>>,
 }
 
 type Shared = Arc<AuthServer>;
 
 async fn metadata(State(auth): State<Shared>) -> Response {
+    auth.metadata_requests.fetch_add(1, SeqCst);
     let issuer = &auth.issuer;
+    let base = auth.endpoints.lock().unwrap().clone();
+    let base = base.as_deref().unwrap_or(issuer);
     axum_json(json!({
         "issuer": issuer,
-        "authorization_endpoint": format!("{issuer}/authorize"),
-        "token_endpoint": format!("{issuer}/token"),
-        "registration_endpoint": format!("{issuer}/register"),
+        "authorization_endpoint": format!("{base}/authorize"),
+        "token_endpoint": format!("{base}/token"),
+        "registration_endpoint": format!("{base}/register"),
         "response_types_supported": ["code"],
         "grant_types_supported": ["authorization_code", "refresh_token"],
         "code_challenge_methods_supported": ["S256"],
@@ -73,7 +87,8 @@ fn axum_json(body: Value) -> Response {
         .into_response()
 }
 
-async fn register(body: String) -> Response {
+async fn register(State(auth): State<Shared>, body: String) -> Response {
+    auth.registrations.fetch_add(1, SeqCst);
     let mut registered: Value = serde_json::from_str(&body).unwrap_or(json!({}));
     registered["client_id"] = json!(format!("cli-{}", random()));
     registered["token_endpoint_auth_method"] = json!("none");
@@ -104,14 +119,40 @@ async fn authorize(
 
 async fn token(State(auth): State<Shared>, Form(form): Form<HashMap<String, String>>) -> Response {
     let field = |name: &str| form.get(name).cloned().unwrap_or_default();
-    let Some((challenge, scope, resource)) = auth.codes.lock().unwrap().remove(&field("code"))
-    else {
-        return (StatusCode::BAD_REQUEST, r#"{"error":"invalid_grant"}"#).into_response();
+    let invalid_grant =
+        || (StatusCode::BAD_REQUEST, r#"{"error":"invalid_grant"}"#).into_response();
+    let refreshable = auth.refreshable.load(SeqCst);
+    let (scope, resource, expired, refresh_token) = if field("grant_type") == "refresh_token" {
+        let known = auth
+            .refresh_tokens
+            .lock()
+            .unwrap()
+            .get(&field("refresh_token"))
+            .cloned();
+        let Some((scope, resource)) = known else {
+            return invalid_grant();
+        };
+        (scope, resource, false, None)
+    } else {
+        let Some((challenge, scope, resource)) = auth.codes.lock().unwrap().remove(&field("code"))
+        else {
+            return invalid_grant();
+        };
+        if URL_SAFE_NO_PAD.encode(Sha256::digest(field("code_verifier"))) != challenge {
+            return invalid_grant();
+        }
+        let refresh_token = refreshable.then(|| {
+            let token = random();
+            let kept = (scope.clone(), resource.clone());
+            auth.refresh_tokens
+                .lock()
+                .unwrap()
+                .insert(token.clone(), kept);
+            token
+        });
+        let expired = auth.expired.load(SeqCst) || refreshable;
+        (scope, resource, expired, refresh_token)
     };
-    if URL_SAFE_NO_PAD.encode(Sha256::digest(field("code_verifier"))) != challenge {
-        return (StatusCode::BAD_REQUEST, r#"{"error":"invalid_grant"}"#).into_response();
-    }
-    let expired = auth.expired.load(std::sync::atomic::Ordering::SeqCst);
     let exp = if expired { now() - 60 } else { now() + 600 };
     let claims = json!({"iss": auth.issuer, "aud": resource, "sub": "alice", "scope": scope,
                         "iat": now(), "exp": exp});
@@ -119,7 +160,7 @@ async fn token(State(auth): State<Shared>, Form(form): Form<HashMap<String, Stri
     header.kid = Some("as-key".into());
     let access_token = encode(&header, &claims, &auth.key).unwrap();
     axum_json(json!({"access_token": access_token, "token_type": "Bearer",
-                     "expires_in": 600, "scope": scope}))
+                     "expires_in": 600, "scope": scope, "refresh_token": refresh_token}))
 }
 
 /// Starts the authorization server; writes its public key as a JWKS into `dir`.
@@ -144,6 +185,11 @@ async fn start_auth_server(dir: &Path) -> (String, PathBuf, Shared) {
         key: EncodingKey::from_ec_der(der.as_bytes()),
         codes: Mutex::default(),
         expired: Default::default(),
+        refreshable: Default::default(),
+        refresh_tokens: Mutex::default(),
+        metadata_requests: Default::default(),
+        registrations: Default::default(),
+        endpoints: Mutex::default(),
     });
     let shared = state.clone();
     let app = axum::Router::new()
@@ -186,7 +232,8 @@ async fn logs_in_then_every_command_uses_the_login_until_logout() {
         .arg(&jwks);
     let _shop = HttpServer::start(shop);
 
-    // Not logged in: a call fails with exit 3, saying how to log in.
+    // Not logged in: a call fails with exit 3, saying how to log in, having asked the
+    // authorization server nothing and written no credentials.
     let call = ["call", "--url", &url, "order_book", "title=Dune"];
     let refused = cli_with(&credentials, &call);
     assert_eq!(refused.status.code(), Some(3), "{refused:?}");
@@ -194,6 +241,9 @@ async fn logs_in_then_every_command_uses_the_login_until_logout() {
         String::from_utf8_lossy(&refused.stderr).contains("auth login"),
         "{refused:?}"
     );
+    assert_eq!(auth_server.metadata_requests.load(SeqCst), 0);
+    assert_eq!(auth_server.registrations.load(SeqCst), 0);
+    assert!(!credentials.exists());
 
     // Log in, playing the browser.
     log_in(&credentials, &url, &issuer).await;
@@ -219,9 +269,7 @@ async fn logs_in_then_every_command_uses_the_login_until_logout() {
     assert_eq!(status.status.code(), Some(3), "{status:?}");
 
     // A login whose token has expired, with no refresh token: exit 3, saying to log in again.
-    auth_server
-        .expired
-        .store(true, std::sync::atomic::Ordering::SeqCst);
+    auth_server.expired.store(true, SeqCst);
     log_in(&credentials, &url, &issuer).await;
     let stale = cli_with(&credentials, &call);
     assert_eq!(stale.status.code(), Some(3), "{stale:?}");
@@ -272,6 +320,16 @@ async fn log_in(credentials: &Path, url: &str, issuer: &str) {
         .to_str()
         .unwrap()
         .to_owned();
+    // Requests that are not the login's redirect are turned away; the listener keeps waiting.
+    let callback = back.split('?').next().unwrap();
+    for stray in ["", "?code=stolen", "?code=stolen&state=guessed"] {
+        let turned_away = browser
+            .get(format!("{callback}{stray}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(turned_away.status(), 400, "{stray}");
+    }
     let landed = browser.get(&back).send().await.unwrap();
     assert_eq!(landed.status(), 200);
     let status = tokio::task::spawn_blocking(move || login.wait())
@@ -292,4 +350,78 @@ fn auth_is_for_url_targets() {
     );
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("--url"));
+}
+
+/// The protected bookshop on a free port, trusting `issuer`'s keys in `jwks`; its URL.
+fn protected_bookshop(issuer: &str, jwks: &Path) -> (HttpServer, String) {
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mut shop = Command::new(example_bin("bookshop"));
+    shop.args(["--http", &format!("127.0.0.1:{port}")])
+        .args([
+            "--auth-issuer",
+            issuer,
+            "--auth-audience",
+            &url,
+            "--auth-jwks",
+        ])
+        .arg(jwks);
+    (HttpServer::start(shop), url)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_refreshes_with_the_client_registered_at_login() {
+    let dir = tempfile::tempdir().unwrap();
+    let credentials = dir.path().join("credentials.json");
+    let (issuer, jwks, auth_server) = start_auth_server(dir.path()).await;
+    let (_shop, url) = protected_bookshop(&issuer, &jwks);
+    // The login's access token has already expired; its refresh token gets a good one.
+    auth_server.refreshable.store(true, SeqCst);
+    log_in(&credentials, &url, &issuer).await;
+    assert_eq!(auth_server.registrations.load(SeqCst), 1);
+
+    let call = ["call", "--url", &url, "order_book", "title=Dune"];
+    let ordered = cli_with(&credentials, &call);
+    assert_eq!(ordered.status.code(), Some(0), "{ordered:?}");
+    // The command's listener-less redirect URI differs from the login's port: no new
+    // registration for a refresh.
+    assert_eq!(auth_server.registrations.load(SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_url_that_is_not_https_is_never_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let credentials = dir.path().join("credentials.json");
+    let (issuer, jwks, auth_server) = start_auth_server(dir.path()).await;
+    let (_shop, url) = protected_bookshop(&issuer, &jwks);
+    // TEST-NET-1 (RFC 5737): plain http, not loopback.
+    *auth_server.endpoints.lock().unwrap() = Some("http://192.0.2.1:9".into());
+    let opened = dir.path().join("opened");
+    let browser = dir.path().join("browser.sh");
+    std::fs::write(
+        &browser,
+        format!("#!/bin/sh\necho \"$1\" > {}\n", opened.display()),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let login = cli()
+        .env("MCPWIRE_CLI_CREDENTIALS", &credentials)
+        .env("BROWSER", &browser)
+        .args(["auth", "login", "--url", &url])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&login.stderr);
+    assert_eq!(login.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("http://192.0.2.1:9/") && said.contains("not https"),
+        "{said}"
+    );
+    assert!(!said.contains("Open this URL"), "{said}");
+    assert!(!opened.exists(), "the browser was started");
+    assert_eq!(auth_server.registrations.load(SeqCst), 0);
 }

@@ -306,3 +306,44 @@ fn dev_serves_over_its_own_stdio() {
         assert!(sum.stdout.starts_with("5\n"), "[{era}] {}", sum.stdout);
     }
 }
+
+/// `dev --http` binds loopback addresses only; `--allow-remote` lets it bind another, and says
+/// that anyone who reaches it can use it.
+#[test]
+fn dev_http_binds_loopback_only_unless_allow_remote() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"watched\"\n",
+    )
+    .unwrap();
+    let marker = dir.path().join("started");
+    let server = format!("touch {}; sleep 120", marker.display());
+    for addr in ["0.0.0.0:0", "[::]:0"] {
+        let refused = cli()
+            .args(["dev", "--http", addr, "--", "sh", "-c", &server])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(1), "{addr}: {said}");
+        assert!(
+            said.contains("not a loopback address") && said.contains("--allow-remote"),
+            "{addr}: {said}"
+        );
+        assert!(!marker.exists(), "{addr}: no server was started");
+    }
+
+    let bookshop = example_bin("bookshop").display().to_string();
+    let dev = Dev::start(
+        &["--http", "0.0.0.0:0", "--allow-remote", "--", &bookshop],
+        dir.path(),
+    );
+    let warning = dev.wait_for("--allow-remote");
+    assert!(warning.contains("anyone who reaches it"), "{warning}");
+    // Reached over loopback (0.0.0.0 listens there too), it serves.
+    let url = dev.url().replace("0.0.0.0", "127.0.0.1");
+    let sum = common::run(&["call", "--url", &url, "add", "a=2", "b=3", "--json"]);
+    assert_eq!(sum.code(), 0, "{}", sum.stderr);
+}

@@ -2,8 +2,11 @@
 
 use axum::Router;
 use axum::extract::RawQuery;
+use axum::http::StatusCode;
 use axum::routing::get;
-use mcpwire::client::auth::{AuthError, AuthFuture, AuthorizationResponse, Authorizer};
+use mcpwire::client::auth::{
+    AuthError, AuthFuture, AuthorizationResponse, Authorizer, secure_endpoint,
+};
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::sync::oneshot;
@@ -13,6 +16,10 @@ const LOGIN_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Listens on `127.0.0.1:PORT/callback` for the one redirect that ends the login; prints the
 /// login URL on stderr and opens a browser when one is at hand (`$BROWSER`).
+///
+/// Only an `https` login URL (or `http` on a loopback address) is printed or opened. Only a
+/// request carrying the login's `state` ends the wait; any other gets `400` and the listener
+/// keeps waiting, five minutes at most in all.
 pub struct LoopbackAuthorizer {
     listener: Mutex<Option<tokio::net::TcpListener>>,
     redirect_uri: String,
@@ -46,6 +53,14 @@ impl Authorizer for LoopbackAuthorizer {
     ) -> AuthFuture<'a, Result<AuthorizationResponse, AuthError>> {
         Box::pin(async move {
             let failed = |why: String| AuthError::Authorizer(why);
+            if !secure_endpoint(url) {
+                return Err(failed(format!(
+                    "refusing to open the login URL {url}: it is not https (plain http is for loopback addresses only)"
+                )));
+            }
+            let expected = AuthorizationResponse::from_redirect_url(url)?
+                .state
+                .ok_or_else(|| failed("the login URL carries no state".into()))?;
             let listener = self
                 .listener
                 .lock()
@@ -67,11 +82,23 @@ impl Authorizer for LoopbackAuthorizer {
                 "/callback",
                 get(move |RawQuery(query): RawQuery| {
                     let tell = tell.clone();
+                    let expected = expected.clone();
                     async move {
-                        if let Some(tell) = tell.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                            let _ = tell.send(query.unwrap_or_default());
+                        let query = query.unwrap_or_default();
+                        let state = AuthorizationResponse::from_query(&query).state;
+                        if state.as_deref() != Some(expected.as_str()) {
+                            return (
+                                StatusCode::BAD_REQUEST,
+                                "This is not the redirect of the login in progress.",
+                            );
                         }
-                        "Logged in: you may close this page and return to the terminal."
+                        if let Some(tell) = tell.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                            let _ = tell.send(query);
+                        }
+                        (
+                            StatusCode::OK,
+                            "Logged in: you may close this page and return to the terminal.",
+                        )
                     }
                 }),
             );

@@ -3,8 +3,9 @@
 //! Logins live in one file (`$MCPWIRE_CLI_CREDENTIALS`, else
 //! `$XDG_CONFIG_HOME/mcpwire-cli/credentials.json`, else `~/.config/mcpwire-cli/…`), written
 //! with owner-only permissions by the client's [`FileStore`]. Every `--url` command sends the
-//! stored token and refreshes it when the server says it expired; a command never starts a
-//! login itself: without a usable login it exits 3 and says to run `auth login`.
+//! stored token and refreshes it when the server says it expired (with the client registered
+//! at login); a command never starts a login itself: without a usable login it exits 3 and
+//! says to run `auth login`, before any discovery, registration or write of the file.
 
 mod loopback;
 mod refuse;
@@ -21,6 +22,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub fn for_commands() -> Result<OAuth, Failure> {
     Ok(OAuth::new(refuse::RefuseToLogIn)
         .client_name("mcpwire-cli")
+        .refresh_only()
         .store(FileStore::new(store_path::credentials()?)))
 }
 

@@ -4,7 +4,9 @@
 //!
 //! - Without `--http` the server talks over this process's stdin and stdout: `dev` can stand
 //!   in for the server in a client's configuration.
-//! - `--http ADDR` serves the stdio server as Streamable HTTP (see [`bridge`]).
+//! - `--http ADDR` serves the stdio server as Streamable HTTP (see [`bridge`]), on a loopback
+//!   address only unless `--allow-remote` is given (and then says that anyone who reaches it
+//!   can use it).
 //! - `--inspector` also starts the MCP Inspector web UI on the HTTP endpoint (on a free
 //!   loopback port when `--http` is not given).
 
@@ -18,6 +20,7 @@ use crate::exit::{Failure, UNREACHABLE};
 use bridge::Bridge;
 use child::ServerProcess;
 use std::io::IsTerminal;
+use std::net::SocketAddr;
 use std::process::Stdio;
 use watch::Changes;
 
@@ -80,14 +83,32 @@ async fn serve_stdio(command: &[String], mut changes: Changes) -> Result<(), Fai
 }
 
 async fn serve_http(dev: &Dev, addr: &str, mut changes: Changes) -> Result<(), Failure> {
-    let listener = tokio::net::TcpListener::bind(addr)
+    let addresses: Vec<SocketAddr> = tokio::net::lookup_host(addr)
+        .await
+        .map_err(|e| Failure::usage(format!("--http {addr}: {e}")))?
+        .collect();
+    if !dev.allow_remote
+        && let Some(remote) = addresses.iter().find(|a| !a.ip().is_loopback())
+    {
+        return Err(Failure::usage(format!(
+            "--http {addr}: {} is not a loopback address; the dev server has no authentication, \
+             add --allow-remote to let other machines use it",
+            remote.ip()
+        )));
+    }
+    let listener = tokio::net::TcpListener::bind(addresses.as_slice())
         .await
         .map_err(|e| Failure::usage(format!("--http {addr}: {e}")))?;
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::usage(e.to_string()))?;
     let url = format!("http://{bound}/mcp");
-    let bridge = Bridge::new(dev.server.clone());
+    if dev.allow_remote {
+        eprintln!(
+            "dev: --allow-remote: serving on {bound} to other machines too, with no authentication: anyone who reaches it can use the server"
+        );
+    }
+    let bridge = Bridge::new(dev.server.clone(), dev.allow_remote);
     let serving = tokio::spawn(bridge.clone().serve(listener));
     eprintln!(
         "dev: serving `{}` as Streamable HTTP at {url}",

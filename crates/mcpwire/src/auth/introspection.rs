@@ -1,5 +1,6 @@
 //! `IntrospectionVerifier`: opaque tokens, asked of the authorization server (RFC 7662).
 
+use super::body::read_capped;
 use super::{TokenError, TokenVerifier, VerifiedToken};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -7,7 +8,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How long asking the introspection endpoint may take.
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -18,13 +19,24 @@ const MAX_CACHED: usize = 10_000;
 /// The largest introspection answer read.
 const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
+/// The most refusals kept (by a hash of the token).
+const MAX_REFUSED: usize = 10_000;
+
+/// How long a refusal is reused unless [`IntrospectionVerifier::cache_refusals_for`] says
+/// otherwise.
+const REFUSALS_FOR: Duration = Duration::from_secs(10);
+
 /// Verifies opaque (or any) access tokens by asking the authorization server's introspection
 /// endpoint (RFC 7662), authenticating as a client with `client_secret_basic`.
 ///
 /// A token passes when the answer says `active: true`, names a subject (`sub`, else
 /// `username`), its `aud` names the audience, `iss` (when given) is the issuer, and `exp` (when
 /// given) is in the future. Answers are cached by a SHA-256 of the token until the earlier of
-/// its `exp` and the cache time (60 s by default), at most 10,000 of them.
+/// its `exp` and the cache time (60 s by default), at most 10,000 of them. Refusals (an
+/// inactive token, another audience, …) are cached too, briefly (10 s by default, at most
+/// 10,000), so that the same bogus token sent again and again is asked about once; an
+/// endpoint that could not be reached is never cached. Answers are read up to 64 KiB, with or
+/// without `Content-Length`.
 ///
 /// ```
 /// use mcpwire::auth::IntrospectionVerifier;
@@ -46,8 +58,11 @@ pub struct IntrospectionVerifier {
     audience: String,
     issuer: Option<String>,
     cache_for: Duration,
+    refusals_for: Duration,
     http: reqwest::Client,
     cache: Mutex<HashMap<[u8; 32], (VerifiedToken, SystemTime)>>,
+    /// Refusals: why, and until when.
+    refused: Mutex<HashMap<[u8; 32], (String, Instant)>>,
 }
 
 impl IntrospectionVerifier {
@@ -66,8 +81,10 @@ impl IntrospectionVerifier {
             audience: audience.into(),
             issuer: None,
             cache_for: Duration::from_secs(60),
+            refusals_for: REFUSALS_FOR,
             http: reqwest::Client::new(),
             cache: Mutex::new(HashMap::new()),
+            refused: Mutex::new(HashMap::new()),
         }
     }
 
@@ -97,6 +114,20 @@ impl IntrospectionVerifier {
         self
     }
 
+    /// How long a refusal (the endpoint answered, and the token does not pass) is reused
+    /// without asking again (10 s by default; zero asks every time). At most 10,000 are kept.
+    ///
+    /// ```
+    /// # use mcpwire::auth::IntrospectionVerifier;
+    /// let v = IntrospectionVerifier::new("https://a/introspect", "id", "secret", "https://h/mcp")
+    ///     .cache_refusals_for(std::time::Duration::from_secs(5));
+    /// # drop(v);
+    /// ```
+    pub fn cache_refusals_for(mut self, duration: Duration) -> Self {
+        self.refusals_for = duration;
+        self
+    }
+
     async fn check(&self, token: &str) -> Result<VerifiedToken, TokenError> {
         let key: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         let now = SystemTime::now();
@@ -105,8 +136,21 @@ impl IntrospectionVerifier {
         {
             return Ok(verified.clone());
         }
+        if let Some((why, until)) = self.refused.lock().expect("cache lock").get(&key)
+            && *until > Instant::now()
+        {
+            return Err(TokenError::Invalid(why.clone()));
+        }
         let answer = self.ask(token).await?;
-        let verified = self.judge(answer)?;
+        let verified = match self.judge(answer) {
+            Ok(verified) => verified,
+            Err(refusal) => {
+                if let TokenError::Invalid(why) = &refusal {
+                    self.remember_refusal(key, why);
+                }
+                return Err(refusal);
+            }
+        };
         let mut until = now + self.cache_for;
         if let Some(exp) = verified.expires_at {
             until = until.min(UNIX_EPOCH + Duration::from_secs(exp));
@@ -117,6 +161,21 @@ impl IntrospectionVerifier {
             cache.insert(key, (verified.clone(), until));
         }
         Ok(verified)
+    }
+
+    /// Keeps a refusal for a while (when there is room, after dropping the expired ones).
+    fn remember_refusal(&self, key: [u8; 32], why: &str) {
+        if self.refusals_for.is_zero() {
+            return;
+        }
+        let now = Instant::now();
+        let mut refused = self.refused.lock().expect("cache lock");
+        if refused.len() >= MAX_REFUSED {
+            refused.retain(|_, (_, until)| *until > now);
+        }
+        if refused.len() < MAX_REFUSED {
+            refused.insert(key, (why.to_owned(), now + self.refusals_for));
+        }
     }
 
     async fn ask(&self, token: &str) -> Result<Map<String, Value>, TokenError> {
@@ -136,13 +195,9 @@ impl IntrospectionVerifier {
             .await
             .and_then(reqwest::Response::error_for_status)
             .map_err(|e| unavailable(format!("introspection: {e}")))?;
-        let body = response
-            .bytes()
+        let body = read_capped(response, MAX_ANSWER_BYTES)
             .await
             .map_err(|e| unavailable(format!("introspection: {e}")))?;
-        if body.len() > MAX_ANSWER_BYTES {
-            return Err(unavailable("introspection: the answer is too large".into()));
-        }
         serde_json::from_slice(&body)
             .map_err(|_| unavailable("introspection: the answer is not a JSON object".into()))
     }

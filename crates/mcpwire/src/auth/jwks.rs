@@ -1,6 +1,7 @@
 //! Where a [`JwtVerifier`](super::JwtVerifier)'s keys come from, and their cache.
 
 use super::TokenError;
+use super::body::read_capped;
 use jsonwebtoken::DecodingKey;
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use std::path::PathBuf;
@@ -14,10 +15,16 @@ const MAX_JWKS_BYTES: usize = 1024 * 1024;
 /// How long fetching a JWKS URL may take.
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The least time between two fetches prompted by unknown key ids (unless
+/// The least time between two fetches, failed ones included (unless
 /// [`JwtVerifier::refetch_cooldown`](super::JwtVerifier::refetch_cooldown) says otherwise), so a
-/// stream of tokens with made-up `kid`s cannot make the server hammer its authorization server.
+/// stream of tokens with made-up `kid`s, or an authorization server that is down, cannot make
+/// the server hammer it.
 pub(super) const REFETCH_COOLDOWN: Duration = Duration::from_secs(30);
+
+/// How long a fetched key set is used before it is fetched again (unless
+/// [`JwtVerifier::keys_max_age`](super::JwtVerifier::keys_max_age) says otherwise), so a key
+/// the authorization server withdrew stops verifying tokens.
+pub(super) const KEYS_MAX_AGE: Duration = Duration::from_secs(3600);
 
 /// Where the authorization server's public keys (a JSON Web Key Set, RFC 7517) are.
 ///
@@ -30,9 +37,13 @@ pub(super) const REFETCH_COOLDOWN: Duration = Duration::from_secs(30);
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum JwksSource {
-    /// A file, read when first needed and read again on an unknown key id.
+    /// A file, read when first needed and read again on an unknown key id or when the keys are
+    /// older than their maximum age.
     File(PathBuf),
-    /// An `http://` or `https://` URL, fetched when first needed and again on an unknown key id.
+    /// An `http://` or `https://` URL, fetched when first needed and again on an unknown key id
+    /// or when the keys are older than their maximum age (1 h unless
+    /// [`JwtVerifier::keys_max_age`](super::JwtVerifier::keys_max_age) says otherwise). The
+    /// answer is read up to 1 MiB, with or without `Content-Length`.
     /// (`https` needs a TLS feature of `reqwest` enabled in your application, e.g. `rustls`.)
     Url(String),
 }
@@ -61,14 +72,9 @@ impl JwksSource {
                     .await
                     .and_then(reqwest::Response::error_for_status)
                     .map_err(|e| unavailable(format!("fetching {url}: {e}")))?;
-                if response.content_length().unwrap_or(0) > MAX_JWKS_BYTES as u64 {
-                    return Err(unavailable(format!("{url} is too large")));
-                }
-                let body = response
-                    .bytes()
+                read_capped(response, MAX_JWKS_BYTES)
                     .await
-                    .map_err(|e| unavailable(format!("fetching {url}: {e}")))?;
-                body.to_vec()
+                    .map_err(|e| unavailable(format!("fetching {url}: {e}")))?
             }
         };
         if bytes.len() > MAX_JWKS_BYTES {
@@ -78,19 +84,25 @@ impl JwksSource {
     }
 }
 
-/// The key set last fetched (decoded), and when.
+/// The key set last fetched (decoded) and when, and the last attempt (failed ones too).
+#[derive(Default)]
 struct Fetched {
     keys: Vec<Key>,
-    at: Instant,
+    /// When `keys` were fetched (`None`: never).
+    at: Option<Instant>,
+    /// When a fetch was last tried, and why it failed if it did.
+    tried: Option<(Instant, Option<String>)>,
 }
 
-/// The keys of one source: fetched when first needed, again when a token names a key id the
-/// cached set lacks (at most once per cooldown).
+/// The keys of one source: fetched when first needed, again when they are older than the
+/// maximum age or a token names a key id the set lacks; at most one fetch per cooldown,
+/// whether it succeeded or not.
 pub(super) struct KeyCache {
     source: JwksSource,
     pub(super) cooldown: Duration,
+    pub(super) max_age: Duration,
     http: reqwest::Client,
-    fetched: RwLock<Option<Fetched>>,
+    fetched: RwLock<Fetched>,
     fetching: Mutex<()>,
 }
 
@@ -99,46 +111,76 @@ impl KeyCache {
         Self {
             source,
             cooldown: REFETCH_COOLDOWN,
+            max_age: KEYS_MAX_AGE,
             http: reqwest::Client::new(),
-            fetched: RwLock::new(None),
+            fetched: RwLock::new(Fetched::default()),
             fetching: Mutex::new(()),
         }
     }
 
     /// The key named `kid` (or the only key, for a token that names none).
     pub(super) async fn key(&self, kid: Option<&str>) -> Result<Arc<DecodingKey>, TokenError> {
-        if let Some(key) = self.cached(kid).await {
+        if let Some(key) = self.cached(kid, self.max_age).await {
             return Ok(key);
         }
         let _one_fetch_at_a_time = self.fetching.lock().await;
         // Another task may have fetched while this one waited.
-        if let Some(key) = self.cached(kid).await {
+        if let Some(key) = self.cached(kid, self.max_age).await {
             return Ok(key);
         }
-        let recent = self
-            .fetched
-            .read()
-            .await
-            .as_ref()
-            .is_some_and(|f| f.at.elapsed() < self.cooldown);
-        if !recent {
-            let keys = decoded(&self.source.fetch(&self.http).await?);
-            *self.fetched.write().await = Some(Fetched {
-                keys,
-                at: Instant::now(),
-            });
+        // Keys are used past their age only while the cooldown forbids fetching them again.
+        let usable_for = self.max_age.max(self.cooldown);
+        let last_try = self.fetched.read().await.tried.clone();
+        let (limit, failure) = match last_try {
+            Some((at, failure)) if at.elapsed() < self.cooldown => (usable_for, failure),
+            _ => {
+                self.fetch().await?;
+                // Just fetched: usable whatever the maximum age.
+                (Duration::MAX, None)
+            }
+        };
+        if let Some(key) = self.cached(kid, limit).await {
+            return Ok(key);
         }
-        self.cached(kid).await.ok_or_else(|| {
-            TokenError::Invalid(match kid {
-                Some(kid) => format!("no key with id {kid:?}"),
-                None => "the token names no key id and the key set has several keys".into(),
-            })
+        // Fail closed: no usable key, and no fetch until the cooldown ends.
+        Err(match (failure, kid) {
+            (Some(why), _) => TokenError::Unavailable(why),
+            (None, Some(kid)) => TokenError::Invalid(format!("no key with id {kid:?}")),
+            (None, None) => TokenError::Invalid(
+                "the token names no key id and the key set has several keys".into(),
+            ),
         })
     }
 
-    async fn cached(&self, kid: Option<&str>) -> Option<Arc<DecodingKey>> {
+    /// Fetches the set; the attempt counts toward the cooldown whatever its outcome.
+    async fn fetch(&self) -> Result<(), TokenError> {
+        let fetched = self.source.fetch(&self.http).await;
+        let mut state = self.fetched.write().await;
+        let now = Instant::now();
+        match fetched {
+            Ok(set) => {
+                state.keys = decoded(&set);
+                state.at = Some(now);
+                state.tried = Some((now, None));
+                Ok(())
+            }
+            Err(error) => {
+                let why = match &error {
+                    TokenError::Unavailable(why) | TokenError::Invalid(why) => why.clone(),
+                };
+                state.tried = Some((now, Some(why)));
+                Err(error)
+            }
+        }
+    }
+
+    /// The key named `kid` in the cached set, if the set was fetched less than `limit` ago.
+    async fn cached(&self, kid: Option<&str>, limit: Duration) -> Option<Arc<DecodingKey>> {
         let fetched = self.fetched.read().await;
-        let keys = &fetched.as_ref()?.keys;
+        if fetched.at?.elapsed() >= limit {
+            return None;
+        }
+        let keys = &fetched.keys;
         match kid {
             Some(kid) => keys.iter().find(|key| key.kid.as_deref() == Some(kid)),
             None if keys.len() == 1 => keys.first(),

@@ -75,9 +75,10 @@ impl JwtVerifier {
         self
     }
 
-    /// The least time between two fetches of the key set prompted by tokens naming a key id it
-    /// lacks (30 s by default): a rotated key is picked up on its first token after that, and
-    /// made-up key ids cannot make the server hammer the key set's host.
+    /// The least time between two fetches of the key set (30 s by default), failed fetches
+    /// included: a rotated key is picked up on its first token after that, and made-up key
+    /// ids or a key set's host that is down cannot make the server hammer it. While a failed
+    /// fetch's cooldown lasts, tokens that need a fetch are answered `503` without one.
     ///
     /// ```
     /// # use mcpwire::auth::{JwksSource, JwtVerifier};
@@ -87,6 +88,23 @@ impl JwtVerifier {
     /// ```
     pub fn refetch_cooldown(mut self, cooldown: std::time::Duration) -> Self {
         self.keys.cooldown = cooldown;
+        self
+    }
+
+    /// How long a fetched key set is used before it is fetched again (1 h by default), so that
+    /// a key the authorization server withdrew stops verifying tokens even when no token names
+    /// an unknown key id. A fetch is still at most once per
+    /// [`refetch_cooldown`](Self::refetch_cooldown); when a due fetch fails, the old keys are
+    /// not used (tokens get `503` until a fetch succeeds).
+    ///
+    /// ```
+    /// # use mcpwire::auth::{JwksSource, JwtVerifier};
+    /// let verifier = JwtVerifier::new("iss", "aud", JwksSource::parse("jwks.json"))
+    ///     .keys_max_age(std::time::Duration::from_secs(600));
+    /// # drop(verifier);
+    /// ```
+    pub fn keys_max_age(mut self, max_age: std::time::Duration) -> Self {
+        self.keys.max_age = max_age;
         self
     }
 

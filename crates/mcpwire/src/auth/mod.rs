@@ -57,6 +57,9 @@ mod resource;
 mod verified;
 mod verifier;
 
+// Capped reads of the authorization server's answers (keys, introspection).
+mod body;
+
 pub use introspection::IntrospectionVerifier;
 /// The JWT signature algorithms ([`JwtVerifier::algorithms`]), from `jsonwebtoken`.
 pub use jsonwebtoken::Algorithm;

@@ -9,7 +9,9 @@
 //!   reaches the client on that request's event stream. DELETE ends the session.
 //! - An answer with nothing before it is `application/json`; one preceded by notifications or
 //!   questions is `text/event-stream`. A caller that goes away cancels its request.
-//! - Only loopback `Host`s and `Origin`s are served (DNS rebinding), sessions are capped.
+//! - Only loopback `Host`s and `Origin`s are served (DNS rebinding); with `--allow-remote`,
+//!   any `Host`, and an `Origin` that is loopback or the `Host` itself. Sessions are capped;
+//!   their ids are 128 bits from the OS random source.
 //!
 //! Restarting (the sources changed) stops every server process; sessions end with them
 //! (`404`, so clients start a new one), and the shared one starts again.
@@ -27,7 +29,6 @@ use futures_util::stream;
 use link::{Events, Link};
 use serde_json::{Map, Value, json};
 use sessions::Sessions;
-use std::hash::{BuildHasher, RandomState};
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
 
@@ -38,15 +39,18 @@ pub struct Bridge {
     command: Vec<String>,
     modern: tokio::sync::Mutex<Option<Arc<Link>>>,
     sessions: Mutex<Sessions<Arc<Link>>>,
+    /// `--allow-remote`: other machines' `Host`s are served too.
+    remote: bool,
 }
 
 impl Bridge {
-    /// A bridge to `command`, not yet serving.
-    pub fn new(command: Vec<String>) -> Arc<Bridge> {
+    /// A bridge to `command`, not yet serving; `remote`: for other machines too.
+    pub fn new(command: Vec<String>, remote: bool) -> Arc<Bridge> {
         Arc::new(Bridge {
             command,
             modern: Default::default(),
             sessions: Mutex::default(),
+            remote,
         })
     }
 
@@ -100,7 +104,7 @@ async fn not_offered() -> StatusCode {
 }
 
 async fn on_delete(State(bridge): State<Arc<Bridge>>, headers: HeaderMap) -> StatusCode {
-    if let Err(status) = loopback_only(&headers) {
+    if let Err(status) = allowed_caller(&headers, bridge.remote) {
         return status;
     }
     let Some(id) = headers.get(SESSION_ID).and_then(|v| v.to_str().ok()) else {
@@ -117,7 +121,7 @@ async fn on_delete(State(bridge): State<Arc<Bridge>>, headers: HeaderMap) -> Sta
 }
 
 async fn on_post(State(bridge): State<Arc<Bridge>>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(status) = loopback_only(&headers) {
+    if let Err(status) = allowed_caller(&headers, bridge.remote) {
         return status.into_response();
     }
     let message = match serde_json::from_slice::<Value>(&body) {
@@ -155,6 +159,17 @@ async fn on_post(State(bridge): State<Arc<Bridge>>, headers: HeaderMap, body: By
         .map(str::to_owned);
     let method = message.get("method").and_then(Value::as_str);
     if method == Some("initialize") && session.is_none() {
+        let session = match new_session_id() {
+            Ok(session) => session,
+            Err(error) => {
+                return rpc_error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    id.unwrap_or_default(),
+                    -32603,
+                    &format!("cannot make a session id: {error}"),
+                );
+            }
+        };
         let link = match Link::start(&bridge.command) {
             Ok(link) => link,
             Err(error) => {
@@ -166,7 +181,6 @@ async fn on_post(State(bridge): State<Arc<Bridge>>, headers: HeaderMap, body: By
                 );
             }
         };
-        let session = new_session_id();
         let evicted = bridge
             .sessions
             .lock()
@@ -342,34 +356,44 @@ fn accepts_event_stream(headers: &HeaderMap) -> bool {
 }
 
 /// Only loopback names may reach a dev server (a web page elsewhere could otherwise call it
-/// through DNS rebinding).
-fn loopback_only(headers: &HeaderMap) -> Result<(), StatusCode> {
-    let loopback = |authority: &str| {
-        let host = match authority.strip_prefix('[') {
+/// through DNS rebinding). With `remote` (`--allow-remote`), any `Host`; an `Origin` must
+/// still be loopback or the `Host` itself (a page of another site is refused).
+fn allowed_caller(headers: &HeaderMap, remote: bool) -> Result<(), StatusCode> {
+    let host_of = |authority: &str| -> String {
+        match authority.strip_prefix('[') {
             Some(rest) => rest.split(']').next().unwrap_or(""),
             None => authority.split(':').next().unwrap_or(""),
-        };
-        matches!(host, "localhost" | "127.0.0.1" | "::1")
+        }
+        .to_ascii_lowercase()
+    };
+    let loopback = |authority: &str| {
+        matches!(
+            host_of(authority).as_str(),
+            "localhost" | "127.0.0.1" | "::1"
+        )
     };
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    if !loopback(host) {
+    if !remote && !loopback(host) {
         return Err(StatusCode::FORBIDDEN);
     }
     if let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
         let authority = origin.split("://").nth(1).unwrap_or("");
-        if !loopback(authority) {
+        let same_host = remote && !host.is_empty() && authority.eq_ignore_ascii_case(host);
+        if !loopback(authority) && !same_host {
             return Err(StatusCode::FORBIDDEN);
         }
     }
     Ok(())
 }
 
-fn new_session_id() -> String {
-    let state = RandomState::new();
-    format!("{:016x}{:016x}", state.hash_one(1u8), state.hash_one(2u8))
+/// A session id: 128 bits from the OS random source, in hex.
+fn new_session_id() -> std::io::Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 #[cfg(test)]
@@ -378,14 +402,7 @@ mod tests {
 
     #[test]
     fn only_loopback_hosts_and_origins_are_served() {
-        let with = |host: &str, origin: Option<&str>| {
-            let mut headers = HeaderMap::new();
-            headers.insert(header::HOST, host.parse().unwrap());
-            if let Some(origin) = origin {
-                headers.insert(header::ORIGIN, origin.parse().unwrap());
-            }
-            loopback_only(&headers)
-        };
+        let with = |host: &str, origin: Option<&str>| caller(host, origin, false);
         assert_eq!(with("127.0.0.1:8000", None), Ok(()));
         assert_eq!(
             with("localhost:8000", Some("http://localhost:6274")),
@@ -397,5 +414,43 @@ mod tests {
             with("127.0.0.1:8000", Some("https://evil.example")),
             Err(StatusCode::FORBIDDEN)
         );
+    }
+
+    fn caller(host: &str, origin: Option<&str>, remote: bool) -> Result<(), StatusCode> {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, host.parse().unwrap());
+        if let Some(origin) = origin {
+            headers.insert(header::ORIGIN, origin.parse().unwrap());
+        }
+        allowed_caller(&headers, remote)
+    }
+
+    #[test]
+    fn allow_remote_serves_any_host_but_no_other_sites_pages() {
+        let with = |host: &str, origin: Option<&str>| caller(host, origin, true);
+        assert_eq!(with("192.168.1.20:8000", None), Ok(()));
+        assert_eq!(
+            with("192.168.1.20:8000", Some("http://192.168.1.20:8000")),
+            Ok(())
+        );
+        assert_eq!(with("devbox:8000", Some("http://localhost:6274")), Ok(()));
+        assert_eq!(
+            with("192.168.1.20:8000", Some("https://evil.example")),
+            Err(StatusCode::FORBIDDEN)
+        );
+    }
+
+    #[test]
+    fn session_ids_are_128_random_bits() {
+        let ids: std::collections::HashSet<String> =
+            (0..1000).map(|_| new_session_id().unwrap()).collect();
+        assert_eq!(ids.len(), 1000);
+        assert!(
+            ids.iter()
+                .all(|id| id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        );
+        // Not a counter or a hash of one: the ids share no fixed prefix.
+        let first_bytes: std::collections::HashSet<&str> = ids.iter().map(|id| &id[..2]).collect();
+        assert!(first_bytes.len() > 100, "{}", first_bytes.len());
     }
 }

@@ -90,8 +90,8 @@ impl ServerMetadata {
 }
 
 /// Where to look for a server's protected-resource metadata, in order: the challenge's
-/// `resource_metadata` alone when given, else the path-based well-known URL (when the server
-/// URL has a path), then the root one.
+/// `resource_metadata` alone when given (it must be on the server's own origin), else the
+/// path-based well-known URL (when the server URL has a path), then the root one.
 ///
 /// # Examples
 ///
@@ -104,17 +104,35 @@ impl ServerMetadata {
 /// ]);
 /// ```
 ///
+/// A `resource_metadata` URL on another origin is refused (a server must not make its
+/// clients fetch from elsewhere):
+///
+/// ```
+/// use mcpwire::client::auth::{AuthError, resource_metadata_urls};
+///
+/// let refused = resource_metadata_urls("http://localhost:3000/mcp", Some("http://10.0.0.1/prm"));
+/// assert!(matches!(refused, Err(AuthError::ForeignResourceMetadata { .. })));
+/// ```
+///
 /// # Errors
 ///
-/// When the server URL is not an absolute URL.
+/// When the server URL (or the challenge's URL) is not an absolute URL, or the challenge's URL
+/// is on another origin than the server.
 pub fn resource_metadata_urls(
     server_url: &str,
     from_challenge: Option<&str>,
 ) -> Result<Vec<String>, AuthError> {
+    let (origin, path) = origin_and_path(server_url, "server URL")?;
     if let Some(url) = from_challenge {
+        let (its_origin, _) = origin_and_path(url, "resource_metadata URL")?;
+        if its_origin != origin {
+            return Err(AuthError::ForeignResourceMetadata {
+                url: url.to_owned(),
+                server: server_url.to_owned(),
+            });
+        }
         return Ok(vec![url.to_owned()]);
     }
-    let (origin, path) = origin_and_path(server_url, "server URL")?;
     let mut urls = Vec::new();
     if !path.is_empty() {
         urls.push(format!(
@@ -162,7 +180,74 @@ pub fn server_metadata_urls(issuer: &str) -> Result<Vec<String>, AuthError> {
     })
 }
 
+/// Whether the client may send a user or a secret to `url`: `https`, or `http` on a loopback
+/// address (`127.0.0.0/8`, `::1`, `localhost`). Anything else (plain `http` elsewhere,
+/// `javascript:`, `file:`, …) is refused, before a browser is shown it.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::client::auth::secure_endpoint;
+///
+/// assert!(secure_endpoint("https://auth.example.com/authorize"));
+/// assert!(secure_endpoint("http://127.0.0.1:8080/authorize"));
+/// assert!(secure_endpoint("http://[::1]/token"));
+/// assert!(secure_endpoint("http://localhost:3000/token"));
+/// assert!(!secure_endpoint("http://auth.example.com/authorize"));
+/// assert!(!secure_endpoint("javascript:alert(1)"));
+/// assert!(!secure_endpoint("http://127.0.0.1.evil.example/authorize"));
+/// ```
+pub fn secure_endpoint(url: &str) -> bool {
+    let Ok(parsed) = Url::parse(url) else {
+        return false;
+    };
+    match parsed.scheme() {
+        "https" => parsed.host().is_some(),
+        "http" => is_loopback(&parsed),
+        _ => false,
+    }
+}
+
+/// Whether `url`'s host is a loopback address (or `localhost`).
+pub(crate) fn is_loopback(url: &Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => host.eq_ignore_ascii_case("localhost"),
+    }
+}
+
 impl ServerMetadata {
+    /// Checks that every endpoint the client would send a user or a secret to is
+    /// [`secure_endpoint`].
+    pub(crate) fn check_endpoints(&self) -> Result<(), AuthError> {
+        let endpoints = [
+            (
+                "authorization_endpoint",
+                self.authorization_endpoint.as_deref(),
+            ),
+            ("token_endpoint", Some(self.token_endpoint.as_str())),
+            (
+                "registration_endpoint",
+                self.registration_endpoint.as_deref(),
+            ),
+        ];
+        for (endpoint, url) in endpoints {
+            if let Some(url) = url
+                && !secure_endpoint(url)
+            {
+                return Err(AuthError::InsecureEndpoint {
+                    endpoint,
+                    url: url.to_owned(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The 2025-03-26 fallback for a server with no metadata at all: `/authorize`, `/token`
     /// and `/register` under the issuer, PKCE S256.
     pub(crate) fn fallback(issuer: &str) -> ServerMetadata {
@@ -250,9 +335,10 @@ pub(crate) async fn resource_metadata(
         else {
             continue;
         };
-        if let Some(resource) = &metadata.resource
-            && !resource_covers(resource, server_url)
-        {
+        let Some(resource) = &metadata.resource else {
+            return Err(AuthError::NoResource(url));
+        };
+        if !resource_covers(resource, server_url) {
             return Err(AuthError::ResourceMismatch {
                 published: resource.clone(),
                 server: server_url.to_owned(),

@@ -43,6 +43,49 @@ pub enum AuthError {
         /// The server's URL.
         server: String,
     },
+    /// The protected-resource metadata has no `resource` (RFC 9728 §3.3 asks the client to
+    /// refuse it): nothing was sent to any authorization server.
+    #[error("the protected-resource metadata at {0} names no resource")]
+    NoResource(String),
+    /// The server's challenge names a `resource_metadata` URL on another origin than the
+    /// server itself: it was not fetched.
+    #[error(
+        "the resource_metadata URL {url} is on another origin than the server {server}: not fetched"
+    )]
+    ForeignResourceMetadata {
+        /// The URL the challenge named.
+        url: String,
+        /// The server's URL.
+        server: String,
+    },
+    /// Pre-registered or client-credentials secrets are configured for one authorization
+    /// server, and the resource points to another: nothing was sent to it.
+    #[error(
+        "the client credentials are for the authorization server {configured}, but the resource points to {found}: not sent"
+    )]
+    OtherIssuer {
+        /// The issuer the credentials are for (configured, or the first one they were used with).
+        configured: String,
+        /// The issuer the resource points to.
+        found: String,
+    },
+    /// An authorization-server endpoint is neither `https` nor `http` on a loopback address:
+    /// no browser was shown it and nothing was sent to it.
+    #[error(
+        "the authorization server's {endpoint} {url} is not https (plain http is for loopback addresses only)"
+    )]
+    InsecureEndpoint {
+        /// Which endpoint (`authorization_endpoint`, `token_endpoint`, …).
+        endpoint: &'static str,
+        /// Its URL.
+        url: String,
+    },
+    /// The client only uses and refreshes stored tokens ([`OAuth::refresh_only`]) and has none
+    /// usable for this server: no discovery, registration or authorization was attempted.
+    ///
+    /// [`OAuth::refresh_only`]: super::OAuth::refresh_only
+    #[error("not logged in to {0}, or the login expired")]
+    LoginRequired(String),
     /// The protected-resource metadata lists no authorization server.
     #[error("the protected-resource metadata lists no authorization server")]
     NoAuthorizationServer,

@@ -14,10 +14,11 @@
 //!    ([`resource_covers`]), else nothing is sent anywhere; it is kept verbatim and sent
 //!    byte for byte. The first authorization server's metadata is looked for in the
 //!    specification's order ([`server_metadata_urls`]) and its `issuer` must equal the issuer.
-//! 2. **Registration**: pre-registered credentials, else a client ID metadata document (when
-//!    the server supports them and [`OAuth::client_metadata_url`] is set), else dynamic
-//!    registration as a `native` application with the `refresh_token` grant. Registrations are
-//!    kept by issuer: a new authorization server gets a new registration.
+//! 2. **Registration**: pre-registered credentials (for their issuer only), else a client ID
+//!    metadata document (when the server supports them and [`OAuth::client_metadata_url`] is
+//!    set), else dynamic registration as a `native` application with the `refresh_token`
+//!    grant. Registrations are kept by issuer: a new authorization server gets a new
+//!    registration.
 //! 3. **Authorization**: PKCE S256, `state`, the `resource`; an [`Authorizer`] shows the page
 //!    and returns the redirect; `state` and the RFC 9207 `iss` are checked
 //!    ([`check_issuer_parameter`]); the code is exchanged, authenticating as registered
@@ -25,11 +26,40 @@
 //! 4. **Scopes** ([`choose_scope`]): the challenge's, else the resource's `scopes_supported`,
 //!    else none; `offline_access` when the authorization server lists it; on a step-up, the
 //!    union with the scopes held.
-//! 5. **Refresh**: a `401` with a refresh token from the same issuer refreshes first.
+//! 5. **Refresh**: a `401` with a refresh token from the same issuer refreshes first, with the
+//!    client registered when the tokens were obtained.
 //!
 //! A server of the 2025-03-26 revision, with no protected-resource metadata, is authorized by
 //! its own origin: its authorization-server metadata there, else `/authorize`, `/token` and
 //! `/register`.
+//!
+//! # What the client refuses
+//!
+//! Each check is made on the parsed value, before anything depends on it; a refusal is an
+//! [`AuthError`] naming what was refused, and nothing more is sent.
+//!
+//! - **Protected-resource metadata without `resource`**, or whose `resource` does not cover
+//!   the server's URL (RFC 9728 §3.3): [`AuthError::NoResource`],
+//!   [`AuthError::ResourceMismatch`]. No authorization server is contacted.
+//! - **A `resource_metadata` URL on another origin** than the server's
+//!   ([`resource_metadata_urls`]): [`AuthError::ForeignResourceMetadata`]; it is not fetched.
+//! - **Authorization-server metadata for another issuer** (RFC 8414 §3.3), or without PKCE
+//!   S256: [`AuthError::IssuerMismatch`], [`AuthError::PkceUnsupported`].
+//! - **Endpoints that are not `https`** (plain `http` is accepted on loopback addresses only,
+//!   [`secure_endpoint`]): [`AuthError::InsecureEndpoint`], before the [`Authorizer`] (a
+//!   browser) is given the authorization URL and before a registration or token request.
+//! - **Secrets for another issuer**: pre-registered and client-credentials secrets go to the
+//!   authorization server they are for ([`ClientRegistration::issuer`], else the first one
+//!   they were used with); a resource that points to another gets
+//!   [`AuthError::OtherIssuer`], naming both.
+//! - **A redirect with another `state`**, or an `iss` other than the issuer (RFC 9207):
+//!   [`AuthError::StateMismatch`], [`AuthError::IssuerParameter`]; the code is not exchanged.
+//! - **A new login where only refreshes are allowed** ([`OAuth::refresh_only`], a CLI's
+//!   commands): [`AuthError::LoginRequired`], before any discovery, registration or write to
+//!   the store.
+//!
+//! A refresh uses the client that obtained the tokens (no new registration), and a stored
+//! registration is reused for a loopback redirect URI on another port (RFC 8252 §7.3).
 //!
 //! Machines use [`OAuth::client_credentials`] instead of an authorizer, with a secret or a
 //! private key ([`ClientRegistration::private_key_jwt`]). Tokens and
@@ -67,7 +97,8 @@ mod tokens;
 pub use authorizer::{AuthFuture, AuthorizationResponse, Authorizer, HeadlessAuthorizer};
 pub use challenge::BearerChallenge;
 pub use discovery::{
-    ResourceMetadata, ServerMetadata, resource_covers, resource_metadata_urls, server_metadata_urls,
+    ResourceMetadata, ServerMetadata, resource_covers, resource_metadata_urls, secure_endpoint,
+    server_metadata_urls,
 };
 pub use error::AuthError;
 pub use oauth::{OAuth, check_issuer_parameter};

@@ -4,7 +4,7 @@
 use super::authorizer::Authorizer;
 use super::challenge::BearerChallenge;
 use super::discovery::{
-    ResourceMetadata, ServerMetadata, origin, resource_metadata, server_metadata,
+    ResourceMetadata, ServerMetadata, is_loopback, origin, resource_metadata, server_metadata,
 };
 use super::error::AuthError;
 use super::pkce::{Pkce, random_token};
@@ -44,6 +44,10 @@ pub struct OAuth {
     http: reqwest::Client,
     /// One flow at a time: requests that meet a `401` together share its outcome.
     flow: Arc<tokio::sync::Mutex<()>>,
+    /// Only stored tokens, refreshed: never a discovery for a new authorization.
+    refresh_only: bool,
+    /// The issuer fixed credentials without one of their own were first used with.
+    first_issuer: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 #[derive(Clone)]
@@ -63,6 +67,7 @@ impl std::fmt::Debug for OAuth {
             .field("client_name", &self.client_name)
             .field("metadata_url", &self.metadata_url)
             .field("pre_registered", &self.pre_registered)
+            .field("refresh_only", &self.refresh_only)
             .finish_non_exhaustive()
     }
 }
@@ -86,7 +91,9 @@ impl OAuth {
         Self::with_grant(GrantKind::AuthorizationCode(Arc::new(authorizer)))
     }
 
-    /// The client-credentials grant, for a machine with its own credentials (no user).
+    /// The client-credentials grant, for a machine with its own credentials (no user). They are
+    /// sent to their [`issuer`](ClientRegistration::issuer) only (else to the first one they
+    /// are used with).
     ///
     /// # Examples
     ///
@@ -112,7 +119,26 @@ impl OAuth {
                 .build()
                 .unwrap_or_default(),
             flow: Arc::default(),
+            refresh_only: false,
+            first_issuer: Arc::default(),
         }
+    }
+
+    /// Only uses the stored tokens, and refreshes them: a server that wants a new
+    /// authorization (no tokens stored for it, none refreshable, or a step-up to more scopes)
+    /// gets [`AuthError::LoginRequired`] at once, before any discovery, registration or write
+    /// to the store. For commands that must not start a login (a CLI's, after `login`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://127.0.0.1/cb")).refresh_only();
+    /// # drop(oauth);
+    /// ```
+    pub fn refresh_only(mut self) -> Self {
+        self.refresh_only = true;
+        self
     }
 
     /// The `client_name` sent at dynamic registration (default `mcpwire-client`).
@@ -145,8 +171,10 @@ impl OAuth {
         self
     }
 
-    /// Credentials registered beforehand, used at every authorization server in preference to
-    /// a metadata document or dynamic registration.
+    /// Credentials registered beforehand, used in preference to a metadata document or
+    /// dynamic registration, at their [`issuer`](ClientRegistration::issuer) only (else at the
+    /// first one they are used with): a resource pointing to another authorization server is
+    /// refused with [`AuthError::OtherIssuer`].
     ///
     /// # Examples
     ///
@@ -306,6 +334,16 @@ impl OAuth {
         step_up: bool,
     ) -> Result<Tokens, AuthError> {
         let http = &self.http;
+        if self.refresh_only {
+            let refreshable = self
+                .load()?
+                .tokens
+                .get(server_url)
+                .is_some_and(|t| t.refresh_token.is_some());
+            if step_up || !refreshable {
+                return Err(AuthError::LoginRequired(server_url.to_owned()));
+            }
+        }
         let found = resource_metadata(http, server_url, challenge.resource_metadata.as_deref());
         let (resource_md, legacy) = match found.await {
             Ok(metadata) => (metadata, false),
@@ -334,24 +372,39 @@ impl OAuth {
             Err(AuthError::NoServerMetadata(_)) if legacy => ServerMetadata::fallback(issuer),
             Err(error) => return Err(error),
         };
+        // Nothing goes to an endpoint a user or a secret should not go to.
+        server.check_endpoints()?;
+        let fixed = self.fixed_client(&server)?;
         let mut stored = self.load()?;
         let prior = stored
             .tokens
             .get(server_url)
             .filter(|t| t.issuer == server.issuer)
             .cloned();
-        let client = self.client_for(&server, &mut stored).await?;
         if let Some(refresh_token) = prior.as_ref().and_then(|t| t.refresh_token.as_deref())
             && !step_up
         {
-            let grant = Grant::Refresh { refresh_token };
-            let scope = prior.as_ref().and_then(|t| t.scope.as_deref());
-            if let Ok(tokens) =
-                tokens::request(http, &server, &client, grant, &resource, scope).await
-            {
-                return self.keep(server_url, tokens, &mut stored);
+            // The client that obtained the tokens refreshes them (never a new registration).
+            let client = fixed
+                .clone()
+                .or_else(|| stored.clients.get(&server.issuer).cloned());
+            if let Some(client) = client {
+                let grant = Grant::Refresh { refresh_token };
+                let scope = prior.as_ref().and_then(|t| t.scope.as_deref());
+                if let Ok(tokens) =
+                    tokens::request(http, &server, &client, grant, &resource, scope).await
+                {
+                    return self.keep(server_url, tokens, &mut stored);
+                }
             }
         }
+        if self.refresh_only {
+            return Err(AuthError::LoginRequired(server_url.to_owned()));
+        }
+        let client = match fixed {
+            Some(client) => client,
+            None => self.client_for(&server, &mut stored).await?,
+        };
         let previous = prior.filter(|_| step_up).and_then(|t| t.scope);
         let scope = choose_scope(
             challenge.scope.as_deref(),
@@ -392,27 +445,57 @@ impl OAuth {
         Ok(tokens)
     }
 
-    /// The client's identity at `server`: the machine's own credentials, else pre-registered,
-    /// else one registered there before, else its metadata document (when supported), else a
-    /// new dynamic registration (stored under the issuer).
+    /// The credentials configured on this `OAuth` (the machine's own, else pre-registered),
+    /// if any, once checked to be for `server`'s issuer: their own
+    /// [`issuer`](ClientRegistration::issuer), else the first one they were used with.
+    fn fixed_client(
+        &self,
+        server: &ServerMetadata,
+    ) -> Result<Option<ClientRegistration>, AuthError> {
+        let client = match &self.grant {
+            GrantKind::ClientCredentials(client) => client,
+            GrantKind::AuthorizationCode(_) => match &self.pre_registered {
+                Some(client) => client,
+                None => return Ok(None),
+            },
+        };
+        let other = |configured: &str| AuthError::OtherIssuer {
+            configured: configured.to_owned(),
+            found: server.issuer.clone(),
+        };
+        match &client.issuer {
+            Some(issuer) if *issuer != server.issuer => return Err(other(issuer)),
+            Some(_) => {}
+            None => {
+                let mut first = self.first_issuer.lock().unwrap_or_else(|e| e.into_inner());
+                match first.as_deref() {
+                    Some(issuer) if issuer != server.issuer => return Err(other(issuer)),
+                    Some(_) => {}
+                    None => *first = Some(server.issuer.clone()),
+                }
+            }
+        }
+        Ok(Some(client.clone()))
+    }
+
+    /// The client's identity at `server` for the authorization-code flow, without fixed
+    /// credentials: one registered there before (for the same redirect URI, a loopback one's
+    /// port aside), else its metadata document (when supported), else a new dynamic
+    /// registration (stored under the issuer).
     async fn client_for(
         &self,
         server: &ServerMetadata,
         stored: &mut Credentials,
     ) -> Result<ClientRegistration, AuthError> {
-        let authorizer = match &self.grant {
-            GrantKind::ClientCredentials(client) => return Ok(client.clone()),
-            GrantKind::AuthorizationCode(authorizer) => authorizer,
+        let GrantKind::AuthorizationCode(authorizer) = &self.grant else {
+            return Err(AuthError::CannotRegister(server.issuer.clone()));
         };
-        if let Some(client) = &self.pre_registered {
-            return Ok(client.clone());
-        }
         let redirect_uri = authorizer.redirect_uri();
         if let Some(client) = stored.clients.get(&server.issuer)
             && client
                 .redirect_uri
                 .as_deref()
-                .is_none_or(|r| r == redirect_uri)
+                .is_none_or(|r| same_redirect(r, &redirect_uri))
         {
             return Ok(client.clone());
         }
@@ -501,6 +584,26 @@ impl OAuth {
     }
 }
 
+/// Whether two redirect URIs are the same registration: equal, or both `http` on the same
+/// loopback address with the same path and query, whatever their ports (RFC 8252 §7.3: a
+/// native client's loopback listener takes whichever port is free).
+fn same_redirect(registered: &str, current: &str) -> bool {
+    if registered == current {
+        return true;
+    }
+    let (Ok(mut a), Ok(mut b)) = (
+        reqwest::Url::parse(registered),
+        reqwest::Url::parse(current),
+    ) else {
+        return false;
+    };
+    if a.scheme() != "http" || b.scheme() != "http" || !is_loopback(&a) || !is_loopback(&b) {
+        return false;
+    }
+    let portless = a.set_port(None).is_ok() && b.set_port(None).is_ok();
+    portless && a == b
+}
+
 /// What one authorization request is for.
 struct AuthorizationRequest<'a> {
     server: &'a ServerMetadata,
@@ -541,5 +644,37 @@ pub fn check_issuer_parameter(
             expected: issuer.to_owned(),
             found: found.map(str::to_owned),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_redirect;
+
+    #[test]
+    fn loopback_redirects_compare_without_their_port() {
+        let registered = "http://127.0.0.1:41234/callback";
+        assert!(same_redirect(registered, "http://127.0.0.1:50000/callback"));
+        assert!(same_redirect(registered, "http://127.0.0.1/callback"));
+        assert!(same_redirect("http://[::1]:1/cb", "http://[::1]:2/cb"));
+        assert!(!same_redirect(registered, "http://127.0.0.1:50000/other"));
+        assert!(!same_redirect(registered, "http://[::1]:41234/callback"));
+        assert!(!same_redirect(
+            registered,
+            "https://127.0.0.1:41234/callback"
+        ));
+        // Not loopback: the port is part of the registration.
+        assert!(!same_redirect(
+            "http://app.example:1/cb",
+            "http://app.example:2/cb"
+        ));
+        assert!(!same_redirect(
+            "https://app.example:1/cb",
+            "https://app.example:2/cb"
+        ));
+        assert!(same_redirect(
+            "https://app.example/cb",
+            "https://app.example/cb"
+        ));
     }
 }

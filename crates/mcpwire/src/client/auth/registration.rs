@@ -81,6 +81,10 @@ pub struct ClientRegistration {
     /// The algorithm it signs with (`ES256` unless set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signing_algorithm: Option<String>,
+    /// The issuer of the authorization server these credentials are for (see
+    /// [`issuer`](Self::issuer)); they are never sent to another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
 }
 
 impl std::fmt::Debug for ClientRegistration {
@@ -89,6 +93,7 @@ impl std::fmt::Debug for ClientRegistration {
             .field("client_id", &self.client_id)
             .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
             .field("auth_method", &self.auth_method)
+            .field("issuer", &self.issuer)
             .field(
                 "private_key_pem",
                 &self.private_key_pem.as_ref().map(|_| "…"),
@@ -114,7 +119,27 @@ impl ClientRegistration {
             redirect_uri: None,
             private_key_pem: None,
             signing_algorithm: None,
+            issuer: None,
         }
+    }
+
+    /// The authorization server (its issuer identifier, compared exactly) these credentials
+    /// are for. Pre-registered and client-credentials secrets go to that server only: a
+    /// resource that points to another is refused with [`AuthError::OtherIssuer`] before
+    /// anything is sent. Without it, the first issuer the credentials are used with is the
+    /// only one for the rest of the [`OAuth`](super::OAuth)'s life.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::auth::ClientRegistration;
+    ///
+    /// let client = ClientRegistration::new("worker-7").secret("s").issuer("https://auth.example.com");
+    /// assert_eq!(client.issuer.as_deref(), Some("https://auth.example.com"));
+    /// ```
+    pub fn issuer(mut self, issuer: impl Into<String>) -> Self {
+        self.issuer = Some(issuer.into());
+        self
     }
 
     /// The client secret.

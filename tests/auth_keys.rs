@@ -1,0 +1,255 @@
+//! Where a protected server's token checks meet the authorization server: the JWKS a
+//! `JwtVerifier` fetches and the introspection endpoint an `IntrospectionVerifier` asks, both
+//! local HTTP endpoints here that count what they are asked. Keys are fetched again when
+//! older than their maximum age; a failed fetch counts toward the cooldown; answers without a
+//! `Content-Length` are cut off at the cap while they stream in; introspection refusals are
+//! cached briefly.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
+use mcpwire::auth::{IntrospectionVerifier, JwksSource, JwtVerifier, TokenError, TokenVerifier};
+use p256::pkcs8::EncodePrivateKey;
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const ISSUER: &str = "https://auth.test";
+const AUDIENCE: &str = "https://mcp.test/mcp";
+
+/// A signing key and the JWK of its public half.
+struct Key {
+    kid: String,
+    private: EncodingKey,
+    jwk: Value,
+}
+
+impl Key {
+    fn new(kid: &str) -> Self {
+        let mut bytes = [0u8; 32];
+        let secret = loop {
+            getrandom::fill(&mut bytes).unwrap();
+            if let Ok(secret) = p256::SecretKey::from_slice(&bytes) {
+                break secret;
+            }
+        };
+        let der = secret.to_pkcs8_der().unwrap();
+        let mut jwk: Value = serde_json::from_str(&secret.public_key().to_jwk_string()).unwrap();
+        jwk["kid"] = json!(kid);
+        jwk["alg"] = json!("ES256");
+        Key {
+            kid: kid.to_owned(),
+            private: EncodingKey::from_ec_der(der.as_bytes()),
+            jwk,
+        }
+    }
+
+    /// A token for alice, valid for ten minutes.
+    fn token(&self) -> String {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let claims = json!({"iss": ISSUER, "aud": AUDIENCE, "sub": "alice", "exp": now + 600});
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.kid.clone());
+        encode(&header, &claims, &self.private).unwrap()
+    }
+}
+
+/// What the local endpoint serves, and how often it was asked.
+#[derive(Default)]
+struct Endpoint {
+    /// The JSON answered; `None`: `500`.
+    answer: Mutex<Option<Value>>,
+    asked: AtomicUsize,
+}
+
+async fn answer(State(endpoint): State<Arc<Endpoint>>) -> Response {
+    endpoint.asked.fetch_add(1, SeqCst);
+    match endpoint.answer.lock().unwrap().clone() {
+        Some(body) => ([(CONTENT_TYPE, "application/json")], body.to_string()).into_response(),
+        None => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}
+
+/// Serves `endpoint` at `/jwks` (GET) and `/introspect` (POST) on a free loopback port.
+async fn serve(endpoint: Arc<Endpoint>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let app = axum::Router::new()
+        .route("/jwks", get(answer))
+        .route("/introspect", post(answer))
+        .with_state(endpoint);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    base
+}
+
+fn jwks(keys: &[&Key]) -> Value {
+    json!({"keys": keys.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>()})
+}
+
+fn verifier(base: &str) -> JwtVerifier {
+    JwtVerifier::new(ISSUER, AUDIENCE, JwksSource::Url(format!("{base}/jwks")))
+}
+
+#[tokio::test]
+async fn keys_older_than_their_maximum_age_are_fetched_again() {
+    let old = Key::new("k1");
+    let endpoint = Arc::new(Endpoint::default());
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&old]));
+    let base = serve(endpoint.clone()).await;
+    let aging = verifier(&base)
+        .keys_max_age(Duration::ZERO)
+        .refetch_cooldown(Duration::ZERO);
+    let default = verifier(&base);
+    assert!(aging.verify(&old.token()).await.is_ok());
+    assert!(default.verify(&old.token()).await.is_ok());
+    assert_eq!(endpoint.asked.load(SeqCst), 2);
+
+    // The authorization server withdraws the key (its successor takes the same key id).
+    let new = Key::new("k1");
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&new]));
+    // Past their age, the keys are fetched again: the withdrawn key no longer verifies,
+    // although no token named an unknown key id.
+    let refused = aging.verify(&old.token()).await.unwrap_err();
+    assert!(matches!(refused, TokenError::Invalid(_)), "{refused:?}");
+    assert!(aging.verify(&new.token()).await.is_ok());
+    assert_eq!(endpoint.asked.load(SeqCst), 4);
+    // Within the default hour, the keys fetched are used as they are.
+    assert!(default.verify(&old.token()).await.is_ok());
+    assert_eq!(endpoint.asked.load(SeqCst), 4);
+}
+
+#[tokio::test]
+async fn failed_fetches_count_toward_the_cooldown() {
+    let key = Key::new("k1");
+    let endpoint = Arc::new(Endpoint::default());
+    let base = serve(endpoint.clone()).await;
+    let checks = verifier(&base);
+    // The key set's host is down: one fetch, then no more until the cooldown ends.
+    for _ in 0..5 {
+        let error = checks.verify(&key.token()).await.unwrap_err();
+        assert!(matches!(error, TokenError::Unavailable(_)), "{error:?}");
+    }
+    assert_eq!(endpoint.asked.load(SeqCst), 1);
+    // Tokens naming made-up key ids do not get through either.
+    for kid in ["a", "b", "c"] {
+        assert!(checks.verify(&Key::new(kid).token()).await.is_err());
+    }
+    assert_eq!(endpoint.asked.load(SeqCst), 1);
+
+    // With no cooldown, the next token fetches again and passes once the host is back.
+    let eager = verifier(&base).refetch_cooldown(Duration::ZERO);
+    assert!(eager.verify(&key.token()).await.is_err());
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&key]));
+    assert!(eager.verify(&key.token()).await.is_ok());
+    assert_eq!(endpoint.asked.load(SeqCst), 3);
+}
+
+/// An HTTP endpoint whose answers are endless chunked bodies (no `Content-Length`); counts the
+/// bytes it managed to send. Each connection ends when the client hangs up.
+async fn endless(sent: Arc<AtomicU64>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let sent = sent.clone();
+            tokio::spawn(async move {
+                let mut request = [0u8; 4096];
+                let _ = socket.read(&mut request).await;
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let mut chunk = format!("{:x}\r\n", 8192).into_bytes();
+                chunk.extend(std::iter::repeat_n(b' ', 8192));
+                chunk.extend_from_slice(b"\r\n");
+                while socket.write_all(&chunk).await.is_ok() {
+                    sent.fetch_add(8192, SeqCst);
+                }
+            });
+        }
+    });
+    base
+}
+
+/// More than any cap, less than what an uncapped read would take in by its timeout.
+const FAR_PAST_THE_CAPS: u64 = 64 * 1024 * 1024;
+
+#[tokio::test]
+async fn a_key_set_without_content_length_is_cut_off_at_the_cap() {
+    let sent = Arc::new(AtomicU64::new(0));
+    let base = endless(sent.clone()).await;
+    let error = verifier(&base)
+        .verify(&Key::new("k1").token())
+        .await
+        .unwrap_err();
+    match &error {
+        TokenError::Unavailable(why) => assert!(why.contains("larger than"), "{why}"),
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+    assert!(
+        sent.load(SeqCst) < FAR_PAST_THE_CAPS,
+        "{}",
+        sent.load(SeqCst)
+    );
+}
+
+fn introspection(base: &str) -> IntrospectionVerifier {
+    IntrospectionVerifier::new(format!("{base}/introspect"), "rs", "rs-secret", AUDIENCE)
+}
+
+#[tokio::test]
+async fn an_introspection_answer_without_content_length_is_cut_off_at_the_cap() {
+    let sent = Arc::new(AtomicU64::new(0));
+    let base = endless(sent.clone()).await;
+    let error = introspection(&base).verify("opaque").await.unwrap_err();
+    match &error {
+        TokenError::Unavailable(why) => assert!(why.contains("larger than"), "{why}"),
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+    assert!(
+        sent.load(SeqCst) < FAR_PAST_THE_CAPS,
+        "{}",
+        sent.load(SeqCst)
+    );
+}
+
+#[tokio::test]
+async fn introspection_refusals_are_cached_briefly() {
+    let endpoint = Arc::new(Endpoint::default());
+    *endpoint.answer.lock().unwrap() = Some(json!({"active": false}));
+    let base = serve(endpoint.clone()).await;
+    let checks = introspection(&base);
+    // The same bogus token, again and again: the authorization server is asked once.
+    for _ in 0..20 {
+        let error = checks.verify("bogus").await.unwrap_err();
+        assert!(matches!(error, TokenError::Invalid(_)), "{error:?}");
+    }
+    assert_eq!(endpoint.asked.load(SeqCst), 1);
+    // Another token is asked about.
+    assert!(checks.verify("another").await.is_err());
+    assert_eq!(endpoint.asked.load(SeqCst), 2);
+
+    // An endpoint that cannot answer is not a refusal: nothing is cached.
+    *endpoint.answer.lock().unwrap() = None;
+    for _ in 0..2 {
+        let error = checks.verify("third").await.unwrap_err();
+        assert!(matches!(error, TokenError::Unavailable(_)), "{error:?}");
+    }
+    assert_eq!(endpoint.asked.load(SeqCst), 4);
+
+    // Without the refusal cache, every time.
+    *endpoint.answer.lock().unwrap() = Some(json!({"active": false}));
+    let uncached = introspection(&base).cache_refusals_for(Duration::ZERO);
+    for _ in 0..3 {
+        assert!(uncached.verify("bogus").await.is_err());
+    }
+    assert_eq!(endpoint.asked.load(SeqCst), 7);
+}
