@@ -36,8 +36,9 @@ fn main() -> ExitCode {
 }
 
 /// The commands print through `output::line`, which ends them quietly when stdout is closed
-/// (`| head -1`). A `println!` elsewhere would panic there instead: this hook ends the process
-/// quietly with 0 in that one case, and leaves every other panic to the default hook.
+/// (`| head -1`). A `println!` elsewhere, or an `eprintln!` when stderr goes to the same closed
+/// pipe (`2>&1 | head -1`), would panic there instead: this hook ends the process quietly with
+/// 0 in that one case, and leaves every other panic to the default hook.
 fn quiet_on_closed_stdout() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -47,7 +48,9 @@ fn quiet_on_closed_stdout() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or_default();
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+        let printing = message.starts_with("failed printing to stdout")
+            || message.starts_with("failed printing to stderr");
+        if printing && message.contains("Broken pipe") {
             std::process::exit(0);
         }
         default(info);
