@@ -35,6 +35,14 @@ impl Failure {
         }
     }
 
+    /// stdout was closed by its reader (`| head -1`): nothing more to print, and nothing wrong.
+    pub fn stdout_closed() -> Self {
+        Failure {
+            code: 0,
+            message: String::new(),
+        }
+    }
+
     /// The exit code to return.
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(self.code)

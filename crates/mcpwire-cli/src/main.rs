@@ -20,6 +20,7 @@ use exit::Failure;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
@@ -32,6 +33,28 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => report(failure),
     }
+}
+
+/// The commands print through `output::line`, which ends them quietly when stdout is closed
+/// (`| head -1`). A `println!` elsewhere, or an `eprintln!` when stderr goes to the same closed
+/// pipe (`2>&1 | head -1`), would panic there instead: this hook ends the process quietly with
+/// 0 in that one case, and leaves every other panic to the default hook.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        let printing = message.starts_with("failed printing to stdout")
+            || message.starts_with("failed printing to stderr");
+        if printing && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 fn report(failure: Failure) -> ExitCode {

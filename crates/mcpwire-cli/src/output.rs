@@ -1,14 +1,27 @@
 //! Printing results for people: text blocks as they are, images and audio summarised,
 //! structured content pretty-printed. With `--json` the raw result goes to stdout instead.
+//!
+//! Everything goes through [`line`]: a reader that stops early (`| head -1`) closes stdout,
+//! and the command then ends quietly with exit 0 instead of panicking on the broken pipe.
 
+use crate::exit::Failure;
 use serde_json::Value;
+use std::fmt::Display;
+use std::io::{ErrorKind, Write};
+
+/// Prints one line on stdout; a closed stdout ends the command quietly.
+pub fn line(text: impl Display) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == ErrorKind::BrokenPipe => Err(Failure::stdout_closed()),
+        Err(error) => Err(Failure::usage(format!("cannot write to stdout: {error}"))),
+    }
+}
 
 /// Prints `value` as one JSON document on stdout.
-pub fn json(value: &Value) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
-    );
+pub fn json(value: &Value) -> Result<(), Failure> {
+    line(serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string()))
 }
 
 /// A content block (tool results, prompt messages) as lines for people.
@@ -48,21 +61,19 @@ pub fn resource_contents(contents: &Value) -> String {
 }
 
 /// Prints a `CallToolResult`.
-pub fn tool_result(result: &Value) {
+pub fn tool_result(result: &Value) -> Result<(), Failure> {
     for block in result
         .get("content")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
     {
-        println!("{}", content_block(block));
+        line(content_block(block))?;
     }
     if let Some(structured) = result.get("structuredContent") {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(structured).unwrap_or_default()
-        );
+        line(serde_json::to_string_pretty(structured).unwrap_or_default())?;
     }
+    Ok(())
 }
 
 /// How many bytes a Base64 text holds.

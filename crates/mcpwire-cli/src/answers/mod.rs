@@ -4,6 +4,7 @@
 
 mod field;
 mod form;
+mod formats;
 mod scripted;
 
 use crate::cli::Answers;

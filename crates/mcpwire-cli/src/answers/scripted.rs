@@ -1,6 +1,8 @@
 //! Filling a form from `--answer FIELD=VALUE` flags: each property takes its answer (converted
-//! by its schema), else its default; a required property with neither cannot be answered.
+//! by its schema, and checked against its string format), else its default; a required
+//! property with neither cannot be answered.
 
+use super::formats;
 use crate::values::{convert, split_pair};
 use serde_json::{Map, Value};
 
@@ -9,10 +11,11 @@ pub fn fill(schema: &Value, answers: &[String]) -> Result<Map<String, Value>, Un
     let mut given = Map::new();
     for answer in answers {
         let (name, raw) = split_pair(answer).map_err(Unfilled::Bad)?;
-        given.insert(
-            name.to_owned(),
-            convert(schema, name, raw).map_err(Unfilled::Bad)?,
-        );
+        let value = convert(schema, name, raw).map_err(Unfilled::Bad)?;
+        if let Some(property) = schema.get("properties").and_then(|p| p.get(name)) {
+            formats::check(name, property, &value).map_err(Unfilled::Bad)?;
+        }
+        given.insert(name.to_owned(), value);
     }
     let required: Vec<&str> = schema
         .get("required")
@@ -88,5 +91,18 @@ mod tests {
         assert!(unfilled.to_string().contains("'confirm'"), "{unfilled}");
         let bad = fill(&schema(), &["confirm=maybe".into()]).unwrap_err();
         assert!(matches!(bad, Unfilled::Bad(_)), "{bad:?}");
+    }
+
+    #[test]
+    fn an_answer_that_does_not_fit_its_format_is_refused() {
+        let schema = json!({"type": "object", "properties": {
+            "email": {"type": "string", "format": "email"}}});
+        let bad = fill(&schema, &["email=nope".into()]).unwrap_err();
+        assert_eq!(
+            bad,
+            Unfilled::Bad(r#"email: "nope" is not a valid email"#.into())
+        );
+        let content = fill(&schema, &["email=ada@example.com".into()]).unwrap();
+        assert_eq!(Value::Object(content), json!({"email": "ada@example.com"}));
     }
 }

@@ -43,8 +43,8 @@ pub async fn run(
         .await?;
     context.reporter.finish();
     match context.json {
-        true => output::json(&result),
-        false => output::tool_result(&result),
+        true => output::json(&result)?,
+        false => output::tool_result(&result)?,
     }
     match result.get("isError") {
         Some(Value::Bool(true)) => Err(Failure {

@@ -22,15 +22,20 @@ pub async fn run(context: Context) -> Result<(), Failure> {
         "instructions": server.instructions,
     });
     if context.json {
-        output::json(&details);
-        return Ok(());
+        return output::json(&details);
     }
     if let Some(info) = &server.info {
-        println!("server:       {} {}", info.name, info.version);
+        output::line(format_args!("server:       {} {}", info.name, info.version))?;
     }
-    println!("era:          {era} ({})", server.protocol_version);
+    output::line(format_args!(
+        "era:          {era} ({})",
+        server.protocol_version
+    ))?;
     if !server.supported_versions.is_empty() {
-        println!("supports:     {}", server.supported_versions.join(", "));
+        output::line(format_args!(
+            "supports:     {}",
+            server.supported_versions.join(", ")
+        ))?;
     }
     let capabilities = details["capabilities"]
         .as_object()
@@ -44,9 +49,9 @@ pub async fn run(context: Context) -> Result<(), Failure> {
             _ => name.clone(),
         })
         .collect();
-    println!("capabilities: {}", offered.join(", "));
+    output::line(format_args!("capabilities: {}", offered.join(", ")))?;
     if let Some(instructions) = &server.instructions {
-        println!("instructions: {instructions}");
+        output::line(format_args!("instructions: {instructions}"))?;
     }
     Ok(())
 }

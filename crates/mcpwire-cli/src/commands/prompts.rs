@@ -12,14 +12,13 @@ pub async fn list_all(context: Context) -> Result<(), Failure> {
     if context.client.server().capabilities.prompts.is_none() {
         context.reporter.line("the server offers no prompts");
         if context.json {
-            output::json(&json!({"prompts": []}));
+            output::json(&json!({"prompts": []}))?;
         }
         return Ok(());
     }
     let listing = list(&context.client, "prompts/list", "prompts").await?;
     if context.json {
-        output::json(&listing);
-        return Ok(());
+        return output::json(&listing);
     }
     for prompt in items(&listing, "prompts") {
         let arguments: Vec<String> = prompt
@@ -32,10 +31,14 @@ pub async fn list_all(context: Context) -> Result<(), Failure> {
                 _ => format!("[{}]", text(argument, "name")),
             })
             .collect();
-        println!("{}({})", text(prompt, "name"), arguments.join(", "));
+        output::line(format_args!(
+            "{}({})",
+            text(prompt, "name"),
+            arguments.join(", ")
+        ))?;
         let description = text(prompt, "description");
         if !description.is_empty() {
-            println!("    {description}");
+            output::line(format_args!("    {description}"))?;
         }
     }
     Ok(())
@@ -51,15 +54,14 @@ pub async fn get(context: Context, name: &str, pairs: &[String]) -> Result<(), F
     let params = json!({"name": name, "arguments": arguments});
     let result = context.client.request("prompts/get", params).await?;
     if context.json {
-        output::json(&result);
-        return Ok(());
+        return output::json(&result);
     }
     for message in items(&result, "messages") {
         let content = message
             .get("content")
             .map(output::content_block)
             .unwrap_or_default();
-        println!("{}: {content}", text(message, "role"));
+        output::line(format_args!("{}: {content}", text(message, "role")))?;
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ pub async fn list_all(context: Context) -> Result<(), Failure> {
     if capabilities.resources.is_none() {
         context.reporter.line("the server offers no resources");
         if context.json {
-            output::json(&json!({"resources": [], "resourceTemplates": []}));
+            output::json(&json!({"resources": [], "resourceTemplates": []}))?;
         }
         return Ok(());
     }
@@ -28,14 +28,21 @@ pub async fn list_all(context: Context) -> Result<(), Failure> {
     if context.json {
         let mut all = resources;
         all["resourceTemplates"] = templates["resourceTemplates"].take();
-        output::json(&all);
-        return Ok(());
+        return output::json(&all);
     }
     for resource in items(&resources, "resources") {
-        println!("{}  {}", text(resource, "uri"), describe(resource));
+        output::line(format_args!(
+            "{}  {}",
+            text(resource, "uri"),
+            describe(resource)
+        ))?;
     }
     for template in items(&templates, "resourceTemplates") {
-        println!("{}  {}", text(template, "uriTemplate"), describe(template));
+        output::line(format_args!(
+            "{}  {}",
+            text(template, "uriTemplate"),
+            describe(template)
+        ))?;
     }
     Ok(())
 }
@@ -60,11 +67,10 @@ pub async fn read(context: Context, uri: &str) -> Result<(), Failure> {
         .request("resources/read", json!({"uri": uri}))
         .await?;
     if context.json {
-        output::json(&result);
-        return Ok(());
+        return output::json(&result);
     }
     for contents in items(&result, "contents") {
-        println!("{}", output::resource_contents(contents));
+        output::line(output::resource_contents(contents))?;
     }
     Ok(())
 }

@@ -10,19 +10,18 @@ use serde_json::Value;
 pub async fn run(context: Context) -> Result<(), Failure> {
     let listing = list(&context.client, "tools/list", "tools").await?;
     if context.json {
-        output::json(&listing);
-        return Ok(());
+        return output::json(&listing);
     }
     for tool in items(&listing, "tools") {
-        println!("{}", signature(tool));
+        output::line(signature(tool))?;
         let description = text(tool, "description");
         if !description.is_empty() {
-            println!("    {description}");
+            output::line(format_args!("    {description}"))?;
         }
         for (name, property) in properties(tool) {
             let about = text(property, "description");
             if !about.is_empty() {
-                println!("    {name}: {about}");
+                output::line(format_args!("    {name}: {about}"))?;
             }
         }
     }

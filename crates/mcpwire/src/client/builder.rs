@@ -1,10 +1,10 @@
 //! Configuring a client: who it is, which era, its handlers, limits; then connecting.
 
 use super::client::Client;
-use super::era::EraChoice;
+use super::era::{EraChoice, Verdicts};
 use super::error::ClientError;
 use super::handlers::{FormElicitation, Handlers, UrlElicitation};
-use super::negotiate;
+use super::negotiate::{self, OpenError};
 use super::peer::{Mode, Peer, Settings};
 use super::transport::Transport;
 use crate::protocol::{
@@ -46,6 +46,8 @@ pub struct ClientBuilder {
     pub(crate) max_rounds: u32,
     pub(crate) max_pages: usize,
     pub(crate) probe_timeout: Duration,
+    /// The `Auto` verdicts per HTTP URL.
+    pub(crate) verdicts: Verdicts,
     #[cfg(feature = "auth")]
     pub(crate) oauth: Option<super::auth::OAuth>,
 }
@@ -77,7 +79,8 @@ impl Default for ClientBuilder {
             timeout: Duration::from_secs(60),
             max_rounds: 10,
             max_pages: 64,
-            probe_timeout: Duration::from_secs(2),
+            probe_timeout: Duration::from_secs(3),
+            verdicts: Verdicts::default(),
             #[cfg(feature = "auth")]
             oauth: None,
         }
@@ -167,8 +170,9 @@ impl ClientBuilder {
         self
     }
 
-    /// How long the stdio `Auto` probe waits for the sibling process's `server/discover`
-    /// answer before deciding on 2025-11-25 (default 2 s).
+    /// How long the `Auto` probe waits for the answer to `server/discover` before deciding on
+    /// 2025-11-25 (default 3 s), apart from the call timeout. Over stdio it is counted from the
+    /// server's first output, so the time a server takes to start is not counted.
     ///
     /// # Examples
     ///
@@ -291,6 +295,16 @@ impl ClientBuilder {
         inbox: mpsc::UnboundedReceiver<String>,
         era: EraChoice,
     ) -> Result<Client, ClientError> {
+        Ok(self.open_probing(transport, inbox, era).await?)
+    }
+
+    /// [`open`](Self::open), telling apart a connection that closed on the `Auto` probe.
+    pub(crate) async fn open_probing(
+        self,
+        transport: Box<dyn Transport>,
+        inbox: mpsc::UnboundedReceiver<String>,
+        era: EraChoice,
+    ) -> Result<Client, OpenError> {
         let settings = Settings {
             info: self.info,
             timeout: self.timeout,
@@ -302,7 +316,7 @@ impl ClientBuilder {
             version: None,
         };
         let peer = Peer::start(transport, inbox, self.handlers, settings, mode);
-        let details = negotiate::open(&peer, era).await?;
+        let details = negotiate::open(&peer, era, self.probe_timeout).await?;
         *peer.details.write().expect("details lock") = details;
         Ok(Client { peer })
     }

@@ -60,6 +60,7 @@ mod builder;
 mod client;
 mod era;
 mod error;
+mod first_output;
 mod handlers;
 mod headers;
 mod http;

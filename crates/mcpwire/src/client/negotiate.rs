@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// What the server said about itself when the conversation opened.
 ///
@@ -64,26 +65,62 @@ struct DiscoverAnswer {
     meta: Map<String, Value>,
 }
 
-/// Opens the conversation in the chosen era. `Auto` probes with `server/discover` in place.
+/// Why the conversation could not be opened.
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    /// The connection closed while the `Auto` probe waited: a server that exits on any message
+    /// before `initialize` (over stdio, the client then starts it again on 2025-11-25).
+    ClosedOnProbe(ClientError),
+    /// Any other failure.
+    Failed(ClientError),
+}
+
+impl From<OpenError> for ClientError {
+    fn from(error: OpenError) -> Self {
+        match error {
+            OpenError::ClosedOnProbe(error) | OpenError::Failed(error) => error,
+        }
+    }
+}
+
+/// Opens the conversation in the chosen era. `Auto` probes with `server/discover` in place, for
+/// at most `probe_timeout` as the transport measures it (from the server's first output on
+/// stdio), and falls back to `initialize` on the same connection.
 pub(crate) async fn open(
     peer: &Arc<Peer>,
     choice: EraChoice,
-) -> Result<ServerDetails, ClientError> {
+    probe_timeout: Duration,
+) -> Result<ServerDetails, OpenError> {
     match choice {
-        EraChoice::Legacy => initialize(peer).await,
-        EraChoice::Modern => discover(peer, false).await,
-        EraChoice::Auto => match discover(peer, true).await {
-            Ok(details) => Ok(details),
-            Err(error) if falls_back(&error) => initialize(peer).await,
-            Err(error) => Err(error),
-        },
+        EraChoice::Legacy => initialize(peer).await.map_err(OpenError::Failed),
+        EraChoice::Modern => discover(peer, false).await.map_err(OpenError::Failed),
+        EraChoice::Auto => {
+            let probed = tokio::select! {
+                probed = discover(peer, true) => Some(probed),
+                () = peer.transport().probe_clock(probe_timeout) => None,
+            };
+            match probed {
+                Some(Ok(details)) => Ok(details),
+                Some(Err(ClientError::Closed(detail))) => {
+                    Err(OpenError::ClosedOnProbe(ClientError::Closed(detail)))
+                }
+                Some(Err(error)) if !falls_back(&error) => Err(OpenError::Failed(error)),
+                // A refusal, or no answer in time: a 2025-11-25 server.
+                Some(Err(_)) | None => {
+                    peer.transport().forget_session();
+                    initialize(peer).await.map_err(OpenError::Failed)
+                }
+            }
+        }
     }
 }
 
 /// Whether a failed `server/discover` means "this server speaks only 2025-11-25": any JSON-RPC
 /// error but the 2026-07-28 rejections (`-32020`, `-32021`, and a `-32022` listing no revision
-/// this client speaks), a `-32022` listing only session revisions, and an HTTP 4xx without one, except 401 and 403 (auth
-/// settles first, era second). Timeouts, 5xx and closed connections are failures, not evidence.
+/// this client speaks), a `-32022` listing only session revisions, an HTTP 4xx without one
+/// (the SDKs' `400` to a request outside a session, a `404`), except 401 and 403 (auth settles
+/// first, era second), and no answer within the call's timeout. 5xx and transport failures are
+/// failures, not evidence.
 fn falls_back(error: &ClientError) -> bool {
     match error {
         ClientError::Rpc(e) => !matches!(
@@ -96,7 +133,7 @@ fn falls_back(error: &ClientError) -> bool {
         ClientError::Http { status, .. } => {
             (400..500).contains(status) && !matches!(status, 401 | 403)
         }
-        ClientError::Protocol(_) => true,
+        ClientError::Protocol(_) | ClientError::Timeout(_) => true,
         _ => false,
     }
 }

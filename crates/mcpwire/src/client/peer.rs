@@ -206,8 +206,10 @@ impl Peer {
             self.forget(id);
             return Err(ClientError::Closed(self.transport.closed_detail()));
         }
-        // `initialize` is never cancelled (2025-11-25); its entry is still dropped.
-        let notify = method != "initialize";
+        // `initialize` is never cancelled (2025-11-25), nor the `Auto` probe (a 2025-11-25
+        // server would take the cancellation for a message outside a session); their entries
+        // are still dropped.
+        let notify = !matches!(method, "initialize" | "server/discover");
         let mut guard = CancelOnDrop {
             peer: self.clone(),
             id,
@@ -228,17 +230,25 @@ impl Peer {
             protocol_version: mode.version.clone(),
             headers,
         };
-        let mut stream =
-            match tokio::time::timeout_at(deadline, self.transport.send(outgoing)).await {
-                Err(_) => return Err(ClientError::Timeout(timeout)),
-                Ok(Err(error)) => {
-                    guard.armed = false;
-                    self.forget(id);
-                    return Err(error);
-                }
-                Ok(Ok(stream)) => stream,
-            };
         tokio::pin!(answer);
+        // The answer may come while the message is still being sent: over HTTP, in the refusal
+        // of another request that names this one.
+        let sent = tokio::select! {
+            sent = tokio::time::timeout_at(deadline, self.transport.send(outgoing)) => sent,
+            reply = &mut answer => {
+                guard.armed = false;
+                return self.answered(reply);
+            }
+        };
+        let mut stream = match sent {
+            Err(_) => return Err(ClientError::Timeout(timeout)),
+            Ok(Err(error)) => {
+                guard.armed = false;
+                self.forget(id);
+                return Err(error);
+            }
+            Ok(Ok(stream)) => stream,
+        };
         let mut streaming = stream.is_some();
         let outcome = loop {
             tokio::select! {
@@ -273,7 +283,15 @@ impl Peer {
         };
         guard.armed = false;
         drop(stream);
-        match outcome {
+        self.answered(outcome)
+    }
+
+    /// What a call's reply (or its dropped reply channel: the connection closed) means.
+    fn answered(
+        &self,
+        reply: Result<Reply, oneshot::error::RecvError>,
+    ) -> Result<Box<RawValue>, ClientError> {
+        match reply {
             Ok(Ok(result)) => Ok(result),
             Ok(Err(error)) => Err(ClientError::Rpc(error)),
             Err(_) => Err(ClientError::Closed(self.transport.closed_detail())),

@@ -7,12 +7,10 @@ use super::builder::ClientBuilder;
 use super::client::Client;
 use super::era::EraChoice;
 use super::error::ClientError;
-use super::streams::{Lines, MAX_LINE};
+use super::first_output::{FirstOutput, Noticing};
+use super::negotiate::OpenError;
+use super::streams::Lines;
 use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
-use crate::protocol::{meta, version};
-use crate::wire::lines::read_lines;
-use futures_util::StreamExt;
-use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -144,7 +142,7 @@ impl StdioServer {
         self
     }
 
-    fn spawn(&self, stderr: Option<Stderr>) -> Result<Child, ClientError> {
+    fn spawn(&self, stderr: Stderr) -> Result<Child, ClientError> {
         let mut command = Command::new(&self.program);
         command
             .args(&self.args)
@@ -153,9 +151,8 @@ impl StdioServer {
             .stdout(Pipe::piped())
             .kill_on_drop(true);
         command.stderr(match stderr {
-            None => Pipe::null(),
-            Some(Stderr::Capture) => Pipe::piped(),
-            Some(Stderr::Inherit) => Pipe::inherit(),
+            Stderr::Capture => Pipe::piped(),
+            Stderr::Inherit => Pipe::inherit(),
         });
         if let Some(dir) = &self.cwd {
             command.current_dir(dir);
@@ -173,6 +170,7 @@ struct Stdio {
     lines: Lines,
     child: tokio::sync::Mutex<Child>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    output: FirstOutput,
 }
 
 impl Transport for Stdio {
@@ -183,6 +181,13 @@ impl Transport for Stdio {
                 true => Ok(None),
                 false => Err(ClientError::Closed(self.closed_detail())),
             }
+        })
+    }
+
+    fn probe_clock(&self, limit: Duration) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            self.output.wait().await;
+            tokio::time::sleep(limit).await;
         })
     }
 
@@ -209,13 +214,15 @@ impl Transport for Stdio {
 
 /// Starts the child, its reader and writer, and its stderr drain.
 fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>), ClientError> {
-    let mut child = server.spawn(Some(server.stderr))?;
+    let mut child = server.spawn(server.stderr)?;
     let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
-    let (lines, incoming) = Lines::start(stdout, stdin);
+    let output = FirstOutput::new();
+    let (lines, incoming) = Lines::start(Noticing::new(stdout, output.clone()), stdin);
     let stderr = Arc::new(Mutex::new(VecDeque::new()));
-    if let Some(mut pipe) = child.stderr.take() {
+    if let Some(pipe) = child.stderr.take() {
         let tail = stderr.clone();
+        let mut pipe = Noticing::new(pipe, output.clone());
         tokio::spawn(async move {
             let mut buf = [0u8; 4096];
             while let Ok(n @ 1..) = pipe.read(&mut buf).await {
@@ -230,71 +237,17 @@ fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>
         lines,
         child: tokio::sync::Mutex::new(child),
         stderr,
+        output,
     };
     Ok((stdio, incoming))
 }
 
-/// Whether the server speaks 2026-07-28, asked on a sibling process (some servers exit on any
-/// message before `initialize`, so the real one is never probed): a `server/discover` answer
-/// listing a modern revision within `timeout` says yes; anything else (an error, silence, an
-/// exit) says no.
-async fn probe(server: &StdioServer, builder: &ClientBuilder) -> bool {
-    let Ok(mut child) = server.spawn(None) else {
-        return false;
-    };
-    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        return false;
-    };
-    let request = json!({
-        "jsonrpc": "2.0", "id": 0, "method": "server/discover",
-        "params": {"_meta": {
-            meta::PROTOCOL_VERSION: version::MODERN,
-            meta::CLIENT_CAPABILITIES: builder.capabilities(),
-            meta::CLIENT_INFO: builder.info,
-        }}
-    });
-    let answer = async {
-        use tokio::io::AsyncWriteExt;
-        stdin
-            .write_all(format!("{request}\n").as_bytes())
-            .await
-            .ok()?;
-        stdin.flush().await.ok()?;
-        let mut lines = read_lines(stdout, MAX_LINE);
-        while let Some(Ok(line)) = lines.next().await {
-            let message: Value = serde_json::from_str(&line).ok()?;
-            if message.get("id") == Some(&json!(0)) {
-                return Some(message);
-            }
-        }
-        None
-    };
-    let answer = tokio::time::timeout(builder.probe_timeout, answer)
-        .await
-        .ok()
-        .flatten();
-    let _ = child.start_kill();
-    let modern = |list: Option<&Value>| {
-        list.and_then(Value::as_array).is_some_and(|versions| {
-            versions.iter().any(|v| {
-                v.as_str()
-                    .is_some_and(|v| version::MODERN_VERSIONS.contains(&v))
-            })
-        })
-    };
-    match answer {
-        Some(message) => {
-            modern(message.pointer("/result/supportedVersions"))
-                || modern(message.pointer("/error/data/supported"))
-        }
-        None => false,
-    }
-}
-
 impl ClientBuilder {
     /// Starts `server` as a child process and opens the conversation. With
-    /// [`EraChoice::Auto`] a sibling process is probed first (at most
-    /// [`probe_timeout`](ClientBuilder::probe_timeout)); pin the era to skip that.
+    /// [`EraChoice::Auto`] the child is asked `server/discover` first and spoken to with
+    /// `initialize` when it refuses or does not answer within
+    /// [`probe_timeout`](ClientBuilder::probe_timeout) of its first output; a server that exits
+    /// on the probe is started once more, on 2025-11-25. Pin the era to skip the probe.
     ///
     /// # Errors
     ///
@@ -314,12 +267,21 @@ impl ClientBuilder {
     /// # Ok(()) }
     /// ```
     pub async fn connect_stdio(self, server: StdioServer) -> Result<Client, ClientError> {
-        let era = match self.era {
-            EraChoice::Auto if probe(&server, &self).await => EraChoice::Modern,
-            EraChoice::Auto => EraChoice::Legacy,
-            pinned => pinned,
-        };
         let (transport, incoming) = start(&server)?;
-        self.open(Box::new(transport), incoming, era).await
+        let era = self.era;
+        match self
+            .clone()
+            .open_probing(Box::new(transport), incoming, era)
+            .await
+        {
+            Ok(client) => Ok(client),
+            // It exited on `server/discover`: once more, with `initialize` first.
+            Err(OpenError::ClosedOnProbe(_)) => {
+                let (transport, incoming) = start(&server)?;
+                self.open(Box::new(transport), incoming, EraChoice::Legacy)
+                    .await
+            }
+            Err(OpenError::Failed(error)) => Err(error),
+        }
     }
 }

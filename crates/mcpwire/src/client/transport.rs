@@ -5,6 +5,7 @@ use super::error::ClientError;
 use crate::protocol::Era;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -68,6 +69,13 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// lost).
     fn session_opened(&self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
+    }
+
+    /// Resolves when the `Auto` probe has waited long enough for its answer: `limit` from now,
+    /// or on stdio `limit` from the server's first output (a server started by `npx` or a JVM
+    /// may take long to say anything at all).
+    fn probe_clock(&self, limit: Duration) -> BoxFuture<'_, ()> {
+        Box::pin(tokio::time::sleep(limit))
     }
 
     /// Forgets the session (HTTP: the session id), before re-initializing.

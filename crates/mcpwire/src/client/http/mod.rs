@@ -4,23 +4,26 @@
 //! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
 //! request's stream cancels it.
 
+mod refusal;
+#[cfg(all(test, feature = "http"))]
+mod refusal_tests;
 #[cfg(all(test, feature = "http"))]
 mod scripted_server_tests;
 mod sse;
 
 use super::builder::ClientBuilder;
 use super::client::Client;
+use super::era::EraChoice;
 use super::error::ClientError;
 use super::transport::{BoxFuture, Kind, Outgoing, StreamGuard, Transport};
 use crate::protocol::Era;
+use refusal::Refusal;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use std::sync::Mutex;
 use tokio::sync::mpsc;
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
-/// How much of an unexpected body an error shows.
-const BODY_SHOWN: usize = 512;
 
 struct Http {
     client: reqwest::Client,
@@ -42,6 +45,7 @@ impl Http {
     async fn post(&self, mut message: Outgoing) -> Result<Option<StreamGuard>, ClientError> {
         // Sent again as is when the OAuth flow ran: shared, not copied.
         let body = bytes::Bytes::from(std::mem::take(&mut message.body));
+        let request = body.clone();
         if let Some(version) = &message.protocol_version {
             *self.version.lock().expect("version lock") = Some(version.clone());
         }
@@ -49,14 +53,17 @@ impl Http {
         let response = self
             .send_authorized(&message, &body, session.as_deref())
             .await?;
-        if let Some(id) = response
-            .headers()
-            .get(SESSION_ID)
-            .and_then(|v| v.to_str().ok())
+        let status = response.status();
+        // Only an accepted message opens a session: the Python SDK 1.x sends a fresh session id
+        // with its `400` to a request outside one, and forgets it at once.
+        if status.is_success()
+            && let Some(id) = response
+                .headers()
+                .get(SESSION_ID)
+                .and_then(|v| v.to_str().ok())
         {
             *self.session.lock().expect("session lock") = Some(id.to_owned());
         }
-        let status = response.status();
         if status.as_u16() == 404 && session.is_some() {
             return Err(ClientError::SessionExpired);
         }
@@ -81,22 +88,25 @@ impl Http {
             }
             return Ok(None);
         }
-        // A JSON-RPC error with an HTTP status (400 + -32022, 404 + -32601, …) is an answer.
-        if message.kind == Kind::Request && is_jsonrpc_answer(&body) {
-            let _ = self.inbox.send(body);
-            return Ok(None);
-        }
-        let mut shown = body;
-        if shown.len() > BODY_SHOWN {
-            let cut = (0..=BODY_SHOWN)
-                .rev()
-                .find(|i| shown.is_char_boundary(*i))
-                .unwrap_or(0);
-            shown.truncate(cut);
+        if message.kind == Kind::Request {
+            // The request's own JSON-RPC error (400 + -32022, 404 + -32601, …) is its answer;
+            // anything else fails it now, never leaving it to wait for the timeout.
+            return match refusal::read(status.as_u16(), body, &request) {
+                Refusal::Answer(answer) => {
+                    let _ = self.inbox.send(answer);
+                    Ok(None)
+                }
+                Refusal::Failed { routed, error } => {
+                    if let Some(routed) = routed {
+                        let _ = self.inbox.send(routed);
+                    }
+                    Err(error)
+                }
+            };
         }
         Err(ClientError::Http {
             status: status.as_u16(),
-            body: shown,
+            body: refusal::shown(body),
         })
     }
 
@@ -325,12 +335,6 @@ impl Resumer {
     }
 }
 
-fn is_jsonrpc_answer(body: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(body).is_ok_and(|v| {
-        v.get("jsonrpc").is_some() && (v.get("error").is_some() || v.get("result").is_some())
-    })
-}
-
 impl Transport for Http {
     fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
         Box::pin(self.post(message))
@@ -429,8 +433,10 @@ impl HttpOptions {
 
 impl ClientBuilder {
     /// Connects to a Streamable HTTP endpoint (e.g. `http://127.0.0.1:8000/mcp`). With
-    /// [`EraChoice::Auto`](super::EraChoice::Auto) the client probes with `server/discover` and
-    /// falls back to `initialize` when the server does not speak 2026-07-28.
+    /// [`EraChoice::Auto`] the client probes with `server/discover` and falls back to
+    /// `initialize` when the server does not speak 2026-07-28 (it refuses the probe, or does not
+    /// answer within [`probe_timeout`](ClientBuilder::probe_timeout)); the verdict is kept for
+    /// the URL, and connecting to it again with this builder or a clone does not probe again.
     ///
     /// # Errors
     ///
@@ -486,7 +492,12 @@ impl ClientBuilder {
             #[cfg(feature = "auth")]
             oauth: self.oauth.clone(),
         };
-        let era = self.era;
-        self.open(Box::new(transport), incoming, era).await
+        let verdicts = self.verdicts.clone();
+        let era = verdicts.choice(url, self.era);
+        let client = self.open(Box::new(transport), incoming, era).await?;
+        if era == EraChoice::Auto {
+            verdicts.remember(url, client.era());
+        }
+        Ok(client)
     }
 }
