@@ -33,18 +33,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
     ],
     &["client/negotiate.rs", "client/peer.rs"],
     &[
-        "dispatch/authorize.rs",
-        "dispatch/calls.rs",
-        "dispatch/era.rs",
-        "dispatch/listen.rs",
-        "dispatch/router.rs",
-        "dispatch/session.rs",
-        "dispatch/tasks/call.rs",
-        "dispatch/tasks/mod.rs",
-        "dispatch/tasks/worker.rs",
-        "dispatch/watched.rs",
-    ],
-    &[
         "transport/http/delete.rs",
         "transport/http/endpoint.rs",
         "transport/http/get.rs",

@@ -13,7 +13,7 @@ use super::http_session::{Activity, HttpSession};
 use super::reply::{self, Decision, Work};
 use super::sse;
 use crate::context::CLOSE_STREAM;
-use crate::dispatch::router::Reply;
+use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
 use axum::response::Response;
 use futures_util::StreamExt;
