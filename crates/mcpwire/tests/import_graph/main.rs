@@ -32,17 +32,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "tasks/options.rs",
     ],
     &["client/negotiate.rs", "client/peer.rs"],
-    &[
-        "transport/http/delete.rs",
-        "transport/http/endpoint.rs",
-        "transport/http/get.rs",
-        "transport/http/http_session.rs",
-        "transport/http/legacy.rs",
-        "transport/http/modern.rs",
-        "transport/http/post.rs",
-        "transport/http/resume.rs",
-        "transport/http/sessions.rs",
-    ],
 ];
 
 #[test]
