@@ -301,13 +301,15 @@ pub mod __private {
     pub use crate::protocol::lifecycle::CacheScope;
     pub use crate::protocol::tasks::TaskSupport;
     pub use crate::protocol::tools::ToolAnnotations;
-    pub use crate::resolve::from_request::{FromRequest, Injected, request_param_spec};
+    pub use crate::resolve::from_request::{FromRequest, Injected};
     pub use crate::resolve::from_resolved::{ConsumerCheck, FromResolved, consumer_check};
     pub use crate::resolve::inputs::{ArgumentSource, ResolverInputs};
     pub use crate::resolve::into_resolution::{IntoResolution, Outcome};
-    pub use crate::resolve::resolver::{
-        ParamSpec, ResolvedValue, Resolver, ResolverDefinition, ResolverFuture,
+    pub use crate::resolve::param_spec::{
+        ParamSpec, ResolverDefinition, ResolverFuture, request_param_spec,
     };
+    pub use crate::resolve::resolved_value::ResolvedValue;
+    pub use crate::resolve::resolver::Resolver;
     pub use crate::resolve::return_probe::{ReturnProbe, ViaIntoResolution, ViaPlainValue};
     pub use crate::resolve::run::Stop;
     pub use crate::schema::schema_for;

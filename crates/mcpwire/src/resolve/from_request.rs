@@ -5,7 +5,6 @@ use crate::context::Context;
 use crate::schema::INJECTED_KEYWORD;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Deserializer, IgnoredAny, Visitor};
-use std::any::TypeId;
 use std::borrow::Cow;
 
 /// A parameter of a `#[tool]`, `#[prompt]`, `#[resource]` or `#[resolver]` function that is
@@ -120,23 +119,5 @@ impl JsonSchema for Injected {
         let mut marker = serde_json::Map::new();
         marker.insert(INJECTED_KEYWORD.to_owned(), serde_json::Value::Bool(true));
         Schema::from(marker)
-    }
-}
-
-/// How the engine sees a parameter filled from the request: the context, or an argument named
-/// `name` of type `T`.
-#[doc(hidden)]
-pub const fn request_param_spec<T: FromRequest>(
-    name: &'static str,
-    type_name: &'static str,
-) -> super::ParamSpec {
-    if T::INJECTED {
-        super::ParamSpec::Context
-    } else {
-        super::ParamSpec::Argument {
-            name,
-            type_id: TypeId::of::<T>,
-            type_name,
-        }
     }
 }

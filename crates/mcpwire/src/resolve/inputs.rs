@@ -2,8 +2,8 @@
 
 use super::from_request::FromRequest;
 use super::from_resolved::FromResolved;
-use super::plan::NodeInput;
-use super::resolver::ResolvedValue;
+use super::node_input::NodeInput;
+use super::resolved_value::ResolvedValue;
 use crate::context::Context;
 use crate::error::ToolError;
 use std::any::Any;

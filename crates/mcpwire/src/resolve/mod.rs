@@ -33,9 +33,12 @@ pub(crate) mod from_request;
 pub(crate) mod from_resolved;
 pub(crate) mod inputs;
 pub(crate) mod into_resolution;
+pub(crate) mod node_input;
+pub(crate) mod param_spec;
 pub(crate) mod plan;
 pub(crate) mod question;
 pub(crate) mod questions;
+pub(crate) mod resolved_value;
 pub(crate) mod resolver;
 pub(crate) mod return_probe;
 pub(crate) mod rounds;
@@ -51,6 +54,6 @@ pub use resolver::Resolver;
 // Named by the layers above; the code the macros generate names them (and a few more) through
 // the hidden `__private` module. Not a public API.
 pub(crate) use inputs::ArgumentSource;
-pub(crate) use resolver::ParamSpec;
+pub(crate) use param_spec::ParamSpec;
 pub(crate) use rounds::{InputRequired, RoundInputs};
 pub(crate) use run::{Resolved, Stop};

@@ -1,20 +1,11 @@
 //! The resolution plan of one tool: its resolver graph, checked and ordered once, at
 //! registration.
 
-use super::resolver::{ParamSpec, ResolverDefinition};
+use super::node_input::NodeInput;
+use super::param_spec::{ParamSpec, ResolverDefinition};
 use crate::error::InvalidSignature;
 use std::any::TypeId;
 use std::collections::HashMap;
-
-/// Where a resolver parameter's value comes from in a round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NodeInput {
-    Context,
-    /// The tool's visible argument with this index.
-    Argument(usize),
-    /// The resolver node with this index.
-    Node(usize),
-}
 
 /// One resolver in a tool's graph.
 pub(crate) struct PlanNode {

@@ -1,7 +1,7 @@
 //! A question a resolver asks the client, in one shape for both revisions: a real request on a
 //! 2025-11-25 session, an entry of `inputRequests` on a 2026-07-28 request.
 
-use super::resolver::ResolvedValue;
+use super::resolved_value::ResolvedValue;
 use crate::error::ToolError;
 use crate::protocol::ClientCapabilities;
 use crate::protocol::jsonrpc::{ErrorObject, code};

@@ -6,9 +6,10 @@
 use super::from_resolved::{ConsumerCheck, FromResolved};
 use super::inputs::{ArgumentSource, ResolverInputs, read_value};
 use super::into_resolution::Outcome;
+use super::param_spec::ResolverOutcome;
 use super::plan::{PlanNode, ToolPlan};
 use super::question::Question;
-use super::resolver::{ResolvedValue, ResolverOutcome};
+use super::resolved_value::ResolvedValue;
 use super::rounds::{InputRequired, NextRound, Recorded, RoundInputs};
 use crate::context::{ClientRequestError, Context};
 use crate::error::ToolError;

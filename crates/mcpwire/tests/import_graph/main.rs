@@ -15,14 +15,6 @@ fn src() -> std::path::PathBuf {
 /// listed one that is gone (remove it from the list).
 const KNOWN_CIRCLES: &[&[&str]] = &[
     &["context/detached.rs", "context/mod.rs"],
-    &[
-        "resolve/from_request.rs",
-        "resolve/inputs.rs",
-        "resolve/into_resolution.rs",
-        "resolve/plan.rs",
-        "resolve/question.rs",
-        "resolve/resolver.rs",
-    ],
     &["protocol/tasks.rs", "protocol/tools.rs"],
     &["server/output.rs", "server/tool.rs"],
     &[

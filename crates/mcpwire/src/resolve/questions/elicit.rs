@@ -6,7 +6,7 @@ use crate::protocol::elicitation::{ElicitAction, ElicitResult};
 use crate::resolve::from_resolved::FromResolved;
 use crate::resolve::into_resolution::{IntoResolution, Outcome};
 use crate::resolve::question::{AnswerError, Capability, Question};
-use crate::resolve::resolver::ResolvedValue;
+use crate::resolve::resolved_value::ResolvedValue;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};

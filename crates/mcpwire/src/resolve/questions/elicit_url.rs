@@ -4,7 +4,7 @@
 use crate::protocol::elicitation::{ElicitAction, ElicitResult};
 use crate::resolve::into_resolution::{IntoResolution, Outcome};
 use crate::resolve::question::{AnswerError, Capability, Question};
-use crate::resolve::resolver::ResolvedValue;
+use crate::resolve::resolved_value::ResolvedValue;
 use serde_json::{Value, json};
 use std::sync::Arc;
 

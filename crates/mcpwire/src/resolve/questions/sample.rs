@@ -3,7 +3,7 @@
 use crate::protocol::sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
 use crate::resolve::into_resolution::{IntoResolution, Outcome};
 use crate::resolve::question::{AnswerError, Capability, Question};
-use crate::resolve::resolver::ResolvedValue;
+use crate::resolve::resolved_value::ResolvedValue;
 use serde_json::Value;
 use std::sync::Arc;
 
