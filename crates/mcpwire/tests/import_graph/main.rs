@@ -60,3 +60,57 @@ fn no_library_file_imports_itself_through_others() {
     }
     assert!(circles.is_empty(), "{report}");
 }
+
+/// The layers of `docs/architecture.md`, top to bottom: a file may import files of its own
+/// layer or of a lower one. `lib.rs` only re-exports.
+const LAYERS: &[&[&str]] = &[
+    &["lib"],
+    &["transport", "auth"],
+    &["dispatch", "client"],
+    &["server", "tasks"],
+    &["resolve"],
+    &["state", "context"],
+    &["error"],
+    &["schema", "wire"],
+    &["protocol"],
+];
+
+#[test]
+fn imports_point_down_the_layers() {
+    let src = src();
+    let graph = Graph::read(&src);
+    let module = |file: usize| {
+        let name = graph.name(file, &src);
+        name.split('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".rs")
+            .to_owned()
+    };
+    let depth = |module: &str| {
+        LAYERS
+            .iter()
+            .position(|layer| layer.contains(&module))
+            .unwrap_or_else(|| panic!("module {module} is in no layer of LAYERS"))
+    };
+    let mut upward = Vec::new();
+    for (&from, targets) in &graph.edges {
+        for (&to, via) in targets {
+            let (a, b) = (module(from), module(to));
+            // The client may start a server in memory (`McpServer`), and nothing else of it.
+            let in_memory = a == "client" && graph.name(to, &src) == "server/builder.rs";
+            if depth(&b) < depth(&a) && !in_memory {
+                upward.push(format!(
+                    "{} -> {} ({via})",
+                    graph.name(from, &src),
+                    graph.name(to, &src)
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports up the layers:\n{}",
+        upward.join("\n")
+    );
+}
