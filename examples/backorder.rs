@@ -7,8 +7,11 @@
 //!
 //! Run: `cargo run --example backorder` (stdio), or `-- --http 127.0.0.1:8000` for HTTP.
 
+mod support;
+
 use mcpwire::prelude::*;
 use std::collections::HashMap;
+use support::ServeFromArgs;
 
 /// How many copies of a title the shop has.
 #[derive(Clone, Debug)]

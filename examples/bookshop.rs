@@ -17,8 +17,11 @@
 //! PATH_OR_URL` (all three) and every request needs a bearer token from that issuer for that
 //! audience, signed by a key of the JWKS; `order_book` needs the scope `orders:write`.
 
+mod support;
+
 use mcpwire::prelude::*;
 use std::collections::HashMap;
+use support::ServeFromArgs;
 
 /// How many copies of a title the shop has.
 #[derive(Clone, Debug, Serialize, JsonSchema)]

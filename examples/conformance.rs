@@ -10,6 +10,8 @@
 //!
 //! Run: `cargo run --example conformance -- --http 127.0.0.1:3001` (or on stdio, without flags).
 
+mod support;
+
 use mcpwire::prelude::*;
 use mcpwire::protocol::completion::{CompleteParams, Completion, CompletionReference};
 use mcpwire::protocol::content::ResourceContents;
@@ -17,6 +19,7 @@ use mcpwire::protocol::list_changed::ChangedList;
 use mcpwire::protocol::{GetPromptResult, LoggingLevel, PromptMessage, Role};
 use serde_json::{Value, json};
 use std::time::Duration;
+use support::ServeFromArgs;
 
 /// A 1x1 PNG.
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

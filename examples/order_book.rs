@@ -6,9 +6,12 @@
 //! Run: `cargo run --example order_book` (stdio), or `cargo run --example order_book -- --http
 //! 127.0.0.1:8000` (Streamable HTTP at `http://127.0.0.1:8000/mcp`).
 
+mod support;
+
 use mcpwire::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use support::ServeFromArgs;
 
 /// How many copies of a title the shop has.
 #[derive(Clone, Debug)]

@@ -3,7 +3,10 @@
 //!
 //! Run: `cargo run --example recommend_book` (stdio), or `-- --http 127.0.0.1:8000` for HTTP.
 
+mod support;
+
 use mcpwire::prelude::*;
+use support::ServeFromArgs;
 
 #[resolver]
 fn suggest_title(genre: String) -> Sample {

@@ -6,8 +6,11 @@
 //! Run: `cargo run --example reserve_book` (stdio), or `cargo run --example reserve_book -- --http
 //! 127.0.0.1:8000` (Streamable HTTP at `http://127.0.0.1:8000/mcp`).
 
+mod support;
+
 use mcpwire::prelude::*;
 use std::collections::HashMap;
+use support::ServeFromArgs;
 
 /// How many copies of a title the shop has.
 #[derive(Clone, Debug)]

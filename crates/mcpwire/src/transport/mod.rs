@@ -17,7 +17,6 @@
 //! }
 //! ```
 
-mod args;
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod http;

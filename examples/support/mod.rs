@@ -1,28 +1,28 @@
-//! `serve_from_args`: stdio by default, Streamable HTTP with `--http ADDR` (with the `http`
-//! feature), so an example's `main` stays one line.
+//! The examples' command line: stdio by default, Streamable HTTP with `--http ADDR`, protected
+//! with `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`, so each example's `main`
+//! stays one line. Every example includes this module (`mod support;`).
 
-use crate::error::{Error, Result};
-use crate::server::McpServer;
+use mcpwire::McpServer;
+use mcpwire::{Error, Result};
 
-impl McpServer {
+/// `serve_from_args` on [`McpServer`], for the examples.
+#[allow(async_fn_in_trait)]
+pub trait ServeFromArgs {
+    /// Serves as the command line says (see [`McpServer`]'s impl below).
+    async fn serve_from_args(self) -> Result<()>;
+}
+
+impl ServeFromArgs for McpServer {
     /// Serves as the command line says: over stdio by default, or over Streamable HTTP with
     /// `--http 127.0.0.1:PORT` (port `0` picks a free one). On HTTP it prints the endpoint's
     /// URL (last, on a line `MCP server listening on URL`) and how to connect the MCP
     /// Inspector to stderr, and stops gracefully on Ctrl-C.
     ///
-    /// ```no_run
-    /// # use mcpwire::prelude::*;
-    /// #[tokio::main]
-    /// async fn main() -> mcpwire::Result<()> {
-    ///     McpServer::new("demo").serve_from_args().await
-    /// }
-    /// ```
-    ///
     /// # Errors
     ///
     /// On an unknown argument or a missing address, and as [`McpServer::serve_stdio`] or
     /// [`McpServer::serve_http`] fail.
-    pub async fn serve_from_args(self) -> Result<()> {
+    async fn serve_from_args(self) -> Result<()> {
         let args = Args::parse(std::env::args().skip(1))?;
         let Some(addr) = args.http else {
             if args.auth.is_some() {
@@ -30,42 +30,34 @@ impl McpServer {
             }
             return self.serve_stdio().await;
         };
-        self.serve_http_at(addr, args.auth).await
-    }
-
-    #[cfg(not(feature = "http"))]
-    async fn serve_http_at(self, _addr: String, _auth: Option<AuthArgs>) -> Result<()> {
-        Err(Error::Startup(
-            "--http needs mcpwire's `http` feature, which this build leaves out".to_owned(),
-        ))
-    }
-
-    #[cfg(feature = "http")]
-    async fn serve_http_at(self, addr: String, auth: Option<AuthArgs>) -> Result<()> {
-        let listener = tokio::net::TcpListener::bind(&addr).await?;
-        let url = format!("http://{}/mcp", listener.local_addr()?);
-        eprintln!(
-            "Connect the MCP Inspector: npx @modelcontextprotocol/inspector, then choose \
-             transport \"Streamable HTTP\" and URL {url}\n\
-             or from a terminal: npx @modelcontextprotocol/inspector --cli {url} \
-             --transport http --method tools/list"
-        );
-        eprintln!("MCP server listening on {url}");
-        let ctrl_c = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        let http = self.http();
-        let http = match auth {
-            Some(auth) => auth.protect(http)?,
-            None => http,
-        };
-        http.serve_listener(listener, ctrl_c).await
+        serve_http_at(self, addr, args.auth).await
     }
 }
 
+/// Serves `server` over Streamable HTTP at `addr`, behind `auth` when given.
+async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) -> Result<()> {
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    let url = format!("http://{}/mcp", listener.local_addr()?);
+    eprintln!(
+        "Connect the MCP Inspector: npx @modelcontextprotocol/inspector, then choose \
+             transport \"Streamable HTTP\" and URL {url}\n\
+             or from a terminal: npx @modelcontextprotocol/inspector --cli {url} \
+             --transport http --method tools/list"
+    );
+    eprintln!("MCP server listening on {url}");
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let http = server.http();
+    let http = match auth {
+        Some(auth) => auth.protect(http),
+        None => http,
+    };
+    http.serve_listener(listener, ctrl_c).await
+}
+
 /// `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`: all three, or none.
-#[cfg_attr(not(feature = "http"), allow(dead_code))]
-pub(crate) struct AuthArgs {
+struct AuthArgs {
     issuer: String,
     audience: String,
     jwks: String,
@@ -73,27 +65,12 @@ pub(crate) struct AuthArgs {
 
 impl AuthArgs {
     /// `http` requiring tokens of the issuer, for the audience, signed by a key of the JWKS.
-    #[cfg(feature = "http")]
-    fn protect(
-        self,
-        http: crate::transport::http::HttpServer,
-    ) -> Result<crate::transport::http::HttpServer> {
-        #[cfg(feature = "auth")]
-        {
-            use crate::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
-            let resource = ProtectedResource::new(&self.audience, self.issuer.clone());
-            let jwks = JwksSource::parse(&self.jwks);
-            let verifier = JwtVerifier::new(self.issuer, resource.resource(), jwks);
-            Ok(http.authorization(Authorization::new(verifier, resource)))
-        }
-        #[cfg(not(feature = "auth"))]
-        {
-            let _ = (http, self.issuer, self.audience, self.jwks);
-            Err(Error::Startup(
-                "--auth-* options need mcpwire's `auth` feature, which this build leaves out"
-                    .to_owned(),
-            ))
-        }
+    fn protect(self, http: mcpwire::transport::HttpServer) -> mcpwire::transport::HttpServer {
+        use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
+        let resource = ProtectedResource::new(&self.audience, self.issuer.clone());
+        let jwks = JwksSource::parse(&self.jwks);
+        let verifier = JwtVerifier::new(self.issuer, resource.resource(), jwks);
+        http.authorization(Authorization::new(verifier, resource))
     }
 }
 
@@ -159,7 +136,7 @@ fn usage(why: String) -> Error {
 mod tests {
     use super::Args;
 
-    fn parse(args: &[&str]) -> crate::error::Result<Args> {
+    fn parse(args: &[&str]) -> mcpwire::Result<Args> {
         Args::parse(args.iter().map(|a| a.to_string()))
     }
 
