@@ -3,8 +3,8 @@
 //! Results are recorded in `docs/benchmarks.md`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcpwire::__private::state::{Binding, StateCodec, arguments_digest};
-use mcpwire::state::KeyRing;
+use mcpwire::__private::request_state::{Binding, StateCodec, arguments_digest};
+use mcpwire::request_state::KeyRing;
 use std::hint::black_box;
 
 const STATE: &str = r#"{"answered":{"bookshop::confirm_backorder":{"d":{"action":"accept","content":{"confirm":true}},"q":"k3Jd8s0aQmS1bS2xYz0w1Q"}},"asked":{"bookshop::gift_wrap":"Zm9vYmFyYmF6cXV4cXV1eA"}}"#;

@@ -16,7 +16,7 @@
 //! `MCP server listening on URL` on stderr.
 
 use mcpwire::prelude::*;
-use mcpwire::state::KeyRing;
+use mcpwire::request_state::KeyRing;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 

@@ -57,7 +57,7 @@
 //! # Layers
 //!
 //! Top to bottom; imports point down only, and no two modules import each other:
-//! `transport` → `dispatch` → `server` → `resolve` → `state`, `context` → `protocol`, `schema`.
+//! `transport` → `dispatch` → `server` → `resolve` → `request_state`, `context` → `protocol`, `schema`.
 //! The client (`client`, feature `client`) stands beside the server side: it uses `protocol` and
 //! the low `wire` layer (line framing, header value encoding, `x-mcp-header` rules) that both
 //! sides share, and nothing of the server.
@@ -90,13 +90,13 @@ pub mod context;
 mod dispatch;
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod request_state;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod resolve;
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod server;
-#[cfg(feature = "server")]
-#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
-pub mod state;
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod tasks;
@@ -325,8 +325,8 @@ pub mod __private {
     pub use crate::server::tool::{ToolCall, ToolDefinition, ToolFuture, ToolMarker};
 
     /// The `requestState` codec, for the benchmarks.
-    pub mod state {
-        pub use crate::state::codec::{Binding, Refusal, StateCodec, arguments_digest};
+    pub mod request_state {
+        pub use crate::request_state::codec::{Binding, Refusal, StateCodec, arguments_digest};
     }
     pub use schemars;
     pub use serde;

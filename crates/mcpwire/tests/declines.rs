@@ -5,7 +5,7 @@
 mod support;
 
 use mcpwire::prelude::*;
-use mcpwire::state::KeyRing;
+use mcpwire::request_state::KeyRing;
 use serde_json::{Value, json};
 use support::{
     asked_keys, call, connect, exchange, is_error, modern_call, modern_meta, next, request_state,

@@ -5,7 +5,7 @@
 mod support;
 
 use mcpwire::prelude::*;
-use mcpwire::state::KeyRing;
+use mcpwire::request_state::KeyRing;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU32, Ordering};
 use support::{

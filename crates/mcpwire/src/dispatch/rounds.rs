@@ -3,10 +3,10 @@
 //! client; the reason goes to the server log only.
 
 use crate::protocol::ErrorObject;
+use crate::request_state::{Binding, arguments_digest, new_call_id};
 use crate::resolve::rounds::{CallToken, RoundState};
 use crate::resolve::{InputRequired, RoundInputs};
 use crate::server::core::ServerCore;
-use crate::state::{Binding, arguments_digest, new_call_id};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};

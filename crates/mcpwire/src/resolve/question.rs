@@ -153,6 +153,6 @@ impl Question {
 
     /// A digest of exactly what is asked: a reworded question is a new question.
     pub(crate) fn digest(&self) -> String {
-        crate::state::digest(&self.input_request().to_string())
+        crate::request_state::digest(&self.input_request().to_string())
     }
 }

@@ -11,8 +11,8 @@ use crate::context::state::SharedValue;
 use crate::context::{Notifier, SharedState};
 use crate::error::{Error, InvalidSignature, Result};
 use crate::protocol::Implementation;
+use crate::request_state::{KeyRing, StateCodec};
 use crate::resolve::Resolver;
-use crate::state::{KeyRing, StateCodec};
 use std::any::TypeId;
 use std::future::Future;
 use std::pin::Pin;
@@ -51,7 +51,7 @@ pub struct McpServer {
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
     state_max_bytes: usize,
-    replay_guard: Option<Arc<dyn crate::state::ReplayGuard>>,
+    replay_guard: Option<Arc<dyn crate::request_state::ReplayGuard>>,
     local_grant: Option<Arc<crate::context::Grant>>,
     notifier: Notifier,
     completer: Option<Completer>,
@@ -89,7 +89,7 @@ impl McpServer {
             limits: Limits::default(),
             state_keys: None,
             state_ttl: Duration::from_secs(600),
-            state_max_bytes: crate::state::codec::DEFAULT_MAX_BYTES,
+            state_max_bytes: crate::request_state::codec::DEFAULT_MAX_BYTES,
             replay_guard: None,
             local_grant: None,
             notifier,
@@ -546,7 +546,7 @@ impl McpServer {
     ///
     /// ```
     /// use mcpwire::McpServer;
-    /// use mcpwire::state::KeyRing;
+    /// use mcpwire::request_state::KeyRing;
     ///
     /// # let (new_secret, old_secret) = ([3u8; 32], [4u8; 32]);
     /// // Rotation: the new secret seals, the old one still opens rounds in flight.
@@ -604,9 +604,9 @@ impl McpServer {
     }
 
     /// Where `#[tool(once)]` calls record that they completed (default: a bounded
-    /// [`MemoryReplayGuard`](crate::state::MemoryReplayGuard) of this process). Replicas that
+    /// [`MemoryReplayGuard`](crate::request_state::MemoryReplayGuard) of this process). Replicas that
     /// resume each other's rounds share one guard.
-    pub fn replay_guard(mut self, guard: impl crate::state::ReplayGuard) -> Self {
+    pub fn replay_guard(mut self, guard: impl crate::request_state::ReplayGuard) -> Self {
         self.replay_guard = Some(Arc::new(guard));
         self
     }

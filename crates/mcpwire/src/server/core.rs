@@ -7,7 +7,7 @@ use crate::context::{Notifier, SharedState};
 use crate::protocol::Implementation;
 use crate::protocol::capabilities::{ListChanged, ResourcesCapability, ServerCapabilities};
 use crate::protocol::meta::SERVER_INFO;
-use crate::state::StateCodec;
+use crate::request_state::StateCodec;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -67,7 +67,7 @@ pub(crate) struct ServerCore {
     /// then no other replica can resume this one's rounds.
     pub(crate) ephemeral_keys: bool,
     /// Refuses replayed final rounds of `#[tool(once)]` calls.
-    pub(crate) replay_guard: Arc<dyn crate::state::ReplayGuard>,
+    pub(crate) replay_guard: Arc<dyn crate::request_state::ReplayGuard>,
     /// What `server/discover` declares (2026-07-28): `capabilities`, plus the extensions.
     pub(crate) discover_capabilities: ServerCapabilities,
     /// The tasks extension, when the server offers it (a tool takes tasks, or a store is set).
@@ -89,7 +89,7 @@ impl ServerCore {
                  can only finish on this process, so replicas behind a load balancer refuse each \
                  other's rounds. Set {} (or McpServer::request_state_keys) to the same keys on \
                  every replica.",
-                crate::state::KEYS_ENV
+                crate::request_state::KEYS_ENV
             );
         }
     }
@@ -136,7 +136,7 @@ impl ServerCore {
             notifier,
             completer: None,
             ephemeral_keys: false,
-            replay_guard: Arc::new(crate::state::MemoryReplayGuard::default()),
+            replay_guard: Arc::new(crate::request_state::MemoryReplayGuard::default()),
             discover_capabilities: ServerCapabilities::default(),
             tasks: None,
             local_grant: None,

@@ -5,12 +5,12 @@ use crate::context::Context;
 use crate::error::ToolError;
 use crate::protocol::ErrorObject;
 use crate::protocol::tools::{CallToolResult, Tool, ToolAnnotations};
+use crate::request_state::ReplayGuard;
 use crate::resolve::from_resolved::ConsumerCheck;
 use crate::resolve::plan::ToolPlan;
 use crate::resolve::run::resolve;
 use crate::resolve::{ArgumentSource, ParamSpec, Resolved, RoundInputs, Stop};
 use crate::schema::Validator;
-use crate::state::ReplayGuard;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::future::Future;
@@ -44,7 +44,7 @@ pub struct ToolDefinition {
     /// Where each parameter of the function gets its value, in declaration order.
     pub params: &'static [ParamSpec],
     /// `#[tool(once)]`: a multi-round call completes once; a replayed final round is refused
-    /// (see [`ReplayGuard`](crate::state::ReplayGuard)).
+    /// (see [`ReplayGuard`](crate::request_state::ReplayGuard)).
     pub once: bool,
     /// `#[tool(scopes = […])]`: the OAuth scopes a caller's token must grant to see and call the
     /// tool, on a server with authorization (`mcpwire::auth`); empty for everyone.

@@ -69,7 +69,7 @@ const LAYERS: &[&[&str]] = &[
     &["dispatch", "client"],
     &["server", "tasks"],
     &["resolve"],
-    &["state", "context"],
+    &["request_state", "context"],
     &["error"],
     &["schema", "wire"],
     &["protocol"],

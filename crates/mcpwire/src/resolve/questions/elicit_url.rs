@@ -128,7 +128,7 @@ impl IntoResolution for ElicitUrl {
         match self {
             ElicitUrl::Done => Outcome::Ready(UrlConsent::NotNeeded),
             ElicitUrl::Ask { message, url, id } => {
-                let id = id.unwrap_or_else(crate::state::new_call_id);
+                let id = id.unwrap_or_else(crate::request_state::new_call_id);
                 Outcome::Ask(
                     Question::new(
                         Capability::ElicitationUrl,

@@ -18,7 +18,7 @@ pub type ReplayFuture<'a> = Pin<Box<dyn Future<Output = bool> + Send + 'a>>;
 /// share the `requestState` keys.
 ///
 /// ```
-/// use mcpwire::state::{ReplayFuture, ReplayGuard};
+/// use mcpwire::request_state::{ReplayFuture, ReplayGuard};
 /// use std::collections::HashSet;
 /// use std::sync::Mutex;
 ///
@@ -48,7 +48,7 @@ pub trait ReplayGuard: Send + Sync + 'static {
 /// stays bounded whatever the traffic.
 ///
 /// ```
-/// use mcpwire::state::{MemoryReplayGuard, ReplayGuard};
+/// use mcpwire::request_state::{MemoryReplayGuard, ReplayGuard};
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let guard = MemoryReplayGuard::with_capacity(10);
@@ -83,7 +83,7 @@ impl MemoryReplayGuard {
     /// How many calls it remembers now.
     ///
     /// ```
-    /// let guard = mcpwire::state::MemoryReplayGuard::default();
+    /// let guard = mcpwire::request_state::MemoryReplayGuard::default();
     /// assert_eq!(guard.len(), 0);
     /// ```
     pub fn len(&self) -> usize {
@@ -93,7 +93,7 @@ impl MemoryReplayGuard {
     /// Whether it remembers no call.
     ///
     /// ```
-    /// assert!(mcpwire::state::MemoryReplayGuard::default().is_empty());
+    /// assert!(mcpwire::request_state::MemoryReplayGuard::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -46,7 +46,7 @@ impl SealingKey {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::state::KeyRing;
+/// use mcpwire::request_state::KeyRing;
 ///
 /// let current = [1u8; 32];
 /// let previous = [2u8; 32];
@@ -63,7 +63,7 @@ pub struct KeyRing {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::state::{KeyError, KeyRing};
+/// use mcpwire::request_state::{KeyError, KeyRing};
 ///
 /// let short = KeyRing::new([b"too short".to_vec()]).unwrap_err();
 /// assert!(matches!(short, KeyError::TooShort { index: 0, len: 9 }));
@@ -109,7 +109,7 @@ impl KeyRing {
     /// # Examples
     ///
     /// ```
-    /// use mcpwire::state::KeyRing;
+    /// use mcpwire::request_state::KeyRing;
     ///
     /// let keys = KeyRing::new([b"0123456789abcdef0123456789abcdef"]);
     /// assert!(keys.is_ok());
@@ -147,7 +147,7 @@ impl KeyRing {
     ///
     /// ```
     /// use mcpwire::McpServer;
-    /// use mcpwire::state::KeyRing;
+    /// use mcpwire::request_state::KeyRing;
     ///
     /// // One process, no replicas: a random key is enough.
     /// let server = McpServer::new("local").request_state_keys(KeyRing::ephemeral());
@@ -169,7 +169,7 @@ impl KeyRing {
     ///
     /// ```
     /// use mcpwire::McpServer;
-    /// use mcpwire::state::KeyRing;
+    /// use mcpwire::request_state::KeyRing;
     ///
     /// // MCP_REQUEST_STATE_KEYS="<base64 secret>,<older base64 secret>"
     /// let keys = KeyRing::from_env().expect("valid keys").unwrap_or_else(KeyRing::ephemeral);

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use mcpwire::McpServer;
-//! use mcpwire::state::{KEYS_ENV, KeyRing};
+//! use mcpwire::request_state::{KEYS_ENV, KeyRing};
 //!
 //! assert_eq!(KEYS_ENV, "MCP_REQUEST_STATE_KEYS");
 //! // Every replica gets the same secrets (here from a secret store, as raw bytes).
