@@ -13,9 +13,9 @@
 mod support;
 
 use mcpwire::prelude::*;
-use mcpwire::protocol::completion::{CompleteParams, Completion, CompletionReference};
-use mcpwire::protocol::content::ResourceContents;
-use mcpwire::protocol::list_changed::ChangedList;
+use mcpwire::protocol::ChangedList;
+use mcpwire::protocol::ResourceContents;
+use mcpwire::protocol::{CompleteParams, Completion, CompletionReference};
 use mcpwire::protocol::{GetPromptResult, LoggingLevel, PromptMessage, Role};
 use serde_json::{Value, json};
 use std::time::Duration;

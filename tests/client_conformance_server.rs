@@ -12,8 +12,8 @@ mod common;
 use client_common::{Connected, Via, connect};
 use common::example_bin;
 use mcpwire::client::{CallOptions, Client, ClientBuilder, ClientError, EraChoice};
+use mcpwire::protocol::SamplingContent;
 use mcpwire::protocol::SubscriptionFilter;
-use mcpwire::protocol::sampling::SamplingContent;
 use mcpwire::protocol::{
     CallToolResult, Content, CreateMessageResult, ElicitAction, ElicitResult, Era, ListRootsResult,
     LoggingLevel, ResourceContents, Role, Root,

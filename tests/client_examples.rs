@@ -9,7 +9,7 @@ mod common;
 
 use client_common::{Connected, Via, connect, expected_era};
 use mcpwire::client::{Client, ClientBuilder, EraChoice};
-use mcpwire::protocol::sampling::SamplingContent;
+use mcpwire::protocol::SamplingContent;
 use mcpwire::protocol::{
     CallToolResult, Content, CreateMessageResult, ElicitAction, ElicitResult, Era, Role,
 };

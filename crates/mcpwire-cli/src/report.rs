@@ -4,7 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use mcpwire::protocol::LoggingLevel;
-use mcpwire::protocol::progress::ProgressParams;
+use mcpwire::protocol::ProgressParams;
 use serde_json::Value;
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};

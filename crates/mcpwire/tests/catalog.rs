@@ -8,7 +8,7 @@ mod support;
 
 use mcpwire::McpServer;
 use mcpwire::prelude::*;
-use mcpwire::protocol::list_changed::ChangedList;
+use mcpwire::protocol::ChangedList;
 use mcpwire::transport::MemoryClient;
 use serde_json::{Value, json};
 use support::{call, connect, exchange, is_error, modern_meta, next, text};

@@ -5,7 +5,7 @@
 mod support;
 
 use mcpwire::prelude::*;
-use mcpwire::protocol::list_changed::ChangedList;
+use mcpwire::protocol::ChangedList;
 use serde_json::{Value, json};
 use support::{call, connect, exchange, modern_call, modern_meta, next};
 

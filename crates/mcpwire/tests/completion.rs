@@ -4,7 +4,7 @@
 mod support;
 
 use mcpwire::prelude::*;
-use mcpwire::protocol::completion::{Completion, CompletionReference};
+use mcpwire::protocol::{Completion, CompletionReference};
 use serde_json::{Value, json};
 use support::{connect, exchange, modern_meta};
 

@@ -5,7 +5,7 @@ mod http_support;
 
 use http_support::*;
 use mcpwire::prelude::*;
-use mcpwire::protocol::list_changed::ChangedList;
+use mcpwire::protocol::ChangedList;
 use serde_json::{Value, json};
 use std::time::Duration;
 

@@ -10,7 +10,7 @@ mod scripted;
 use crate::cli::Answers;
 use crate::report::Reporter;
 use mcpwire::client::{ClientBuilder, FormElicitation, UrlElicitation};
-use mcpwire::protocol::sampling::SamplingContent;
+use mcpwire::protocol::SamplingContent;
 use mcpwire::protocol::{
     CreateMessageRequestParams, CreateMessageResult, ElicitAction, ElicitResult, ErrorObject,
     ListRootsResult, Role, Root,

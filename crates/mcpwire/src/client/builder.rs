@@ -235,7 +235,7 @@ impl ClientBuilder {
     ///
     /// ```
     /// use mcpwire::protocol::{CreateMessageResult, Role};
-    /// use mcpwire::protocol::sampling::SamplingContent;
+    /// use mcpwire::protocol::SamplingContent;
     ///
     /// let builder = mcpwire::client::Client::builder().on_sampling(|_request| async {
     ///     let content: SamplingContent =

@@ -43,7 +43,7 @@ pub enum Change {
 ///
 /// ```
 /// use mcpwire::prelude::*;
-/// use mcpwire::protocol::list_changed::ChangedList;
+/// use mcpwire::protocol::ChangedList;
 ///
 /// let server = McpServer::new("shop");
 /// let notifier = server.notifier();

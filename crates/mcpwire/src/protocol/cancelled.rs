@@ -1,16 +1,4 @@
 //! `notifications/cancelled`.
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::cancelled::CancelledParams;
-//! use mcpwire::protocol::jsonrpc::Incoming;
-//!
-//! let line = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#;
-//! let Ok(Incoming::Notification(notification)) = Incoming::parse(line) else { panic!() };
-//! let params: CancelledParams = serde_json::from_str(notification.params.unwrap().get()).unwrap();
-//! assert_eq!(params.request_id.unwrap().to_string(), "3");
-//! ```
 
 use super::jsonrpc::RequestId;
 use serde::{Deserialize, Serialize};
@@ -20,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::cancelled::CancelledParams;
+/// use mcpwire::protocol::CancelledParams;
 /// use mcpwire::protocol::RequestId;
 /// use serde_json::json;
 ///
@@ -38,4 +26,51 @@ pub struct CancelledParams {
     /// Why, for logs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn cancelled() {
+        let line =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#;
+        let Ok(Incoming::Notification(notification)) = Incoming::parse(line) else {
+            panic!()
+        };
+        let params: CancelledParams =
+            serde_json::from_str(notification.params.unwrap().get()).unwrap();
+        assert_eq!(params.request_id.unwrap().to_string(), "3");
+    }
 }

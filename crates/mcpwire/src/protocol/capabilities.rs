@@ -3,7 +3,7 @@
 //! # Examples
 //!
 //! ```
-//! use mcpwire::protocol::capabilities::ResourcesCapability;
+//! use mcpwire::protocol::ResourcesCapability;
 //! use mcpwire::protocol::{ClientCapabilities, ServerCapabilities};
 //! use serde_json::json;
 //!
@@ -147,7 +147,7 @@ impl ClientCapabilities {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::capabilities::ListChanged;
+/// use mcpwire::protocol::ListChanged;
 /// use serde_json::json;
 ///
 /// let cap = ListChanged { list_changed: Some(true) };
@@ -167,7 +167,7 @@ pub struct ListChanged {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::capabilities::ResourcesCapability;
+/// use mcpwire::protocol::ResourcesCapability;
 /// use serde_json::json;
 ///
 /// let cap = ResourcesCapability { subscribe: Some(true), list_changed: None };
@@ -189,7 +189,7 @@ pub struct ResourcesCapability {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::capabilities::{ListChanged, ServerCapabilities};
+/// use mcpwire::protocol::{ListChanged, ServerCapabilities};
 /// use serde_json::json;
 ///
 /// let caps = ServerCapabilities {
@@ -228,8 +228,8 @@ impl ServerCapabilities {
     /// Whether the server announces changes of `list` (`listChanged: true` on its capability).
     ///
     /// ```
-    /// use mcpwire::protocol::capabilities::{ListChanged, ServerCapabilities};
-    /// use mcpwire::protocol::list_changed::ChangedList;
+    /// use mcpwire::protocol::{ListChanged, ServerCapabilities};
+    /// use mcpwire::protocol::ChangedList;
     ///
     /// let capabilities = ServerCapabilities {
     ///     tools: Some(ListChanged { list_changed: Some(true) }),

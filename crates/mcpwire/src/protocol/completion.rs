@@ -4,7 +4,7 @@
 //! # Examples
 //!
 //! ```
-//! use mcpwire::protocol::completion::{CompleteParams, CompleteResult, Completion};
+//! use mcpwire::protocol::{CompleteParams, CompleteResult, Completion};
 //! use serde_json::json;
 //!
 //! let params: CompleteParams = serde_json::from_str(
@@ -68,7 +68,7 @@ pub enum CompletionReference {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::completion::CompletionArgument;
+/// use mcpwire::protocol::CompletionArgument;
 /// use serde_json::json;
 ///
 /// let argument = CompletionArgument { name: "language".into(), value: "py".into() };
@@ -90,7 +90,7 @@ pub struct CompletionArgument {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::completion::CompletionContext;
+/// use mcpwire::protocol::CompletionContext;
 /// use serde_json::json;
 ///
 /// let context: CompletionContext =
@@ -152,7 +152,7 @@ pub struct CompleteParams {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Completion {
-    /// At most [`MAX_VALUES`] values, best first.
+    /// At most 100 values, best first.
     pub values: Vec<String>,
     /// How many values exist in all; may exceed `values.len()`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -163,18 +163,17 @@ pub struct Completion {
 }
 
 impl Completion {
-    /// The first [`MAX_VALUES`] of `values`; when some were cut, `total` and `hasMore` say so.
+    /// The first 100 of `values`; when some were cut, `total` and `hasMore` say so.
     ///
     /// # Examples
     ///
     /// ```
     /// use mcpwire::protocol::Completion;
-    /// use mcpwire::protocol::completion::MAX_VALUES;
     ///
     /// let few = Completion::from_values(["python", "pytorch"]);
     /// assert_eq!((few.values.len(), few.total, few.has_more), (2, None, None));
     /// let many = Completion::from_values((0..250).map(|n| n.to_string()));
-    /// assert_eq!(many.values.len(), MAX_VALUES);
+    /// assert_eq!(many.values.len(), 100);
     /// assert_eq!((many.total, many.has_more), (Some(250), Some(true)));
     /// ```
     pub fn from_values(values: impl IntoIterator<Item = impl Into<String>>) -> Self {

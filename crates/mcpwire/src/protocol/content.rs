@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::content::Annotations;
+/// use mcpwire::protocol::Annotations;
 /// use mcpwire::protocol::Role;
 /// use serde_json::json;
 ///

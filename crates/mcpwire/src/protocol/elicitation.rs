@@ -142,19 +142,6 @@ pub const COMPLETE: &str = "notifications/elicitation/complete";
 
 /// `notifications/elicitation/complete` params (2025-11-25 only; 2026-07-28 has no
 /// `elicitationId` and no such notification).
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::elicitation::{COMPLETE, ElicitationCompleteParams};
-/// use mcpwire::protocol::jsonrpc::notification_line;
-///
-/// let params = ElicitationCompleteParams { elicitation_id: "e-1".into() };
-/// assert_eq!(
-///     notification_line(COMPLETE, &params),
-///     r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-1"}}"#
-/// );
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ElicitationCompleteParams {
@@ -168,8 +155,8 @@ pub struct ElicitationCompleteParams {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::elicitation::UrlElicitationRequiredData;
-/// use mcpwire::protocol::jsonrpc::code;
+/// use mcpwire::protocol::UrlElicitationRequiredData;
+/// use mcpwire::protocol::code;
 /// use mcpwire::protocol::{ElicitRequestParams, ErrorObject};
 ///
 /// let login = ElicitRequestParams::Url {
@@ -210,5 +197,51 @@ mod tests {
             &data.elicitations[0],
             ElicitRequestParams::Url { elicitation_id: Some(id), .. } if id == "e-42"
         ));
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn elicitation_elicitationcompleteparams() {
+        let params = ElicitationCompleteParams {
+            elicitation_id: "e-1".into(),
+        };
+        assert_eq!(
+            notification_line(COMPLETE, &params),
+            r#"{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-1"}}"#
+        );
     }
 }

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::icon::IconTheme;
+/// use mcpwire::protocol::IconTheme;
 ///
 /// assert_eq!(serde_json::to_value(IconTheme::Dark).unwrap(), "dark");
 /// ```
@@ -41,7 +41,7 @@ pub enum IconTheme {
 ///
 /// ```
 /// use mcpwire::protocol::Icon;
-/// use mcpwire::protocol::icon::IconTheme;
+/// use mcpwire::protocol::IconTheme;
 /// use serde_json::json;
 ///
 /// let icon = Icon {

@@ -1,18 +1,5 @@
 //! JSON-RPC 2.0 framing shared by both protocol revisions: ids, incoming messages, error objects,
 //! and the compact response lines the server writes.
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::jsonrpc::{Incoming, result_line};
-//!
-//! let Ok(Incoming::Request(request)) = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
-//! else {
-//!     panic!("a request")
-//! };
-//! assert_eq!(request.method, "ping");
-//! assert_eq!(result_line(&request.id, "{}"), r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
-//! ```
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -56,7 +43,7 @@ impl fmt::Display for RequestId {
 ///
 /// ```
 /// use mcpwire::protocol::ErrorObject;
-/// use mcpwire::protocol::jsonrpc::code;
+/// use mcpwire::protocol::code;
 ///
 /// let error = ErrorObject::new(code::UNSUPPORTED_PROTOCOL_VERSION, "Unsupported version");
 /// assert_eq!(error.code, -32022);
@@ -126,7 +113,7 @@ impl ErrorObject {
     ///
     /// ```
     /// use mcpwire::protocol::ErrorObject;
-    /// use mcpwire::protocol::jsonrpc::code;
+    /// use mcpwire::protocol::code;
     ///
     /// let error = ErrorObject::new(code::INVALID_REQUEST, "Invalid Request");
     /// assert_eq!((error.code, error.message.as_ref()), (-32600, "Invalid Request"));
@@ -221,18 +208,6 @@ fn truncate(s: &str, max: usize) -> &str {
 }
 
 /// One message received from the client, classified.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::jsonrpc::Incoming;
-///
-/// let message = Incoming::parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-/// let Ok(Incoming::Notification(notification)) = message else { panic!("a notification") };
-/// assert_eq!(notification.method, "notifications/initialized");
-/// let message = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
-/// assert!(matches!(message, Ok(Incoming::Request(r)) if r.method == "tools/list"));
-/// ```
 #[derive(Debug)]
 pub enum Incoming {
     /// A request: it gets exactly one response (unless cancelled).
@@ -244,18 +219,6 @@ pub enum Incoming {
 }
 
 /// A request from the client.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::RequestId;
-/// use mcpwire::protocol::jsonrpc::Incoming;
-///
-/// let line = r#"{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"search"}}"#;
-/// let Ok(Incoming::Request(request)) = Incoming::parse(line) else { panic!("a request") };
-/// assert_eq!(request.id, RequestId::String("r1".into()));
-/// assert_eq!(request.params.unwrap().get(), r#"{"name":"search"}"#);
-/// ```
 #[derive(Debug)]
 pub struct Request {
     /// The id to answer under.
@@ -267,17 +230,6 @@ pub struct Request {
 }
 
 /// A notification from the client.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::jsonrpc::Incoming;
-///
-/// let line = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
-/// let Ok(Incoming::Notification(notification)) = Incoming::parse(line) else { panic!() };
-/// assert_eq!(notification.method, "notifications/cancelled");
-/// assert_eq!(notification.params.unwrap().get(), r#"{"requestId":1}"#);
-/// ```
 #[derive(Debug)]
 pub struct Notification {
     /// The method name.
@@ -287,18 +239,6 @@ pub struct Notification {
 }
 
 /// A response from the client to a server-initiated request.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::RequestId;
-/// use mcpwire::protocol::jsonrpc::Incoming;
-///
-/// let line = r#"{"jsonrpc":"2.0","id":3,"result":{"roots":[]}}"#;
-/// let Ok(Incoming::Response(response)) = Incoming::parse(line) else { panic!() };
-/// assert_eq!(response.id, RequestId::Number(3));
-/// assert_eq!(response.outcome.unwrap().get(), r#"{"roots":[]}"#);
-/// ```
 #[derive(Debug)]
 pub struct ResponseIn {
     /// The id of the server's request.
@@ -324,20 +264,6 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::
 
 /// Why a line could not be read as a JSON-RPC message, with the id to answer under when one was
 /// readable.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::jsonrpc::{Incoming, code, error_line};
-///
-/// let rejected = Incoming::parse("{not json").unwrap_err();
-/// assert_eq!((rejected.id, rejected.error.code), (None, code::PARSE_ERROR));
-/// let rejected = Incoming::parse(r#"{"id":4,"method":"ping"}"#).unwrap_err();
-/// assert_eq!(
-///     error_line(rejected.id.as_ref(), &rejected.error),
-///     r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"}}"#
-/// );
-/// ```
 #[derive(Debug)]
 pub struct Rejected {
     /// The id of the offending request, or `None` (answered with `"id": null`).
@@ -349,16 +275,6 @@ pub struct Rejected {
 impl Incoming {
     /// Parses one message. Malformed JSON is `-32700`; JSON that is not a JSON-RPC 2.0 message is
     /// `-32600`.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mcpwire::protocol::jsonrpc::{Incoming, code};
-    ///
-    /// assert!(matches!(Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#), Ok(Incoming::Request(_))));
-    /// assert_eq!(Incoming::parse("[1,").unwrap_err().error.code, code::PARSE_ERROR);
-    /// assert_eq!(Incoming::parse(r#"{"jsonrpc":"1.0"}"#).unwrap_err().error.code, code::INVALID_REQUEST);
-    /// ```
     pub fn parse(text: &str) -> Result<Incoming, Rejected> {
         // One pass in the common case. Only a text that is not an envelope is read a second
         // time, to tell malformed JSON (-32700) from JSON that is no message (-32600).
@@ -425,18 +341,6 @@ fn invalid(id: Option<RequestId>) -> Rejected {
 }
 
 /// Writes `{"jsonrpc":"2.0","id":<id>,"result":<result>}` where `result` is already JSON.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::RequestId;
-/// use mcpwire::protocol::jsonrpc::result_line;
-///
-/// assert_eq!(
-///     result_line(&RequestId::Number(1), r#"{"tools":[]}"#),
-///     r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#
-/// );
-/// ```
 pub fn result_line(id: &RequestId, result_json: &str) -> String {
     let mut out = String::with_capacity(result_json.len() + 48);
     out.push_str(r#"{"jsonrpc":"2.0","id":"#);
@@ -448,18 +352,6 @@ pub fn result_line(id: &RequestId, result_json: &str) -> String {
 }
 
 /// Writes `{"jsonrpc":"2.0","id":<id or null>,"error":<error>}`.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::jsonrpc::error_line;
-/// use mcpwire::protocol::{ErrorObject, RequestId};
-///
-/// assert_eq!(
-///     error_line(Some(&RequestId::String("a".into())), &ErrorObject::internal()),
-///     r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"Internal error"}}"#
-/// );
-/// ```
 pub fn error_line(id: Option<&RequestId>, error: &ErrorObject) -> String {
     let mut out = String::with_capacity(96);
     out.push_str(r#"{"jsonrpc":"2.0","id":"#);
@@ -471,18 +363,6 @@ pub fn error_line(id: Option<&RequestId>, error: &ErrorObject) -> String {
 }
 
 /// Writes a notification line.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::jsonrpc::notification_line;
-/// use serde_json::json;
-///
-/// assert_eq!(
-///     notification_line("notifications/tools/list_changed", &json!({})),
-///     r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}"#
-/// );
-/// ```
 pub fn notification_line<P: Serialize>(method: &str, params: &P) -> String {
     #[derive(Serialize)]
     struct Out<'a, P> {
@@ -499,19 +379,6 @@ pub fn notification_line<P: Serialize>(method: &str, params: &P) -> String {
 }
 
 /// Writes a request line (server → client, 2025-11-25 only).
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::RequestId;
-/// use mcpwire::protocol::jsonrpc::request_line;
-/// use serde_json::json;
-///
-/// assert_eq!(
-///     request_line(&RequestId::Number(3), "roots/list", &json!({})),
-///     r#"{"jsonrpc":"2.0","id":3,"method":"roots/list","params":{}}"#
-/// );
-/// ```
 pub fn request_line<P: Serialize>(id: &RequestId, method: &str, params: &P) -> String {
     #[derive(Serialize)]
     struct Out<'a, P> {
@@ -615,6 +482,170 @@ mod tests {
         assert_eq!(
             error_line(None, &err),
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32601,"message":"Method not found: x"}}"#
+        );
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn jsonrpc() {
+        let Ok(Incoming::Request(request)) =
+            Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        else {
+            panic!("a request")
+        };
+        assert_eq!(request.method, "ping");
+        assert_eq!(
+            result_line(&request.id, "{}"),
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
+        );
+    }
+
+    #[test]
+    fn jsonrpc_incoming() {
+        let message = Incoming::parse(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        let Ok(Incoming::Notification(notification)) = message else {
+            panic!("a notification")
+        };
+        assert_eq!(notification.method, "notifications/initialized");
+        let message = Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+        assert!(matches!(message, Ok(Incoming::Request(r)) if r.method == "tools/list"));
+    }
+
+    #[test]
+    fn jsonrpc_request() {
+        let line =
+            r#"{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"name":"search"}}"#;
+        let Ok(Incoming::Request(request)) = Incoming::parse(line) else {
+            panic!("a request")
+        };
+        assert_eq!(request.id, RequestId::String("r1".into()));
+        assert_eq!(request.params.unwrap().get(), r#"{"name":"search"}"#);
+    }
+
+    #[test]
+    fn jsonrpc_notification() {
+        let line =
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+        let Ok(Incoming::Notification(notification)) = Incoming::parse(line) else {
+            panic!()
+        };
+        assert_eq!(notification.method, "notifications/cancelled");
+        assert_eq!(notification.params.unwrap().get(), r#"{"requestId":1}"#);
+    }
+
+    #[test]
+    fn jsonrpc_responsein() {
+        let line = r#"{"jsonrpc":"2.0","id":3,"result":{"roots":[]}}"#;
+        let Ok(Incoming::Response(response)) = Incoming::parse(line) else {
+            panic!()
+        };
+        assert_eq!(response.id, RequestId::Number(3));
+        assert_eq!(response.outcome.unwrap().get(), r#"{"roots":[]}"#);
+    }
+
+    #[test]
+    fn jsonrpc_rejected() {
+        let rejected = Incoming::parse("{not json").unwrap_err();
+        assert_eq!(
+            (rejected.id, rejected.error.code),
+            (None, code::PARSE_ERROR)
+        );
+        let rejected = Incoming::parse(r#"{"id":4,"method":"ping"}"#).unwrap_err();
+        assert_eq!(
+            error_line(rejected.id.as_ref(), &rejected.error),
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"Invalid Request: not a JSON-RPC 2.0 message"}}"#
+        );
+    }
+
+    #[test]
+    fn jsonrpc_incoming_parse() {
+        assert!(matches!(
+            Incoming::parse(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+            Ok(Incoming::Request(_))
+        ));
+        assert_eq!(
+            Incoming::parse("[1,").unwrap_err().error.code,
+            code::PARSE_ERROR
+        );
+        assert_eq!(
+            Incoming::parse(r#"{"jsonrpc":"1.0"}"#)
+                .unwrap_err()
+                .error
+                .code,
+            code::INVALID_REQUEST
+        );
+    }
+
+    #[test]
+    fn jsonrpc_result_line() {
+        assert_eq!(
+            result_line(&RequestId::Number(1), r#"{"tools":[]}"#),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#
+        );
+    }
+
+    #[test]
+    fn jsonrpc_error_line() {
+        assert_eq!(
+            error_line(
+                Some(&RequestId::String("a".into())),
+                &ErrorObject::internal()
+            ),
+            r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32603,"message":"Internal error"}}"#
+        );
+    }
+
+    #[test]
+    fn jsonrpc_notification_line() {
+        use serde_json::json;
+
+        assert_eq!(
+            notification_line("notifications/tools/list_changed", &json!({})),
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}"#
+        );
+    }
+
+    #[test]
+    fn jsonrpc_request_line() {
+        use serde_json::json;
+
+        assert_eq!(
+            request_line(&RequestId::Number(3), "roots/list", &json!({})),
+            r#"{"jsonrpc":"2.0","id":3,"method":"roots/list","params":{}}"#
         );
     }
 }

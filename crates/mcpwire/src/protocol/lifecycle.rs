@@ -1,17 +1,4 @@
 //! `initialize` (2025-11-25) and `server/discover` (2026-07-28).
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::lifecycle::InitializeParams;
-//! use mcpwire::protocol::version::negotiate_legacy;
-//!
-//! let params: InitializeParams = serde_json::from_str(
-//!     r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli","version":"1"}}"#,
-//! )
-//! .unwrap();
-//! assert_eq!(negotiate_legacy(&params.protocol_version), "2025-06-18");
-//! ```
 
 use super::capabilities::{ClientCapabilities, ServerCapabilities};
 use super::implementation::Implementation;
@@ -22,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::lifecycle::InitializeParams;
+/// use mcpwire::protocol::InitializeParams;
 /// use serde_json::json;
 ///
 /// let params: InitializeParams = serde_json::from_value(json!({
@@ -54,7 +41,7 @@ pub struct InitializeParams {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::lifecycle::InitializeResult;
+/// use mcpwire::protocol::InitializeResult;
 /// use mcpwire::protocol::{Implementation, ServerCapabilities};
 /// use serde_json::json;
 ///
@@ -95,7 +82,7 @@ pub struct InitializeResult<'a> {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::lifecycle::CacheScope;
+/// use mcpwire::protocol::CacheScope;
 ///
 /// assert_eq!(serde_json::to_value(CacheScope::Private).unwrap(), "private");
 /// ```
@@ -114,7 +101,7 @@ pub enum CacheScope {
 ///
 /// ```
 /// use mcpwire::protocol::ServerCapabilities;
-/// use mcpwire::protocol::lifecycle::{CacheScope, DiscoverResult};
+/// use mcpwire::protocol::{CacheScope, DiscoverResult};
 /// use serde_json::json;
 ///
 /// let capabilities = ServerCapabilities::default();
@@ -144,4 +131,48 @@ pub struct DiscoverResult<'a> {
     pub ttl_ms: u64,
     /// Who may cache it.
     pub cache_scope: CacheScope,
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn lifecycle() {
+        let params: InitializeParams = serde_json::from_str(
+            r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli","version":"1"}}"#,
+        )
+        .unwrap();
+        assert_eq!(negotiate_legacy(&params.protocol_version), "2025-06-18");
+    }
 }

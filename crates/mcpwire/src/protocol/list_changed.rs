@@ -4,21 +4,6 @@
 //! 2025-11-25: sent at any time once the matching capability declared `listChanged`.
 //! 2026-07-28: sent only on a `subscriptions/listen` stream whose filter asked for it, and then
 //! tagged with the subscription's id (see `subscriptions::Subscribed`).
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::jsonrpc::notification_line;
-//! use mcpwire::protocol::list_changed::{self, ChangedList, ListChangedParams};
-//!
-//! assert_eq!(ChangedList::Tools.method(), list_changed::TOOLS);
-//! assert_eq!(list_changed::RESOURCES, "notifications/resources/list_changed");
-//! assert_eq!(list_changed::ROOTS, "notifications/roots/list_changed");
-//! assert_eq!(
-//!     notification_line(list_changed::PROMPTS, &ListChangedParams {}),
-//!     r#"{"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{}}"#
-//! );
-//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -28,8 +13,6 @@ pub const TOOLS: &str = "notifications/tools/list_changed";
 pub const PROMPTS: &str = "notifications/prompts/list_changed";
 /// Method: the resource list (or template list) changed.
 pub const RESOURCES: &str = "notifications/resources/list_changed";
-/// Method (client → server, 2025-11-25 only): the client's roots changed.
-pub const ROOTS: &str = "notifications/roots/list_changed";
 
 /// A list of the server's that can change.
 ///
@@ -112,5 +95,53 @@ mod tests {
         );
         // A 2025-11-25 client's notification may carry `_meta`, which is ignored.
         let _: ListChangedParams = serde_json::from_str(r#"{"_meta":{"k":1}}"#).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn list_changed() {
+        assert_eq!(ChangedList::Tools.method(), list_changed::TOOLS);
+        assert_eq!(
+            list_changed::RESOURCES,
+            "notifications/resources/list_changed"
+        );
+        assert_eq!(
+            notification_line(list_changed::PROMPTS, &ListChangedParams {}),
+            r#"{"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{}}"#
+        );
     }
 }

@@ -1,21 +1,4 @@
 //! Log levels and `notifications/message`.
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::jsonrpc::notification_line;
-//! use mcpwire::protocol::logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
-//! use serde_json::json;
-//!
-//! let wanted: SetLevelParams = serde_json::from_str(r#"{"level":"warning"}"#).unwrap();
-//! let message =
-//!     LoggingMessageParams { level: LoggingLevel::Error, logger: None, data: json!("disk full") };
-//! assert!(message.level >= wanted.level);
-//! assert_eq!(
-//!     notification_line("notifications/message", &message),
-//!     r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"disk full"}}"#
-//! );
-//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -57,7 +40,7 @@ pub enum LoggingLevel {
 ///
 /// ```
 /// use mcpwire::protocol::LoggingLevel;
-/// use mcpwire::protocol::logging::SetLevelParams;
+/// use mcpwire::protocol::SetLevelParams;
 ///
 /// let params: SetLevelParams = serde_json::from_str(r#"{"level":"notice"}"#).unwrap();
 /// assert_eq!(params.level, LoggingLevel::Notice);
@@ -74,7 +57,7 @@ pub struct SetLevelParams {
 ///
 /// ```
 /// use mcpwire::protocol::LoggingLevel;
-/// use mcpwire::protocol::logging::LoggingMessageParams;
+/// use mcpwire::protocol::LoggingMessageParams;
 /// use serde_json::json;
 ///
 /// let message = LoggingMessageParams {
@@ -96,4 +79,56 @@ pub struct LoggingMessageParams {
     pub logger: Option<String>,
     /// Any JSON.
     pub data: serde_json::Value,
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn logging() {
+        use serde_json::json;
+
+        let wanted: SetLevelParams = serde_json::from_str(r#"{"level":"warning"}"#).unwrap();
+        let message = LoggingMessageParams {
+            level: LoggingLevel::Error,
+            logger: None,
+            data: json!("disk full"),
+        };
+        assert!(message.level >= wanted.level);
+        assert_eq!(
+            notification_line("notifications/message", &message),
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"disk full"}}"#
+        );
+    }
 }

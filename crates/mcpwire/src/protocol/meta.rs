@@ -1,23 +1,5 @@
 //! Request `_meta`: how a 2026-07-28 request carries its revision and capabilities, and how any
 //! request asks for progress.
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::meta;
-//! use serde_json::json;
-//!
-//! let mut result_meta = serde_json::Map::new();
-//! result_meta.insert(meta::SERVER_INFO.into(), json!({"name": "bookshop", "version": "1.0.0"}));
-//! assert_eq!(
-//!     serde_json::Value::Object(result_meta),
-//!     json!({"io.modelcontextprotocol/serverInfo": {"name": "bookshop", "version": "1.0.0"}})
-//! );
-//! let keys = [meta::PROTOCOL_VERSION, meta::CLIENT_CAPABILITIES, meta::CLIENT_INFO, meta::LOG_LEVEL];
-//! for key in keys.into_iter().chain([meta::SUBSCRIPTION_ID]) {
-//!     assert!(key.starts_with("io.modelcontextprotocol/"));
-//! }
-//! ```
 
 use super::capabilities::ClientCapabilities;
 use super::implementation::Implementation;
@@ -39,23 +21,6 @@ pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// The parts of a request's `_meta` the server acts on. Everything else is ignored.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::LoggingLevel;
-/// use mcpwire::protocol::meta::RequestMeta;
-/// use serde_json::json;
-///
-/// let meta: RequestMeta = serde_json::from_value(json!({
-///     "io.modelcontextprotocol/logLevel": "warning",
-///     "io.modelcontextprotocol/clientInfo": {"name": "cli", "version": "2.0"}
-/// }))
-/// .unwrap();
-/// assert_eq!(meta.log_level, Some(LoggingLevel::Warning));
-/// assert_eq!(meta.client_info.unwrap().name, "cli");
-/// assert!(meta.protocol_version.is_none());
-/// ```
 #[derive(Debug, Default, Deserialize)]
 pub struct RequestMeta {
     /// Present exactly when the request is a 2026-07-28 one.
@@ -76,31 +41,101 @@ pub struct RequestMeta {
 }
 
 /// Reads only `params._meta` of any request.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::meta::MetaOnly;
-/// use mcpwire::protocol::progress::ProgressToken;
-/// use serde_json::json;
-///
-/// let params: MetaOnly = serde_json::from_value(json!({
-///     "name": "search",
-///     "_meta": {
-///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-///         "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
-///         "progressToken": 5
-///     }
-/// }))
-/// .unwrap();
-/// let meta = params.meta.unwrap();
-/// assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
-/// assert!(meta.client_capabilities.unwrap().roots());
-/// assert_eq!(meta.progress_token, Some(ProgressToken::Number(5)));
-/// ```
 #[derive(Debug, Default, Deserialize)]
 pub struct MetaOnly {
     /// The request's `_meta`, if any.
     #[serde(rename = "_meta", default)]
     pub meta: Option<RequestMeta>,
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn meta() {
+        use serde_json::json;
+
+        let mut result_meta = serde_json::Map::new();
+        result_meta.insert(
+            meta::SERVER_INFO.into(),
+            json!({"name": "bookshop", "version": "1.0.0"}),
+        );
+        assert_eq!(
+            serde_json::Value::Object(result_meta),
+            json!({"io.modelcontextprotocol/serverInfo": {"name": "bookshop", "version": "1.0.0"}})
+        );
+        let keys = [
+            meta::PROTOCOL_VERSION,
+            meta::CLIENT_CAPABILITIES,
+            meta::CLIENT_INFO,
+            meta::LOG_LEVEL,
+        ];
+        for key in keys.into_iter().chain([meta::SUBSCRIPTION_ID]) {
+            assert!(key.starts_with("io.modelcontextprotocol/"));
+        }
+    }
+
+    #[test]
+    fn meta_requestmeta() {
+        use serde_json::json;
+
+        let meta: RequestMeta = serde_json::from_value(json!({
+            "io.modelcontextprotocol/logLevel": "warning",
+            "io.modelcontextprotocol/clientInfo": {"name": "cli", "version": "2.0"}
+        }))
+        .unwrap();
+        assert_eq!(meta.log_level, Some(LoggingLevel::Warning));
+        assert_eq!(meta.client_info.unwrap().name, "cli");
+        assert!(meta.protocol_version.is_none());
+    }
+
+    #[test]
+    fn meta_metaonly() {
+        use serde_json::json;
+
+        let params: MetaOnly = serde_json::from_value(json!({
+            "name": "search",
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
+                "progressToken": 5
+            }
+        }))
+        .unwrap();
+        let meta = params.meta.unwrap();
+        assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+        assert!(meta.client_capabilities.unwrap().roots());
+        assert_eq!(meta.progress_token, Some(ProgressToken::Number(5)));
+    }
 }

@@ -1,5 +1,8 @@
 //! The protocol layer: message types of both revisions, error codes, and revision selection.
 //!
+//! Every type has one public path, `mcpwire::protocol::Name` (the files below are an internal
+//! layout); JSON-RPC error codes are in [`code`].
+//!
 //! Types of 2025-11-25 and 2026-07-28 live side by side; where the revisions differ only in
 //! envelope fields (`resultType`, `_meta.serverInfo`, cache hints), the dispatcher adds them at one
 //! boundary, so handlers never branch on the revision.
@@ -17,39 +20,48 @@
 //! );
 //! ```
 
-pub mod cancelled;
-pub mod capabilities;
-pub mod completion;
-pub mod content;
-pub mod elicitation;
-pub mod icon;
-pub mod implementation;
-pub mod jsonrpc;
+pub(crate) mod cancelled;
+pub(crate) mod capabilities;
+pub(crate) mod completion;
+pub(crate) mod content;
+pub(crate) mod elicitation;
+pub(crate) mod icon;
+pub(crate) mod implementation;
+pub(crate) mod jsonrpc;
 #[cfg(test)]
 mod jsonrpc_proptests;
-pub mod lifecycle;
-pub mod list_changed;
-pub mod logging;
-pub mod meta;
-pub mod progress;
-pub mod prompts;
-pub mod resources;
-pub mod roots;
-pub mod sampling;
-pub mod subscriptions;
-pub mod tasks;
-pub mod tools;
-pub mod version;
+pub(crate) mod lifecycle;
+pub(crate) mod list_changed;
+pub(crate) mod logging;
+pub(crate) mod meta;
+pub(crate) mod progress;
+pub(crate) mod prompts;
+pub(crate) mod resources;
+pub(crate) mod roots;
+pub(crate) mod sampling;
+pub(crate) mod subscriptions;
+pub(crate) mod tasks;
+pub(crate) mod tools;
+pub(crate) mod version;
 
-pub use capabilities::{ClientCapabilities, ServerCapabilities};
-pub use completion::{CompleteParams, CompleteResult, Completion, CompletionReference};
-pub use content::{Content, ResourceContents, Role};
-pub use elicitation::{ElicitAction, ElicitRequestParams, ElicitResult};
-pub use icon::Icon;
+pub use cancelled::CancelledParams;
+pub use capabilities::{ClientCapabilities, ListChanged, ResourcesCapability, ServerCapabilities};
+pub use completion::{
+    CompleteParams, CompleteResult, Completion, CompletionArgument, CompletionContext,
+    CompletionReference,
+};
+pub use content::{Annotations, Content, ResourceContents, Role};
+pub use elicitation::{
+    ElicitAction, ElicitRequestParams, ElicitResult, ElicitationCompleteParams,
+    UrlElicitationRequiredData,
+};
+pub use icon::{Icon, IconTheme};
 pub use implementation::Implementation;
-pub use jsonrpc::{ErrorObject, RequestId};
+pub use jsonrpc::{ErrorObject, RequestId, code};
+pub use lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
 pub use list_changed::{ChangedList, ListChangedParams};
-pub use logging::LoggingLevel;
+pub use logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
+pub use progress::{ProgressParams, ProgressToken};
 pub use prompts::{
     GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,
 };
@@ -58,15 +70,22 @@ pub use resources::{
     Resource, ResourceTemplate, ResourceUpdatedParams, SubscribeParams, UnsubscribeParams,
 };
 pub use roots::{ListRootsResult, Root};
-pub use sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
+pub use sampling::{
+    CreateMessageRequestParams, CreateMessageResult, SamplingBlock, SamplingContent,
+    SamplingMessage,
+};
 pub use subscriptions::{
     AcknowledgedParams, ListenParams, ListenResult, Subscribed, SubscriptionFilter,
+    SubscriptionMeta,
 };
 pub use tasks::{
-    CreateTaskResult, DetailedTask, LegacyTask, ListTasksResult, Task, TaskStatus,
-    TasksCancelParams, TasksGetParams, TasksResultParams, TasksUpdateParams,
+    CreateTaskResult, DetailedTask, LegacyTask, ListTasksResult, RelatedTask, RelatedTaskMeta,
+    Task, TaskMetadata, TaskPayload, TaskStatus, TaskSupport, TasksCancelParams, TasksGetParams,
+    TasksListParams, TasksResultParams, TasksUpdateParams, ToolExecution,
 };
-pub use tools::{CallToolResult, ListToolsResult, Tool, ToolAnnotations};
+pub use tools::{
+    CallToolParams, CallToolResult, ListToolsResult, PaginatedParams, Tool, ToolAnnotations,
+};
 pub use version::Era;
 
 /// Parses `json`, checks that serializing the value gives back the same JSON (compared as

@@ -1,22 +1,4 @@
 //! Progress tokens and `notifications/progress`.
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::jsonrpc::notification_line;
-//! use mcpwire::protocol::progress::{ProgressParams, ProgressToken};
-//!
-//! let params = ProgressParams {
-//!     progress_token: ProgressToken::String("upload-1".into()),
-//!     progress: 1.0,
-//!     total: Some(4.0),
-//!     message: Some("1 of 4 files".into()),
-//! };
-//! assert_eq!(
-//!     notification_line("notifications/progress", &params),
-//!     r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"upload-1","progress":1.0,"total":4.0,"message":"1 of 4 files"}}"#
-//! );
-//! ```
 
 use serde::{Deserialize, Serialize};
 
@@ -25,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::progress::ProgressToken;
+/// use mcpwire::protocol::ProgressToken;
 ///
 /// let token: ProgressToken = serde_json::from_str(r#""upload-1""#).unwrap();
 /// assert_eq!(token, ProgressToken::String("upload-1".into()));
@@ -45,7 +27,7 @@ pub enum ProgressToken {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::progress::{ProgressParams, ProgressToken};
+/// use mcpwire::protocol::{ProgressParams, ProgressToken};
 /// use serde_json::json;
 ///
 /// let params = ProgressParams {
@@ -72,4 +54,53 @@ pub struct ProgressParams {
     /// A human-readable status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn progress() {
+        let params = ProgressParams {
+            progress_token: ProgressToken::String("upload-1".into()),
+            progress: 1.0,
+            total: Some(4.0),
+            message: Some("1 of 4 files".into()),
+        };
+        assert_eq!(
+            notification_line("notifications/progress", &params),
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"upload-1","progress":1.0,"total":4.0,"message":"1 of 4 files"}}"#
+        );
+    }
 }

@@ -367,20 +367,6 @@ pub struct UnsubscribeParams {
 
 /// `notifications/resources/updated` params (both revisions; on a 2026-07-28 listen stream they
 /// carry a `subscriptionId` `_meta`).
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::ResourceUpdatedParams;
-/// use mcpwire::protocol::jsonrpc::notification_line;
-/// use mcpwire::protocol::resources::UPDATED;
-///
-/// let params = ResourceUpdatedParams { uri: "file:///log.txt".into() };
-/// assert_eq!(
-///     notification_line(UPDATED, &params),
-///     r#"{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///log.txt"}}"#
-/// );
-/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResourceUpdatedParams {
     /// The URI that changed; may be a sub-resource of the one watched.
@@ -454,5 +440,51 @@ mod tests {
         let _: UnsubscribeParams = round_trip(r#"{"uri":"file:///project/src/main.rs"}"#);
         let updated: ResourceUpdatedParams = round_trip(r#"{"uri":"mem://notes/1"}"#);
         assert_eq!(updated.uri, "mem://notes/1");
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn resources_resourceupdatedparams() {
+        let params = ResourceUpdatedParams {
+            uri: "file:///log.txt".into(),
+        };
+        assert_eq!(
+            notification_line(UPDATED, &params),
+            r#"{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///log.txt"}}"#
+        );
     }
 }

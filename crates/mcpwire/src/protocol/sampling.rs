@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::sampling::{SamplingBlock, SamplingContent};
+/// use mcpwire::protocol::{SamplingBlock, SamplingContent};
 ///
 /// let one: SamplingContent = serde_json::from_str(r#"{"type":"text","text":"Hi"}"#).unwrap();
 /// assert_eq!(one, SamplingContent::One(SamplingBlock::Text { text: "Hi".into() }));
@@ -48,7 +48,7 @@ pub enum SamplingContent {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::sampling::SamplingBlock;
+/// use mcpwire::protocol::SamplingBlock;
 /// use serde_json::json;
 ///
 /// let call = SamplingBlock::ToolUse {
@@ -113,7 +113,7 @@ impl SamplingContent {
     /// # Examples
     ///
     /// ```
-    /// use mcpwire::protocol::sampling::{SamplingBlock, SamplingContent};
+    /// use mcpwire::protocol::{SamplingBlock, SamplingContent};
     ///
     /// let content = SamplingContent::Many(vec![
     ///     SamplingBlock::Image { data: "iVBORw0KGgo=".into(), mime_type: "image/png".into() },

@@ -7,31 +7,6 @@
 //! and the result that closes it gracefully, carries
 //! `_meta["io.modelcontextprotocol/subscriptionId"]` = the id of the listen request: wrap the
 //! params in [`Subscribed`], and close with [`ListenResult`].
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::capabilities::ListChanged;
-//! use mcpwire::protocol::jsonrpc::notification_line;
-//! use mcpwire::protocol::subscriptions::{self, AcknowledgedParams, ListenParams, Subscribed};
-//! use mcpwire::protocol::{RequestId, ServerCapabilities};
-//!
-//! let listen: ListenParams = serde_json::from_str(
-//!     r#"{"notifications":{"toolsListChanged":true,"promptsListChanged":true}}"#,
-//! )
-//! .unwrap();
-//! let tools = Some(ListChanged { list_changed: Some(true) });
-//! let caps = ServerCapabilities { tools, ..Default::default() };
-//! let honored = AcknowledgedParams { notifications: listen.notifications.honored_by(&caps) };
-//! assert_eq!(
-//!     notification_line(
-//!         subscriptions::ACKNOWLEDGED,
-//!         &Subscribed::new(RequestId::Number(1), honored)
-//!     ),
-//!     r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1},"notifications":{"toolsListChanged":true}}}"#
-//! );
-//! assert_eq!(subscriptions::LISTEN, "subscriptions/listen");
-//! ```
 
 use super::capabilities::ServerCapabilities;
 use super::jsonrpc::RequestId;
@@ -136,7 +111,7 @@ impl SubscriptionFilter {
     /// # Examples
     ///
     /// ```
-    /// use mcpwire::protocol::capabilities::{ListChanged, ResourcesCapability};
+    /// use mcpwire::protocol::{ListChanged, ResourcesCapability};
     /// use mcpwire::protocol::{ServerCapabilities, SubscriptionFilter};
     ///
     /// let asked = SubscriptionFilter {
@@ -225,7 +200,7 @@ pub struct AcknowledgedParams {
 ///
 /// ```
 /// use mcpwire::protocol::RequestId;
-/// use mcpwire::protocol::subscriptions::SubscriptionMeta;
+/// use mcpwire::protocol::SubscriptionMeta;
 /// use serde_json::json;
 ///
 /// let meta = SubscriptionMeta { subscription_id: RequestId::Number(1) };
@@ -453,5 +428,66 @@ mod tests {
             requested.honored_by(&with_tasks).task_ids,
             Some(vec!["t-9".to_string()])
         );
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn subscriptions() {
+        let listen: ListenParams = serde_json::from_str(
+            r#"{"notifications":{"toolsListChanged":true,"promptsListChanged":true}}"#,
+        )
+        .unwrap();
+        let tools = Some(ListChanged {
+            list_changed: Some(true),
+        });
+        let caps = ServerCapabilities {
+            tools,
+            ..Default::default()
+        };
+        let honored = AcknowledgedParams {
+            notifications: listen.notifications.honored_by(&caps),
+        };
+        assert_eq!(
+            notification_line(
+                subscriptions::ACKNOWLEDGED,
+                &Subscribed::new(RequestId::Number(1), honored)
+            ),
+            r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1},"notifications":{"toolsListChanged":true}}}"#
+        );
+        assert_eq!(subscriptions::LISTEN, "subscriptions/listen");
     }
 }

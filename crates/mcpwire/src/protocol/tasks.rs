@@ -2,9 +2,9 @@
 //! generations share this file; every item says which one it belongs to.
 //!
 //! - **2026-07-28, extension `io.modelcontextprotocol/tasks`** (SEP-2663; not core). Only
-//!   offered to a request whose `clientCapabilities.extensions` names [`EXTENSION`]. The server
+//!   offered to a request whose `clientCapabilities.extensions` names `io.modelcontextprotocol/tasks`. The server
 //!   may answer `tools/call` with a [`Task`] flattened into the result and
-//!   `resultType: "task"` ([`RESULT_TYPE`]); the client then polls `tasks/get` (answered with a
+//!   `resultType: "task"`; the client then polls `tasks/get` (answered with a
 //!   [`DetailedTask`]), answers input with `tasks/update` and stops the work with `tasks/cancel`
 //!   (both answered with an empty result). `notifications/tasks` carries a [`DetailedTask`] on
 //!   a `subscriptions/listen` stream whose filter lists the task id. Fields: `ttlMs`,
@@ -19,22 +19,12 @@
 //! # Examples
 //!
 //! ```
-//! use mcpwire::protocol::tasks::{self, Task};
+//! use mcpwire::protocol::Task;
 //!
 //! // 2026-07-28 extension: a task result is a `Task` beside `resultType: "task"`.
 //! let mut result = serde_json::to_value(Task::working("t-1", "2026-01-01T00:00:00Z")).unwrap();
-//! result["resultType"] = tasks::RESULT_TYPE.into();
+//! result["resultType"] = "task".into();
 //! assert_eq!(result["taskId"], "t-1");
-//! assert_eq!(tasks::EXTENSION, "io.modelcontextprotocol/tasks");
-//! assert_eq!(
-//!     [tasks::GET, tasks::UPDATE, tasks::CANCEL],
-//!     ["tasks/get", "tasks/update", "tasks/cancel"]
-//! );
-//! assert_eq!(tasks::NOTIFICATION, "notifications/tasks");
-//! // 2025-11-25 core tasks.
-//! assert_eq!([tasks::RESULT, tasks::LIST], ["tasks/result", "tasks/list"]);
-//! assert_eq!(tasks::STATUS_NOTIFICATION, "notifications/tasks/status");
-//! assert_eq!(tasks::RELATED_TASK, "io.modelcontextprotocol/related-task");
 //! ```
 
 use super::jsonrpc::ErrorObject;
@@ -45,27 +35,14 @@ use serde_json::{Map, Value};
 
 /// 2026-07-28: the extension's id, in `capabilities.extensions` of both sides.
 pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
-/// 2026-07-28: the `resultType` of a result that is a task instead of the method's own result.
-pub const RESULT_TYPE: &str = "task";
 /// Method (both generations): the task's current state.
 pub const GET: &str = "tasks/get";
 /// Method (2026-07-28 extension): answers to the task's `inputRequests`.
 pub const UPDATE: &str = "tasks/update";
 /// Method (both generations): ask the server to stop the task.
 pub const CANCEL: &str = "tasks/cancel";
-/// Method (2025-11-25 only): the task's final result; blocks until there is one.
-pub const RESULT: &str = "tasks/result";
-/// Method (2025-11-25 only): the caller's tasks, paginated.
-pub const LIST: &str = "tasks/list";
 /// Notification (2026-07-28 extension): a task's full state, on a listen stream.
 pub const NOTIFICATION: &str = "notifications/tasks";
-/// Notification (2025-11-25 only): a task's status changed.
-pub const STATUS_NOTIFICATION: &str = "notifications/tasks/status";
-/// `_meta` key (2025-11-25 only): the task a message belongs to.
-pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
-/// Result `_meta` key (2025-11-25 only, provisional): text the host may hand the model at once
-/// while the task runs.
-pub const MODEL_IMMEDIATE_RESPONSE: &str = "io.modelcontextprotocol/model-immediate-response";
 
 /// Where a task stands (both generations).
 ///
@@ -439,7 +416,7 @@ pub struct LegacyTask {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tasks::TaskMetadata;
+/// use mcpwire::protocol::TaskMetadata;
 ///
 /// let task: TaskMetadata = serde_json::from_str(r#"{"ttl":60000}"#).unwrap();
 /// assert_eq!(task.ttl, Some(60_000));
@@ -457,7 +434,7 @@ pub struct TaskMetadata {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tasks::TaskSupport;
+/// use mcpwire::protocol::TaskSupport;
 ///
 /// assert_eq!(TaskSupport::default(), TaskSupport::Forbidden);
 /// assert_eq!(serde_json::to_value(TaskSupport::Optional).unwrap(), "optional");
@@ -479,7 +456,7 @@ pub enum TaskSupport {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tasks::{TaskSupport, ToolExecution};
+/// use mcpwire::protocol::{TaskSupport, ToolExecution};
 /// use serde_json::json;
 ///
 /// let execution = ToolExecution { task_support: Some(TaskSupport::Required) };
@@ -494,27 +471,11 @@ pub struct ToolExecution {
 }
 
 /// The answer to a task-augmented request (2025-11-25 only): `{"task": …}`.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::tasks::MODEL_IMMEDIATE_RESPONSE;
-/// use mcpwire::protocol::{CreateTaskResult, Task};
-/// use serde_json::json;
-///
-/// let task = Task::working("t-1", "2025-11-25T10:00:00Z").to_legacy();
-/// let meta = json!({MODEL_IMMEDIATE_RESPONSE: "Started the export."});
-/// let created = CreateTaskResult { task, meta: Some(meta.as_object().unwrap().clone()) };
-/// let json = serde_json::to_value(&created).unwrap();
-/// assert_eq!(json["task"]["status"], "working");
-/// let meta = &json["_meta"];
-/// assert_eq!(meta["io.modelcontextprotocol/model-immediate-response"], "Started the export.");
-/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CreateTaskResult {
     /// The new task, normally `working`.
     pub task: LegacyTask,
-    /// Result metadata, e.g. [`MODEL_IMMEDIATE_RESPONSE`].
+    /// Result metadata, e.g. `io.modelcontextprotocol/model-immediate-response`.
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
 }
@@ -541,7 +502,7 @@ pub struct TasksResultParams {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tasks::TasksListParams;
+/// use mcpwire::protocol::TasksListParams;
 ///
 /// let params: TasksListParams = serde_json::from_str(r#"{"cursor":"page-2"}"#).unwrap();
 /// assert_eq!(params.cursor.as_deref(), Some("page-2"));
@@ -573,12 +534,12 @@ pub struct ListTasksResult {
     pub next_cursor: Option<String>,
 }
 
-/// The value of the [`RELATED_TASK`] `_meta` key (2025-11-25 only).
+/// The value of the `io.modelcontextprotocol/related-task` `_meta` key (2025-11-25 only).
 ///
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tasks::RelatedTask;
+/// use mcpwire::protocol::RelatedTask;
 /// use serde_json::json;
 ///
 /// let related = RelatedTask { task_id: "t-1".into() };
@@ -591,12 +552,12 @@ pub struct RelatedTask {
     pub task_id: String,
 }
 
-/// A `_meta` holding only [`RELATED_TASK`].
+/// A `_meta` holding only `io.modelcontextprotocol/related-task`.
 ///
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tasks::{RelatedTask, RelatedTaskMeta};
+/// use mcpwire::protocol::{RelatedTask, RelatedTaskMeta};
 /// use serde_json::json;
 ///
 /// let meta = RelatedTaskMeta { related_task: RelatedTask { task_id: "t-1".into() } };
@@ -620,7 +581,7 @@ pub struct RelatedTaskMeta {
 ///
 /// ```
 /// use mcpwire::CallToolResult;
-/// use mcpwire::protocol::tasks::TaskPayload;
+/// use mcpwire::protocol::TaskPayload;
 /// use serde_json::json;
 ///
 /// let payload = TaskPayload::new("t-1", CallToolResult::text("done"));
@@ -649,7 +610,7 @@ impl<R> TaskPayload<R> {
     ///
     /// ```
     /// use mcpwire::CallToolResult;
-    /// use mcpwire::protocol::tasks::TaskPayload;
+    /// use mcpwire::protocol::TaskPayload;
     ///
     /// let payload = TaskPayload::new("t-1", CallToolResult::text("done"));
     /// assert_eq!(payload.meta.related_task.task_id, "t-1");
@@ -664,5 +625,60 @@ impl<R> TaskPayload<R> {
                 },
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn tasks_createtaskresult() {
+        use serde_json::json;
+
+        let task = Task::working("t-1", "2025-11-25T10:00:00Z").to_legacy();
+        let meta =
+            json!({"io.modelcontextprotocol/model-immediate-response": "Started the export."});
+        let created = CreateTaskResult {
+            task,
+            meta: Some(meta.as_object().unwrap().clone()),
+        };
+        let json = serde_json::to_value(&created).unwrap();
+        assert_eq!(json["task"]["status"], "working");
+        let meta = &json["_meta"];
+        assert_eq!(
+            meta["io.modelcontextprotocol/model-immediate-response"],
+            "Started the export."
+        );
     }
 }

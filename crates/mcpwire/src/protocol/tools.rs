@@ -3,7 +3,7 @@
 //! # Examples
 //!
 //! ```
-//! use mcpwire::protocol::tools::{CallToolParams, CallToolResult};
+//! use mcpwire::protocol::{CallToolParams, CallToolResult};
 //! use serde_json::json;
 //!
 //! #[derive(serde::Deserialize)]
@@ -146,7 +146,7 @@ pub struct ListToolsResult {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tools::PaginatedParams;
+/// use mcpwire::protocol::PaginatedParams;
 ///
 /// let next: PaginatedParams = serde_json::from_str(r#"{"cursor":"abc"}"#).unwrap();
 /// assert_eq!(next.cursor.as_deref(), Some("abc"));
@@ -165,7 +165,7 @@ pub struct PaginatedParams {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::protocol::tools::CallToolParams;
+/// use mcpwire::protocol::CallToolParams;
 ///
 /// let params: CallToolParams =
 ///     serde_json::from_str(r#"{"name":"search","arguments":{"q":"rust"}}"#).unwrap();

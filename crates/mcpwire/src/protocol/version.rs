@@ -1,15 +1,4 @@
 //! Protocol revisions and how a message picks one.
-//!
-//! # Examples
-//!
-//! ```
-//! use mcpwire::protocol::version;
-//!
-//! assert_eq!(version::MODERN, "2026-07-28");
-//! assert_eq!(version::MODERN_VERSIONS, [version::MODERN]);
-//! assert_eq!(version::LATEST_LEGACY, "2025-11-25");
-//! assert_eq!(version::LEGACY_VERSIONS[0], version::LATEST_LEGACY);
-//! ```
 
 /// The stateless revision: per-request `_meta`, `server/discover`, `input_required` rounds.
 pub const MODERN: &str = "2026-07-28";
@@ -24,18 +13,6 @@ pub const MODERN_VERSIONS: &[&str] = &[MODERN];
 pub const LEGACY_VERSIONS: &[&str] = &[LATEST_LEGACY, "2025-06-18", "2025-03-26"];
 
 /// Which family of revisions a request is served under.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::Era;
-/// use mcpwire::protocol::meta::RequestMeta;
-///
-/// fn era_of(meta: &RequestMeta) -> Era {
-///     if meta.protocol_version.is_some() { Era::Modern } else { Era::Legacy }
-/// }
-/// assert_eq!(era_of(&RequestMeta::default()), Era::Legacy);
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Era {
     /// 2025-11-25 and earlier: a session opened by `initialize`.
@@ -46,15 +23,6 @@ pub enum Era {
 
 /// Picks the revision to answer an `initialize` with: the client's own when served, else the
 /// newest legacy revision (the client then decides whether to go on).
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::version::negotiate_legacy;
-///
-/// assert_eq!(negotiate_legacy("2025-06-18"), "2025-06-18");
-/// assert_eq!(negotiate_legacy("2024-11-05"), "2025-11-25");
-/// ```
 pub fn negotiate_legacy(requested: &str) -> &'static str {
     LEGACY_VERSIONS
         .iter()
@@ -64,14 +32,6 @@ pub fn negotiate_legacy(requested: &str) -> &'static str {
 }
 
 /// Every revision this server speaks, modern first, as `server/discover` lists them.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::version::all_supported;
-///
-/// assert_eq!(all_supported(), ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]);
-/// ```
 pub fn all_supported() -> Vec<&'static str> {
     MODERN_VERSIONS
         .iter()
@@ -89,5 +49,74 @@ mod tests {
         assert_eq!(negotiate_legacy("2025-06-18"), "2025-06-18");
         assert_eq!(negotiate_legacy("2024-01-01"), LATEST_LEGACY);
         assert_eq!(negotiate_legacy(MODERN), LATEST_LEGACY);
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    //! What the items of this file do, shown on examples (they are internal, so these are
+    //! unit tests, not doc tests).
+    #![allow(unused_imports)]
+    use super::*;
+    use crate::protocol::cancelled::*;
+    use crate::protocol::capabilities::*;
+    use crate::protocol::completion::*;
+    use crate::protocol::content::*;
+    use crate::protocol::elicitation::*;
+    use crate::protocol::icon::*;
+    use crate::protocol::implementation::*;
+    use crate::protocol::jsonrpc::*;
+    use crate::protocol::lifecycle::*;
+    use crate::protocol::list_changed::*;
+    use crate::protocol::logging::*;
+    use crate::protocol::meta::*;
+    use crate::protocol::progress::*;
+    use crate::protocol::prompts::*;
+    use crate::protocol::resources::*;
+    use crate::protocol::roots::*;
+    use crate::protocol::sampling::*;
+    use crate::protocol::subscriptions::*;
+    use crate::protocol::tasks::*;
+    use crate::protocol::tools::*;
+    use crate::protocol::version::*;
+    use crate::protocol::{
+        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
+        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
+        subscriptions, tasks, tools, version,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn version() {
+        assert_eq!(version::MODERN, "2026-07-28");
+        assert_eq!(version::MODERN_VERSIONS, [version::MODERN]);
+        assert_eq!(version::LATEST_LEGACY, "2025-11-25");
+        assert_eq!(version::LEGACY_VERSIONS[0], version::LATEST_LEGACY);
+    }
+
+    #[test]
+    fn version_era() {
+        fn era_of(meta: &RequestMeta) -> Era {
+            if meta.protocol_version.is_some() {
+                Era::Modern
+            } else {
+                Era::Legacy
+            }
+        }
+        assert_eq!(era_of(&RequestMeta::default()), Era::Legacy);
+    }
+
+    #[test]
+    fn version_negotiate_legacy() {
+        assert_eq!(negotiate_legacy("2025-06-18"), "2025-06-18");
+        assert_eq!(negotiate_legacy("2024-11-05"), "2025-11-25");
+    }
+
+    #[test]
+    fn version_all_supported() {
+        assert_eq!(
+            all_supported(),
+            ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]
+        );
     }
 }

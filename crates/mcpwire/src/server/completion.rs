@@ -56,7 +56,7 @@ impl McpServer {
     ///
     /// ```
     /// use mcpwire::prelude::*;
-    /// use mcpwire::protocol::completion::{Completion, CompletionReference};
+    /// use mcpwire::protocol::{Completion, CompletionReference};
     ///
     /// const LANGUAGES: &[&str] = &["python", "pytorch", "rust"];
     ///

@@ -133,7 +133,7 @@ impl McpServer {
     }
 
     /// How many unfinished tasks one principal may have at once (default
-    /// [`DEFAULT_LIVE_TASKS_PER_PRINCIPAL`]; anonymous callers share one quota). A `tools/call`
+    /// 1,000; anonymous callers share one quota). A `tools/call`
     /// past it is refused with `-32000` (server busy) and creates nothing, so one caller cannot
     /// fill the store, nor crowd out other callers' results.
     ///
