@@ -320,7 +320,7 @@ pub mod __private {
     pub use crate::server::resource::{
         IntoResourceContents, ResourceDefinition, ResourceFuture, ResourceMarker,
     };
-    pub use crate::server::tool::{ToolCall, ToolDefinition, ToolFuture, ToolMarker};
+    pub use crate::server::tool::{HandlerCall, ToolDefinition, ToolFuture, ToolMarker};
 
     /// The `requestState` codec, for the benchmarks.
     pub mod state {

@@ -20,7 +20,7 @@ use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
 use crate::server::cache::CacheHint;
 use crate::server::completion;
-use crate::server::tool::{Handler, ToolCall, failure};
+use crate::server::tool::{Handler, HandlerCall, failure};
 use futures_util::FutureExt;
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -228,7 +228,7 @@ pub(crate) fn start(
     id: &RequestId,
     served: Served,
     invocation: Invocation<'_>,
-) -> Result<ToolCall, ErrorObject> {
+) -> Result<HandlerCall, ErrorObject> {
     let Invocation {
         target,
         handler,
@@ -242,7 +242,7 @@ pub(crate) fn start(
         Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
         Era::Legacy => RoundInputs::default(),
     };
-    Ok(ToolCall {
+    Ok(HandlerCall {
         context: request_context(exchange, id, served),
         arguments,
         handler: handler.clone(),
@@ -309,8 +309,8 @@ pub(crate) async fn complete(
 /// log) and a body's [`ToolError::protocol`] into its JSON-RPC error; then owes the client
 /// nothing: URL-mode elicitations the call left open are completed.
 pub(crate) async fn run<T, F>(
-    handler: fn(ToolCall) -> F,
-    call: ToolCall,
+    handler: fn(HandlerCall) -> F,
+    call: HandlerCall,
     what: &'static str,
 ) -> Result<T, Stop>
 where

@@ -1,6 +1,6 @@
 //! Prompts: what `#[prompt]` declares and what a prompt may return.
 
-use super::tool::ToolCall;
+use super::tool::HandlerCall;
 use crate::error::ToolError;
 use crate::protocol::content::{Content, Role};
 use crate::protocol::prompts::{GetPromptResult, PromptMessage};
@@ -28,7 +28,7 @@ pub struct PromptDefinition {
     /// the prompt, on a server with authorization (`mcpwire::auth`); empty for everyone.
     pub scopes: &'static [&'static str],
     /// Renders the prompt.
-    pub call: fn(ToolCall) -> PromptFuture,
+    pub call: fn(HandlerCall) -> PromptFuture,
 }
 
 /// Something that can be registered as a prompt with

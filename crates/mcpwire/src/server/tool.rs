@@ -56,7 +56,7 @@ pub struct ToolDefinition {
     /// rounds of the `tools/call` itself, and only the body runs as the task.
     pub ask_before_task: bool,
     /// Runs the tool.
-    pub call: fn(ToolCall) -> ToolFuture,
+    pub call: fn(HandlerCall) -> ToolFuture,
 }
 
 /// Something that can be registered as a tool with [`McpServer::tool`](crate::McpServer::tool).
@@ -159,7 +159,7 @@ pub(crate) struct RegisteredTool {
 }
 
 /// One call of a tool (or prompt, or resource), as its generated code sees it.
-pub struct ToolCall {
+pub struct HandlerCall {
     pub(crate) context: Context,
     pub(crate) arguments: Option<Box<RawValue>>,
     pub(crate) handler: Arc<Handler>,
@@ -176,7 +176,7 @@ pub struct ToolCall {
     pub(crate) resolved: std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
 }
 
-impl ToolCall {
+impl HandlerCall {
     /// The request's context.
     pub fn context(&self) -> Context {
         self.context.clone()
