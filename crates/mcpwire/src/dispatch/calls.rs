@@ -20,7 +20,7 @@ use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
 use crate::server::cache::CacheHint;
 use crate::server::completion;
-use crate::server::tool::{Handler, HandlerCall, failure};
+use crate::server::handler::{Handler, HandlerCall, failure};
 use futures_util::FutureExt;
 use serde::Serialize;
 use serde_json::value::RawValue;

@@ -26,6 +26,7 @@ mod catalog;
 pub(crate) mod completion;
 pub(crate) mod core;
 mod entries;
+pub(crate) mod handler;
 mod named_view;
 pub(crate) mod output;
 pub(crate) mod pages;

@@ -6,7 +6,7 @@
 //! `Err(e)` into an `isError` result with `e`'s message. `#[tool]` picks the conversion from the
 //! declared return type, at compile time.
 
-use super::tool::HandlerCall;
+use super::handler::HandlerCall;
 use crate::error::ToolError;
 use crate::protocol::content::Content;
 use crate::protocol::tools::CallToolResult;

@@ -1,15 +1,13 @@
 //! Prompts: what `#[prompt]` declares and what a prompt may return.
 
-use super::tool::HandlerCall;
+use super::handler::{HandlerCall, HandlerFuture};
 use crate::error::ToolError;
 use crate::protocol::content::{Content, Role};
 use crate::protocol::prompts::{GetPromptResult, PromptMessage};
-use crate::resolve::{ParamSpec, Stop};
-use std::future::Future;
-use std::pin::Pin;
+use crate::resolve::ParamSpec;
 
 /// The future a prompt renders in.
-pub type PromptFuture = Pin<Box<dyn Future<Output = Result<GetPromptResult, Stop>> + Send>>;
+pub type PromptFuture = HandlerFuture<GetPromptResult>;
 
 /// Everything a server needs to list and render one prompt; `#[prompt]` builds it.
 #[derive(Clone)]

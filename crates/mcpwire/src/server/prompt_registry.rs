@@ -3,10 +3,10 @@
 //! change.
 
 use super::entries::Entries;
+use super::handler::Handler;
 use super::named_view::NamedView;
 use super::prompt::PromptDefinition;
 use super::schema::schema_for_listing;
-use super::tool::Handler;
 use crate::error::InvalidSignature;
 use crate::protocol::prompts::{Prompt, PromptArgument};
 use crate::resolve::plan::{Overrides, ToolPlan};

@@ -2,11 +2,12 @@
 //! enabled ones that requests read, with its `tools/list` pages serialized once per change.
 
 use super::entries::Entries;
+use super::handler::Handler;
 use super::named_view::NamedView;
 use super::output::OutputShape;
 use super::schema::{given_input_schema, input_schema, output_schema};
 use super::scoped::Scoped;
-use super::tool::{Handler, RegisteredTool, ToolDefinition};
+use super::tool::{RegisteredTool, ToolDefinition};
 use crate::error::InvalidSignature;
 use crate::protocol::tools::Tool;
 use crate::resolve::plan::{Overrides, ToolPlan};

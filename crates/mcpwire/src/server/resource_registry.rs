@@ -3,10 +3,10 @@
 //! `resources/list` and `resources/templates/list` pages serialized once per change.
 
 use super::entries::Entries;
+use super::handler::Handler;
 use super::pages::Pages;
 use super::resource::ResourceDefinition;
 use super::scoped;
-use super::tool::Handler;
 use super::uri_template::UriTemplate;
 use crate::context::Grant;
 use crate::error::InvalidSignature;

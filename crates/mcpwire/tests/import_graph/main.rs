@@ -24,7 +24,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "resolve/resolver.rs",
     ],
     &["protocol/tasks.rs", "protocol/tools.rs"],
-    &["server/output.rs", "server/tool.rs"],
     &[
         "server/builder.rs",
         "server/completion.rs",
