@@ -141,8 +141,7 @@ fn check_reference(
                 )));
             };
             let known = resource
-                .template
-                .as_ref()
+                .template()
                 .is_some_and(|template| template.variables().any(|v| v == argument));
             if !known {
                 return Err(ErrorObject::invalid_params(format!(

@@ -38,6 +38,31 @@ pub(crate) struct Handler {
     pub(crate) input_check: Option<Arc<Validator>>,
 }
 
+impl Handler {
+    /// The handler of `name` running `plan`, with nothing kind-specific: no output wrapping, no
+    /// MIME type, no argument check beyond the parameters' types.
+    pub(crate) fn new(name: &'static str, plan: ToolPlan) -> Self {
+        Self {
+            name,
+            plan,
+            wrap_output: false,
+            mime_type: None,
+            input_check: None,
+        }
+    }
+
+    /// The same handler running `plan` instead (the overrides changed).
+    pub(crate) fn replanned(&self, plan: ToolPlan) -> Self {
+        Self {
+            name: self.name,
+            plan,
+            wrap_output: self.wrap_output,
+            mime_type: self.mime_type,
+            input_check: self.input_check.clone(),
+        }
+    }
+}
+
 /// One call of a tool (or prompt, or resource), as its generated code sees it.
 pub struct HandlerCall {
     pub(crate) context: Context,

@@ -1,10 +1,10 @@
 //! Tools: what `#[tool]` declares, and what registration keeps of a tool.
 
-use super::handler::{Handler, HandlerCall, HandlerFuture};
+use super::handler::{HandlerCall, HandlerFuture};
+use super::kind::Registered;
 use super::output::OutputShape;
-use crate::protocol::tools::{CallToolResult, Tool, ToolAnnotations};
+use crate::protocol::tools::{CallToolResult, ToolAnnotations};
 use crate::resolve::ParamSpec;
-use std::sync::Arc;
 
 /// The future a tool call runs as: a result (possibly an `isError` one), or the reason it
 /// stopped before its body ran (a failure, a protocol error, questions for the client).
@@ -121,11 +121,4 @@ where
 pub struct ToolMarker(());
 
 /// A registered tool: its definition and what registration derived from it.
-pub(crate) struct RegisteredTool {
-    pub(crate) definition: ToolDefinition,
-    pub(crate) handler: Arc<Handler>,
-    /// Arguments mirrored in `Mcp-Param-*` headers.
-    pub(crate) header_params: Vec<crate::wire::header_params::HeaderParam>,
-    /// How `tools/list` shows it.
-    pub(crate) listed: Tool,
-}
+pub(crate) type RegisteredTool = Registered<ToolDefinition>;
