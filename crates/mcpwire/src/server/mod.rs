@@ -23,6 +23,7 @@
 mod builder;
 pub(crate) mod cache;
 mod catalog;
+mod completer;
 pub(crate) mod completion;
 pub(crate) mod core;
 mod entries;
@@ -39,13 +40,14 @@ pub(crate) mod resource;
 mod resource_kind;
 pub(crate) mod schema;
 pub(crate) mod snapshot;
+mod task_settings;
 pub(crate) mod tool;
 mod tool_kind;
 mod uri_template;
 
 pub use builder::McpServer;
 pub use catalog::Catalog;
-pub use completion::CompletionFuture;
+pub use completer::CompletionFuture;
 pub use output::IntoCallToolResult;
 pub use prompt::{IntoGetPromptResult, IntoPrompt};
 pub use resource::{IntoResource, IntoResourceContents};

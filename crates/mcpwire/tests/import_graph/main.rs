@@ -24,12 +24,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "resolve/resolver.rs",
     ],
     &["protocol/tasks.rs", "protocol/tools.rs"],
-    &[
-        "server/builder.rs",
-        "server/completion.rs",
-        "server/core.rs",
-        "tasks/options.rs",
-    ],
     &["client/negotiate.rs", "client/peer.rs"],
     &[
         "dispatch/authorize.rs",
