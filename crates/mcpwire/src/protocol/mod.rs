@@ -31,6 +31,7 @@ pub mod lifecycle;
 pub mod list_changed;
 pub mod logging;
 pub mod meta;
+mod pagination;
 pub mod progress;
 pub mod prompts;
 pub mod resources;

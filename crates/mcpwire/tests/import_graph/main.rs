@@ -22,7 +22,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "resolve/question.rs",
         "resolve/resolver.rs",
     ],
-    &["protocol/tasks.rs", "protocol/tools.rs"],
     &["client/negotiate.rs", "client/peer.rs"],
     &[
         "dispatch/authorize.rs",
