@@ -17,6 +17,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
+/// A registered resource or resource template.
+pub(crate) type RegisteredResource = Registered<ResourceDefinition>;
+
 impl Kind for ResourceDefinition {
     type Listing = ResourceListing;
     /// The parsed URI template; `None` for a plain URI.
@@ -68,7 +71,7 @@ pub(crate) enum ResourceListing {
     Template(ResourceTemplate),
 }
 
-impl Registered<ResourceDefinition> {
+impl RegisteredResource {
     /// The parsed URI template; `None` for a plain resource.
     pub(crate) fn template(&self) -> Option<&UriTemplate> {
         self.extra.as_ref()
@@ -86,10 +89,7 @@ pub(crate) struct ResourceView {
 impl ResourceView {
     /// The resource `uri` names, with the variables its template matched: a plain resource of
     /// that URI first, else the first template that matches it.
-    pub(crate) fn find(
-        &self,
-        uri: &str,
-    ) -> Option<(&Arc<Registered<ResourceDefinition>>, Map<String, Value>)> {
+    pub(crate) fn find(&self, uri: &str) -> Option<(&Arc<RegisteredResource>, Map<String, Value>)> {
         if let Some(resource) = self.plain.get(uri) {
             return Some((resource, Map::new()));
         }
@@ -100,10 +100,7 @@ impl ResourceView {
     }
 
     /// The resource template registered as `uri_template`.
-    pub(crate) fn template(
-        &self,
-        uri_template: &str,
-    ) -> Option<&Arc<Registered<ResourceDefinition>>> {
+    pub(crate) fn template(&self, uri_template: &str) -> Option<&Arc<RegisteredResource>> {
         self.templates.get(uri_template)
     }
 

@@ -72,10 +72,10 @@ impl McpServer {
         self
     }
 
-    /// How many unfinished tasks one principal may have at once (default
-    /// [`DEFAULT_LIVE_TASKS_PER_PRINCIPAL`]; anonymous callers share one quota). A `tools/call`
-    /// past it is refused with `-32000` (server busy) and creates nothing, so one caller cannot
-    /// fill the store, nor crowd out other callers' results.
+    /// How many unfinished tasks one principal may have at once (default 1,000; anonymous
+    /// callers share one quota). A `tools/call` past it is refused with `-32000` (server busy)
+    /// and creates nothing, so one caller cannot fill the store, nor crowd out other callers'
+    /// results.
     ///
     /// # Examples
     ///
@@ -85,8 +85,6 @@ impl McpServer {
     /// let server = McpServer::new("jobs").task_quota(50);
     /// # drop(server);
     /// ```
-    ///
-    /// [`DEFAULT_LIVE_TASKS_PER_PRINCIPAL`]: crate::tasks::options::DEFAULT_LIVE_TASKS_PER_PRINCIPAL
     pub fn task_quota(mut self, tasks: usize) -> Self {
         self.tasks.max_live_per_principal = tasks;
         self
