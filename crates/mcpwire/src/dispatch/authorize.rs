@@ -13,7 +13,7 @@
 //! scope decision, so a request for something the caller may not use is refused for that,
 //! whatever its headers say.
 
-use super::router::Exchange;
+use super::exchange::Exchange;
 use crate::context::Grant;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;

@@ -1,7 +1,8 @@
 //! One client connection over a message-per-line transport (stdio, in-memory): reads messages,
 //! serves requests concurrently, honours cancellation, and shuts down cleanly at end of input.
 
-use super::router::{Exchange, handle};
+use super::exchange::Exchange;
+use super::router::handle;
 use super::session::Session;
 use crate::context::Outbound;
 use crate::protocol::cancelled::CancelledParams;

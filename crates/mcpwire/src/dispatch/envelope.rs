@@ -1,9 +1,9 @@
 //! The one place where results differ by revision: 2026-07-28 results carry `resultType` and
 //! `_meta.serverInfo` (and cache hints on cacheable results); 2025-11-25 results carry neither.
 
-use crate::protocol::Era;
 use crate::protocol::jsonrpc::{RequestId, result_line};
 use crate::protocol::lifecycle::CacheScope;
+use crate::protocol::{Era, ErrorObject};
 use crate::server::cache::CacheHint;
 use crate::server::core::ServerCore;
 
@@ -19,6 +19,10 @@ pub(crate) enum Kind {
     /// `resultType: "task"`: a task of the tasks extension stands for the result.
     Task,
 }
+
+/// How a method's handling ended: a result body and the kind of result it is, or the error to
+/// answer with.
+pub(crate) type Outcome = Result<(String, Kind), ErrorObject>;
 
 /// Writes the response line for `result_json` (a serialized JSON object) under `era`.
 pub(crate) fn result(
@@ -60,4 +64,9 @@ pub(crate) fn result(
             result_line(id, &out)
         }
     }
+}
+
+/// A result object as JSON.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("results serialize")
 }

@@ -1,14 +1,21 @@
 //! The dispatch layer: revision selection per message, routing, sessions, and connections.
+//!
+//! Bottom to top: [`exchange`] (what a request is served with), [`envelope`] and [`errors`]
+//! (what answers look like), [`session`], [`era`], [`rounds`], [`watched`], [`authorize`] (the
+//! one authorization decision), [`runner`] (running a handler), [`methods`] (one file per method
+//! family), [`reply`], then [`router`] on top, and [`connection`] (stdio and in-memory) above it.
 
 pub(crate) mod authorize;
-pub(crate) mod calls;
 pub(crate) mod connection;
 pub(crate) mod envelope;
 pub(crate) mod era;
+pub(crate) mod errors;
+pub(crate) mod exchange;
 pub(crate) mod in_flight;
-pub(crate) mod listen;
+pub(crate) mod methods;
+pub(crate) mod reply;
 pub(crate) mod rounds;
 pub(crate) mod router;
+pub(crate) mod runner;
 pub(crate) mod session;
-pub(crate) mod tasks;
 pub(crate) mod watched;

@@ -5,7 +5,7 @@
 //! its parent paths (a change to `a/b/c` reaches a watcher of `a/b` or `a/b/`), never by a scan
 //! of the set.
 
-use super::calls::not_found;
+use super::errors::not_found;
 use crate::protocol::{Era, ErrorObject};
 use crate::server::core::{Limits, ServerCore};
 use serde_json::json;

@@ -23,29 +23,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "resolve/resolver.rs",
     ],
     &["client/negotiate.rs", "client/peer.rs"],
-    &[
-        "dispatch/authorize.rs",
-        "dispatch/calls.rs",
-        "dispatch/era.rs",
-        "dispatch/listen.rs",
-        "dispatch/router.rs",
-        "dispatch/session.rs",
-        "dispatch/tasks/call.rs",
-        "dispatch/tasks/mod.rs",
-        "dispatch/tasks/worker.rs",
-        "dispatch/watched.rs",
-    ],
-    &[
-        "transport/http/delete.rs",
-        "transport/http/endpoint.rs",
-        "transport/http/get.rs",
-        "transport/http/http_session.rs",
-        "transport/http/legacy.rs",
-        "transport/http/modern.rs",
-        "transport/http/post.rs",
-        "transport/http/resume.rs",
-        "transport/http/sessions.rs",
-    ],
 ];
 
 #[test]

@@ -1,8 +1,9 @@
 //! `HttpServer`: an [`McpServer`] with its HTTP settings, ready to serve or to be mounted.
 
-use super::endpoint::{self, Endpoint, Settings};
+use super::endpoint::{Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::origin::HostPolicy;
+use super::routes;
 use super::serve::run;
 use super::sessions::SessionLimits;
 use crate::error::Result;
@@ -437,7 +438,7 @@ impl HttpServer {
         core.warn_if_ephemeral_keys();
         let grace = core.limits.shutdown_grace;
         let endpoint = Endpoint::new(core.clone(), self.settings, shutdown.clone());
-        let app = guard.apply(endpoint::router(Arc::new(endpoint), &self.path), core);
+        let app = guard.apply(routes::router(Arc::new(endpoint), &self.path), core);
         run(listener, app, shutdown, signal, grace).await
     }
 
@@ -507,7 +508,7 @@ impl HttpServer {
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
         let endpoint = Endpoint::new(core.clone(), self.settings, CancellationToken::new());
-        Ok(guard.apply(endpoint::router(Arc::new(endpoint), &self.path), core))
+        Ok(guard.apply(routes::router(Arc::new(endpoint), &self.path), core))
     }
 }
 

@@ -1,20 +1,10 @@
-//! The MCP endpoint as an axum `Router`: POST, GET and DELETE on one path, behind the
-//! `Host`/`Origin` check, sharing one [`Endpoint`].
+//! [`Endpoint`]: what every HTTP request of the MCP endpoint is served with.
 
 use super::events::EventStore;
 use super::origin::HostPolicy;
 use super::sessions::{SessionLimits, Sessions};
-use super::{delete, get, post, reply};
 use crate::dispatch::session::Session;
-use crate::protocol::ErrorObject;
-use crate::protocol::jsonrpc::code;
 use crate::server::core::ServerCore;
-use axum::Router;
-use axum::extract::{Request, State};
-use axum::middleware::{self, Next};
-use axum::response::Response;
-use axum::routing::post as on_post;
-use http::StatusCode;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -63,37 +53,6 @@ impl Endpoint {
             max_drained_body_bytes: settings.max_drained_body_bytes,
             keep_alive: settings.keep_alive,
             events: settings.events,
-        }
-    }
-}
-
-/// The router serving `endpoint` at `path`.
-pub(super) fn router(endpoint: Arc<Endpoint>, path: &str) -> Router {
-    Router::new()
-        .route(
-            path,
-            on_post(post::handle)
-                .get(get::handle)
-                .delete(delete::handle),
-        )
-        .route_layer(middleware::from_fn_with_state(endpoint.clone(), check_host))
-        .with_state(endpoint)
-}
-
-async fn check_host(
-    State(endpoint): State<Arc<Endpoint>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    match endpoint.hosts.check(request.headers()) {
-        Ok(()) => next.run(request).await,
-        Err(header) => {
-            tracing::warn!(header, "request from a host that is not allowed; refused");
-            let error = ErrorObject::new(
-                code::INVALID_REQUEST,
-                format!("Forbidden: {header} not allowed"),
-            );
-            reply::error(StatusCode::FORBIDDEN, None, &error)
         }
     }
 }

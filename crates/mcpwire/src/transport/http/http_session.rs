@@ -3,7 +3,7 @@
 
 use super::caller::{Caller, Owner};
 use super::events::EventStore;
-use super::resume::Relays;
+use super::relays::Relays;
 use crate::dispatch::session::Session;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

@@ -8,7 +8,7 @@
 //! stop (the spec asks for `notifications/cancelled` there).
 
 use super::{challenge, sse};
-use crate::dispatch::router::Reply;
+use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
 use axum::response::{IntoResponse, Response};

@@ -13,34 +13,19 @@ use super::http_session::{Activity, HttpSession};
 use super::reply::{self, Decision, Work};
 use super::sse;
 use crate::context::CLOSE_STREAM;
-use crate::dispatch::router::Reply;
+use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
 use axum::response::Response;
 use futures_util::StreamExt;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc::error::TrySendError;
-use tokio::sync::mpsc::{self, Receiver, Sender};
-
-/// `(event id, line)`.
-type Event = (String, String);
+use tokio::sync::mpsc::{self, Receiver};
 
 /// How long a client should wait before reconnecting to a stream the server closed.
 const RETRY: Duration = Duration::from_secs(1);
-
-/// The live listener of each of a session's running streams.
-#[derive(Default)]
-pub(super) struct Relays {
-    listeners: Mutex<HashMap<u64, Option<Sender<Event>>>>,
-}
-
-impl Relays {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Option<Sender<Event>>>> {
-        self.listeners.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
 
 /// Answers a session request: JSON when the handler finishes before sending anything, else a
 /// resumable event stream. `activity` (the client's connection) lasts as long as the response.

@@ -8,11 +8,11 @@ use super::store_failed;
 use super::worker::{self, AbortOnDrop, Job};
 use crate::context::task::TaskLink;
 use crate::context::{Context, Outbound, RequestScope};
-use crate::dispatch::calls::{Reply, run, stopped};
-use crate::dispatch::envelope::Kind;
+use crate::dispatch::envelope::{Kind, Outcome, to_json};
 use crate::dispatch::era::Served;
+use crate::dispatch::exchange::Exchange;
 use crate::dispatch::rounds::{self, Target};
-use crate::dispatch::router::Exchange;
+use crate::dispatch::runner::{run, stopped};
 use crate::protocol::jsonrpc::code;
 use crate::protocol::tasks::Task;
 use crate::protocol::tools::CallToolParams;
@@ -30,7 +30,7 @@ pub(crate) async fn call_tool(
     params: CallToolParams,
     served: Served,
     tool: Arc<RegisteredTool>,
-) -> Reply {
+) -> Outcome {
     let Some(tasks) = exchange.core.tasks.clone() else {
         return Err(ErrorObject::internal());
     };
@@ -145,10 +145,6 @@ impl Drop for Registered {
 fn created(record: &TaskRecord) -> String {
     let task: Task = record.to_detailed().task;
     to_json(&task)
-}
-
-fn to_json<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).expect("results serialize")
 }
 
 /// The context a task's call runs with: the request's identity and capabilities, no back

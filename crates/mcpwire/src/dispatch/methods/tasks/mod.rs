@@ -8,9 +8,9 @@ mod worker;
 
 pub(crate) use call::call_tool;
 
-use super::authorize;
-use super::era::Served;
-use super::router::{Exchange, parse};
+use crate::dispatch::authorize;
+use crate::dispatch::era::Served;
+use crate::dispatch::exchange::{Exchange, parse};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::tasks::{

@@ -7,12 +7,12 @@
 //! only the caller's own tasks are honoured, and each change of one is a `notifications/tasks`
 //! carrying the task as `tasks/get` shows it.
 
-use super::authorize;
-use super::era::Served;
-use super::router::Exchange;
 use super::tasks::{negotiated, not_negotiated};
-use super::watched::{Watched, admit, over_the_cap};
 use crate::context::Change;
+use crate::dispatch::authorize;
+use crate::dispatch::era::Served;
+use crate::dispatch::exchange::Exchange;
+use crate::dispatch::watched::{Watched, admit, over_the_cap};
 use crate::protocol::jsonrpc::{RequestId, notification_line, result_line};
 use crate::protocol::list_changed::ListChangedParams;
 use crate::protocol::meta::{SERVER_INFO, SUBSCRIPTION_ID};

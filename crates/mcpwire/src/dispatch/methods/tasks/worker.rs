@@ -4,7 +4,7 @@
 //! call has a short grace period to notice (`Context::cancelled`) before it is dropped.
 
 use crate::context::Context;
-use crate::dispatch::calls::run;
+use crate::dispatch::runner::run;
 use crate::error::ToolError;
 use crate::protocol::CallToolResult;
 use crate::resolve::{RoundInputs, Stop};

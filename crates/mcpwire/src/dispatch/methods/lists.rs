@@ -1,0 +1,59 @@
+//! The four `*/list` methods: the page a cursor points at, or, for a caller with a grant when
+//! some entry needs scopes, the one page of what the grant allows.
+
+use crate::dispatch::exchange::{Exchange, parse_or_default};
+use crate::protocol::ErrorObject;
+use crate::protocol::tools::PaginatedParams;
+use crate::server::pages::Pages;
+use serde_json::value::RawValue;
+
+/// Which list.
+#[derive(Clone, Copy)]
+pub(crate) enum Listed {
+    Tools,
+    Prompts,
+    Resources,
+    ResourceTemplates,
+}
+
+/// Answers a list request: `respond` writes the response line from the result object.
+pub(crate) fn list(
+    exchange: &Exchange,
+    listed: Listed,
+    params: Option<&RawValue>,
+    respond: impl FnOnce(&str) -> String,
+) -> Result<String, ErrorObject> {
+    let snapshot = exchange.core.snapshot();
+    let any_scoped = match listed {
+        Listed::Tools => snapshot.tools.any_scoped(),
+        Listed::Prompts => snapshot.prompts.any_scoped(),
+        Listed::Resources | Listed::ResourceTemplates => snapshot.resources.any_scoped(),
+    };
+    if let Some(grant) = exchange.grant.as_deref()
+        && any_scoped
+    {
+        let page = match listed {
+            Listed::Tools => snapshot.tools.page_for("tools", grant),
+            Listed::Prompts => snapshot.prompts.page_for("prompts", grant),
+            Listed::Resources => snapshot.resources.resource_page_for(grant),
+            Listed::ResourceTemplates => snapshot.resources.template_page_for(grant),
+        };
+        return Ok(respond(&page));
+    }
+    let pages = match listed {
+        Listed::Tools => snapshot.tools.pages(),
+        Listed::Prompts => snapshot.prompts.pages(),
+        Listed::Resources => snapshot.resources.resource_pages(),
+        Listed::ResourceTemplates => snapshot.resources.template_pages(),
+    };
+    Ok(respond(page(pages, params)?))
+}
+
+/// The page of a list result the request's cursor points at.
+fn page<'p>(pages: &'p Pages, params: Option<&RawValue>) -> Result<&'p str, ErrorObject> {
+    let params: PaginatedParams = parse_or_default(params)?;
+    pages
+        .page(params.cursor.as_deref())
+        .map(RawValue::get)
+        .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))
+}

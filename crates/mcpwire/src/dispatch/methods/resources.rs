@@ -1,0 +1,100 @@
+//! `resources/read`, and on a 2025-11-25 session `resources/subscribe` and
+//! `resources/unsubscribe`.
+
+use crate::dispatch::authorize;
+use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::era::Served;
+use crate::dispatch::errors;
+use crate::dispatch::exchange::Exchange;
+use crate::dispatch::rounds::Target;
+use crate::dispatch::runner::{Invocation, run, start, stopped};
+use crate::dispatch::watched;
+use crate::protocol::jsonrpc::code;
+use crate::protocol::resources::{
+    ReadResourceParams, ReadResourceResult, SubscribeParams, UnsubscribeParams,
+};
+use crate::protocol::{ErrorObject, RequestId};
+use crate::resolve::Stop;
+use crate::server::cache::CacheHint;
+
+/// Reads the resource `params.uri` names.
+pub(crate) async fn read_resource(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: ReadResourceParams,
+    served: Served,
+) -> Outcome {
+    let era = served.era;
+    let found = exchange
+        .core
+        .snapshot()
+        .resources
+        .find(&params.uri)
+        .map(|(resource, variables)| (resource.clone(), variables));
+    let Some((resource, variables)) = found else {
+        return Err(errors::not_found(era, &params.uri));
+    };
+    authorize::admit(exchange, resource.definition.scopes)?;
+    let arguments = (!variables.is_empty())
+        .then(|| serde_json::value::to_raw_value(&variables).expect("variables serialize"));
+    let target = Target {
+        method: "resources/read",
+        name: &params.uri,
+        arguments: None,
+        principal: exchange.principal.as_deref(),
+    };
+    let call = start(
+        exchange,
+        id,
+        served,
+        Invocation {
+            target,
+            handler: &resource.handler,
+            arguments,
+            responses: params.input_responses.as_deref(),
+            state: params.request_state.as_deref(),
+            uri: Some(params.uri.clone()),
+            once: false,
+        },
+    )?;
+    // The answer to a retried round must not be cached (the client may not reuse it either);
+    // anything served to a principal is that principal's alone.
+    let retried = params.request_state.is_some() || params.input_responses.is_some();
+    let hint = if retried {
+        CacheHint::NONE
+    } else {
+        resource.definition.cache_hint()
+    };
+    let hint = hint.for_principal(exchange.principal.as_deref());
+    let outcome = run(resource.definition.call, call, "the resource").await;
+    match outcome {
+        Ok(contents) => Ok((
+            to_json(&ReadResourceResult { contents }),
+            Kind::Cacheable(hint),
+        )),
+        Err(Stop::InvalidArguments(_)) => Err(errors::not_found(era, &params.uri)),
+        Err(Stop::Failed(error)) => Err(ErrorObject::new(
+            code::INTERNAL_ERROR,
+            format!("Error reading resource {}: {error}", params.uri),
+        )),
+        Err(stop) => stopped(exchange, target, stop),
+    }
+}
+
+/// `resources/subscribe`: watches a URI a registered resource serves, within the session's cap.
+pub(crate) fn subscribe(exchange: &Exchange, params: SubscribeParams) -> Result<(), ErrorObject> {
+    let core = &exchange.core;
+    let scopes = watched::admit(core, crate::protocol::Era::Legacy, &params.uri)?;
+    authorize::admit(exchange, scopes)?;
+    exchange
+        .session
+        .subscribe(&params.uri, core.limits.max_subscriptions)
+        .map_err(|_| {
+            watched::over_the_cap(&core.limits, "subscriptions per session; unsubscribe first")
+        })
+}
+
+/// `resources/unsubscribe`.
+pub(crate) fn unsubscribe(exchange: &Exchange, params: UnsubscribeParams) {
+    exchange.session.unsubscribe(&params.uri);
+}

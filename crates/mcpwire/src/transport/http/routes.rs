@@ -1,0 +1,45 @@
+//! The MCP endpoint as an axum `Router`: POST, GET and DELETE on one path, behind the
+//! `Host`/`Origin` check, sharing one [`Endpoint`].
+
+use super::endpoint::Endpoint;
+use super::{delete, get, post, reply};
+use crate::protocol::ErrorObject;
+use crate::protocol::jsonrpc::code;
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::post as on_post;
+use http::StatusCode;
+use std::sync::Arc;
+
+/// The router serving `endpoint` at `path`.
+pub(super) fn router(endpoint: Arc<Endpoint>, path: &str) -> Router {
+    Router::new()
+        .route(
+            path,
+            on_post(post::handle)
+                .get(get::handle)
+                .delete(delete::handle),
+        )
+        .route_layer(middleware::from_fn_with_state(endpoint.clone(), check_host))
+        .with_state(endpoint)
+}
+
+async fn check_host(
+    State(endpoint): State<Arc<Endpoint>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match endpoint.hosts.check(request.headers()) {
+        Ok(()) => next.run(request).await,
+        Err(header) => {
+            tracing::warn!(header, "request from a host that is not allowed; refused");
+            let error = ErrorObject::new(
+                code::INVALID_REQUEST,
+                format!("Forbidden: {header} not allowed"),
+            );
+            reply::error(StatusCode::FORBIDDEN, None, &error)
+        }
+    }
+}
