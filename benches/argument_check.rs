@@ -3,7 +3,7 @@
 //!
 //! - `typed`: the text parsed straight into the struct, no check (the cost before checks);
 //! - `value_check_typed`: the text parsed once into a `Value`, checked, then moved into the
-//!   struct (what `ToolCall::parse_arguments` does);
+//!   struct (what `HandlerCall::parse_arguments` does);
 //! - `typed_then_value_check`: the text parsed into the struct, and once more into a `Value`
 //!   for the check.
 //!

@@ -14,7 +14,7 @@ pub(crate) struct HandlerParts<'a> {
     /// `ArgumentSource` impl.
     pub(crate) items: TokenStream,
     /// Statements that leave the function's return value in `__output`, returning
-    /// `Err(Stop)` early; they need a `call: ToolCall` in scope.
+    /// `Err(Stop)` early; they need a `call: HandlerCall` in scope.
     pub(crate) body: TokenStream,
     /// `const PARAMS: &[ParamSpec]`.
     pub(crate) params: TokenStream,
@@ -185,11 +185,11 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
     }
 }
 
-/// `fn __call(call: ToolCall) -> <future>`: the handler's body, then `finish` (an expression of
+/// `fn __call(call: HandlerCall) -> <future>`: the handler's body, then `finish` (an expression of
 /// type `Result<_, E>` with `E: Into<Stop>`, using `__output` and `call`).
 pub(crate) fn call_fn(future: TokenStream, body: &TokenStream, finish: TokenStream) -> TokenStream {
     quote! {
-        fn __call(call: ::mcpwire::__private::ToolCall) -> #future {
+        fn __call(call: ::mcpwire::__private::HandlerCall) -> #future {
             ::mcpwire::__private::Box::pin(async move {
                 #[allow(unused_imports)]
                 use ::mcpwire::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};

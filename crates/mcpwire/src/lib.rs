@@ -313,6 +313,7 @@ pub mod __private {
     pub use crate::resolve::return_probe::{ReturnProbe, ViaIntoResolution, ViaPlainValue};
     pub use crate::resolve::run::Stop;
     pub use crate::schema::schema_for;
+    pub use crate::server::handler::{HandlerCall, HandlerFuture};
     pub use crate::server::output::{
         OutputShape, Probe, ViaContent, ViaStructured, ViaStructuredResult,
     };
@@ -322,7 +323,7 @@ pub mod __private {
     pub use crate::server::resource::{
         IntoResourceContents, ResourceDefinition, ResourceFuture, ResourceMarker,
     };
-    pub use crate::server::tool::{ToolCall, ToolDefinition, ToolFuture, ToolMarker};
+    pub use crate::server::tool::{ToolDefinition, ToolFuture, ToolMarker};
 
     /// The `requestState` codec, for the benchmarks.
     pub mod request_state {

@@ -1,5 +1,5 @@
 //! The layering rule, checked on the sources: the client imports nothing of the server side
-//! (`server`, `dispatch`, `resolve`, `context`, `state`, `transport`) except `McpServer` for the
+//! (`server`, `dispatch`, `resolve`, `context`, `request_state`, `transport`) except `McpServer` for the
 //! in-memory transport, and the server side never names the client.
 
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ fn the_client_and_the_server_do_not_import_each_other() {
         "dispatch",
         "resolve",
         "context",
-        "state",
+        "request_state",
         "transport",
     ];
     for file in sources(&src.join("client")) {

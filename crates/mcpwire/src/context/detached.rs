@@ -34,8 +34,27 @@ pub struct DetachedContext {
     capabilities: ClientCapabilities,
 }
 
+impl Context {
+    /// A context that serves no request, for calling a tool's or resolver's body from a unit
+    /// test (`name::call(..)`); see [`DetachedContext`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    /// use mcpwire::protocol::RequestId;
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(ctx.request_id(), &RequestId::Number(0));
+    /// assert!(ctx.client_info().is_none());
+    /// ```
+    pub fn detached() -> DetachedContext {
+        DetachedContext::new()
+    }
+}
+
 impl DetachedContext {
-    pub(super) fn new() -> Self {
+    fn new() -> Self {
         Self {
             state: SharedState::default(),
             principal: None,

@@ -105,23 +105,6 @@ impl Context {
         }
     }
 
-    /// A context that serves no request, for calling a tool's or resolver's body from a unit
-    /// test (`name::call(..)`); see [`DetachedContext`].
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mcpwire::Context;
-    /// use mcpwire::protocol::RequestId;
-    ///
-    /// let ctx = Context::detached().build();
-    /// assert_eq!(ctx.request_id(), &RequestId::Number(0));
-    /// assert!(ctx.client_info().is_none());
-    /// ```
-    pub fn detached() -> DetachedContext {
-        DetachedContext::new()
-    }
-
     /// The JSON-RPC id of the request being served.
     ///
     /// # Examples

@@ -10,7 +10,7 @@ use crate::error::ToolError;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
-use crate::server::tool::{Handler, ToolCall};
+use crate::server::handler::{Handler, HandlerCall};
 use futures_util::FutureExt;
 use serde_json::value::RawValue;
 use std::future::Future;
@@ -35,7 +35,7 @@ pub(crate) fn start(
     id: &RequestId,
     served: Served,
     invocation: Invocation<'_>,
-) -> Result<ToolCall, ErrorObject> {
+) -> Result<HandlerCall, ErrorObject> {
     let Invocation {
         target,
         handler,
@@ -49,7 +49,7 @@ pub(crate) fn start(
         Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
         Era::Legacy => RoundInputs::default(),
     };
-    Ok(ToolCall {
+    Ok(HandlerCall {
         context: request_context(exchange, id, served),
         arguments,
         handler: handler.clone(),
@@ -90,8 +90,8 @@ pub(crate) fn request_context(exchange: &Exchange, id: &RequestId, served: Serve
 /// log) and a body's [`ToolError::protocol`] into its JSON-RPC error; then owes the client
 /// nothing: URL-mode elicitations the call left open are completed.
 pub(crate) async fn run<T, F>(
-    handler: fn(ToolCall) -> F,
-    call: ToolCall,
+    handler: fn(HandlerCall) -> F,
+    call: HandlerCall,
     what: &'static str,
 ) -> Result<T, Stop>
 where

@@ -34,6 +34,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod list_changed;
 pub(crate) mod logging;
 pub(crate) mod meta;
+mod pagination;
 pub(crate) mod progress;
 pub(crate) mod prompts;
 pub(crate) mod resources;

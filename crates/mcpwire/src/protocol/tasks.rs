@@ -28,7 +28,7 @@
 //! ```
 
 use super::jsonrpc::ErrorObject;
-use super::tools::PaginatedParams;
+use super::pagination::PaginatedParams;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};

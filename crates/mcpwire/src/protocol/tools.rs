@@ -26,6 +26,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+pub use super::pagination::PaginatedParams;
+
 /// Hints about a tool's behaviour. Clients treat them as untrusted.
 ///
 /// # Examples
@@ -139,25 +141,6 @@ pub struct ListToolsResult {
     /// Where the next page starts; absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
-}
-
-/// `tools/list` and other paginated list params.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::protocol::PaginatedParams;
-///
-/// let next: PaginatedParams = serde_json::from_str(r#"{"cursor":"abc"}"#).unwrap();
-/// assert_eq!(next.cursor.as_deref(), Some("abc"));
-/// let first: PaginatedParams = serde_json::from_str("{}").unwrap();
-/// assert_eq!(first.cursor, None);
-/// ```
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct PaginatedParams {
-    /// Where to continue, from the previous page's `nextCursor`.
-    #[serde(default)]
-    pub cursor: Option<String>,
 }
 
 /// `tools/call` params.

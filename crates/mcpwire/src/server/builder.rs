@@ -1,6 +1,6 @@
 //! `McpServer`: the builder a server author starts from.
 
-use super::completion::Completer;
+use super::completer::Completer;
 use super::core::{Limits, ServerCore};
 use super::pages::DEFAULT_PAGE_SIZE;
 use super::prompt::IntoPrompt;
@@ -55,7 +55,7 @@ pub struct McpServer {
     local_grant: Option<Arc<crate::context::Grant>>,
     notifier: Notifier,
     completer: Option<Completer>,
-    /// How tasks (the 2026-07-28 tasks extension) are kept (`crate::tasks::config`).
+    /// How tasks (the 2026-07-28 tasks extension) are kept (set in `task_settings.rs`).
     pub(crate) tasks: crate::tasks::TaskOptions,
 }
 

@@ -1,6 +1,6 @@
 //! `ServerCore`: the built server the dispatcher serves from; immutable while serving.
 
-use super::completion::Completer;
+use super::completer::Completer;
 use super::registries::Registries;
 use super::snapshot::Snapshot;
 use crate::context::{Notifier, SharedState};

@@ -1,69 +1,96 @@
-//! What requests read of a registry whose entries go by name (tools, prompts): the enabled
-//! entries by name, and their list pages serialized once per change.
+//! `NamedView`: what requests read of the enabled entries of one list (tools, prompts, plain
+//! resources, resource templates): each found by its key, the list's pages serialized once per
+//! change, and the list as a caller's grant may see it (`scopes = […]` on `#[tool]`,
+//! `#[prompt]`, `#[resource]`).
 
+use super::kind::{Kind, Registered};
 use super::pages::Pages;
-use serde::Serialize;
+use crate::context::Grant;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-/// The enabled entries of one registry, by name, and their list pages.
-pub(crate) struct NamedView<T> {
-    by_name: HashMap<&'static str, Arc<T>>,
+/// The enabled entries of one list, by key, and its pages.
+pub(crate) struct NamedView<K: Kind> {
+    by_key: HashMap<&'static str, Arc<Registered<K>>>,
     /// The entries in list order.
-    order: Vec<Arc<T>>,
+    order: Vec<Arc<Registered<K>>>,
     pages: Pages,
-    /// Whether any entry needs scopes, worked out once per view (see `scoped.rs`).
-    pub(super) any_scoped: std::sync::OnceLock<bool>,
+    /// Whether any entry needs scopes, worked out once per view, not per request.
+    any_scoped: OnceLock<bool>,
 }
 
-impl<T> Default for NamedView<T> {
+impl<K: Kind> Default for NamedView<K> {
     fn default() -> Self {
         Self {
-            by_name: HashMap::new(),
+            by_key: HashMap::new(),
             order: Vec::new(),
             pages: Pages::default(),
-            any_scoped: std::sync::OnceLock::new(),
+            any_scoped: OnceLock::new(),
         }
     }
 }
 
-impl<T> NamedView<T> {
-    /// The view of `entries` (in list order), listed under `key` as `listing` shows each.
-    pub(crate) fn new<'a, L: Serialize + 'a>(
-        key: &str,
-        entries: impl Iterator<Item = &'a Arc<T>>,
-        name: impl Fn(&T) -> &'static str,
-        listing: impl Fn(&'a T) -> &'a L,
-        page_size: usize,
-    ) -> Self
-    where
-        T: 'a,
-    {
-        let entries: Vec<&'a Arc<T>> = entries.collect();
-        let listed: Vec<&L> = entries.iter().map(|entry| listing(entry)).collect();
+impl<K: Kind> NamedView<K> {
+    /// The view of `entries` (in list order), listed under `list` (`"tools"`).
+    pub(crate) fn new(list: &str, entries: Vec<&Arc<Registered<K>>>, page_size: usize) -> Self {
+        let listed: Vec<&K::Listing> = entries.iter().map(|entry| &entry.listed).collect();
         Self {
-            pages: Pages::new(key, &listed, page_size),
-            order: entries.iter().map(|entry| Arc::clone(entry)).collect(),
-            any_scoped: std::sync::OnceLock::new(),
-            by_name: entries
-                .into_iter()
-                .map(|entry| (name(entry), entry.clone()))
+            pages: Pages::new(list, &listed, page_size),
+            by_key: entries
+                .iter()
+                .map(|entry| (entry.definition.key(), Arc::clone(entry)))
                 .collect(),
+            order: entries.into_iter().cloned().collect(),
+            any_scoped: OnceLock::new(),
         }
     }
 
-    /// The enabled entry `name`.
-    pub(crate) fn get(&self, name: &str) -> Option<&Arc<T>> {
-        self.by_name.get(name)
+    /// The enabled entry `key`.
+    pub(crate) fn get(&self, key: &str) -> Option<&Arc<Registered<K>>> {
+        self.by_key.get(key)
     }
 
     /// The enabled entries, in list order.
-    pub(crate) fn entries(&self) -> &[Arc<T>] {
+    pub(crate) fn entries(&self) -> &[Arc<Registered<K>>] {
         &self.order
     }
 
     /// The list's pages.
     pub(crate) fn pages(&self) -> &Pages {
         &self.pages
+    }
+
+    /// Whether any entry needs scopes (else lists need no filtering).
+    pub(crate) fn any_scoped(&self) -> bool {
+        *self.any_scoped.get_or_init(|| {
+            let scoped = |entry: &Arc<Registered<K>>| !entry.definition.scopes().is_empty();
+            self.order.iter().any(scoped)
+        })
+    }
+
+    /// The list result under `list` as `grant` may see it: the entries whose scopes it holds,
+    /// in one page (no cursor).
+    pub(crate) fn page_for(&self, list: &str, grant: &Grant) -> String {
+        let listed: Vec<&K::Listing> = self
+            .order
+            .iter()
+            .filter(|entry| grant.allows(entry.definition.scopes()))
+            .map(|entry| &entry.listed)
+            .collect();
+        let mut page = serde_json::Map::new();
+        page.insert(list.to_owned(), serde_json::json!(listed));
+        serde_json::Value::Object(page).to_string()
+    }
+
+    /// Adds every scope some entry needs to `all`, each once, in order.
+    #[cfg(all(feature = "auth", feature = "http"))]
+    pub(crate) fn collect_scopes(&self, all: &mut Vec<&'static str>) {
+        for entry in &self.order {
+            for scope in entry.definition.scopes() {
+                if !all.contains(scope) {
+                    all.push(*scope);
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! `Err(e)` into an `isError` result with `e`'s message. `#[tool]` picks the conversion from the
 //! declared return type, at compile time.
 
-use super::tool::ToolCall;
+use super::handler::HandlerCall;
 use crate::error::ToolError;
 use crate::protocol::content::Content;
 use crate::protocol::tools::CallToolResult;
@@ -141,7 +141,7 @@ impl<T> Default for Probe<T> {
 pub trait ViaContent {
     type Value;
     fn output_shape(&self) -> OutputShape;
-    fn tool_result(&self, value: Self::Value, call: &ToolCall) -> CallToolResult;
+    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
 }
 
 impl<T: IntoCallToolResult> ViaContent for &&Probe<T> {
@@ -149,7 +149,7 @@ impl<T: IntoCallToolResult> ViaContent for &&Probe<T> {
     fn output_shape(&self) -> OutputShape {
         OutputShape::Content
     }
-    fn tool_result(&self, value: T, call: &ToolCall) -> CallToolResult {
+    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult {
         value
             .into_call_tool_result()
             .unwrap_or_else(|error| call.failed(error))
@@ -160,7 +160,7 @@ impl<T: IntoCallToolResult> ViaContent for &&Probe<T> {
 pub trait ViaStructuredResult {
     type Value;
     fn output_shape(&self) -> OutputShape;
-    fn tool_result(&self, value: Self::Value, call: &ToolCall) -> CallToolResult;
+    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
 }
 
 impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult for &Probe<Result<T, E>> {
@@ -168,7 +168,7 @@ impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult for &P
     fn output_shape(&self) -> OutputShape {
         OutputShape::Structured(crate::schema::schema_for::<T>())
     }
-    fn tool_result(&self, value: Result<T, E>, call: &ToolCall) -> CallToolResult {
+    fn tool_result(&self, value: Result<T, E>, call: &HandlerCall) -> CallToolResult {
         match value {
             Ok(value) => structured(&value, call),
             Err(error) => call.failed(tool_error(error)),
@@ -180,7 +180,7 @@ impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult for &P
 pub trait ViaStructured {
     type Value;
     fn output_shape(&self) -> OutputShape;
-    fn tool_result(&self, value: Self::Value, call: &ToolCall) -> CallToolResult;
+    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
 }
 
 impl<T: Serialize + JsonSchema> ViaStructured for Probe<T> {
@@ -188,12 +188,12 @@ impl<T: Serialize + JsonSchema> ViaStructured for Probe<T> {
     fn output_shape(&self) -> OutputShape {
         OutputShape::Structured(crate::schema::schema_for::<T>())
     }
-    fn tool_result(&self, value: T, call: &ToolCall) -> CallToolResult {
+    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult {
         structured(&value, call)
     }
 }
 
-fn structured<T: Serialize>(value: &T, call: &ToolCall) -> CallToolResult {
+fn structured<T: Serialize>(value: &T, call: &HandlerCall) -> CallToolResult {
     let value = match serde_json::to_value(value) {
         Ok(value) => value,
         Err(error) => {

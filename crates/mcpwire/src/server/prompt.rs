@@ -1,15 +1,13 @@
 //! Prompts: what `#[prompt]` declares and what a prompt may return.
 
-use super::tool::ToolCall;
+use super::handler::{HandlerCall, HandlerFuture};
 use crate::error::ToolError;
 use crate::protocol::content::{Content, Role};
 use crate::protocol::prompts::{GetPromptResult, PromptMessage};
-use crate::resolve::{ParamSpec, Stop};
-use std::future::Future;
-use std::pin::Pin;
+use crate::resolve::ParamSpec;
 
 /// The future a prompt renders in.
-pub type PromptFuture = Pin<Box<dyn Future<Output = Result<GetPromptResult, Stop>> + Send>>;
+pub type PromptFuture = HandlerFuture<GetPromptResult>;
 
 /// Everything a server needs to list and render one prompt; `#[prompt]` builds it.
 #[derive(Clone)]
@@ -28,7 +26,7 @@ pub struct PromptDefinition {
     /// the prompt, on a server with authorization (`mcpwire::auth`); empty for everyone.
     pub scopes: &'static [&'static str],
     /// Renders the prompt.
-    pub call: fn(ToolCall) -> PromptFuture,
+    pub call: fn(HandlerCall) -> PromptFuture,
 }
 
 /// Something that can be registered as a prompt with

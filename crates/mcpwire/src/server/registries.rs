@@ -5,10 +5,8 @@
 //! snapshot without taking any lock.
 
 use super::prompt::PromptDefinition;
-use super::prompt_registry::PromptRegistry;
-use super::registry::ToolRegistry;
+use super::registry::Registry;
 use super::resource::ResourceDefinition;
-use super::resource_registry::ResourceRegistry;
 use super::snapshot::Snapshot;
 use super::tool::ToolDefinition;
 use crate::context::Notifier;
@@ -31,9 +29,9 @@ pub(crate) struct Registries {
 
 /// The editable form of the registries, and how to publish them.
 struct Editor {
-    tools: ToolRegistry,
-    prompts: PromptRegistry,
-    resources: ResourceRegistry,
+    tools: Registry<ToolDefinition>,
+    prompts: Registry<PromptDefinition>,
+    resources: Registry<ResourceDefinition>,
     overrides: Overrides,
     page_size: usize,
     /// Set when the server starts: from then on every change is published and announced.
@@ -53,9 +51,9 @@ impl Registries {
     pub(crate) fn new(notifier: Notifier, page_size: usize) -> Self {
         Self {
             editor: Mutex::new(Editor {
-                tools: ToolRegistry::default(),
-                prompts: PromptRegistry::default(),
-                resources: ResourceRegistry::default(),
+                tools: Registry::default(),
+                prompts: Registry::default(),
+                resources: Registry::default(),
                 overrides: Overrides::new(),
                 page_size,
                 serving: false,

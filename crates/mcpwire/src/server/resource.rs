@@ -1,17 +1,15 @@
 //! Resources: what `#[resource]` declares and what a resource may return.
 
 use super::cache::CacheHint;
-use super::tool::ToolCall;
+use super::handler::{HandlerCall, HandlerFuture};
 use crate::error::ToolError;
 use crate::protocol::content::ResourceContents;
 use crate::protocol::lifecycle::CacheScope;
-use crate::resolve::{ParamSpec, Stop};
+use crate::resolve::ParamSpec;
 use base64::Engine;
-use std::future::Future;
-use std::pin::Pin;
 
 /// The future a resource is read in.
-pub type ResourceFuture = Pin<Box<dyn Future<Output = Result<Vec<ResourceContents>, Stop>> + Send>>;
+pub type ResourceFuture = HandlerFuture<Vec<ResourceContents>>;
 
 /// Everything a server needs to list and read one resource (or resource template);
 /// `#[resource]` builds it.
@@ -39,7 +37,7 @@ pub struct ResourceDefinition {
     /// read the resource, on a server with authorization (`mcpwire::auth`); empty for everyone.
     pub scopes: &'static [&'static str],
     /// Reads the resource.
-    pub call: fn(ToolCall) -> ResourceFuture,
+    pub call: fn(HandlerCall) -> ResourceFuture,
 }
 
 impl ResourceDefinition {
@@ -139,11 +137,15 @@ pub trait IntoResourceContents {
     /// See the example on [`IntoResourceContents`]: the SDK calls this when a resource is
     /// read; the call it receives is not built outside the SDK.
     #[doc(hidden)]
-    fn into_resource_contents(self, call: &ToolCall) -> Result<Vec<ResourceContents>, ToolError>;
+    fn into_resource_contents(self, call: &HandlerCall)
+    -> Result<Vec<ResourceContents>, ToolError>;
 }
 
 impl IntoResourceContents for String {
-    fn into_resource_contents(self, call: &ToolCall) -> Result<Vec<ResourceContents>, ToolError> {
+    fn into_resource_contents(
+        self,
+        call: &HandlerCall,
+    ) -> Result<Vec<ResourceContents>, ToolError> {
         Ok(vec![ResourceContents::Text {
             uri: call.uri().to_owned(),
             mime_type: call.handler.mime_type.map(str::to_owned),
@@ -153,7 +155,10 @@ impl IntoResourceContents for String {
 }
 
 impl IntoResourceContents for Vec<u8> {
-    fn into_resource_contents(self, call: &ToolCall) -> Result<Vec<ResourceContents>, ToolError> {
+    fn into_resource_contents(
+        self,
+        call: &HandlerCall,
+    ) -> Result<Vec<ResourceContents>, ToolError> {
         Ok(vec![ResourceContents::Blob {
             uri: call.uri().to_owned(),
             mime_type: call.handler.mime_type.map(str::to_owned),
@@ -163,19 +168,22 @@ impl IntoResourceContents for Vec<u8> {
 }
 
 impl IntoResourceContents for ResourceContents {
-    fn into_resource_contents(self, _: &ToolCall) -> Result<Vec<ResourceContents>, ToolError> {
+    fn into_resource_contents(self, _: &HandlerCall) -> Result<Vec<ResourceContents>, ToolError> {
         Ok(vec![self])
     }
 }
 
 impl IntoResourceContents for Vec<ResourceContents> {
-    fn into_resource_contents(self, _: &ToolCall) -> Result<Vec<ResourceContents>, ToolError> {
+    fn into_resource_contents(self, _: &HandlerCall) -> Result<Vec<ResourceContents>, ToolError> {
         Ok(self)
     }
 }
 
 impl<T: IntoResourceContents, E: std::fmt::Display> IntoResourceContents for Result<T, E> {
-    fn into_resource_contents(self, call: &ToolCall) -> Result<Vec<ResourceContents>, ToolError> {
+    fn into_resource_contents(
+        self,
+        call: &HandlerCall,
+    ) -> Result<Vec<ResourceContents>, ToolError> {
         self.map_err(|e| ToolError::new(e.to_string()))?
             .into_resource_contents(call)
     }

@@ -2,9 +2,9 @@
 //! Immutable; a change publishes a new one (rebuilding only the view that changed) and requests
 //! in flight finish with the one they loaded.
 
-use super::prompt_registry::PromptView;
-use super::registry::ToolView;
-use super::resource_registry::ResourceView;
+use super::prompt_kind::PromptView;
+use super::resource_kind::ResourceView;
+use super::tool_kind::ToolView;
 use std::sync::Arc;
 
 /// The enabled tools, prompts and resources, and their list pages.

@@ -1,25 +1,14 @@
-//! Tools: what `#[tool]` declares, and the call a tool's generated code runs against.
+//! Tools: what `#[tool]` declares, and what registration keeps of a tool.
 
+use super::handler::{HandlerCall, HandlerFuture};
+use super::kind::Registered;
 use super::output::OutputShape;
-use crate::context::Context;
-use crate::error::ToolError;
-use crate::protocol::ErrorObject;
-use crate::protocol::tools::{CallToolResult, Tool, ToolAnnotations};
-use crate::request_state::ReplayGuard;
-use crate::resolve::from_resolved::ConsumerCheck;
-use crate::resolve::plan::ToolPlan;
-use crate::resolve::run::resolve;
-use crate::resolve::{ArgumentSource, ParamSpec, Resolved, RoundInputs, Stop};
-use crate::schema::Validator;
-use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
-use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
+use crate::protocol::tools::{CallToolResult, ToolAnnotations};
+use crate::resolve::ParamSpec;
 
 /// The future a tool call runs as: a result (possibly an `isError` one), or the reason it
 /// stopped before its body ran (a failure, a protocol error, questions for the client).
-pub type ToolFuture = Pin<Box<dyn Future<Output = Result<CallToolResult, Stop>> + Send>>;
+pub type ToolFuture = HandlerFuture<CallToolResult>;
 
 /// Everything a server needs to list and call one tool. `#[tool]` builds it from the function;
 /// it is read once, at registration.
@@ -56,7 +45,7 @@ pub struct ToolDefinition {
     /// rounds of the `tools/call` itself, and only the body runs as the task.
     pub ask_before_task: bool,
     /// Runs the tool.
-    pub call: fn(ToolCall) -> ToolFuture,
+    pub call: fn(HandlerCall) -> ToolFuture,
 }
 
 /// Something that can be registered as a tool with [`McpServer::tool`](crate::McpServer::tool).
@@ -131,174 +120,5 @@ where
 #[derive(Debug)]
 pub struct ToolMarker(());
 
-/// What registration derived for a tool, prompt or resource: what its generated code needs at
-/// call time.
-pub(crate) struct Handler {
-    /// The tool's (prompt's, resource's) name, for error messages.
-    pub(crate) name: &'static str,
-    /// Its resolver graph.
-    pub(crate) plan: ToolPlan,
-    /// Structured output is wrapped as `{"result": …}` because its schema's root is not an
-    /// object (tools only).
-    pub(crate) wrap_output: bool,
-    /// The MIME type of what it returns (resources only).
-    pub(crate) mime_type: Option<&'static str>,
-    /// Its input schema, compiled at registration: arguments must fit it, not only the
-    /// parameters' types (tools only; `None` when the schema says no more than the types).
-    pub(crate) input_check: Option<Arc<Validator>>,
-}
-
 /// A registered tool: its definition and what registration derived from it.
-pub(crate) struct RegisteredTool {
-    pub(crate) definition: ToolDefinition,
-    pub(crate) handler: Arc<Handler>,
-    /// Arguments mirrored in `Mcp-Param-*` headers.
-    pub(crate) header_params: Vec<crate::wire::header_params::HeaderParam>,
-    /// How `tools/list` shows it.
-    pub(crate) listed: Tool,
-}
-
-/// One call of a tool (or prompt, or resource), as its generated code sees it.
-pub struct ToolCall {
-    pub(crate) context: Context,
-    pub(crate) arguments: Option<Box<RawValue>>,
-    pub(crate) handler: Arc<Handler>,
-    pub(crate) round: RoundInputs,
-    /// The URI being read (resources only).
-    pub(crate) uri: Option<String>,
-    /// Refuses a replayed final round (`#[tool(once)]` tools only).
-    pub(crate) replay_guard: Option<Arc<dyn ReplayGuard>>,
-    /// The JSON-RPC error the body ended with ([`ToolError::protocol`]), read by the caller
-    /// once the call's future is done.
-    pub(crate) raised: Arc<std::sync::OnceLock<ErrorObject>>,
-    /// Told once every resolver has its value, just before the body runs (a tool that asks its
-    /// questions before its task starts).
-    pub(crate) resolved: std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
-}
-
-impl ToolCall {
-    /// The request's context.
-    pub fn context(&self) -> Context {
-        self.context.clone()
-    }
-
-    /// Parses the arguments once into the tool's argument type, and checks them against the
-    /// tool's input schema (constraints such as `maxLength` or `pattern`, not only types). A
-    /// missing `arguments` object reads as `{}`; a value sent under a name the type does not
-    /// have (e.g. a resolved parameter's) is dropped, unless the schema forbids it.
-    pub fn parse_arguments<A: DeserializeOwned>(&self) -> Result<A, ToolError> {
-        let text = self.arguments.as_deref().map_or("{}", RawValue::get);
-        match &self.handler.input_check {
-            Some(check) => checked_arguments(text, check),
-            None => typed_arguments(text),
-        }
-    }
-
-    /// Runs the tool's resolvers for this round; `checks` are its resolved parameters' early
-    /// refusals (see `FromResolved::refuses`), in order.
-    pub async fn resolve<'a>(
-        &'a self,
-        arguments: &'a dyn ArgumentSource,
-        checks: &[(ConsumerCheck, &'static str)],
-    ) -> Result<Resolved<'a>, Stop> {
-        let resolved = resolve(
-            &self.handler.plan,
-            &self.context,
-            arguments,
-            &self.round,
-            checks,
-        )
-        .await?;
-        if let (Some(guard), Some(call)) = (&self.replay_guard, &self.round.call)
-            && !guard.first_use(&call.id, call.expires_at_ms).await
-        {
-            tracing::warn!(tool = self.handler.name, "refused a replayed requestState");
-            return Err(Stop::Protocol(ErrorObject::invalid_params(
-                "Invalid or expired requestState",
-            )));
-        }
-        let resolved_signal = self
-            .resolved
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        if let Some(signal) = resolved_signal {
-            let _ = signal.send(());
-        }
-        Ok(resolved)
-    }
-
-    /// The `isError` result for a failure: `Error executing tool <name>: <message>`. A
-    /// [`ToolError::protocol`] failure is recorded instead: the call ends with its JSON-RPC error.
-    pub fn failed(&self, error: ToolError) -> CallToolResult {
-        if let Some(protocol) = error.protocol_error() {
-            let _ = self.raised.set(protocol.clone());
-        }
-        failure(self.handler.name, &error)
-    }
-
-    /// The URI being read, on a resource read; empty otherwise.
-    pub fn uri(&self) -> &str {
-        self.uri.as_deref().unwrap_or_default()
-    }
-
-    /// Whether structured output is wrapped as `{"result": …}`.
-    pub(crate) fn wraps_output(&self) -> bool {
-        self.handler.wrap_output
-    }
-}
-
-/// Arguments parsed straight into `A`: only their types are checked.
-fn typed_arguments<A: DeserializeOwned>(text: &str) -> Result<A, ToolError> {
-    // Valid arguments take the plain parser; only a failure is parsed again, tracking the path,
-    // to name the offending argument (the tracking costs as much as the parse).
-    serde_json::from_str(text).or_else(|_| tracked_arguments(text))
-}
-
-/// Arguments checked against the input schema, then turned into `A`. The text is parsed once
-/// into a `Value`, which is checked and then moved into `A` (cheaper than parsing the text
-/// twice, once into `A` and once for the check: `docs/benchmarks.md`).
-fn checked_arguments<A: DeserializeOwned>(text: &str, check: &Validator) -> Result<A, ToolError> {
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
-        return tracked_arguments(text);
-    };
-    if !check.is_valid(&value) {
-        // A wrong type keeps serde's wording; a broken constraint is named by the schema.
-        return match tracked_arguments::<A>(text) {
-            Err(error) => Err(error),
-            Ok(_) => Err(match check.violation(&value) {
-                Some(violation) => ToolError::new(format!("invalid arguments: {violation}")),
-                None => ToolError::new("invalid arguments"),
-            }),
-        };
-    }
-    A::deserialize(value).or_else(|_| tracked_arguments(text))
-}
-
-/// Parses `text` into `A` tracking the path, to name the offending argument in the error.
-fn tracked_arguments<A: DeserializeOwned>(text: &str) -> Result<A, ToolError> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let path = error.path().to_string();
-        let inner = error.into_inner();
-        let message = inner.to_string();
-        let why = strip_position(&message);
-        if path == "." {
-            ToolError::new(format!("invalid arguments: {why}"))
-        } else {
-            ToolError::new(format!("invalid arguments: {path}: {why}"))
-        }
-    })
-}
-
-pub(crate) fn failure(tool: &str, error: &ToolError) -> CallToolResult {
-    CallToolResult::error(format!("Error executing tool {tool}: {error}"))
-}
-
-/// serde_json appends " at line 1 column 17" to its messages: noise for a model.
-fn strip_position(message: &str) -> &str {
-    match message.rfind(" at line ") {
-        Some(at) => &message[..at],
-        None => message,
-    }
-}
+pub(crate) type RegisteredTool = Registered<ToolDefinition>;

@@ -13,7 +13,7 @@ use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, RequestId};
 use crate::resolve::Stop;
-use crate::server::tool::failure;
+use crate::server::handler::failure;
 
 /// Runs the tool `params` names.
 pub(crate) async fn call_tool(

@@ -18,7 +18,8 @@ use crate::protocol::tasks::Task;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
-use crate::server::tool::{RegisteredTool, ToolCall, failure};
+use crate::server::handler::{HandlerCall, failure};
+use crate::server::tool::RegisteredTool;
 use crate::tasks::runtime::QuotaReached;
 use crate::tasks::{TaskRecord, Tasks};
 use std::sync::{Arc, Mutex};
@@ -87,7 +88,7 @@ pub(crate) async fn call_tool(
     );
     let round = round?;
     let (signal, resolved) = tokio::sync::oneshot::channel();
-    let call = ToolCall {
+    let call = HandlerCall {
         context: job.context.clone(),
         arguments: params.arguments.clone(),
         handler: tool.handler.clone(),

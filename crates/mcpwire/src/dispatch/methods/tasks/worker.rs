@@ -8,7 +8,8 @@ use crate::dispatch::runner::run;
 use crate::error::ToolError;
 use crate::protocol::CallToolResult;
 use crate::resolve::{RoundInputs, Stop};
-use crate::server::tool::{RegisteredTool, ToolCall, failure};
+use crate::server::handler::{HandlerCall, failure};
+use crate::server::tool::RegisteredTool;
 use crate::tasks::runtime::Running;
 use crate::tasks::{TaskChange, Tasks};
 use serde_json::value::RawValue;
@@ -90,7 +91,7 @@ async fn run_to_end(job: Job, started: Option<AbortOnDrop>) {
             Some(handle) => Box::pin(handle.join()),
             None => Box::pin(run(
                 tool.definition.call,
-                ToolCall {
+                HandlerCall {
                     context: context.clone(),
                     arguments: arguments.clone(),
                     handler: tool.handler.clone(),
