@@ -1,6 +1,7 @@
 //! What both macros read from a function: its docs, its parameters, its return type, and the
 //! unit struct that replaces it.
 
+use crate::local::local;
 use crate::params::{Param, ParamKind};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -98,18 +99,18 @@ impl Signature {
             .partition(|a| a.path().is_ident("doc"))
     }
 
-    /// Binds the function to `__body` before its parameters are bound to locals of their names
-    /// (a parameter may be named like the function).
+    /// Binds the function to the local `__body` before its parameters are bound to locals of
+    /// their names (a parameter may be named like the function).
     pub(crate) fn bind_body(&self) -> TokenStream {
-        let name = self.name();
-        quote! { let __body = #name::call; }
+        let (name, body) = (self.name(), local("__body"));
+        quote! { let #body = #name::call; }
     }
 
     /// The call of the original function (bound by [`Signature::bind_body`]) with every
     /// parameter bound to a local of its name.
     pub(crate) fn call_expr(&self) -> TokenStream {
-        let args = self.params.iter().map(|p| &p.ident);
-        quote! { __body(#(#args),*) }
+        let (args, body) = (self.params.iter().map(|p| &p.ident), local("__body"));
+        quote! { #body(#(#args),*) }
     }
 
     pub(crate) fn params_of(&self, kind: fn(&ParamKind) -> bool) -> impl Iterator<Item = &Param> {
