@@ -42,11 +42,7 @@ impl ::mcpwire::__private::Resolver for catalogue {
                 (&&::mcpwire::__private::ReturnProbe::<
                     Result<Catalogue, ToolError>,
                 >::new())
-                    .outcome(__value)
-                    .map(|value| {
-                        ::mcpwire::__private::Arc::new(value)
-                            as ::mcpwire::__private::ResolvedValue
-                    })
+                    .outcome(::core::convert::identity(__value))
             })
         }
         const PARAMS: &[::mcpwire::__private::ParamSpec] = &[

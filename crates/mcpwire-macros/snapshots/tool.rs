@@ -140,7 +140,7 @@ pub fn find(
                     (&&&&::mcpwire::__private::Probe::<
                         Result<Vec<Book>, ToolError>,
                     >::new())
-                        .tool_result(__output, &call),
+                        .tool_result(::core::convert::identity(__output), &call),
                 )
                 .map_err(::core::convert::Into::into)
         })

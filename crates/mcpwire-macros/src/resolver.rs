@@ -1,6 +1,6 @@
 //! `#[resolver]`: a function becomes a unit struct implementing `mcpwire::resolve::Resolver`.
 
-use crate::local::{local, local_at};
+use crate::local::local;
 use crate::options::ResolverOptions;
 use crate::params::{Param, ParamKind};
 use crate::signature::Signature;
@@ -23,7 +23,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     // value), through method resolution on a probe of the type: never by the type's name.
     let probe = quote_spanned!(syn::spanned::Spanned::span(&ret)=> (&&::mcpwire::__private::ReturnProbe::<#ret>::new()));
     let inputs = local("inputs");
-    let value = local_at("__value", syn::spanned::Spanned::span(&ret));
+    let value = local("__value");
+    // Spanned on the return type, argument included (a local is of another hygiene context,
+    // which the compiler would trace back to the attribute): a value its consumers cannot share
+    // is reported there.
+    let outcome = quote_spanned! {syn::spanned::Spanned::span(&ret)=>
+        #probe.outcome(::core::convert::identity(#value))
+    };
 
     let gather = signature.params.iter().enumerate().map(|(position, p)| {
         let (ident, ty) = (&p.ident, &p.ty);
@@ -85,9 +91,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     #(#gather)*
                     ::mcpwire::__private::Box::pin(async move {
                         #run
-                        #probe.outcome(#value).map(
-                            |value| ::mcpwire::__private::Arc::new(value) as ::mcpwire::__private::ResolvedValue,
-                        )
+                        #outcome
                     })
                 }
 

@@ -2,7 +2,7 @@
 //! `McpServer::tool`, and its body stays callable as `name::call(..)`.
 
 use crate::handler::{call_fn, handler_parts};
-use crate::local::local_at;
+use crate::local::local;
 use crate::options::{TaskOption, ToolOptions, option_bool};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
@@ -37,12 +37,12 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     // What the return type becomes is decided by trait, through method resolution on a probe
     // of the type; spanned on the return type, so an unsupported one is reported there.
     let ret = signature.return_type();
-    let (output, call) = (
-        local_at("__output", ret.span()),
-        local_at("call", ret.span()),
-    );
+    let (output, call) = (local("__output"), local("call"));
+    // The argument too is spanned on the return type (a local is of another hygiene context,
+    // which the compiler would trace back to the attribute).
     let convert = quote_spanned! {ret.span()=>
-        (&&&&::mcpwire::__private::Probe::<#ret>::new()).tool_result(#output, &#call)
+        (&&&&::mcpwire::__private::Probe::<#ret>::new())
+            .tool_result(::core::convert::identity(#output), &#call)
     };
     let shape = quote_spanned! {ret.span()=>
         (&&&&::mcpwire::__private::Probe::<#ret>::new()).output_shape()

@@ -4,6 +4,7 @@
 //! picks between the two with method resolution (autoref), never by the type's name.
 
 use super::into_resolution::{IntoResolution, Outcome, Ready};
+use super::resolver::ResolvedValue;
 use std::any::TypeId;
 use std::marker::PhantomData;
 
@@ -43,8 +44,8 @@ pub trait ViaIntoResolution {
     fn value_type_name(&self) -> &'static str {
         std::any::type_name::<Self::Value>()
     }
-    /// The outcome of one run that returned `value`.
-    fn outcome(&self, value: Self::Return) -> Outcome<Self::Value>;
+    /// The outcome of one run that returned `value`, its value shared with the consumers.
+    fn outcome(&self, value: Self::Return) -> Outcome<ResolvedValue>;
     /// The registration-time check of what the resolver may ask.
     fn prepare(&self) -> fn() -> Result<(), String>;
 }
@@ -53,8 +54,8 @@ impl<R: IntoResolution> ViaIntoResolution for &ReturnProbe<R> {
     type Return = R;
     type Value = R::Value;
 
-    fn outcome(&self, value: R) -> Outcome<R::Value> {
-        value.into_resolution()
+    fn outcome(&self, value: R) -> Outcome<ResolvedValue> {
+        value.into_resolution().map(shared)
     }
 
     fn prepare(&self) -> fn() -> Result<(), String> {
@@ -62,7 +63,26 @@ impl<R: IntoResolution> ViaIntoResolution for &ReturnProbe<R> {
     }
 }
 
-/// What a plain value returned by a resolver must be: its consumers share it, across threads.
+/// What a resolver may return as a plain value: every consumer of the resolver receives the one
+/// value it computed, from any thread, so it must be `Send + Sync + 'static`. Every such type is
+/// one, and no other can be; the trait exists to name the rule when a resolver breaks it.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::resolve::ResolverValue;
+/// use std::sync::Arc;
+///
+/// /// An `Arc` is shared as it is (an `Rc` would be refused at compile time).
+/// #[resolver]
+/// async fn shelf(title: String) -> Arc<String> {
+///     Arc::new(format!("shelf of {title}"))
+/// }
+///
+/// fn shareable<T: ResolverValue>() {}
+/// shareable::<Arc<String>>();
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the value of a resolver",
     label = "not shareable between the resolver's consumers",
@@ -75,9 +95,9 @@ pub trait ResolverValue: Send + Sync + 'static {}
 #[diagnostic::do_not_recommend]
 impl<T: Send + Sync + 'static> ResolverValue for T {}
 
-/// How any other return type is taken: as the value itself. Tried last; running it requires
-/// [`ResolverValue`], so a type that cannot be shared is reported by that trait's message, at
-/// the resolver's return type.
+/// How any other return type is taken: as the value itself. Tried last; its `outcome` requires
+/// [`ResolverValue`], so a type that cannot be shared is reported once, by that trait's message,
+/// at the resolver's return type.
 #[doc(hidden)]
 pub trait ViaPlainValue<R> {
     /// A value whose type says what consumers receive.
@@ -95,20 +115,26 @@ pub trait ViaPlainValue<R> {
     fn value_type_name(&self) -> &'static str {
         std::any::type_name::<R>()
     }
-    /// The outcome of one run that returned `value`.
-    fn outcome(&self, value: R) -> Outcome<R>
+    /// The outcome of one run that returned `value`, shared with the consumers.
+    fn outcome(&self, value: R) -> Outcome<ResolvedValue>
     where
         R: ResolverValue,
     {
-        Ready(value).into_resolution()
+        Ready(value).into_resolution().map(shared)
     }
-    /// The registration-time check of what the resolver may ask.
-    fn prepare(&self) -> fn() -> Result<(), String>
-    where
-        R: ResolverValue,
-    {
-        <Ready<R> as IntoResolution>::prepare
+    /// The registration-time check of what the resolver may ask: a plain value asks nothing.
+    fn prepare(&self) -> fn() -> Result<(), String> {
+        asks_nothing
     }
+}
+
+fn asks_nothing() -> Result<(), String> {
+    Ok(())
+}
+
+/// `value`, as its consumers receive it.
+fn shared<T: ResolverValue>(value: T) -> ResolvedValue {
+    std::sync::Arc::new(value)
 }
 
 impl<R> ViaPlainValue<R> for ReturnProbe<R> {}
