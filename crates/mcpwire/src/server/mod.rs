@@ -39,6 +39,7 @@ pub(crate) mod schema;
 pub(crate) mod scoped;
 pub(crate) mod snapshot;
 pub(crate) mod tool;
+pub(crate) mod unregistrable;
 mod uri_template;
 
 pub use builder::McpServer;

@@ -17,4 +17,5 @@ fn main() {
     let _ = McpServer::new("t").tool(plain);
     let _ = McpServer::new("t").tool(greeting);
     let _ = McpServer::new("t").tool(Search);
+    let _ = McpServer::new("t").catalog().add_tool(plain);
 }
