@@ -2,6 +2,7 @@
 //! argument type, and the call body that parses the arguments once, runs the resolvers, binds
 //! the context, and calls the function.
 
+use crate::kind::Kind;
 use crate::local::local;
 use crate::params::{DefaultValue, Param, ParamKind};
 use crate::signature::Signature;
@@ -27,7 +28,8 @@ pub(crate) struct HandlerParts<'a> {
     pub(crate) vis: &'a Visibility,
 }
 
-pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> HandlerParts<'a> {
+pub(crate) fn handler_parts(signature: &Signature, kind: Kind) -> HandlerParts<'_> {
+    let what = format!("the {}", kind.noun());
     let arguments: Vec<&Param> = signature.params_of(Param::is_argument).collect();
     let mut defaults = Vec::new();
     let fields: Vec<TokenStream> = arguments
@@ -177,7 +179,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
     let params = quote! { const PARAMS: &[::mcpwire::__private::ParamSpec] = &[#(#specs),*]; };
 
     let (docs, _) = signature.split_attrs();
-    let callable = signature.callable(what.trim_start_matches("the "));
+    let callable = signature.callable(kind.noun());
     HandlerParts {
         items,
         body,

@@ -3,6 +3,7 @@
 //! with a compiled example.
 
 mod handler;
+mod kind;
 mod local;
 mod options;
 mod params;

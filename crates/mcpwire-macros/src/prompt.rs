@@ -1,6 +1,7 @@
 //! `#[prompt]`: a function becomes the definition of an MCP prompt.
 
 use crate::handler::{call_fn, handler_parts};
+use crate::kind::Kind;
 use crate::local::local;
 use crate::options::PromptOptions;
 use crate::signature::Signature;
@@ -10,7 +11,7 @@ use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let PromptOptions { listing } = PromptOptions::parse(attr)?;
-    let signature = Signature::parse(item, "prompt")?;
+    let signature = Signature::parse(item, Kind::Prompt)?;
     let name = signature.name();
     let listing = listing.fields(name, signature.docs());
     let ret = signature.return_type();
@@ -18,7 +19,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let convert = quote_spanned! {ret.span()=>
         ::mcpwire::__private::IntoGetPromptResult::into_get_prompt_result(#output)
     };
-    let parts = handler_parts(&signature, "the prompt");
+    let parts = handler_parts(&signature, Kind::Prompt);
     let call_fn = call_fn(
         quote!(::mcpwire::__private::PromptFuture),
         &parts.body,

@@ -1,5 +1,6 @@
 //! `#[resolver]`: a function becomes a unit struct implementing `mcpwire::resolve::Resolver`.
 
+use crate::kind::Kind;
 use crate::local::local;
 use crate::options::ResolverOptions;
 use crate::params::{Param, ParamKind};
@@ -9,7 +10,7 @@ use quote::{quote, quote_spanned};
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let options = ResolverOptions::parse(attr)?;
-    let signature = Signature::parse(item, "resolver")?;
+    let signature = Signature::parse(item, Kind::Resolver)?;
     let name = signature.name();
     let name_str = name.to_string();
     // The key its questions are asked under (`inputRequests`) and its answers recorded under
@@ -72,7 +73,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
     };
     let specs = signature.params.iter().map(Param::spec);
-    let callable = signature.callable("resolver");
+    let callable = signature.callable(Kind::Resolver.noun());
 
     Ok(quote! {
         #callable

@@ -2,6 +2,7 @@
 //! template when its URI has `{variables}` (each filled into the parameter of that name).
 
 use crate::handler::{call_fn, handler_parts};
+use crate::kind::Kind;
 use crate::local::local;
 use crate::options::{CacheOption, ResourceOptions, option_str};
 use crate::signature::Signature;
@@ -11,7 +12,7 @@ use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let options = ResourceOptions::parse(attr)?;
-    let signature = Signature::parse(item, "resource")?;
+    let signature = Signature::parse(item, Kind::Resource)?;
     let name = signature.name();
     let listing = options.listing.fields(name, signature.docs());
     let uri = &options.uri;
@@ -27,7 +28,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let convert = quote_spanned! {ret.span()=>
         ::mcpwire::__private::IntoResourceContents::into_resource_contents(#output, &#call)
     };
-    let parts = handler_parts(&signature, "the resource");
+    let parts = handler_parts(&signature, Kind::Resource);
     let call_fn = call_fn(
         quote!(::mcpwire::__private::ResourceFuture),
         &parts.body,

@@ -1,6 +1,7 @@
 //! What both macros read from a function: its docs, its parameters, its return type, and the
 //! unit struct that replaces it.
 
+use crate::kind::Kind;
 use crate::local::local;
 use crate::params::{Param, ParamKind};
 use proc_macro2::TokenStream;
@@ -14,7 +15,8 @@ pub(crate) struct Signature {
 }
 
 impl Signature {
-    pub(crate) fn parse(item: TokenStream, what: &str) -> syn::Result<Self> {
+    pub(crate) fn parse(item: TokenStream, kind: Kind) -> syn::Result<Self> {
+        let what = kind.noun();
         let mut item: ItemFn = syn::parse2(item)?;
         if !item.sig.generics.params.is_empty() {
             return Err(syn::Error::new_spanned(
@@ -32,7 +34,7 @@ impl Signature {
         for input in &mut item.sig.inputs {
             if let syn::FnArg::Typed(typed) = input {
                 let param = Param::parse(typed)?;
-                check_constraints(&param, what)?;
+                check_constraints(&param, kind)?;
                 params.push(param);
             }
         }
@@ -141,16 +143,17 @@ pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
 
 /// `#[schemars(...)]` constraints reach a schema, and are checked, only on a tool's argument:
 /// elsewhere they would be silently ignored, so they are refused.
-fn check_constraints(param: &Param, what: &str) -> syn::Result<()> {
+fn check_constraints(param: &Param, kind: Kind) -> syn::Result<()> {
     let Some(attr) = param.schema_attrs.first() else {
         return Ok(());
     };
-    if what != "tool" {
+    if kind != Kind::Tool {
         return Err(syn::Error::new_spanned(
             attr,
             format!(
-                "#[schemars(...)] constraints belong on a tool's parameters; a {what} does not \
-                 check them"
+                "#[schemars(...)] constraints belong on a tool's parameters; a {} does not \
+                 check them",
+                kind.noun()
             ),
         ));
     }

@@ -2,6 +2,7 @@
 //! `McpServer::tool`, and its body stays callable as `name::call(..)`.
 
 use crate::handler::{call_fn, handler_parts};
+use crate::kind::Kind;
 use crate::local::local;
 use crate::options::{TaskOption, ToolOptions, option_bool};
 use crate::signature::Signature;
@@ -11,7 +12,7 @@ use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let options = ToolOptions::parse(attr)?;
-    let signature = Signature::parse(item, "tool")?;
+    let signature = Signature::parse(item, Kind::Tool)?;
     let name = signature.name();
     let listing = options.listing.fields(name, signature.docs());
     let read_only = option_bool(options.read_only);
@@ -33,7 +34,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         ),
     };
 
-    let parts = handler_parts(&signature, "the tool");
+    let parts = handler_parts(&signature, Kind::Tool);
     // What the return type becomes is decided by trait, through method resolution on a probe
     // of the type; spanned on the return type, so an unsupported one is reported there.
     let ret = signature.return_type();
