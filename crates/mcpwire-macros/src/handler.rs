@@ -2,6 +2,8 @@
 //! argument type, and the call body that parses the arguments once, runs the resolvers, binds
 //! the context, and calls the function.
 
+use crate::kind::Kind;
+use crate::local::local;
 use crate::params::{DefaultValue, Param, ParamKind};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
@@ -13,8 +15,8 @@ pub(crate) struct HandlerParts<'a> {
     /// `__Arguments` (visible arguments, `Deserialize + JsonSchema`), its defaults, and its
     /// `ArgumentSource` impl.
     pub(crate) items: TokenStream,
-    /// Statements that leave the function's return value in `__output`, returning
-    /// `Err(Stop)` early; they need a `call: HandlerCall` in scope.
+    /// Statements that leave the function's return value in the local `__output`, returning
+    /// `Err(Stop)` early; they need the local `call: HandlerCall` in scope (see [`crate::local`]).
     pub(crate) body: TokenStream,
     /// `const PARAMS: &[ParamSpec]`.
     pub(crate) params: TokenStream,
@@ -26,7 +28,8 @@ pub(crate) struct HandlerParts<'a> {
     pub(crate) vis: &'a Visibility,
 }
 
-pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> HandlerParts<'a> {
+pub(crate) fn handler_parts(signature: &Signature, kind: Kind) -> HandlerParts<'_> {
+    let what = format!("the {}", kind.noun());
     let arguments: Vec<&Param> = signature.params_of(Param::is_argument).collect();
     let mut defaults = Vec::new();
     let fields: Vec<TokenStream> = arguments
@@ -81,6 +84,8 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
         }
     };
 
+    let (call, arguments_local, output) = (local("call"), local("__arguments"), local("__output"));
+    let (resolution_local, checks_local) = (local("__resolution"), local("__checks"));
     let stop = quote! { return ::core::result::Result::Err(::core::convert::Into::into(error)) };
     let resolved: Vec<&Param> = signature.params_of(Param::is_resolved).collect();
     let resolution = (!resolved.is_empty()).then(|| {
@@ -95,7 +100,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
             };
             let param_name = p.wire_name();
             quote_spanned! {p.ty.span()=>
-                #ident = match __resolution.take(
+                #ident = match #resolution_local.take(
                     #position,
                     #param_name,
                     (&&::mcpwire::__private::ReturnProbe::<
@@ -127,8 +132,8 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
         quote! {
             #(#declarations)*
             {
-                let __checks = [#(#checks),*];
-                let __resolution = match call.resolve(&__arguments, &__checks).await {
+                let #checks_local = [#(#checks),*];
+                let #resolution_local = match #call.resolve(&#arguments_local, &#checks_local).await {
                     ::core::result::Result::Ok(resolution) => resolution,
                     ::core::result::Result::Err(error) => #stop,
                 };
@@ -140,16 +145,16 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
         let (ident, ty) = (&p.ident, &p.ty);
         quote_spanned! {ty.span()=>
             let #ident: #ty =
-                <#ty as ::mcpwire::__private::FromRequest>::from_request(#ident, &|| call.context());
+                <#ty as ::mcpwire::__private::FromRequest>::from_request(#ident, &|| #call.context());
         }
     });
     let call_expr = signature.call_expr();
     let bind_body = signature.bind_body();
     let run = if signature.is_async() {
-        quote! { let __output = #call_expr.await; }
+        quote! { let #output = #call_expr.await; }
     } else {
         quote! {
-            let __output = match ::mcpwire::__private::run_blocking(#what, move || #call_expr).await {
+            let #output = match ::mcpwire::__private::run_blocking(#what, move || #call_expr).await {
                 ::core::result::Result::Ok(output) => output,
                 ::core::result::Result::Err(error) => #stop,
             };
@@ -157,7 +162,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
     };
     let body = quote! {
         #bind_body
-        let __arguments: __Arguments = match call.parse_arguments() {
+        let #arguments_local: __Arguments = match #call.parse_arguments() {
             ::core::result::Result::Ok(arguments) => arguments,
             ::core::result::Result::Err(error) => {
                 return ::core::result::Result::Err(::mcpwire::__private::Stop::InvalidArguments(error));
@@ -165,7 +170,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
         };
         #resolution
         #[allow(unused_variables)]
-        let __Arguments { #(#argument_idents),* } = __arguments;
+        let __Arguments { #(#argument_idents),* } = #arguments_local;
         #(#from_request)*
         #run
     };
@@ -174,7 +179,7 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
     let params = quote! { const PARAMS: &[::mcpwire::__private::ParamSpec] = &[#(#specs),*]; };
 
     let (docs, _) = signature.split_attrs();
-    let callable = signature.callable(what.trim_start_matches("the "));
+    let callable = signature.callable(kind.noun());
     HandlerParts {
         items,
         body,
@@ -186,18 +191,60 @@ pub(crate) fn handler_parts<'a>(signature: &'a Signature, what: &str) -> Handler
 }
 
 /// `fn __call(call: HandlerCall) -> <future>`: the handler's body, then `finish` (an expression of
-/// type `Result<_, E>` with `E: Into<Stop>`, using `__output` and `call`).
+/// type `Result<_, E>` with `E: Into<Stop>`, using the locals `__output` and `call`).
 pub(crate) fn call_fn(future: TokenStream, body: &TokenStream, finish: TokenStream) -> TokenStream {
+    let call = local("call");
     quote! {
-        fn __call(call: ::mcpwire::__private::HandlerCall) -> #future {
+        fn __call(#call: ::mcpwire::__private::HandlerCall) -> #future {
             ::mcpwire::__private::Box::pin(async move {
                 #[allow(unused_imports)]
-                use ::mcpwire::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _};
+                use ::mcpwire::__private::{ViaContent as _, ViaStructured as _, ViaStructuredResult as _, ViaUnsupported as _};
                 #[allow(unused_imports)]
                 use ::mcpwire::__private::{ViaIntoResolution as _, ViaPlainValue as _};
                 #body
                 #finish.map_err(::core::convert::Into::into)
             })
+        }
+    }
+}
+
+impl HandlerParts<'_> {
+    /// The whole expansion: the body as `name::call`, and `fn name(_: Marker) -> Definition`
+    /// (only the server has a `Marker`, so it runs once, at registration), documented by the
+    /// function's doc comment and `role`. It declares the argument type, `call_fn`, `extra`
+    /// items and `PARAMS`, and returns `definition`, which names them.
+    pub(crate) fn expand(
+        self,
+        name: &syn::Ident,
+        (role, marker, definition_type): (&str, TokenStream, TokenStream),
+        (call_fn, extra): (TokenStream, TokenStream),
+        definition: TokenStream,
+    ) -> TokenStream {
+        let HandlerParts {
+            items,
+            params,
+            callable,
+            docs,
+            vis,
+            ..
+        } = self;
+        quote! {
+            #callable
+
+            #(#docs)*
+            ///
+            #[doc = #role]
+            #vis fn #name(_: #marker) -> #definition_type {
+                #items
+
+                #call_fn
+
+                #extra
+
+                #params
+
+                #definition
+            }
         }
     }
 }

@@ -3,12 +3,16 @@
 //! with a compiled example.
 
 mod handler;
+mod kind;
+mod local;
 mod options;
 mod params;
 mod prompt;
 mod resolver;
 mod resource;
 mod signature;
+#[cfg(test)]
+mod snapshots;
 mod tool;
 
 use proc_macro::TokenStream;

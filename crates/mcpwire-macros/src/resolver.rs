@@ -1,43 +1,47 @@
 //! `#[resolver]`: a function becomes a unit struct implementing `mcpwire::resolve::Resolver`.
 
-use crate::options::Options;
+use crate::kind::Kind;
+use crate::local::local;
+use crate::options::ResolverOptions;
 use crate::params::{Param, ParamKind};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let options = Options::parse(attr, "resolver", &["key"], &[])?;
-    let signature = Signature::parse(item, "resolver")?;
+    let options = ResolverOptions::parse(attr)?;
+    let signature = Signature::parse(item, Kind::Resolver)?;
     let name = signature.name();
     let name_str = name.to_string();
     // The key its questions are asked under (`inputRequests`) and its answers recorded under
     // (`requestState`): `module::path::name` unless the author fixes it with `key = "…"`.
-    let key = match options.string("key") {
-        Some(key) if key.is_empty() => {
-            return Err(syn::Error::new(
-                proc_macro2::Span::call_site(),
-                "#[resolver(key = \"…\")] must not be empty",
-            ));
-        }
+    let key = match &options.key {
         Some(key) => quote!(#key),
         None => quote!(::core::concat!(::core::module_path!(), "::", #name_str)),
     };
     let ret = signature.return_type();
     // What the return type resolves to is decided by trait (`IntoResolution`, else a plain
     // value), through method resolution on a probe of the type: never by the type's name.
-    let probe = quote!((&&::mcpwire::__private::ReturnProbe::<#ret>::new()));
+    let probe = quote_spanned!(syn::spanned::Spanned::span(&ret)=> (&&::mcpwire::__private::ReturnProbe::<#ret>::new()));
+    let inputs = local("inputs");
+    let value = local("__value");
+    // Spanned on the return type, argument included (a local is of another hygiene context,
+    // which the compiler would trace back to the attribute): a value its consumers cannot share
+    // is reported there.
+    let outcome = quote_spanned! {syn::spanned::Spanned::span(&ret)=>
+        #probe.outcome(::core::convert::identity(#value))
+    };
 
     let gather = signature.params.iter().enumerate().map(|(position, p)| {
         let (ident, ty) = (&p.ident, &p.ty);
         match &p.kind {
             ParamKind::Argument => quote_spanned! {syn::spanned::Spanned::span(ty)=>
-                let #ident: #ty = inputs.request::<#ty>(#position);
+                let #ident: #ty = #inputs.request::<#ty>(#position);
             },
             ParamKind::Resolved(path) => {
                 let param_name = p.wire_name();
                 quote_spanned! {syn::spanned::Spanned::span(ty)=>
-                    let #ident: #ty = match inputs.resolved(
+                    let #ident: #ty = match #inputs.resolved(
                         #position,
                         #param_name,
                         (&&::mcpwire::__private::ReturnProbe::<
@@ -58,18 +62,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let call_expr = signature.call_expr();
     let bind_body = signature.bind_body();
     let run = if signature.is_async() {
-        quote! { let __value = #call_expr.await; }
+        quote! { let #value = #call_expr.await; }
     } else {
         let what = format!("resolver '{name_str}'");
         quote! {
-            let __value = match ::mcpwire::__private::run_blocking(#what, move || #call_expr).await {
+            let #value = match ::mcpwire::__private::run_blocking(#what, move || #call_expr).await {
                 ::core::result::Result::Ok(value) => value,
                 ::core::result::Result::Err(error) => return ::mcpwire::__private::Outcome::Failed(error),
             };
         }
     };
     let specs = signature.params.iter().map(Param::spec);
-    let callable = signature.callable("resolver");
+    let callable = signature.callable(Kind::Resolver.noun());
 
     Ok(quote! {
         #callable
@@ -82,15 +86,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                 use ::mcpwire::__private::{ViaIntoResolution as _, ViaPlainValue as _};
 
                 fn __run(
-                    inputs: ::mcpwire::__private::ResolverInputs<'_>,
+                    #inputs: ::mcpwire::__private::ResolverInputs<'_>,
                 ) -> ::mcpwire::__private::ResolverFuture {
                     #bind_body
                     #(#gather)*
                     ::mcpwire::__private::Box::pin(async move {
                         #run
-                        #probe.outcome(__value).map(
-                            |value| ::mcpwire::__private::Arc::new(value) as ::mcpwire::__private::ResolvedValue,
-                        )
+                        #outcome
                     })
                 }
 

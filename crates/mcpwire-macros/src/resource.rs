@@ -1,83 +1,58 @@
 //! `#[resource]`: a function becomes the definition of an MCP resource, or of a resource
 //! template when its URI has `{variables}` (each filled into the parameter of that name).
 
-use crate::handler::{HandlerParts, call_fn, handler_parts};
-use crate::options::{Keys, Options, option_str};
+use crate::handler::{call_fn, handler_parts};
+use crate::kind::Kind;
+use crate::local::local;
+use crate::options::{CacheOption, ResourceOptions, option_str};
 use crate::signature::Signature;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let span = proc_macro2::Span::call_site();
-    let keys = Keys {
-        strings: &["uri", "name", "title", "description", "mime_type", "cache"],
-        integers: &["ttl_ms"],
-        flags: &[],
-        lists: &["scopes"],
-    };
-    let options = Options::parse_keys(attr, "resource", &keys)?;
-    let scopes = options.list("scopes");
-    let Some(uri) = options.string("uri") else {
-        return Err(syn::Error::new(span, "#[resource] needs a `uri = \"…\"`"));
-    };
-    let signature = Signature::parse(item, "resource")?;
+    let options = ResourceOptions::parse(attr)?;
+    let signature = Signature::parse(item, Kind::Resource)?;
     let name = signature.name();
-    let resource_name = options.string("name").unwrap_or_else(|| name.to_string());
-    let description = option_str(options.string("description").or_else(|| signature.docs()));
-    let title = option_str(options.string("title"));
-    let mime_type = option_str(options.string("mime_type"));
+    let listing = options.listing.fields(name, signature.docs());
+    let uri = &options.uri;
+    let mime_type = option_str(options.mime_type.as_deref());
     // Without hints a resource is not cached: it may differ per caller or change any time.
-    let ttl_ms = options.integer("ttl_ms").unwrap_or(0);
-    let cache_scope = match options.string("cache").as_deref() {
-        None | Some("private") => quote!(::mcpwire::__private::CacheScope::Private),
-        Some("public") => quote!(::mcpwire::__private::CacheScope::Public),
-        Some(other) => {
-            return Err(syn::Error::new(
-                span,
-                format!("#[resource] `cache = \"{other}\"`: expected \"public\" or \"private\""),
-            ));
-        }
+    let ttl_ms = options.ttl_ms;
+    let cache_scope = match options.cache {
+        CacheOption::Private => quote!(::mcpwire::__private::CacheScope::Private),
+        CacheOption::Public => quote!(::mcpwire::__private::CacheScope::Public),
     };
     let ret = signature.return_type();
+    let (output, call) = (local("__output"), local("call"));
     let convert = quote_spanned! {ret.span()=>
-        ::mcpwire::__private::IntoResourceContents::into_resource_contents(__output, &call)
+        ::mcpwire::__private::IntoResourceContents::into_resource_contents(#output, &#call)
     };
-    let HandlerParts {
-        items,
-        body,
-        params,
-        callable,
-        docs,
-        vis,
-    } = handler_parts(&signature, "the resource");
-    let call_fn = call_fn(quote!(::mcpwire::__private::ResourceFuture), &body, convert);
-    Ok(quote! {
-        #callable
-
-        #(#docs)*
-        ///
-        /// *An MCP resource: register it with `McpServer::resource`.*
-        #vis fn #name(_: ::mcpwire::__private::ResourceMarker) -> ::mcpwire::__private::ResourceDefinition {
-            #items
-
-            #call_fn
-
-            #params
-
+    let parts = handler_parts(&signature, Kind::Resource);
+    let call_fn = call_fn(
+        quote!(::mcpwire::__private::ResourceFuture),
+        &parts.body,
+        convert,
+    );
+    Ok(parts.expand(
+        name,
+        (
+            "*An MCP resource: register it with `McpServer::resource`.*",
+            quote!(::mcpwire::__private::ResourceMarker),
+            quote!(::mcpwire::__private::ResourceDefinition),
+        ),
+        (call_fn, TokenStream::new()),
+        quote! {
             ::mcpwire::__private::ResourceDefinition {
+                #listing
                 uri: #uri,
-                name: #resource_name,
-                title: #title,
-                description: #description,
                 mime_type: #mime_type,
                 ttl_ms: #ttl_ms,
                 cache_scope: #cache_scope,
                 arguments: ::mcpwire::__private::schema_for::<__Arguments>,
                 params: PARAMS,
-                scopes: &[#(#scopes),*],
                 call: __call,
             }
-        }
-    })
+        },
+    ))
 }

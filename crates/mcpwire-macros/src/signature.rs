@@ -1,6 +1,8 @@
 //! What both macros read from a function: its docs, its parameters, its return type, and the
 //! unit struct that replaces it.
 
+use crate::kind::Kind;
+use crate::local::local;
 use crate::params::{Param, ParamKind};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -13,7 +15,8 @@ pub(crate) struct Signature {
 }
 
 impl Signature {
-    pub(crate) fn parse(item: TokenStream, what: &str) -> syn::Result<Self> {
+    pub(crate) fn parse(item: TokenStream, kind: Kind) -> syn::Result<Self> {
+        let what = kind.noun();
         let mut item: ItemFn = syn::parse2(item)?;
         if !item.sig.generics.params.is_empty() {
             return Err(syn::Error::new_spanned(
@@ -31,7 +34,7 @@ impl Signature {
         for input in &mut item.sig.inputs {
             if let syn::FnArg::Typed(typed) = input {
                 let param = Param::parse(typed)?;
-                check_constraints(&param, what)?;
+                check_constraints(&param, kind)?;
                 params.push(param);
             }
         }
@@ -98,18 +101,18 @@ impl Signature {
             .partition(|a| a.path().is_ident("doc"))
     }
 
-    /// Binds the function to `__body` before its parameters are bound to locals of their names
-    /// (a parameter may be named like the function).
+    /// Binds the function to the local `__body` before its parameters are bound to locals of
+    /// their names (a parameter may be named like the function).
     pub(crate) fn bind_body(&self) -> TokenStream {
-        let name = self.name();
-        quote! { let __body = #name::call; }
+        let (name, body) = (self.name(), local("__body"));
+        quote! { let #body = #name::call; }
     }
 
     /// The call of the original function (bound by [`Signature::bind_body`]) with every
     /// parameter bound to a local of its name.
     pub(crate) fn call_expr(&self) -> TokenStream {
-        let args = self.params.iter().map(|p| &p.ident);
-        quote! { __body(#(#args),*) }
+        let (args, body) = (self.params.iter().map(|p| &p.ident), local("__body"));
+        quote! { #body(#(#args),*) }
     }
 
     pub(crate) fn params_of(&self, kind: fn(&ParamKind) -> bool) -> impl Iterator<Item = &Param> {
@@ -140,16 +143,17 @@ pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
 
 /// `#[schemars(...)]` constraints reach a schema, and are checked, only on a tool's argument:
 /// elsewhere they would be silently ignored, so they are refused.
-fn check_constraints(param: &Param, what: &str) -> syn::Result<()> {
+fn check_constraints(param: &Param, kind: Kind) -> syn::Result<()> {
     let Some(attr) = param.schema_attrs.first() else {
         return Ok(());
     };
-    if what != "tool" {
+    if kind != Kind::Tool {
         return Err(syn::Error::new_spanned(
             attr,
             format!(
-                "#[schemars(...)] constraints belong on a tool's parameters; a {what} does not \
-                 check them"
+                "#[schemars(...)] constraints belong on a tool's parameters; a {} does not \
+                 check them",
+                kind.noun()
             ),
         ));
     }

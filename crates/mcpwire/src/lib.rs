@@ -315,7 +315,7 @@ pub mod __private {
     pub use crate::schema::schema_for;
     pub use crate::server::handler::{HandlerCall, HandlerFuture};
     pub use crate::server::output::{
-        OutputShape, Probe, ViaContent, ViaStructured, ViaStructuredResult,
+        OutputShape, Probe, ViaContent, ViaStructured, ViaStructuredResult, ViaUnsupported,
     };
     pub use crate::server::prompt::{
         IntoGetPromptResult, PromptDefinition, PromptFuture, PromptMarker,

@@ -54,6 +54,9 @@ pub trait FromRequest: Sized + Send + 'static {
     fn from_context(context: Context) -> Option<Self>;
 }
 
+/// Not recommended in errors: a type that is neither an argument nor the context is reported
+/// by the trait's own message, not by the first bound of this impl it misses.
+#[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + JsonSchema + Send + Sync + 'static> FromRequest for T {
     type Field = T;
     const INJECTED: bool = false;

@@ -50,6 +50,7 @@ pub use into_resolution::{IntoResolution, Outcome};
 pub use question::Question;
 pub use questions::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Sample, UrlConsent};
 pub use resolver::Resolver;
+pub use return_probe::ResolverValue;
 
 // Named by the layers above; the code the macros generate names them (and a few more) through
 // the hidden `__private` module. Not a public API.

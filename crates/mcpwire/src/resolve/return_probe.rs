@@ -4,6 +4,7 @@
 //! picks between the two with method resolution (autoref), never by the type's name.
 
 use super::into_resolution::{IntoResolution, Outcome, Ready};
+use super::resolved_value::ResolvedValue;
 use std::any::TypeId;
 use std::marker::PhantomData;
 
@@ -24,44 +25,37 @@ impl<R> Default for ReturnProbe<R> {
     }
 }
 
-macro_rules! probe_trait {
-    ($name:ident) => {
-        /// One side of the return-type classification (see the module docs).
-        #[doc(hidden)]
-        pub trait $name {
-            /// The return type as written.
-            type Return;
-            /// What the consumers receive.
-            type Value: Send + Sync + 'static;
-            /// A value whose type says what consumers receive.
-            fn witness(&self) -> PhantomData<Self::Value> {
-                PhantomData
-            }
-            /// The `TypeId` of what consumers receive.
-            fn value_type_id(&self) -> TypeId {
-                TypeId::of::<Self::Value>()
-            }
-            /// The name of what consumers receive, for error messages.
-            fn value_type_name(&self) -> &'static str {
-                std::any::type_name::<Self::Value>()
-            }
-            /// The outcome of one run that returned `value`.
-            fn outcome(&self, value: Self::Return) -> Outcome<Self::Value>;
-            /// The registration-time check of what the resolver may ask.
-            fn prepare(&self) -> fn() -> Result<(), String>;
-        }
-    };
+/// How a return type that resolves itself is taken (see the module docs).
+#[doc(hidden)]
+pub trait ViaIntoResolution {
+    /// The return type as written.
+    type Return;
+    /// What the consumers receive.
+    type Value: Send + Sync + 'static;
+    /// A value whose type says what consumers receive.
+    fn witness(&self) -> PhantomData<Self::Value> {
+        PhantomData
+    }
+    /// The `TypeId` of what consumers receive.
+    fn value_type_id(&self) -> TypeId {
+        TypeId::of::<Self::Value>()
+    }
+    /// The name of what consumers receive, for error messages.
+    fn value_type_name(&self) -> &'static str {
+        std::any::type_name::<Self::Value>()
+    }
+    /// The outcome of one run that returned `value`, its value shared with the consumers.
+    fn outcome(&self, value: Self::Return) -> Outcome<ResolvedValue>;
+    /// The registration-time check of what the resolver may ask.
+    fn prepare(&self) -> fn() -> Result<(), String>;
 }
-
-probe_trait!(ViaIntoResolution);
-probe_trait!(ViaPlainValue);
 
 impl<R: IntoResolution> ViaIntoResolution for &ReturnProbe<R> {
     type Return = R;
     type Value = R::Value;
 
-    fn outcome(&self, value: R) -> Outcome<R::Value> {
-        value.into_resolution()
+    fn outcome(&self, value: R) -> Outcome<ResolvedValue> {
+        value.into_resolution().map(shared)
     }
 
     fn prepare(&self) -> fn() -> Result<(), String> {
@@ -69,18 +63,81 @@ impl<R: IntoResolution> ViaIntoResolution for &ReturnProbe<R> {
     }
 }
 
-impl<R: Send + Sync + 'static> ViaPlainValue for ReturnProbe<R> {
-    type Return = R;
-    type Value = R;
+/// What a resolver may return as a plain value: every consumer of the resolver receives the one
+/// value it computed, from any thread, so it must be `Send + Sync + 'static`. Every such type is
+/// one, and no other can be; the trait exists to name the rule when a resolver breaks it.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+/// use mcpwire::resolve::ResolverValue;
+/// use std::sync::Arc;
+///
+/// /// An `Arc` is shared as it is (an `Rc` would be refused at compile time).
+/// #[resolver]
+/// async fn shelf(title: String) -> Arc<String> {
+///     Arc::new(format!("shelf of {title}"))
+/// }
+///
+/// fn shareable<T: ResolverValue>() {}
+/// shareable::<Arc<String>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the value of a resolver",
+    label = "not shareable between the resolver's consumers",
+    note = "a resolver's value is shared by all its consumers, across threads: it must be `Send + Sync + 'static` (an `Arc`, not an `Rc`; a `Mutex`, not a `RefCell`)",
+    note = "a type implementing `mcpwire::resolve::IntoResolution` (a `Result`, a question) resolves to its own value instead"
+)]
+pub trait ResolverValue: Send + Sync + 'static {}
 
-    fn outcome(&self, value: R) -> Outcome<R> {
-        Ready(value).into_resolution()
+/// Not recommended in errors, so that the trait's own message is shown.
+#[diagnostic::do_not_recommend]
+impl<T: Send + Sync + 'static> ResolverValue for T {}
+
+/// How any other return type is taken: as the value itself. Tried last; its `outcome` requires
+/// [`ResolverValue`], so a type that cannot be shared is reported once, by that trait's message,
+/// at the resolver's return type.
+#[doc(hidden)]
+pub trait ViaPlainValue<R> {
+    /// A value whose type says what consumers receive.
+    fn witness(&self) -> PhantomData<R> {
+        PhantomData
     }
-
+    /// The `TypeId` of what consumers receive.
+    fn value_type_id(&self) -> TypeId
+    where
+        R: 'static,
+    {
+        TypeId::of::<R>()
+    }
+    /// The name of what consumers receive, for error messages.
+    fn value_type_name(&self) -> &'static str {
+        std::any::type_name::<R>()
+    }
+    /// The outcome of one run that returned `value`, shared with the consumers.
+    fn outcome(&self, value: R) -> Outcome<ResolvedValue>
+    where
+        R: ResolverValue,
+    {
+        Ready(value).into_resolution().map(shared)
+    }
+    /// The registration-time check of what the resolver may ask: a plain value asks nothing.
     fn prepare(&self) -> fn() -> Result<(), String> {
-        <Ready<R> as IntoResolution>::prepare
+        asks_nothing
     }
 }
+
+fn asks_nothing() -> Result<(), String> {
+    Ok(())
+}
+
+/// `value`, as its consumers receive it.
+fn shared<T: ResolverValue>(value: T) -> ResolvedValue {
+    std::sync::Arc::new(value)
+}
+
+impl<R> ViaPlainValue<R> for ReturnProbe<R> {}
 
 #[cfg(test)]
 mod tests {

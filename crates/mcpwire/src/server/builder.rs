@@ -231,7 +231,10 @@ impl McpServer {
     /// assert!(error.message().contains("add"));
     /// # Ok::<(), InvalidSignature>(())
     /// ```
-    pub fn tool(self, tool: impl IntoTool) -> std::result::Result<Self, InvalidSignature> {
+    pub fn tool<Kind>(
+        self,
+        tool: impl IntoTool<Kind>,
+    ) -> std::result::Result<Self, InvalidSignature> {
         let definition = tool.into_tool();
         let task = definition.task;
         self.registries.add_tool(definition)?;
@@ -263,7 +266,10 @@ impl McpServer {
     /// assert!(reply.unwrap().contains(r#""text":"Please review:\nx = 1""#));
     /// # Ok(()) }
     /// ```
-    pub fn prompt(self, prompt: impl IntoPrompt) -> std::result::Result<Self, InvalidSignature> {
+    pub fn prompt<Kind>(
+        self,
+        prompt: impl IntoPrompt<Kind>,
+    ) -> std::result::Result<Self, InvalidSignature> {
         self.registries.add_prompt(prompt.into_prompt())?;
         Ok(self)
     }
@@ -292,9 +298,9 @@ impl McpServer {
     /// assert!(reply.unwrap().contains(r#""text":"Mon-Fri 9-17""#));
     /// # Ok(()) }
     /// ```
-    pub fn resource(
+    pub fn resource<Kind>(
         self,
-        resource: impl IntoResource,
+        resource: impl IntoResource<Kind>,
     ) -> std::result::Result<Self, InvalidSignature> {
         self.registries.add_resource(resource.into_resource())?;
         Ok(self)

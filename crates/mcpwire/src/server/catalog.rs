@@ -105,7 +105,7 @@ impl Catalog {
     ///
     /// [`InvalidSignature`] as for [`McpServer::tool`]: the name is invalid or taken (by an
     /// enabled or a disabled tool), the schema or the resolver graph is broken.
-    pub fn add_tool(&self, tool: impl IntoTool) -> Result<(), InvalidSignature> {
+    pub fn add_tool<Kind>(&self, tool: impl IntoTool<Kind>) -> Result<(), InvalidSignature> {
         self.registries.add_tool(tool.into_tool())
     }
 
@@ -176,7 +176,7 @@ impl Catalog {
     /// # Errors
     ///
     /// [`InvalidSignature`] as for [`McpServer::prompt`].
-    pub fn add_prompt(&self, prompt: impl IntoPrompt) -> Result<(), InvalidSignature> {
+    pub fn add_prompt<Kind>(&self, prompt: impl IntoPrompt<Kind>) -> Result<(), InvalidSignature> {
         self.registries.add_prompt(prompt.into_prompt())
     }
 
@@ -249,7 +249,10 @@ impl Catalog {
     /// # Errors
     ///
     /// [`InvalidSignature`] as for [`McpServer::resource`].
-    pub fn add_resource(&self, resource: impl IntoResource) -> Result<(), InvalidSignature> {
+    pub fn add_resource<Kind>(
+        &self,
+        resource: impl IntoResource<Kind>,
+    ) -> Result<(), InvalidSignature> {
         self.registries.add_resource(resource.into_resource())
     }
 

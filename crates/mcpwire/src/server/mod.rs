@@ -43,6 +43,7 @@ pub(crate) mod snapshot;
 mod task_settings;
 pub(crate) mod tool;
 mod tool_kind;
+pub(crate) mod unregistrable;
 mod uri_template;
 
 pub use builder::McpServer;

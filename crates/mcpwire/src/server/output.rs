@@ -36,7 +36,9 @@ use std::marker::PhantomData;
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
-    note = "return a String, content blocks, a CallToolResult, or a `Serialize + JsonSchema` type"
+    label = "not a tool result",
+    note = "implement `mcpwire::server::IntoCallToolResult` for content (text, images, a `CallToolResult`), or derive `serde::Serialize` and `schemars::JsonSchema` for structured output",
+    note = "a tool may also return `Result<T, E>` of those, with `E: Display`"
 )]
 pub trait IntoCallToolResult {
     /// The result (or the tool's failure).
@@ -120,7 +122,9 @@ pub enum OutputShape {
     Structured(schemars::Schema),
 }
 
-/// Compile-time dispatch on a tool's return type (see the module docs). Used by `#[tool]`.
+/// Compile-time dispatch on a tool's return type (see the module docs). Used by `#[tool]`,
+/// through `&&&&`: content first ([`ViaContent`]), then a structured `Result`, then a structured
+/// value, and last [`ViaUnsupported`], whose bound names what to implement.
 #[doc(hidden)]
 pub struct Probe<T>(PhantomData<fn() -> T>);
 
@@ -144,7 +148,7 @@ pub trait ViaContent {
     fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
 }
 
-impl<T: IntoCallToolResult> ViaContent for &&Probe<T> {
+impl<T: IntoCallToolResult> ViaContent for &&&Probe<T> {
     type Value = T;
     fn output_shape(&self) -> OutputShape {
         OutputShape::Content
@@ -163,7 +167,9 @@ pub trait ViaStructuredResult {
     fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
 }
 
-impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult for &Probe<Result<T, E>> {
+impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult
+    for &&Probe<Result<T, E>>
+{
     type Value = Result<T, E>;
     fn output_shape(&self) -> OutputShape {
         OutputShape::Structured(crate::schema::schema_for::<T>())
@@ -183,13 +189,38 @@ pub trait ViaStructured {
     fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
 }
 
-impl<T: Serialize + JsonSchema> ViaStructured for Probe<T> {
+impl<T: Serialize + JsonSchema> ViaStructured for &Probe<T> {
     type Value = T;
     fn output_shape(&self) -> OutputShape {
         OutputShape::Structured(crate::schema::schema_for::<T>())
     }
     fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult {
         structured(&value, call)
+    }
+}
+
+/// The last resort of the dispatch, for a type none of the others take: its methods require
+/// `T: IntoCallToolResult`, so the compiler's error names that trait (and its hint) at the
+/// tool's return type, rather than listing the dispatch's traits.
+#[doc(hidden)]
+pub trait ViaUnsupported<T> {
+    /// Content: the call is refused at compile time anyway (by [`ViaUnsupported::tool_result`],
+    /// whose error is enough).
+    fn output_shape(&self) -> OutputShape;
+    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult
+    where
+        T: IntoCallToolResult;
+}
+
+impl<T> ViaUnsupported<T> for Probe<T> {
+    fn output_shape(&self) -> OutputShape {
+        OutputShape::Content
+    }
+    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult
+    where
+        T: IntoCallToolResult,
+    {
+        <&&&Probe<T> as ViaContent>::tool_result(&&&self, value, call)
     }
 }
 

@@ -3,6 +3,7 @@
 use super::handler::{HandlerCall, HandlerFuture};
 use super::kind::Registered;
 use super::output::OutputShape;
+use super::unregistrable::{Never, Unregistrable};
 use crate::protocol::tools::{CallToolResult, ToolAnnotations};
 use crate::resolve::ParamSpec;
 
@@ -50,6 +51,8 @@ pub struct ToolDefinition {
 
 /// Something that can be registered as a tool with [`McpServer::tool`](crate::McpServer::tool).
 ///
+/// `Kind` tells the implementations apart: leave it out (`impl IntoTool`) or to inference.
+///
 /// # Examples
 ///
 /// ```
@@ -78,7 +81,7 @@ pub struct ToolDefinition {
     label = "not a tool",
     note = "annotate the function with `#[mcpwire::tool]` to register it"
 )]
-pub trait IntoTool {
+pub trait IntoTool<Kind = ToolMarker> {
     /// The tool's definition.
     ///
     /// # Examples
@@ -112,6 +115,14 @@ where
 {
     fn into_tool(self) -> ToolDefinition {
         self(ToolMarker(()))
+    }
+}
+
+/// Matches every value and applies to none, so that a plain function gets the trait's hint
+/// (see [`super::unregistrable`]).
+impl<F: Never> IntoTool<Unregistrable> for F {
+    fn into_tool(self) -> ToolDefinition {
+        self.never()
     }
 }
 
