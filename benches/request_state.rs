@@ -3,7 +3,7 @@
 //! Results are recorded in `docs/benchmarks.md`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcpwire::__private::request_state::{Binding, StateCodec, arguments_digest};
+use mcpwire::bench_internals::{Binding, StateCodec, arguments_digest};
 use mcpwire::request_state::KeyRing;
 use std::hint::black_box;
 

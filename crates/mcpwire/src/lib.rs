@@ -292,28 +292,34 @@ pub mod prelude {
     pub use serde::{Deserialize, Serialize};
 }
 
-/// Support for the code `#[tool]` and `#[resolver]` generate. Not a public API.
+/// The `requestState` codec, for `benches/request_state.rs` only (feature `bench-internals`,
+/// not a public API).
+#[doc(hidden)]
+#[cfg(all(feature = "server", feature = "bench-internals"))]
+pub mod bench_internals {
+    pub use crate::request_state::codec::{Binding, Refusal, StateCodec, arguments_digest};
+}
+
+/// Support for the code `#[tool]` and `#[resolver]` generate, and nothing else. Not a public
+/// API.
 #[doc(hidden)]
 #[cfg(feature = "server")]
 pub mod __private {
-    pub use crate::context::Context;
-    pub use crate::error::ToolError;
     pub use crate::protocol::lifecycle::CacheScope;
     pub use crate::protocol::tasks::TaskSupport;
     pub use crate::protocol::tools::ToolAnnotations;
-    pub use crate::resolve::from_request::{FromRequest, Injected};
-    pub use crate::resolve::from_resolved::{ConsumerCheck, FromResolved, consumer_check};
+    pub use crate::resolve::from_request::FromRequest;
+    pub use crate::resolve::from_resolved::consumer_check;
     pub use crate::resolve::inputs::{ArgumentSource, ResolverInputs};
-    pub use crate::resolve::into_resolution::{IntoResolution, Outcome};
+    pub use crate::resolve::into_resolution::Outcome;
     pub use crate::resolve::param_spec::{
         ParamSpec, ResolverDefinition, ResolverFuture, request_param_spec,
     };
-    pub use crate::resolve::resolved_value::ResolvedValue;
     pub use crate::resolve::resolver::Resolver;
     pub use crate::resolve::return_probe::{ReturnProbe, ViaIntoResolution, ViaPlainValue};
     pub use crate::resolve::run::Stop;
     pub use crate::schema::schema_for;
-    pub use crate::server::handler::{HandlerCall, HandlerFuture};
+    pub use crate::server::handler::HandlerCall;
     pub use crate::server::output::{
         OutputShape, Probe, ViaContent, ViaStructured, ViaStructuredResult, ViaUnsupported,
     };
@@ -325,10 +331,6 @@ pub mod __private {
     };
     pub use crate::server::tool::{ToolDefinition, ToolFuture, ToolMarker};
 
-    /// The `requestState` codec, for the benchmarks.
-    pub mod request_state {
-        pub use crate::request_state::codec::{Binding, Refusal, StateCodec, arguments_digest};
-    }
     pub use schemars;
     pub use serde;
     pub use std::any::{Any, TypeId};
@@ -337,7 +339,7 @@ pub mod __private {
 
     /// Runs a plain (blocking) function on the blocking thread pool, so it never stalls the
     /// async runtime. A panic becomes a `ToolError` naming `what`.
-    pub async fn run_blocking<T, F>(what: &'static str, body: F) -> Result<T, ToolError>
+    pub async fn run_blocking<T, F>(what: &'static str, body: F) -> Result<T, crate::ToolError>
     where
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
@@ -348,7 +350,7 @@ pub mod __private {
                 let message = crate::resolve::run::panic_message(&panic);
                 tracing::error!(what, panic = message, "blocking function panicked");
             }
-            ToolError::new(format!("{what} panicked"))
+            crate::ToolError::new(format!("{what} panicked"))
         })
     }
 }

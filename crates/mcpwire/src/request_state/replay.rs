@@ -35,6 +35,10 @@ pub type ReplayFuture<'a> = Pin<Box<dyn Future<Output = bool> + Send + 'a>>;
 /// let server = mcpwire::McpServer::new("shop").replay_guard(Forever::default());
 /// # drop(server);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a replay guard",
+    note = "implement `mcpwire::request_state::ReplayGuard`, or use `mcpwire::request_state::MemoryReplayGuard`"
+)]
 pub trait ReplayGuard: Send + Sync + 'static {
     /// Records `call_id` as completed until `expires_at_ms` (milliseconds since the Unix
     /// epoch: no state of the call is valid after it). `true` the first time, `false` for a

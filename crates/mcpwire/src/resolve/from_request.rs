@@ -36,7 +36,7 @@ use std::borrow::Cow;
     note = "a tool argument's type must implement `serde::Deserialize` and `schemars::JsonSchema` (derive both)",
     note = "a value your own function computes is a parameter marked `#[resolve(function)]`"
 )]
-pub trait FromRequest: Sized + Send + 'static {
+pub trait FromRequest: sealed::Sealed + Sized + Send + 'static {
     /// What the parsed arguments hold for this parameter.
     #[doc(hidden)]
     type Field: DeserializeOwned + JsonSchema + Send + Sync + 'static;
@@ -53,6 +53,15 @@ pub trait FromRequest: Sized + Send + 'static {
     #[doc(hidden)]
     fn from_context(context: Context) -> Option<Self>;
 }
+
+/// Only the SDK implements [`FromRequest`]: a parameter is a tool argument (any type that
+/// deserializes and has a schema) or the `Context`, nothing else.
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl<T: DeserializeOwned + JsonSchema + Send + Sync + 'static> sealed::Sealed for T {}
+impl sealed::Sealed for Context {}
 
 /// Not recommended in errors: a type that is neither an argument nor the context is reported
 /// by the trait's own message, not by the first bound of this impl it misses.

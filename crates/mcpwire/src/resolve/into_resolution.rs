@@ -83,6 +83,10 @@ impl<V> Outcome<V> {
 ///
 /// assert!(McpServer::new("shop").tool(reserve).is_ok());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not something a resolver can resolve to",
+    note = "a resolver returns a value, a `Result<T, E>`, or a question (`Elicit`, `ElicitUrl`, `Sample`, `ListRoots`); implement `mcpwire::resolve::IntoResolution` for your own kind"
+)]
 pub trait IntoResolution: Send + 'static {
     /// The value consumers receive.
     type Value: Send + Sync + 'static;

@@ -33,6 +33,10 @@ use std::sync::Mutex;
 /// let server = McpServer::new("demo").http().event_store(Counted::default());
 /// # drop(server);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an event store",
+    note = "implement `mcpwire::transport::http::EventStore`, or use `mcpwire::transport::http::MemoryEventStore`"
+)]
 pub trait EventStore: Send + Sync + 'static {
     /// Stores `line` as the next event of `stream` in `session`; returns the event's id.
     ///
