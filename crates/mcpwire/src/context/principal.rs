@@ -52,6 +52,7 @@ pub struct Issuer(
 impl Issuer {
     /// The key a caller authenticated as `subject` by this issuer is bound by: unambiguous for
     /// every pair (the issuer's length comes first), and never equal to another issuer's.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn binding(&self, subject: &str) -> String {
         format!("{}:{}{}", self.0.len(), self.0, subject)
     }

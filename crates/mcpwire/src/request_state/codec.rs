@@ -133,11 +133,6 @@ impl StateCodec {
         self
     }
 
-    /// The longest token sealed or accepted.
-    pub fn max_bytes(&self) -> usize {
-        self.max_bytes
-    }
-
     /// Seals `state` (the engine's plaintext) of the call `call_id` (see [`new_call_id`]) for
     /// `binding`.
     ///
