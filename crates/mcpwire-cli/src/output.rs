@@ -1,7 +1,7 @@
 //! Printing results for people: text blocks as they are, images and audio summarised,
 //! structured content pretty-printed. With `--json` the raw result goes to stdout instead.
 //!
-//! Everything goes through [`line`]: a reader that stops early (`| head -1`) closes stdout,
+//! Everything goes through [`line()`]: a reader that stops early (`| head -1`) closes stdout,
 //! and the command then ends quietly with exit 0 instead of panicking on the broken pipe.
 
 use crate::exit::Failure;
