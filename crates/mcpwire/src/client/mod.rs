@@ -58,30 +58,32 @@ pub mod auth;
 mod builder;
 #[allow(clippy::module_inception)]
 mod client;
+mod envelope;
 mod era;
 mod error;
-mod first_output;
 mod handlers;
 mod headers;
-mod http;
+#[cfg(all(test, feature = "http"))]
+mod http_refusal_tests;
+#[cfg(all(test, feature = "http"))]
+mod http_scripted_server_tests;
 #[cfg(test)]
 mod layering_tests;
 mod listen;
-#[cfg(feature = "server")]
-mod memory;
 #[cfg(all(test, feature = "server"))]
 mod memory_tests;
 mod negotiate;
 mod notifications;
 mod options;
 mod peer;
+mod requests;
 mod rounds;
 #[cfg(test)]
 mod scripted_tests;
-mod stdio;
+mod server_details;
+mod session;
 #[cfg(all(test, unix))]
 mod stdio_tests;
-mod streams;
 mod transport;
 
 pub use builder::ClientBuilder;
@@ -89,9 +91,9 @@ pub use client::Client;
 pub use era::EraChoice;
 pub use error::ClientError;
 pub use handlers::{FormElicitation, UrlElicitation};
-pub use http::HttpOptions;
 pub use listen::Subscription;
-pub use negotiate::ServerDetails;
 pub use notifications::{Notifications, ServerNotification};
 pub use options::CallOptions;
-pub use stdio::StdioServer;
+pub use server_details::ServerDetails;
+pub use transport::http::HttpOptions;
+pub use transport::stdio::StdioServer;

@@ -31,7 +31,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "server/core.rs",
         "tasks/options.rs",
     ],
-    &["client/negotiate.rs", "client/peer.rs"],
 ];
 
 #[test]

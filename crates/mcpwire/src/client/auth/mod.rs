@@ -106,23 +106,3 @@ pub use registration::{ClientRegistration, TokenAuthMethod};
 pub use scope::choose_scope;
 pub use store::{Credentials, FileStore, MemoryStore, TokenStore};
 pub use tokens::Tokens;
-
-use super::builder::ClientBuilder;
-
-impl ClientBuilder {
-    /// Obtains OAuth tokens for HTTP servers that ask for them (see [`auth`](self)).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mcpwire::client::Client;
-    /// use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
-    ///
-    /// let builder = Client::builder().oauth(OAuth::new(HeadlessAuthorizer::new("http://localhost:3000/callback")));
-    /// # drop(builder);
-    /// ```
-    pub fn oauth(mut self, oauth: OAuth) -> Self {
-        self.oauth = Some(oauth);
-        self
-    }
-}
