@@ -290,10 +290,7 @@ impl Client {
         arguments: impl Serialize,
         options: CallOptions,
     ) -> Result<CallToolResult, ClientError> {
-        let params = requests::fields(&CallTool {
-            name,
-            arguments: serde_json::to_value(arguments)?,
-        })?;
+        let params = requests::fields(&CallTool { name, arguments })?;
         match self
             .request_as("tools/call", params.clone(), &options)
             .await

@@ -23,9 +23,9 @@ pub(crate) struct ListPage {
 
 /// `tools/call`.
 #[derive(Serialize)]
-pub(crate) struct CallTool<'a> {
+pub(crate) struct CallTool<'a, A> {
     pub(crate) name: &'a str,
-    pub(crate) arguments: Value,
+    pub(crate) arguments: A,
 }
 
 /// `logging/setLevel` (2025-11-25).

@@ -1,8 +1,10 @@
 //! The Streamable HTTP transport: every message is a POST to one endpoint, answered with JSON or
 //! an event stream. On 2025-11-25 it keeps the `Mcp-Session-Id`, opens the GET stream for the
-//! server's own messages (connecting returns once the server has answered it), and reports a lost session (`404`) so the client re-initializes. On
+//! server's own messages (connecting returns once the server has answered it), and reports a
+//! lost session (`404`) as `ClientError::SessionExpired`, for the session above to reopen. On
 //! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
-//! request's stream cancels it.
+//! request's stream cancels it. With OAuth, it asks `auth` for the bearer token and hands it
+//! the `401`/`403` challenges.
 
 use super::refusal::{self, Refusal};
 use super::sse;
