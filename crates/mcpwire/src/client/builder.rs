@@ -1,19 +1,30 @@
-//! Configuring a client: who it is, which era, its handlers, limits; then connecting.
+//! Configuring a client (who it is, which era, its handlers, limits, OAuth), then connecting:
+//! every `connect_*` starts its transport, puts a peer on it, opens the conversation
+//! (`negotiate`) and hands the session to a [`Client`].
 
+#[cfg(feature = "auth")]
+use super::auth::OAuth;
 use super::client::Client;
 use super::era::{EraChoice, Verdicts};
 use super::error::ClientError;
 use super::handlers::{FormElicitation, Handlers, UrlElicitation};
 use super::negotiate::{self, OpenError};
 use super::peer::{Mode, Peer, Settings};
-use super::transport::Transport;
+use super::session::Session;
+use super::transport::http::{self, HttpOptions};
+#[cfg(feature = "server")]
+use super::transport::memory;
+use super::transport::stdio::{self, StdioServer};
+use super::transport::{Inbox, Transport, streams};
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitResult, Era,
     ErrorObject, Implementation, ListRootsResult,
 };
+#[cfg(feature = "server")]
+use crate::server::McpServer;
 use std::future::Future;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::io::{AsyncRead, AsyncWrite};
 
 /// Builds a [`Client`]: set what you need, then connect.
 ///
@@ -39,17 +50,17 @@ use tokio::sync::mpsc;
 /// ```
 #[derive(Clone)]
 pub struct ClientBuilder {
-    pub(crate) info: Implementation,
-    pub(crate) era: EraChoice,
-    pub(crate) handlers: Handlers,
-    pub(crate) timeout: Duration,
-    pub(crate) max_rounds: u32,
-    pub(crate) max_pages: usize,
-    pub(crate) probe_timeout: Duration,
+    info: Implementation,
+    era: EraChoice,
+    handlers: Handlers,
+    timeout: Duration,
+    max_rounds: u32,
+    max_pages: usize,
+    probe_timeout: Duration,
     /// The `Auto` verdicts per HTTP URL.
-    pub(crate) verdicts: Verdicts,
+    verdicts: Verdicts,
     #[cfg(feature = "auth")]
-    pub(crate) oauth: Option<super::auth::OAuth>,
+    oauth: Option<OAuth>,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -287,12 +298,204 @@ impl ClientBuilder {
     pub fn capabilities(&self) -> ClientCapabilities {
         self.handlers.capabilities()
     }
+}
+
+/// Connecting: each transport started, then the conversation opened on it.
+impl ClientBuilder {
+    /// Starts `server` as a child process and opens the conversation. With
+    /// [`EraChoice::Auto`] the child is asked `server/discover` first and spoken to with
+    /// `initialize` when it refuses or does not answer within
+    /// [`probe_timeout`](ClientBuilder::probe_timeout) of its first output; a server that exits
+    /// on the probe is started once more, on 2025-11-25. Pin the era to skip the probe.
+    ///
+    /// # Errors
+    ///
+    /// When the program cannot be started, or the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::{Client, EraChoice, StdioServer};
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+    /// let client = Client::builder()
+    ///     .era(EraChoice::Legacy)
+    ///     .connect_stdio(StdioServer::new("my-mcp-server"))
+    ///     .await?;
+    /// client.ping().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_stdio(self, server: StdioServer) -> Result<Client, ClientError> {
+        let (transport, incoming) = stdio::start(&server)?;
+        let era = self.era;
+        match self
+            .clone()
+            .open_probing(Box::new(transport), incoming, era)
+            .await
+        {
+            Ok(client) => Ok(client),
+            // It exited on `server/discover`: once more, with `initialize` first.
+            Err(OpenError::ClosedOnProbe(_)) => {
+                let (transport, incoming) = stdio::start(&server)?;
+                self.open(Box::new(transport), incoming, EraChoice::Legacy)
+                    .await
+            }
+            Err(OpenError::Failed(error)) => Err(error),
+        }
+    }
+
+    /// Connects to a Streamable HTTP endpoint (e.g. `http://127.0.0.1:8000/mcp`). With
+    /// [`EraChoice::Auto`] the client probes with `server/discover` and falls back to
+    /// `initialize` when the server does not speak 2026-07-28 (it refuses the probe, or does not
+    /// answer within [`probe_timeout`](ClientBuilder::probe_timeout)); the verdict is kept for
+    /// the URL, and connecting to it again with this builder or a clone does not probe again.
+    ///
+    /// # Errors
+    ///
+    /// When the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+    /// let client = mcpwire::client::Client::builder().connect_http("http://127.0.0.1:8000/mcp").await?;
+    /// println!("{:?}", client.era());
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_http(self, url: &str) -> Result<Client, ClientError> {
+        self.connect_http_with(url, HttpOptions::new()).await
+    }
+
+    /// [`connect_http`](ClientBuilder::connect_http) with extra headers.
+    ///
+    /// # Errors
+    ///
+    /// When the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::HttpOptions;
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
+    /// let options = HttpOptions::new().header("Authorization", "Bearer t")?;
+    /// let client = mcpwire::client::Client::builder()
+    ///     .connect_http_with("http://127.0.0.1:8000/mcp", options)
+    ///     .await?;
+    /// # drop(client); Ok(()) }
+    /// ```
+    pub async fn connect_http_with(
+        self,
+        url: &str,
+        options: HttpOptions,
+    ) -> Result<Client, ClientError> {
+        let (transport, incoming) = http::start(
+            url,
+            options,
+            #[cfg(feature = "auth")]
+            self.oauth.clone(),
+        )?;
+        let verdicts = self.verdicts.clone();
+        let era = verdicts.choice(url, self.era);
+        let client = self.open(Box::new(transport), incoming, era).await?;
+        if era == EraChoice::Auto {
+            verdicts.remember(url, client.era());
+        }
+        Ok(client)
+    }
+
+    /// Connects over a pair of byte streams carrying one JSON-RPC message per line (a socket,
+    /// a pipe, `tokio::io::duplex`). With [`EraChoice::Auto`] the probe
+    /// runs on the connection itself: pin the era for a server that exits on any message before
+    /// `initialize`.
+    ///
+    /// # Errors
+    ///
+    /// When the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::{Client, EraChoice};
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Says hello.
+    /// #[tool]
+    /// async fn hello() -> &'static str { "hello" }
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    /// let (server_read, server_write) = tokio::io::split(server_end);
+    /// let server = McpServer::new("hello").tool(hello)?;
+    /// tokio::spawn(server.serve_streams(server_read, server_write));
+    /// let (read, write) = tokio::io::split(client_end);
+    /// let client = Client::builder().era(EraChoice::Legacy).connect_streams(read, write).await?;
+    /// let result = client.call_tool("hello", serde_json::json!({})).await?;
+    /// assert_eq!(result.content, [Content::text("hello")]);
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_streams<R, W>(self, reader: R, writer: W) -> Result<Client, ClientError>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (lines, incoming) = streams::Lines::start(reader, writer);
+        let era = self.era;
+        self.open(Box::new(lines), incoming, era).await
+    }
+
+    #[cfg(feature = "server")]
+    /// Starts `server` on the current runtime and connects to it in memory.
+    ///
+    /// # Errors
+    ///
+    /// When the server fails to start, or the conversation cannot be opened.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::{Client, EraChoice};
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = McpServer::new("calc").tool(add)?;
+    /// let client = Client::builder().era(EraChoice::Modern).connect_memory(server).await?;
+    /// let sum: serde_json::Value = client.call_tool_as("add", serde_json::json!({"a": 2, "b": 3})).await?;
+    /// assert_eq!(sum, serde_json::json!({"result": 5}));
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_memory(self, server: McpServer) -> Result<Client, ClientError> {
+        let (memory, incoming) = memory::start(server).await?;
+        let era = self.era;
+        self.open(Box::new(memory), incoming, era).await
+    }
+
+    #[cfg(feature = "auth")]
+    /// Obtains OAuth tokens for HTTP servers that ask for them (see [`auth`](super::auth)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::Client;
+    /// use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
+    ///
+    /// let builder = Client::builder().oauth(OAuth::new(HeadlessAuthorizer::new("http://localhost:3000/callback")));
+    /// # drop(builder);
+    /// ```
+    pub fn oauth(mut self, oauth: OAuth) -> Self {
+        self.oauth = Some(oauth);
+        self
+    }
 
     /// Opens the conversation on a started transport.
     pub(crate) async fn open(
         self,
         transport: Box<dyn Transport>,
-        inbox: mpsc::UnboundedReceiver<String>,
+        inbox: Inbox,
         era: EraChoice,
     ) -> Result<Client, ClientError> {
         Ok(self.open_probing(transport, inbox, era).await?)
@@ -302,7 +505,7 @@ impl ClientBuilder {
     pub(crate) async fn open_probing(
         self,
         transport: Box<dyn Transport>,
-        inbox: mpsc::UnboundedReceiver<String>,
+        inbox: Inbox,
         era: EraChoice,
     ) -> Result<Client, OpenError> {
         let settings = Settings {
@@ -317,7 +520,6 @@ impl ClientBuilder {
         };
         let peer = Peer::start(transport, inbox, self.handlers, settings, mode);
         let details = negotiate::open(&peer, era, self.probe_timeout).await?;
-        *peer.details.write().expect("details lock") = details;
-        Ok(Client { peer })
+        Ok(Client::new(Session::new(peer, details)))
     }
 }

@@ -1,22 +1,26 @@
 //! The client handle and its typed calls.
 
 use super::error::ClientError;
-use super::negotiate::ServerDetails;
 use super::notifications::Notifications;
 use super::options::CallOptions;
 use super::peer::Peer;
+use super::requests::{self, CallTool, Empty, ListPage, SetLevel};
 use super::rounds::request_with_input;
+use super::server_details::ServerDetails;
+use super::session::Session;
 use crate::protocol::completion::CompletionArgument;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
 use crate::protocol::{
-    CallToolResult, CompleteResult, CompletionReference, Era, GetPromptResult, LoggingLevel,
-    Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+    CallToolResult, CompleteParams, CompleteResult, CompletionReference, Era, GetPromptParams,
+    GetPromptResult, LoggingLevel, Prompt, ReadResourceParams, ReadResourceResult, Resource,
+    ResourceTemplate, Tool,
 };
 use crate::wire::header_params::header_params;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -41,12 +45,12 @@ use std::sync::Arc;
 /// ```
 #[derive(Clone)]
 pub struct Client {
-    pub(crate) peer: Arc<Peer>,
+    session: Arc<Session>,
 }
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mode = self.peer.mode();
+        let mode = self.peer().mode();
         f.debug_struct("Client")
             .field("era", &mode.era)
             .field("protocol_version", &mode.version)
@@ -63,6 +67,22 @@ struct Page {
 }
 
 impl Client {
+    /// The client of an open conversation.
+    pub(crate) fn new(session: Session) -> Self {
+        Self {
+            session: Arc::new(session),
+        }
+    }
+
+    /// The conversation.
+    pub(crate) fn session(&self) -> &Arc<Session> {
+        &self.session
+    }
+
+    fn peer(&self) -> &Arc<Peer> {
+        self.session.peer()
+    }
+
     /// The era in use: [`Era::Legacy`] (2025-11-25) or [`Era::Modern`] (2026-07-28).
     ///
     /// # Examples
@@ -75,7 +95,7 @@ impl Client {
     /// # }
     /// ```
     pub fn era(&self) -> Era {
-        self.peer.mode().era
+        self.peer().mode().era
     }
 
     /// What the server said about itself (revision, capabilities, info, instructions).
@@ -88,7 +108,7 @@ impl Client {
     /// # }
     /// ```
     pub fn server(&self) -> ServerDetails {
-        self.peer.details.read().expect("details lock").clone()
+        self.session.details()
     }
 
     /// The server's notifications from now on (list changes, resource updates, log messages).
@@ -104,7 +124,7 @@ impl Client {
     /// # }
     /// ```
     pub fn notifications(&self) -> Notifications {
-        Notifications(self.peer.subscribe())
+        Notifications(self.peer().subscribe())
     }
 
     /// Sends any request and returns its raw result (after any `input_required` rounds).
@@ -119,7 +139,7 @@ impl Client {
     /// ```
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
         let raw = self
-            .request_raw(method, object(params)?, &CallOptions::new())
+            .request_raw(method, requests::object(params)?, &CallOptions::new())
             .await?;
         Ok(serde_json::from_str(raw.get())?)
     }
@@ -146,7 +166,9 @@ impl Client {
         params: Value,
         options: CallOptions,
     ) -> Result<Value, ClientError> {
-        let raw = self.request_raw(method, object(params)?, &options).await?;
+        let raw = self
+            .request_raw(method, requests::object(params)?, &options)
+            .await?;
         Ok(serde_json::from_str(raw.get())?)
     }
 
@@ -156,7 +178,7 @@ impl Client {
         params: Map<String, Value>,
         options: &CallOptions,
     ) -> Result<Box<RawValue>, ClientError> {
-        request_with_input(&self.peer, method, params, options).await
+        request_with_input(&self.session, method, params, options).await
     }
 
     async fn request_as<T: DeserializeOwned>(
@@ -174,11 +196,11 @@ impl Client {
     async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
-        for _ in 0..self.peer.settings.max_pages {
-            let mut params = Map::new();
-            if let Some(cursor) = cursor.take() {
-                params.insert("cursor".into(), json!(cursor));
-            }
+        let max_pages = self.peer().settings.max_pages;
+        for _ in 0..max_pages {
+            let params = requests::fields(&ListPage {
+                cursor: cursor.take(),
+            })?;
             let mut page: Page = self.request_as(method, params, &CallOptions::new()).await?;
             match page.items.remove(key) {
                 Some(Value::Array(page_items)) => items.extend(page_items),
@@ -193,7 +215,7 @@ impl Client {
                 None => return Ok(items),
             }
         }
-        Err(ClientError::TooManyPages(self.peer.settings.max_pages))
+        Err(ClientError::TooManyPages(max_pages))
     }
 
     /// Every tool, all pages (up to the page cap). Tools whose `x-mcp-header` annotations break
@@ -222,7 +244,7 @@ impl Client {
                 Err(_) => continue,
             }
         }
-        *self.peer.tool_headers.lock().expect("tool headers lock") = mirrored;
+        *self.peer().tool_headers.lock().expect("tool headers lock") = mirrored;
         Ok(tools)
     }
 
@@ -268,9 +290,7 @@ impl Client {
         arguments: impl Serialize,
         options: CallOptions,
     ) -> Result<CallToolResult, ClientError> {
-        let mut params = Map::new();
-        params.insert("name".into(), json!(name));
-        params.insert("arguments".into(), serde_json::to_value(arguments)?);
+        let params = requests::fields(&CallTool { name, arguments })?;
         match self
             .request_as("tools/call", params.clone(), &options)
             .await
@@ -357,8 +377,11 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult, ClientError> {
-        let mut params = Map::new();
-        params.insert("uri".into(), json!(uri));
+        let params = requests::fields(&ReadResourceParams {
+            uri: uri.into(),
+            input_responses: None,
+            request_state: None,
+        })?;
         self.request_as("resources/read", params, &CallOptions::new())
             .await
     }
@@ -375,7 +398,8 @@ impl Client {
     /// ```
     pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
         self.legacy_only("resources/subscribe")?;
-        self.request("resources/subscribe", json!({"uri": uri}))
+        let params = requests::fields(&SubscribeParams { uri: uri.into() })?;
+        self.request_as::<Value>("resources/subscribe", params, &CallOptions::new())
             .await
             .map(drop)
     }
@@ -391,7 +415,8 @@ impl Client {
     /// ```
     pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
         self.legacy_only("resources/unsubscribe")?;
-        self.request("resources/unsubscribe", json!({"uri": uri}))
+        let params = requests::fields(&UnsubscribeParams { uri: uri.into() })?;
+        self.request_as::<Value>("resources/unsubscribe", params, &CallOptions::new())
             .await
             .map(drop)
     }
@@ -428,9 +453,12 @@ impl Client {
             .into_iter()
             .map(|(k, v)| (k.into(), v.into()))
             .collect();
-        let mut params = Map::new();
-        params.insert("name".into(), json!(name));
-        params.insert("arguments".into(), serde_json::to_value(arguments)?);
+        let params = requests::fields(&GetPromptParams {
+            name: name.into(),
+            arguments: Some(arguments),
+            input_responses: None,
+            request_state: None,
+        })?;
         self.request_as("prompts/get", params, &CallOptions::new())
             .await
     }
@@ -454,13 +482,14 @@ impl Client {
         argument: &str,
         value: &str,
     ) -> Result<CompleteResult, ClientError> {
-        let mut params = Map::new();
-        params.insert("ref".into(), serde_json::to_value(reference)?);
-        let argument = CompletionArgument {
-            name: argument.into(),
-            value: value.into(),
-        };
-        params.insert("argument".into(), serde_json::to_value(argument)?);
+        let params = requests::fields(&CompleteParams {
+            reference,
+            argument: CompletionArgument {
+                name: argument.into(),
+                value: value.into(),
+            },
+            context: None,
+        })?;
         self.request_as("completion/complete", params, &CallOptions::new())
             .await
     }
@@ -477,12 +506,14 @@ impl Client {
     /// ```
     pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
         match self.era() {
-            Era::Legacy => self
-                .request("logging/setLevel", json!({"level": level}))
-                .await
-                .map(drop),
+            Era::Legacy => {
+                let params = requests::fields(&SetLevel { level })?;
+                self.request_as::<Value>("logging/setLevel", params, &CallOptions::new())
+                    .await
+                    .map(drop)
+            }
             Era::Modern => {
-                *self.peer.log_level.lock().expect("log level lock") = Some(level);
+                *self.peer().log_level.lock().expect("log level lock") = Some(level);
                 Ok(())
             }
         }
@@ -499,7 +530,10 @@ impl Client {
     /// ```
     pub async fn ping(&self) -> Result<(), ClientError> {
         self.legacy_only("ping")?;
-        self.request("ping", json!({})).await.map(drop)
+        let params = requests::fields(&Empty {})?;
+        self.request_as::<Value>("ping", params, &CallOptions::new())
+            .await
+            .map(drop)
     }
 
     /// Tells the server the client's roots changed (2025-11-25
@@ -515,8 +549,8 @@ impl Client {
     /// ```
     pub async fn notify_roots_changed(&self) -> Result<(), ClientError> {
         self.legacy_only("notifications/roots/list_changed")?;
-        self.peer
-            .notify("notifications/roots/list_changed", json!({}))
+        self.peer()
+            .notify("notifications/roots/list_changed", &Empty {})
             .await
     }
 
@@ -532,7 +566,7 @@ impl Client {
     /// # }
     /// ```
     pub async fn close(&self) {
-        self.peer.transport().close().await;
+        self.peer().transport().close().await;
     }
 
     fn legacy_only(&self, method: &'static str) -> Result<(), ClientError> {
@@ -540,16 +574,6 @@ impl Client {
             Era::Legacy => Ok(()),
             Era::Modern => Err(ClientError::Unsupported(method)),
         }
-    }
-}
-
-fn object(params: Value) -> Result<Map<String, Value>, ClientError> {
-    match params {
-        Value::Object(map) => Ok(map),
-        Value::Null => Ok(Map::new()),
-        other => Err(ClientError::Protocol(format!(
-            "params must be an object, not {other}"
-        ))),
     }
 }
 

@@ -7,9 +7,10 @@ use super::client::Client;
 use super::error::ClientError;
 use super::notifications::{Notifications, ServerNotification};
 use super::options::CallOptions;
-use crate::protocol::subscriptions::{ACKNOWLEDGED, LISTEN};
+use super::requests;
+use crate::protocol::subscriptions::{ACKNOWLEDGED, LISTEN, ListenParams};
 use crate::protocol::{Era, SubscriptionFilter};
-use serde_json::{Map, json};
+use serde_json::json;
 use std::time::Duration;
 
 /// How long a subscription may stay open.
@@ -112,12 +113,16 @@ impl Client {
             return Err(ClientError::Unsupported(LISTEN));
         }
         let mut notifications = self.notifications();
-        let mut params = Map::new();
-        params.insert("notifications".into(), serde_json::to_value(&filter)?);
-        let peer = self.peer.clone();
+        let params = requests::fields(&ListenParams {
+            notifications: filter,
+        })?;
+        let session = self.session().clone();
         let mut request = tokio::spawn(async move {
             let options = CallOptions::new().timeout(FOREVER);
-            peer.request(LISTEN, params, None, &options).await.map(drop)
+            session
+                .request(LISTEN, params, None, &options)
+                .await
+                .map(drop)
         });
         let acknowledged = async {
             loop {

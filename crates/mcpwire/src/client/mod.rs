@@ -37,51 +37,84 @@
 
 //! # How it is built
 //!
-//! - `transport`: what a connection must do (send one message; deliver what comes back to an
-//!   inbox). `memory`, `streams` (line-delimited byte streams), `stdio` (a child process on
-//!   `streams`) and `http` implement it; `http` alone knows sessions, event streams and
-//!   resumption.
-//! - `peer`: the connection core, for every transport: ids, the calls waiting for answers,
-//!   timeouts that progress extends, cancellation on drop, routing of what the server sends.
-//! - `negotiate`: `initialize`, `server/discover`, the `-32022` retry, the `Auto` fallback.
-//! - `rounds`: the `input_required` loop; `handlers`: the answers to the server's questions,
-//!   for both eras.
-//! - `client`, `listen`: the typed calls. `headers`: the 2026-07-28 mirrored headers.
-//! - `auth` (feature `auth`): OAuth 2.1; `http` asks it for the bearer token and hands it the
-//!   `401`/`403` challenges.
+//! Its floors, drawn as a building (the socket at the bottom). A file imports only from the
+//! floors below its own, and from the crate's `protocol` and shared low layer (line framing,
+//! Base64 header values, the `x-mcp-header` rules), never from the server's modules. On the
+//! ground floor, a file imports only those listed before it.
 //!
-//! The client uses [`protocol`](crate::protocol) and the crate's shared low layer (line
-//! framing, the Base64 header values, the `x-mcp-header` rules), never the server's modules.
+//! ```text
+//!  8  builder.rs        connect_* (start a transport, a peer on it, negotiate, a session),
+//!                       oauth, the settings
+//!  7  listen.rs         subscriptions/listen, on Client
+//!  6  client.rs         Client: the typed calls
+//!  5  rounds.rs         the input_required loop
+//!  4  session.rs        the open conversation; a lost 2025-11-25 session reopened (404)
+//!  3  negotiate.rs      initialize, server/discover, the -32022 retry, the Auto probe
+//!  2  peer.rs           ids, calls waiting for answers, timeouts, cancellation, routing
+//!  1  handlers.rs       the answers to the server's questions, both eras
+//!  0  transport/        mod.rs: the Transport trait (send one message; an inbox back)
+//!       streams.rs      newline-delimited messages over byte streams
+//!       stdio.rs        a child process on streams.rs (first_output.rs: the probe's clock)
+//!       http.rs         Streamable HTTP (sse.rs, refusal.rs): sessions, event streams,
+//!                       resumption, bearer tokens from auth/
+//!       memory.rs       an McpServer in the same process (feature `server`)
+//!  G  auth/ (OAuth 2.1), error.rs, options.rs, era.rs, notifications.rs, server_details.rs,
+//!     requests.rs (typed params), envelope.rs (JSON-RPC messages), headers.rs (2026-07-28
+//!     mirrored headers)
+//! ```
+//!
+//! # The way of one call
+//!
+//! [`Client::call_tool`] goes down, file by file, and never comes back up to a file it passed:
+//!
+//! 1. `client.rs`: `call_tool` → `call_tool_with` serializes the typed params
+//!    (`requests.rs`), and hands them to
+//! 2. `rounds.rs`: `request_with_input` sends the request and, while the server answers
+//!    `input_required`, answers its questions (`handlers.rs`) and sends again with the
+//!    `requestState` echoed;
+//! 3. `session.rs`: `Session::request` sends once more after reopening a session the server
+//!    lost (`negotiate.rs`'s `initialize`, below it);
+//! 4. `peer.rs`: `Peer::request` takes an id, adds `_meta` and the mirrored headers
+//!    (`headers.rs`), writes the message (`envelope.rs`), registers the waiting call, and
+//!    gives it to
+//! 5. `transport/mod.rs`: `Transport::send`, implemented by `transport/http.rs` (a POST;
+//!    `reqwest` to the socket), `transport/stdio.rs` through `transport/streams.rs` (a line on
+//!    the child's stdin), or `transport/memory.rs` (a channel to the server).
+//!
+//! The answer comes back as data, not as a call up: the transport puts it in the inbox, and
+//! `peer.rs`'s reader hands it to the waiting call.
 
 #[cfg(feature = "auth")]
 pub mod auth;
 mod builder;
 #[allow(clippy::module_inception)]
 mod client;
+mod envelope;
 mod era;
 mod error;
-mod first_output;
 mod handlers;
 mod headers;
-mod http;
+#[cfg(all(test, feature = "http"))]
+mod http_refusal_tests;
+#[cfg(all(test, feature = "http"))]
+mod http_scripted_server_tests;
 #[cfg(test)]
 mod layering_tests;
 mod listen;
-#[cfg(feature = "server")]
-mod memory;
 #[cfg(all(test, feature = "server"))]
 mod memory_tests;
 mod negotiate;
 mod notifications;
 mod options;
 mod peer;
+mod requests;
 mod rounds;
 #[cfg(test)]
 mod scripted_tests;
-mod stdio;
+mod server_details;
+mod session;
 #[cfg(all(test, unix))]
 mod stdio_tests;
-mod streams;
 mod transport;
 
 pub use builder::ClientBuilder;
@@ -89,9 +122,9 @@ pub use client::Client;
 pub use era::EraChoice;
 pub use error::ClientError;
 pub use handlers::{FormElicitation, UrlElicitation};
-pub use http::HttpOptions;
 pub use listen::Subscription;
-pub use negotiate::ServerDetails;
 pub use notifications::{Notifications, ServerNotification};
 pub use options::CallOptions;
-pub use stdio::StdioServer;
+pub use server_details::ServerDetails;
+pub use transport::http::HttpOptions;
+pub use transport::stdio::StdioServer;

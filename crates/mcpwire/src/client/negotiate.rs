@@ -1,45 +1,19 @@
-//! Opening the conversation: `initialize` (2025-11-25), `server/discover` (2026-07-28) with a
-//! retry on `-32022` under a revision from `supported`, and the `Auto` probe that falls back to
-//! `initialize` when the server does not speak 2026-07-28.
+//! Opening the conversation on a peer: `initialize` (2025-11-25), `server/discover`
+//! (2026-07-28) with a retry on `-32022` under a revision from `supported`, and the `Auto` probe
+//! that falls back to `initialize` when the server does not speak 2026-07-28.
 
 use super::era::EraChoice;
 use super::error::ClientError;
 use super::options::CallOptions;
 use super::peer::{Mode, Peer};
-use super::transport::BoxFuture;
+use super::requests::{self, Empty, Initialize};
+use super::server_details::ServerDetails;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::{Era, Implementation, ServerCapabilities, meta, version};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
-
-/// What the server said about itself when the conversation opened.
-///
-/// # Examples
-///
-/// ```no_run
-/// # async fn demo(client: mcpwire::client::Client) {
-/// let server = client.server();
-/// println!("{} speaks {}", server.info.as_ref().map_or("?", |i| i.name.as_str()), server.protocol_version);
-/// # }
-/// ```
-#[derive(Clone, Debug, Default)]
-#[non_exhaustive]
-pub struct ServerDetails {
-    /// The revision in use.
-    pub protocol_version: String,
-    /// Every revision the server lists (2026-07-28 `supportedVersions`; on 2025-11-25 the one
-    /// negotiated).
-    pub supported_versions: Vec<String>,
-    /// What the server offers.
-    pub capabilities: ServerCapabilities,
-    /// Who the server is, when it says.
-    pub info: Option<Implementation>,
-    /// How to use the server, for the model.
-    pub instructions: Option<String>,
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -144,18 +118,16 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
         era: Era::Legacy,
         version: None,
     });
-    let mut params = Map::new();
-    params.insert("protocolVersion".into(), json!(version::LATEST_LEGACY));
     let mut capabilities = peer.handlers.capabilities();
     if capabilities.roots.is_some() {
         // 2025-11-25: the client announces root changes (`Client::notify_roots_changed`).
         capabilities.roots = Some(json!({"listChanged": true}));
     }
-    params.insert("capabilities".into(), serde_json::to_value(capabilities)?);
-    params.insert(
-        "clientInfo".into(),
-        serde_json::to_value(&peer.settings.info)?,
-    );
+    let params = requests::fields(&Initialize {
+        protocol_version: version::LATEST_LEGACY,
+        capabilities,
+        client_info: &peer.settings.info,
+    })?;
     let raw = peer
         .request("initialize", params, None, &CallOptions::new())
         .await?;
@@ -171,7 +143,7 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
         era: Era::Legacy,
         version: Some(answer.protocol_version.clone()),
     });
-    peer.notify("notifications/initialized", json!({})).await?;
+    peer.notify("notifications/initialized", &Empty {}).await?;
     peer.transport().session_opened().await;
     Ok(ServerDetails {
         supported_versions: vec![answer.protocol_version.clone()],
@@ -266,24 +238,4 @@ fn discovered(version: &str, raw: &str) -> Result<ServerDetails, ClientError> {
         info,
         instructions: answer.instructions,
     })
-}
-
-/// Opens a new 2025-11-25 session after the server lost the one numbered `lost` (HTTP `404`);
-/// a concurrent caller that already reopened it is not repeated.
-pub(crate) fn reinitialize(peer: &Arc<Peer>, lost: u64) -> BoxFuture<'_, Result<(), ClientError>> {
-    Box::pin(reopen(peer, lost))
-}
-
-async fn reopen(peer: &Arc<Peer>, lost: u64) -> Result<(), ClientError> {
-    let _reopening = peer.reopening.lock().await;
-    if peer.session.load(Ordering::Acquire) != lost {
-        return Ok(());
-    }
-    peer.transport().forget_session();
-    let details = initialize(peer)
-        .await
-        .map_err(|_| ClientError::SessionExpired)?;
-    *peer.details.write().expect("details lock") = details;
-    peer.session.fetch_add(1, Ordering::AcqRel);
-    Ok(())
 }

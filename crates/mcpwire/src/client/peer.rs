@@ -1,26 +1,29 @@
-//! The connection core: request ids, the table of calls waiting for answers, the reader that
-//! routes what the server sends (responses, progress, notifications, and on 2025-11-25 the
-//! server's own requests), timeouts that progress extends, and cancellation when a call's
-//! future is dropped.
+//! The connection core, for every transport: request ids, the table of calls waiting for
+//! answers, the reader that routes what the server sends (responses, progress, notifications,
+//! and on 2025-11-25 the server's own requests), timeouts that progress extends, and
+//! cancellation when a call's future is dropped. One request here is one message: a lost
+//! session is the caller's to reopen (`session`).
 
+use super::envelope::{NotificationMessage, RequestMessage};
 use super::error::ClientError;
 use super::handlers::Handlers;
 use super::headers;
-use super::negotiate::ServerDetails;
 use super::notifications::ServerNotification;
 use super::options::{CallOptions, ProgressCallback};
-use super::transport::{Kind, Outgoing, Transport};
+use super::transport::{Inbox, Kind, Outgoing, Transport};
+use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
 use crate::protocol::progress::ProgressParams;
 use crate::protocol::{Era, ErrorObject, Implementation, LoggingLevel, RequestId, meta};
 use crate::wire::header_params::HeaderParam;
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
 /// Settings fixed when the client is built.
@@ -66,12 +69,6 @@ pub(crate) struct Peer {
     pub(crate) tool_headers: Mutex<HashMap<String, Vec<HeaderParam>>>,
     /// 2026-07-28: the per-request log level.
     pub(crate) log_level: Mutex<Option<LoggingLevel>>,
-    /// Counts 2025-11-25 sessions (a lost one is reopened once, by one caller).
-    pub(crate) session: AtomicU64,
-    /// Serializes re-initialization after a lost session.
-    pub(crate) reopening: tokio::sync::Mutex<()>,
-    /// What the server said when the conversation opened.
-    pub(crate) details: RwLock<ServerDetails>,
     /// The server's requests being answered (2025-11-25), to stop on its `notifications/cancelled`.
     answering: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
     /// Set once the server's messages ended: every call fails at once from then on.
@@ -82,7 +79,7 @@ impl Peer {
     /// A peer on `transport`, reading `inbox` on a task of its own.
     pub(crate) fn start(
         transport: Box<dyn Transport>,
-        inbox: mpsc::UnboundedReceiver<String>,
+        inbox: Inbox,
         handlers: Handlers,
         settings: Settings,
         mode: Mode,
@@ -98,9 +95,6 @@ impl Peer {
             mode: RwLock::new(mode),
             tool_headers: Mutex::new(HashMap::new()),
             log_level: Mutex::new(None),
-            session: AtomicU64::new(0),
-            reopening: tokio::sync::Mutex::new(()),
-            details: RwLock::new(ServerDetails::default()),
             closed: AtomicBool::new(false),
             answering: Mutex::new(HashMap::new()),
         });
@@ -124,32 +118,9 @@ impl Peer {
         self.events.subscribe()
     }
 
-    /// Sends one request and waits for its result. `request_state` (2026-07-28) is spliced into
-    /// the params exactly as the server sent it.
+    /// Sends one request and waits for its result. `request_state` (2026-07-28) goes in the
+    /// params exactly as the server sent it.
     pub(crate) async fn request(
-        self: &Arc<Self>,
-        method: &str,
-        params: Map<String, Value>,
-        request_state: Option<&RawValue>,
-        options: &CallOptions,
-    ) -> Result<Box<RawValue>, ClientError> {
-        let mut retried = false;
-        loop {
-            let session = self.session.load(Ordering::Acquire);
-            match self
-                .request_once(method, params.clone(), request_state, options)
-                .await
-            {
-                Err(ClientError::SessionExpired) if !retried && method != "initialize" => {
-                    retried = true;
-                    super::negotiate::reinitialize(self, session).await?;
-                }
-                outcome => return outcome,
-            }
-        }
-    }
-
-    async fn request_once(
         self: &Arc<Self>,
         method: &str,
         params: Map<String, Value>,
@@ -176,20 +147,7 @@ impl Peer {
             }
             Era::Legacy => Vec::new(),
         };
-        let mut params = serde_json::to_string(&Value::Object(params))?;
-        if let Some(state) = request_state {
-            params.pop(); // the closing brace
-            if !params.ends_with('{') {
-                params.push(',');
-            }
-            params.push_str(r#""requestState":"#);
-            params.push_str(state.get());
-            params.push('}');
-        }
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":{},"params":{params}}}"#,
-            serde_json::to_string(method)?
-        );
+        let body = serde_json::to_string(&RequestMessage::new(id, method, &params, request_state))?;
         let progress = Arc::new(Progress {
             callback: options.progress.clone(),
             bumped: AtomicBool::new(false),
@@ -338,13 +296,13 @@ impl Peer {
     }
 
     /// Sends a notification.
-    pub(crate) async fn notify(&self, method: &str, params: Value) -> Result<(), ClientError> {
+    pub(crate) async fn notify(
+        &self,
+        method: &str,
+        params: &impl Serialize,
+    ) -> Result<(), ClientError> {
         let mode = self.mode();
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","method":{},"params":{}}}"#,
-            serde_json::to_string(method)?,
-            serde_json::to_string(&params)?
-        );
+        let body = serde_json::to_string(&NotificationMessage::new(method, params))?;
         let headers = match mode.era {
             Era::Modern => headers::modern(method, &Map::new(), &[]),
             Era::Legacy => Vec::new(),
@@ -463,7 +421,7 @@ impl Peer {
 }
 
 /// Reads the server's messages until the transport closes or the client is gone.
-async fn read_loop(peer: Weak<Peer>, mut inbox: mpsc::UnboundedReceiver<String>) {
+async fn read_loop(peer: Weak<Peer>, mut inbox: Inbox) {
     while let Some(text) = inbox.recv().await {
         let Some(peer) = peer.upgrade() else {
             return;
@@ -501,8 +459,11 @@ impl Drop for CancelOnDrop {
         let peer = self.peer.clone();
         let id = self.id;
         runtime.spawn(async move {
-            let params = json!({"requestId": id, "reason": "cancelled by the client"});
-            let _ = peer.notify("notifications/cancelled", params).await;
+            let params = CancelledParams {
+                request_id: Some(RequestId::Number(id)),
+                reason: Some("cancelled by the client".into()),
+            };
+            let _ = peer.notify("notifications/cancelled", &params).await;
         });
     }
 }

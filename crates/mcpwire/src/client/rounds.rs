@@ -4,12 +4,12 @@
 //! `resultType` is complete. The state of one call never reaches another.
 
 use super::error::ClientError;
+use super::handlers::Handlers;
 use super::options::CallOptions;
-use super::peer::Peer;
+use super::session::Session;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::sync::Arc;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -28,11 +28,12 @@ struct InputRequest {
 
 /// Sends `method` and runs its input rounds to the final result.
 pub(crate) async fn request_with_input(
-    peer: &Arc<Peer>,
+    session: &Session,
     method: &str,
     params: Map<String, Value>,
     options: &CallOptions,
 ) -> Result<Box<RawValue>, ClientError> {
+    let peer = session.peer();
     let max_rounds = peer.settings.max_rounds;
     let mut state: Option<Box<RawValue>> = None;
     let mut responses: Option<Map<String, Value>> = None;
@@ -42,7 +43,7 @@ pub(crate) async fn request_with_input(
         if let Some(responses) = responses.take() {
             round.insert("inputResponses".into(), Value::Object(responses));
         }
-        let raw = peer
+        let raw = session
             .request(method, round, state.as_deref(), options)
             .await?;
         let head: Head = serde_json::from_str(raw.get())
@@ -54,21 +55,20 @@ pub(crate) async fn request_with_input(
             return Err(ClientError::TooManyRounds(max_rounds));
         }
         answered += 1;
-        responses = Some(answer_all(peer, head.input_requests).await?);
+        responses = Some(answer_all(&peer.handlers, head.input_requests).await?);
         state = head.request_state;
     }
 }
 
 /// Answers every input request of one round, concurrently.
 async fn answer_all(
-    peer: &Arc<Peer>,
+    handlers: &Handlers,
     requests: Map<String, Value>,
 ) -> Result<Map<String, Value>, ClientError> {
     let answers = requests.into_iter().map(|(key, request)| async move {
         let request: InputRequest = serde_json::from_value(request)
             .map_err(|e| ClientError::Protocol(format!("input request {key:?}: {e}")))?;
-        let answer = peer
-            .handlers
+        let answer = handlers
             .answer(&request.method, request.params)
             .await
             .map_err(|error| ClientError::Question {

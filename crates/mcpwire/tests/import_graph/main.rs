@@ -10,28 +10,11 @@ fn src() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// Circles that existed when this test was written, each named by its files; being taken apart
-/// (issue "One clear way through the code"). A circle not listed fails the test, and so does a
-/// listed one that is gone (remove it from the list).
-const KNOWN_CIRCLES: &[&[&str]] = &[&["client/negotiate.rs", "client/peer.rs"]];
-
 #[test]
 fn no_library_file_imports_itself_through_others() {
     let src = src();
     let graph = Graph::read(&src);
-    let mut circles = graph.circles();
-    let named = |circle: &Vec<usize>| -> Vec<String> {
-        circle.iter().map(|&f| graph.name(f, &src)).collect()
-    };
-    let gone: Vec<_> = KNOWN_CIRCLES
-        .iter()
-        .filter(|known| !circles.iter().any(|c| named(c) == **known))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "these circles are gone; remove them from KNOWN_CIRCLES: {gone:?}"
-    );
-    circles.retain(|circle| !KNOWN_CIRCLES.iter().any(|known| named(circle) == *known));
+    let circles = graph.circles();
     let mut report = String::new();
     for circle in &circles {
         report.push_str(&format!("circle of {} files:\n", circle.len()));

@@ -93,32 +93,14 @@ impl ServerMetadata {
 /// `resource_metadata` alone when given (it must be on the server's own origin), else the
 /// path-based well-known URL (when the server URL has a path), then the root one.
 ///
-/// # Examples
-///
-/// ```
-/// use mcpwire::client::auth::resource_metadata_urls;
-///
-/// assert_eq!(resource_metadata_urls("http://localhost:3000/mcp", None).unwrap(), [
-///     "http://localhost:3000/.well-known/oauth-protected-resource/mcp",
-///     "http://localhost:3000/.well-known/oauth-protected-resource",
-/// ]);
-/// ```
-///
 /// A `resource_metadata` URL on another origin is refused (a server must not make its
-/// clients fetch from elsewhere):
-///
-/// ```
-/// use mcpwire::client::auth::{AuthError, resource_metadata_urls};
-///
-/// let refused = resource_metadata_urls("http://localhost:3000/mcp", Some("http://10.0.0.1/prm"));
-/// assert!(matches!(refused, Err(AuthError::ForeignResourceMetadata { .. })));
-/// ```
+/// clients fetch from elsewhere).
 ///
 /// # Errors
 ///
 /// When the server URL (or the challenge's URL) is not an absolute URL, or the challenge's URL
 /// is on another origin than the server.
-pub fn resource_metadata_urls(
+pub(crate) fn resource_metadata_urls(
     server_url: &str,
     from_challenge: Option<&str>,
 ) -> Result<Vec<String>, AuthError> {
@@ -148,23 +130,10 @@ pub fn resource_metadata_urls(
 /// OpenID Connect's path-appended one; for a pathless issuer, RFC 8414's then OpenID
 /// Connect's.
 ///
-/// # Examples
-///
-/// ```
-/// use mcpwire::client::auth::server_metadata_urls;
-///
-/// assert_eq!(server_metadata_urls("https://auth.example.com/tenant1").unwrap(), [
-///     "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
-///     "https://auth.example.com/.well-known/openid-configuration/tenant1",
-///     "https://auth.example.com/tenant1/.well-known/openid-configuration",
-/// ]);
-/// assert_eq!(server_metadata_urls("https://auth.example.com").unwrap().len(), 2);
-/// ```
-///
 /// # Errors
 ///
 /// When the issuer is not an absolute URL.
-pub fn server_metadata_urls(issuer: &str) -> Result<Vec<String>, AuthError> {
+pub(crate) fn server_metadata_urls(issuer: &str) -> Result<Vec<String>, AuthError> {
     let (origin, path) = origin_and_path(issuer, "issuer")?;
     Ok(if path.is_empty() {
         vec![
@@ -292,18 +261,7 @@ fn parse(url: &str, what: &'static str) -> Result<Url, AuthError> {
 /// Whether the metadata's `resource` covers the server's URL: same scheme, host and port, and
 /// a path that is the server's or one of its parents (segment by segment). The string itself is
 /// never rewritten; this only compares.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::client::auth::resource_covers;
-///
-/// assert!(resource_covers("http://localhost:3000/mcp", "http://localhost:3000/mcp"));
-/// assert!(resource_covers("http://localhost:3000", "http://localhost:3000/mcp"));
-/// assert!(!resource_covers("https://evil.example.com/mcp", "http://localhost:3000/mcp"));
-/// assert!(!resource_covers("http://localhost:3000/mc", "http://localhost:3000/mcp"));
-/// ```
-pub fn resource_covers(resource: &str, server_url: &str) -> bool {
+pub(crate) fn resource_covers(resource: &str, server_url: &str) -> bool {
     let (Ok(resource), Ok(server)) = (parse(resource, "resource"), parse(server_url, "server URL"))
     else {
         return false;
@@ -419,6 +377,62 @@ mod tests {
         assert!(resource_covers(
             "https://a.example",
             "https://a.example:443/x"
+        ));
+    }
+
+    #[test]
+    fn the_documented_metadata_locations() {
+        assert_eq!(
+            resource_metadata_urls("http://localhost:3000/mcp", None).unwrap(),
+            [
+                "http://localhost:3000/.well-known/oauth-protected-resource/mcp",
+                "http://localhost:3000/.well-known/oauth-protected-resource",
+            ]
+        );
+
+        let refused =
+            resource_metadata_urls("http://localhost:3000/mcp", Some("http://10.0.0.1/prm"));
+        assert!(matches!(
+            refused,
+            Err(AuthError::ForeignResourceMetadata { .. })
+        ));
+    }
+
+    #[test]
+    fn the_documented_issuer_metadata_locations() {
+        assert_eq!(
+            server_metadata_urls("https://auth.example.com/tenant1").unwrap(),
+            [
+                "https://auth.example.com/.well-known/oauth-authorization-server/tenant1",
+                "https://auth.example.com/.well-known/openid-configuration/tenant1",
+                "https://auth.example.com/tenant1/.well-known/openid-configuration",
+            ]
+        );
+        assert_eq!(
+            server_metadata_urls("https://auth.example.com")
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn the_documented_resource_coverage() {
+        assert!(resource_covers(
+            "http://localhost:3000/mcp",
+            "http://localhost:3000/mcp"
+        ));
+        assert!(resource_covers(
+            "http://localhost:3000",
+            "http://localhost:3000/mcp"
+        ));
+        assert!(!resource_covers(
+            "https://evil.example.com/mcp",
+            "http://localhost:3000/mcp"
+        ));
+        assert!(!resource_covers(
+            "http://localhost:3000/mc",
+            "http://localhost:3000/mcp"
         ));
     }
 }

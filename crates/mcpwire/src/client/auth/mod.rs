@@ -9,21 +9,21 @@
 //! The flow, as the MCP authorization specification asks:
 //!
 //! 1. **Discovery**: the challenge's [`BearerChallenge`] gives the protected-resource
-//!    metadata's URL, else the path-based then the root well-known URL
-//!    ([`resource_metadata_urls`]). Its `resource` must cover the server's URL
-//!    ([`resource_covers`]), else nothing is sent anywhere; it is kept verbatim and sent
-//!    byte for byte. The first authorization server's metadata is looked for in the
-//!    specification's order ([`server_metadata_urls`]) and its `issuer` must equal the issuer.
+//!    metadata's URL, else the path-based then the root well-known URL. Its `resource` must
+//!    cover the server's URL (same origin, and the server's path or a parent of it), else
+//!    nothing is sent anywhere; it is kept verbatim and sent byte for byte. The first
+//!    authorization server's metadata is looked for in the specification's order (RFC 8414's
+//!    path-inserted URL, then OpenID Connect's) and its `issuer` must equal the issuer.
 //! 2. **Registration**: pre-registered credentials (for their issuer only), else a client ID
 //!    metadata document (when the server supports them and [`OAuth::client_metadata_url`] is
 //!    set), else dynamic registration as a `native` application with the `refresh_token`
 //!    grant. Registrations are kept by issuer: a new authorization server gets a new
 //!    registration.
 //! 3. **Authorization**: PKCE S256, `state`, the `resource`; an [`Authorizer`] shows the page
-//!    and returns the redirect; `state` and the RFC 9207 `iss` are checked
-//!    ([`check_issuer_parameter`]); the code is exchanged, authenticating as registered
+//!    and returns the redirect; `state` and the RFC 9207 `iss` are checked (when present it
+//!    must equal the issuer exactly; when advertised, it must be present); the code is exchanged, authenticating as registered
 //!    (`client_secret_basic`, `client_secret_post` or none).
-//! 4. **Scopes** ([`choose_scope`]): the challenge's, else the resource's `scopes_supported`,
+//! 4. **Scopes**: the challenge's, else the resource's `scopes_supported`,
 //!    else none; `offline_access` when the authorization server lists it; on a step-up, the
 //!    union with the scopes held.
 //! 5. **Refresh**: a `401` with a refresh token from the same issuer refreshes first, with the
@@ -41,8 +41,8 @@
 //! - **Protected-resource metadata without `resource`**, or whose `resource` does not cover
 //!   the server's URL (RFC 9728 §3.3): [`AuthError::NoResource`],
 //!   [`AuthError::ResourceMismatch`]. No authorization server is contacted.
-//! - **A `resource_metadata` URL on another origin** than the server's
-//!   ([`resource_metadata_urls`]): [`AuthError::ForeignResourceMetadata`]; it is not fetched.
+//! - **A `resource_metadata` URL on another origin** than the server's:
+//!   [`AuthError::ForeignResourceMetadata`]; it is not fetched.
 //! - **Authorization-server metadata for another issuer** (RFC 8414 §3.3), or without PKCE
 //!   S256: [`AuthError::IssuerMismatch`], [`AuthError::PkceUnsupported`].
 //! - **Endpoints that are not `https`** (plain `http` is accepted on loopback addresses only,
@@ -96,33 +96,9 @@ mod tokens;
 
 pub use authorizer::{AuthFuture, AuthorizationResponse, Authorizer, HeadlessAuthorizer};
 pub use challenge::BearerChallenge;
-pub use discovery::{
-    ResourceMetadata, ServerMetadata, resource_covers, resource_metadata_urls, secure_endpoint,
-    server_metadata_urls,
-};
+pub use discovery::{ResourceMetadata, ServerMetadata, secure_endpoint};
 pub use error::AuthError;
-pub use oauth::{OAuth, check_issuer_parameter};
+pub use oauth::OAuth;
 pub use registration::{ClientRegistration, TokenAuthMethod};
-pub use scope::choose_scope;
 pub use store::{Credentials, FileStore, MemoryStore, TokenStore};
 pub use tokens::Tokens;
-
-use super::builder::ClientBuilder;
-
-impl ClientBuilder {
-    /// Obtains OAuth tokens for HTTP servers that ask for them (see [`auth`](self)).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mcpwire::client::Client;
-    /// use mcpwire::client::auth::{HeadlessAuthorizer, OAuth};
-    ///
-    /// let builder = Client::builder().oauth(OAuth::new(HeadlessAuthorizer::new("http://localhost:3000/callback")));
-    /// # drop(builder);
-    /// ```
-    pub fn oauth(mut self, oauth: OAuth) -> Self {
-        self.oauth = Some(oauth);
-        self
-    }
-}

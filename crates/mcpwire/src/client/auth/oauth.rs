@@ -619,20 +619,7 @@ struct AuthorizationRequest<'a> {
 /// # Errors
 ///
 /// [`AuthError::IssuerParameter`] when the check fails.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::client::auth::check_issuer_parameter;
-///
-/// let issuer = "https://auth.example.com";
-/// assert!(check_issuer_parameter(issuer, true, Some(issuer)).is_ok());
-/// assert!(check_issuer_parameter(issuer, false, None).is_ok());
-/// assert!(check_issuer_parameter(issuer, true, None).is_err());
-/// assert!(check_issuer_parameter(issuer, false, Some("https://evil.example.com")).is_err());
-/// assert!(check_issuer_parameter(issuer, true, Some("https://auth.example.com/")).is_err());
-/// ```
-pub fn check_issuer_parameter(
+pub(crate) fn check_issuer_parameter(
     issuer: &str,
     advertised: bool,
     iss: Option<&str>,
@@ -649,7 +636,7 @@ pub fn check_issuer_parameter(
 
 #[cfg(test)]
 mod tests {
-    use super::same_redirect;
+    use super::{check_issuer_parameter, same_redirect};
 
     #[test]
     fn loopback_redirects_compare_without_their_port() {
@@ -676,5 +663,15 @@ mod tests {
             "https://app.example/cb",
             "https://app.example/cb"
         ));
+    }
+
+    #[test]
+    fn the_documented_issuer_parameter_checks() {
+        let issuer = "https://auth.example.com";
+        assert!(check_issuer_parameter(issuer, true, Some(issuer)).is_ok());
+        assert!(check_issuer_parameter(issuer, false, None).is_ok());
+        assert!(check_issuer_parameter(issuer, true, None).is_err());
+        assert!(check_issuer_parameter(issuer, false, Some("https://evil.example.com")).is_err());
+        assert!(check_issuer_parameter(issuer, true, Some("https://auth.example.com/")).is_err());
     }
 }

@@ -5,23 +5,7 @@
 /// step-up (`previous` holds what was asked for or granted before) the result is the union with
 /// the earlier scopes. `offline_access` is added only when the authorization server lists it.
 /// Order is kept, duplicates are dropped.
-///
-/// # Examples
-///
-/// ```
-/// use mcpwire::client::auth::choose_scope;
-///
-/// let supported = ["mcp:read".to_owned(), "mcp:write".to_owned()];
-/// assert_eq!(choose_scope(Some("mcp:basic"), Some(&supported), None, None).as_deref(), Some("mcp:basic"));
-/// assert_eq!(choose_scope(None, Some(&supported), None, None).as_deref(), Some("mcp:read mcp:write"));
-/// assert_eq!(choose_scope(None, None, None, None), None);
-/// // A step-up keeps what was granted before.
-/// assert_eq!(
-///     choose_scope(Some("mcp:write"), None, None, Some("mcp:basic")).as_deref(),
-///     Some("mcp:basic mcp:write"),
-/// );
-/// ```
-pub fn choose_scope(
+pub(crate) fn choose_scope(
     challenge: Option<&str>,
     resource_supported: Option<&[String]>,
     server_supported: Option<&[String]>,
@@ -105,6 +89,25 @@ mod tests {
         assert_eq!(
             choose_scope(Some("b a c"), None, None, Some("a b")).as_deref(),
             Some("a b c")
+        );
+    }
+
+    #[test]
+    fn the_documented_choices() {
+        let supported = ["mcp:read".to_owned(), "mcp:write".to_owned()];
+        assert_eq!(
+            choose_scope(Some("mcp:basic"), Some(&supported), None, None).as_deref(),
+            Some("mcp:basic")
+        );
+        assert_eq!(
+            choose_scope(None, Some(&supported), None, None).as_deref(),
+            Some("mcp:read mcp:write")
+        );
+        assert_eq!(choose_scope(None, None, None, None), None);
+        // A step-up keeps what was granted before.
+        assert_eq!(
+            choose_scope(Some("mcp:write"), None, None, Some("mcp:basic")).as_deref(),
+            Some("mcp:basic mcp:write"),
         );
     }
 }

@@ -1,23 +1,18 @@
 //! The Streamable HTTP transport: every message is a POST to one endpoint, answered with JSON or
 //! an event stream. On 2025-11-25 it keeps the `Mcp-Session-Id`, opens the GET stream for the
-//! server's own messages (connecting returns once the server has answered it), and reports a lost session (`404`) so the client re-initializes. On
+//! server's own messages (connecting returns once the server has answered it), and reports a
+//! lost session (`404`) as `ClientError::SessionExpired`, for the session above to reopen. On
 //! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
-//! request's stream cancels it.
+//! request's stream cancels it. With OAuth, it asks `auth` for the bearer token and hands it
+//! the `401`/`403` challenges.
 
-mod refusal;
-#[cfg(all(test, feature = "http"))]
-mod refusal_tests;
-#[cfg(all(test, feature = "http"))]
-mod scripted_server_tests;
-mod sse;
-
-use super::builder::ClientBuilder;
-use super::client::Client;
-use super::era::EraChoice;
-use super::error::ClientError;
-use super::transport::{BoxFuture, Kind, Outgoing, StreamGuard, Transport};
+use super::refusal::{self, Refusal};
+use super::sse;
+use super::{BoxFuture, Inbox, Kind, Outgoing, StreamGuard, Transport};
+#[cfg(feature = "auth")]
+use crate::client::auth::OAuth;
+use crate::client::error::ClientError;
 use crate::protocol::Era;
-use refusal::Refusal;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use std::sync::Mutex;
 use tokio::sync::mpsc;
@@ -25,7 +20,8 @@ use tokio::sync::mpsc;
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 
-struct Http {
+/// A Streamable HTTP endpoint.
+pub(crate) struct Http {
     client: reqwest::Client,
     url: String,
     extra: HeaderMap,
@@ -34,7 +30,7 @@ struct Http {
     get_stream: Mutex<Option<StreamGuard>>,
     inbox: mpsc::UnboundedSender<String>,
     #[cfg(feature = "auth")]
-    oauth: Option<super::auth::OAuth>,
+    oauth: Option<OAuth>,
 }
 
 /// How many times one request runs the authorization flow before giving up.
@@ -181,7 +177,7 @@ impl Http {
                 return Ok(response);
             }
             if authorizations == MAX_AUTHORIZATIONS {
-                let attempts = super::auth::AuthError::TooManyAttempts(MAX_AUTHORIZATIONS);
+                let attempts = crate::client::auth::AuthError::TooManyAttempts(MAX_AUTHORIZATIONS);
                 return Err(attempts.into());
             }
             authorizations += 1;
@@ -431,73 +427,26 @@ impl HttpOptions {
     }
 }
 
-impl ClientBuilder {
-    /// Connects to a Streamable HTTP endpoint (e.g. `http://127.0.0.1:8000/mcp`). With
-    /// [`EraChoice::Auto`] the client probes with `server/discover` and falls back to
-    /// `initialize` when the server does not speak 2026-07-28 (it refuses the probe, or does not
-    /// answer within [`probe_timeout`](ClientBuilder::probe_timeout)); the verdict is kept for
-    /// the URL, and connecting to it again with this builder or a clone does not probe again.
-    ///
-    /// # Errors
-    ///
-    /// When the conversation cannot be opened.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
-    /// let client = mcpwire::client::Client::builder().connect_http("http://127.0.0.1:8000/mcp").await?;
-    /// println!("{:?}", client.era());
-    /// # Ok(()) }
-    /// ```
-    pub async fn connect_http(self, url: &str) -> Result<Client, ClientError> {
-        self.connect_http_with(url, HttpOptions::new()).await
-    }
-
-    /// [`connect_http`](ClientBuilder::connect_http) with extra headers.
-    ///
-    /// # Errors
-    ///
-    /// When the conversation cannot be opened.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// use mcpwire::client::HttpOptions;
-    ///
-    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
-    /// let options = HttpOptions::new().header("Authorization", "Bearer t")?;
-    /// let client = mcpwire::client::Client::builder()
-    ///     .connect_http_with("http://127.0.0.1:8000/mcp", options)
-    ///     .await?;
-    /// # drop(client); Ok(()) }
-    /// ```
-    pub async fn connect_http_with(
-        self,
-        url: &str,
-        options: HttpOptions,
-    ) -> Result<Client, ClientError> {
-        let client = reqwest::Client::builder()
-            .build()
-            .map_err(|e| ClientError::Transport(e.to_string()))?;
-        let (inbox, incoming) = mpsc::unbounded_channel();
-        let transport = Http {
-            client,
-            url: url.to_owned(),
-            extra: options.headers,
-            session: Mutex::new(None),
-            version: Mutex::new(None),
-            get_stream: Mutex::new(None),
-            inbox,
-            #[cfg(feature = "auth")]
-            oauth: self.oauth.clone(),
-        };
-        let verdicts = self.verdicts.clone();
-        let era = verdicts.choice(url, self.era);
-        let client = self.open(Box::new(transport), incoming, era).await?;
-        if era == EraChoice::Auto {
-            verdicts.remember(url, client.era());
-        }
-        Ok(client)
-    }
+/// Connects to `url`; nothing is sent until the first message.
+pub(crate) fn start(
+    url: &str,
+    options: HttpOptions,
+    #[cfg(feature = "auth")] oauth: Option<OAuth>,
+) -> Result<(Http, Inbox), ClientError> {
+    let client = reqwest::Client::builder()
+        .build()
+        .map_err(|e| ClientError::Transport(e.to_string()))?;
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    let transport = Http {
+        client,
+        url: url.to_owned(),
+        extra: options.headers,
+        session: Mutex::new(None),
+        version: Mutex::new(None),
+        get_stream: Mutex::new(None),
+        inbox,
+        #[cfg(feature = "auth")]
+        oauth,
+    };
+    Ok((transport, incoming))
 }

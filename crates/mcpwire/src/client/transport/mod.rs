@@ -1,11 +1,32 @@
-//! What the client needs from a transport: send one message, and a channel of the messages that
-//! come back (responses, notifications, and on 2025-11-25 the server's own requests).
+//! The client's bottom floor: what a connection must do (send one message, and deliver what
+//! comes back to an inbox: responses, notifications, and on 2025-11-25 the server's own
+//! requests), and the connections themselves. Nothing here knows JSON-RPC ids, eras beyond what
+//! HTTP must put in headers, or the client above.
+//!
+//! - `streams`: newline-delimited messages over any pair of byte streams;
+//! - `stdio`: a child process on `streams`, its stderr tail, `first_output` (the `Auto` probe's
+//!   clock starts at the child's first output);
+//! - `http`: Streamable HTTP (`sse` reads event streams, `refusal` reads non-2xx answers); it
+//!   alone knows sessions, event streams and resumption, and asks `auth` for bearer tokens;
+//! - `memory` (feature `server`): an `McpServer` in the same process.
 
-use super::error::ClientError;
+mod first_output;
+pub(crate) mod http;
+#[cfg(feature = "server")]
+pub(crate) mod memory;
+mod refusal;
+mod sse;
+pub(crate) mod stdio;
+pub(crate) mod streams;
+
+use crate::client::error::ClientError;
 use crate::protocol::Era;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
+
+/// What the server sends, one message per item, in order.
+pub(crate) type Inbox = tokio::sync::mpsc::UnboundedReceiver<String>;
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

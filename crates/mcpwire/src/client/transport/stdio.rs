@@ -3,14 +3,10 @@
 //! kilobytes kept (shown when it dies), or passed through. The child is killed when the client
 //! is dropped.
 
-use super::builder::ClientBuilder;
-use super::client::Client;
-use super::era::EraChoice;
-use super::error::ClientError;
 use super::first_output::{FirstOutput, Noticing};
-use super::negotiate::OpenError;
 use super::streams::Lines;
-use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
+use super::{BoxFuture, Inbox, Outgoing, StreamGuard, Transport};
+use crate::client::error::ClientError;
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -20,7 +16,6 @@ use std::time::Duration;
 
 use tokio::io::AsyncReadExt;
 use tokio::process::{Child, Command};
-use tokio::sync::mpsc;
 
 /// How much of the child's stderr is kept.
 const STDERR_TAIL: usize = 8 * 1024;
@@ -163,10 +158,11 @@ impl StdioServer {
     }
 }
 
-/// How long [`Client::close`] waits for the child to exit after closing its stdin.
+/// How long `Client::close` waits for the child to exit after closing its stdin.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 
-struct Stdio {
+/// A child process speaking on its stdin and stdout.
+pub(crate) struct Stdio {
     lines: Lines,
     child: tokio::sync::Mutex<Child>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
@@ -213,7 +209,7 @@ impl Transport for Stdio {
 }
 
 /// Starts the child, its reader and writer, and its stderr drain.
-fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>), ClientError> {
+pub(crate) fn start(server: &StdioServer) -> Result<(Stdio, Inbox), ClientError> {
     let mut child = server.spawn(server.stderr)?;
     let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
@@ -240,48 +236,4 @@ fn start(server: &StdioServer) -> Result<(Stdio, mpsc::UnboundedReceiver<String>
         output,
     };
     Ok((stdio, incoming))
-}
-
-impl ClientBuilder {
-    /// Starts `server` as a child process and opens the conversation. With
-    /// [`EraChoice::Auto`] the child is asked `server/discover` first and spoken to with
-    /// `initialize` when it refuses or does not answer within
-    /// [`probe_timeout`](ClientBuilder::probe_timeout) of its first output; a server that exits
-    /// on the probe is started once more, on 2025-11-25. Pin the era to skip the probe.
-    ///
-    /// # Errors
-    ///
-    /// When the program cannot be started, or the conversation cannot be opened.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// use mcpwire::client::{Client, EraChoice, StdioServer};
-    ///
-    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::ClientError> {
-    /// let client = Client::builder()
-    ///     .era(EraChoice::Legacy)
-    ///     .connect_stdio(StdioServer::new("my-mcp-server"))
-    ///     .await?;
-    /// client.ping().await?;
-    /// # Ok(()) }
-    /// ```
-    pub async fn connect_stdio(self, server: StdioServer) -> Result<Client, ClientError> {
-        let (transport, incoming) = start(&server)?;
-        let era = self.era;
-        match self
-            .clone()
-            .open_probing(Box::new(transport), incoming, era)
-            .await
-        {
-            Ok(client) => Ok(client),
-            // It exited on `server/discover`: once more, with `initialize` first.
-            Err(OpenError::ClosedOnProbe(_)) => {
-                let (transport, incoming) = start(&server)?;
-                self.open(Box::new(transport), incoming, EraChoice::Legacy)
-                    .await
-            }
-            Err(OpenError::Failed(error)) => Err(error),
-        }
-    }
 }

@@ -1,10 +1,8 @@
 //! Newline-delimited JSON-RPC over any pair of byte streams (a child's pipes, a socket, a
 //! `tokio::io::duplex`), with the line framing the server uses too.
 
-use super::builder::ClientBuilder;
-use super::client::Client;
-use super::error::ClientError;
-use super::transport::{BoxFuture, Outgoing, StreamGuard, Transport};
+use super::{BoxFuture, Inbox, Outgoing, StreamGuard, Transport};
+use crate::client::error::ClientError;
 use crate::wire::lines::{ReadError, read_lines, write_lines};
 use futures_util::StreamExt;
 use std::sync::Mutex;
@@ -19,7 +17,7 @@ pub(crate) struct Lines(Mutex<Option<mpsc::UnboundedSender<String>>>);
 
 impl Lines {
     /// Starts the writer and the reader; the reader delivers each line to the returned channel.
-    pub(crate) fn start<R, W>(reader: R, writer: W) -> (Lines, mpsc::UnboundedReceiver<String>)
+    pub(crate) fn start<R, W>(reader: R, writer: W) -> (Lines, Inbox)
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
@@ -72,47 +70,5 @@ impl Transport for Lines {
     fn close(&self) -> BoxFuture<'_, ()> {
         Lines::close(self);
         Box::pin(async {})
-    }
-}
-
-impl ClientBuilder {
-    /// Connects over a pair of byte streams carrying one JSON-RPC message per line (a socket,
-    /// a pipe, `tokio::io::duplex`). With [`EraChoice::Auto`](super::EraChoice::Auto) the probe
-    /// runs on the connection itself: pin the era for a server that exits on any message before
-    /// `initialize`.
-    ///
-    /// # Errors
-    ///
-    /// When the conversation cannot be opened.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use mcpwire::client::{Client, EraChoice};
-    /// use mcpwire::prelude::*;
-    ///
-    /// /// Says hello.
-    /// #[tool]
-    /// async fn hello() -> &'static str { "hello" }
-    ///
-    /// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// let (client_end, server_end) = tokio::io::duplex(64 * 1024);
-    /// let (server_read, server_write) = tokio::io::split(server_end);
-    /// let server = McpServer::new("hello").tool(hello)?;
-    /// tokio::spawn(server.serve_streams(server_read, server_write));
-    /// let (read, write) = tokio::io::split(client_end);
-    /// let client = Client::builder().era(EraChoice::Legacy).connect_streams(read, write).await?;
-    /// let result = client.call_tool("hello", serde_json::json!({})).await?;
-    /// assert_eq!(result.content, [Content::text("hello")]);
-    /// # Ok(()) }
-    /// ```
-    pub async fn connect_streams<R, W>(self, reader: R, writer: W) -> Result<Client, ClientError>
-    where
-        R: AsyncRead + Unpin + Send + 'static,
-        W: AsyncWrite + Unpin + Send + 'static,
-    {
-        let (lines, incoming) = Lines::start(reader, writer);
-        let era = self.era;
-        self.open(Box::new(lines), incoming, era).await
     }
 }

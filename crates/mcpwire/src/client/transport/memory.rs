@@ -1,0 +1,53 @@
+//! The in-memory transport: a client talking to an [`McpServer`] in the same process.
+
+use super::{BoxFuture, Inbox, Outgoing, StreamGuard, Transport};
+use crate::client::error::ClientError;
+use crate::server::McpServer;
+use std::sync::Mutex;
+use tokio::sync::mpsc;
+
+pub(crate) struct Memory {
+    /// `None` once closed: the server then sees the end of its input.
+    to_server: Mutex<Option<mpsc::UnboundedSender<String>>>,
+}
+
+impl Transport for Memory {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+        let sent = match &*self.to_server.lock().expect("memory lock") {
+            Some(to_server) => to_server.send(message.body).is_ok(),
+            None => false,
+        };
+        Box::pin(async move {
+            match sent {
+                true => Ok(None),
+                false => Err(ClientError::Closed(None)),
+            }
+        })
+    }
+
+    fn close(&self) -> BoxFuture<'_, ()> {
+        self.to_server.lock().expect("memory lock").take();
+        Box::pin(async {})
+    }
+}
+
+/// Starts `server` on the current runtime, connected to the returned transport and inbox.
+pub(crate) async fn start(server: McpServer) -> Result<(Memory, Inbox), ClientError> {
+    let memory = server
+        .serve_memory()
+        .await
+        .map_err(|e| ClientError::Transport(e.to_string()))?;
+    let (to_server, mut from_server) = memory.into_parts();
+    let (inbox, incoming) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(message) = from_server.recv().await {
+            if inbox.send(message).is_err() {
+                return;
+            }
+        }
+    });
+    let memory = Memory {
+        to_server: Mutex::new(Some(to_server)),
+    };
+    Ok((memory, incoming))
+}
