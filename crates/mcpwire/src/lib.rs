@@ -56,11 +56,14 @@
 //!
 //! # Layers
 //!
-//! Top to bottom; imports point down only, and no two modules import each other:
-//! `transport` → `dispatch` → `server` → `resolve` → `request_state`, `context` → `protocol`, `schema`.
-//! The client (`client`, feature `client`) stands beside the server side: it uses `protocol` and
-//! the low `wire` layer (line framing, header value encoding, `x-mcp-header` rules) that both
-//! sides share, and nothing of the server.
+//! Top to bottom; a file imports files of its own layer or a lower one, and no file reaches
+//! itself through others (both checked on the sources by `tests/import_graph`):
+//! `transport`, `auth` → `dispatch` (and the `client`, beside it) → `server`, `tasks` →
+//! `resolve` → `request_state`, `context` → `error` → `schema`, `wire` → `protocol`. The client
+//! (feature `client`) uses `protocol`, the low `wire` layer (line framing, header value
+//! encoding, `x-mcp-header` rules) and nothing of the server but `McpServer`, to serve one in
+//! memory. The floor plan and the path of a request are drawn in the repository's
+//! `docs/architecture.md`.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -104,33 +104,7 @@ mod examples {
     //! unit tests, not doc tests).
     #![allow(unused_imports)]
     use super::*;
-    use crate::protocol::cancelled::*;
-    use crate::protocol::capabilities::*;
-    use crate::protocol::completion::*;
-    use crate::protocol::content::*;
-    use crate::protocol::elicitation::*;
-    use crate::protocol::icon::*;
-    use crate::protocol::implementation::*;
-    use crate::protocol::jsonrpc::*;
-    use crate::protocol::lifecycle::*;
-    use crate::protocol::list_changed::*;
-    use crate::protocol::logging::*;
-    use crate::protocol::meta::*;
-    use crate::protocol::progress::*;
-    use crate::protocol::prompts::*;
-    use crate::protocol::resources::*;
-    use crate::protocol::roots::*;
-    use crate::protocol::sampling::*;
-    use crate::protocol::subscriptions::*;
-    use crate::protocol::tasks::*;
-    use crate::protocol::tools::*;
-    use crate::protocol::version::*;
-    use crate::protocol::{
-        cancelled, capabilities, completion, content, elicitation, icon, implementation, jsonrpc,
-        lifecycle, list_changed, logging, meta, progress, prompts, resources, roots, sampling,
-        subscriptions, tasks, tools, version,
-    };
-    use serde_json::json;
+    use crate::protocol::example_scope::*;
 
     #[test]
     fn list_changed() {

@@ -20,54 +20,36 @@
 //! );
 //! ```
 
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
+// Each side (server, client) uses its own share of the wire items: built with one side only,
+// the other's share is unused, which is not a defect; with both, every item must be used.
+#![cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
+
 pub(crate) mod cancelled;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod capabilities;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod completion;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod content;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod elicitation;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
+#[cfg(test)]
+mod example_scope;
 pub(crate) mod icon;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod implementation;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod jsonrpc;
 #[cfg(test)]
 mod jsonrpc_proptests;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod lifecycle;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod list_changed;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod logging;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod meta;
 mod pagination;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod progress;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod prompts;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod resources;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod roots;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod sampling;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod subscriptions;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod tasks;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod tools;
-#[cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 pub(crate) mod version;
-
-// Each side (server, client) uses its own share of the wire items: built with one side only,
-// the other's share is unused, which is not a defect; with both, every item must be used.
 
 pub use cancelled::CancelledParams;
 pub use capabilities::{ClientCapabilities, ListChanged, ResourcesCapability, ServerCapabilities};
