@@ -1,5 +1,6 @@
 //! The examples' command line: stdio by default, Streamable HTTP with `--http ADDR`, protected
-//! with `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`, so each example's `main`
+//! with `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`, behind the proxies
+//! `MCP_TRUSTED_PROXIES` lists (comma-separated addresses or networks), so each example's `main`
 //! stays one line. Every example includes this module (`mod support;`).
 
 use mcpwire::McpServer;
@@ -48,7 +49,12 @@ async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) 
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    let http = server.http();
+    let mut http = server.http();
+    // Behind a load balancer: `MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8` (see
+    // `HttpServer::trusted_proxies`).
+    if let Ok(proxies) = std::env::var("MCP_TRUSTED_PROXIES") {
+        http = http.trusted_proxies(proxies.split(',').filter(|p| !p.trim().is_empty()));
+    }
     let http = match auth {
         Some(auth) => auth.protect(http),
         None => http,

@@ -210,3 +210,59 @@ async fn an_anonymous_flood_from_one_address_leaves_other_addresses_sessions_alo
     }
     assert_eq!(server.legacy(&session, &add_call(1)).await.status(), 200);
 }
+
+/// Opens sessions through "nginx on this machine" (peer 127.0.0.1) for the client `forwarded`,
+/// as `X-Forwarded-For` names it.
+async fn flood(server: &Running, forwarded: &str, sessions: usize) {
+    for _ in 0..sessions {
+        server
+            .initialize_with(&[("x-forwarded-for", forwarded)])
+            .await;
+    }
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_anonymous_callers_are_told_apart_by_their_forwarded_address() {
+    let http = server(Arc::default()).http().max_sessions(4);
+    let server = start_http(http.trusted_proxies(["127.0.0.1"])).await;
+    let victim = server
+        .initialize_with(&[("x-forwarded-for", "203.0.113.7")])
+        .await;
+    flood(&server, "198.51.100.9", 20).await;
+    assert_eq!(server.legacy(&victim, &add_call(1)).await.status(), 200);
+}
+
+#[tokio::test]
+async fn without_trusted_proxies_every_caller_behind_the_proxy_is_one_owner() {
+    let server = start_http(server(Arc::default()).http().max_sessions(4)).await;
+    let victim = server
+        .initialize_with(&[("x-forwarded-for", "203.0.113.7")])
+        .await;
+    flood(&server, "198.51.100.9", 20).await;
+    assert_eq!(server.legacy(&victim, &add_call(1)).await.status(), 404);
+}
+
+#[tokio::test]
+async fn forwarding_headers_from_a_peer_that_is_not_a_trusted_proxy_are_ignored() {
+    let http = server(Arc::default()).http().max_sessions(4);
+    let server = start_http(http.trusted_proxies(["127.0.0.1"])).await;
+    let victim = server
+        .initialize_with(&[("x-forwarded-for", "203.0.113.7")])
+        .await;
+    // 127.0.0.2 is no proxy of ours: it claims the victim's address, and is counted as itself.
+    let liar = server.reached_from([127, 0, 0, 2]);
+    for _ in 0..20 {
+        liar.initialize_with(&[("x-forwarded-for", "203.0.113.7")])
+            .await;
+    }
+    assert_eq!(server.legacy(&victim, &add_call(1)).await.status(), 200);
+}
+
+#[tokio::test]
+async fn a_trusted_proxy_entry_that_is_no_network_fails_start_up() {
+    let http = server(Arc::default())
+        .http()
+        .trusted_proxies(["lb.internal"]);
+    let error = http.into_router().await.unwrap_err();
+    assert!(error.to_string().contains("lb.internal"), "{error}");
+}

@@ -3,6 +3,7 @@
 use super::endpoint::{Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::origin::HostPolicy;
+use super::proxies::{NotANetwork, TrustedProxies};
 use super::routes;
 use super::serve::run;
 use super::sessions::SessionLimits;
@@ -41,6 +42,8 @@ pub struct HttpServer {
     server: McpServer,
     path: String,
     settings: Settings,
+    /// A [`HttpServer::trusted_proxies`] entry that is no address or network (start-up fails).
+    bad_proxy: Option<String>,
     #[cfg(all(feature = "auth", feature = "http"))]
     authorization: Option<Arc<crate::auth::Authorization>>,
 }
@@ -74,7 +77,9 @@ impl McpServer {
                 },
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
+                trusted_proxies: Default::default(),
             },
+            bad_proxy: None,
             #[cfg(all(feature = "auth", feature = "http"))]
             authorization: None,
         }
@@ -284,6 +289,45 @@ impl HttpServer {
         self
     }
 
+    /// The proxies (addresses like `10.0.0.5`, networks like `10.0.0.0/8`) whose forwarding
+    /// headers name the client: for a request from one of them, the client's address (which
+    /// anonymous 2025-11-25 sessions are counted by, for fair eviction) is taken from
+    /// `Forwarded` (RFC 7239), else `X-Forwarded-For`, as the right-most address that is not
+    /// itself a trusted proxy. From any other peer those headers are ignored (default: no
+    /// trusted proxy). Behind nginx or HAProxy on the same machine, that is `127.0.0.1`.
+    ///
+    /// An entry that is neither an address nor a network fails start-up.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let router = McpServer::new("demo")
+    ///     .http()
+    ///     .trusted_proxies(["127.0.0.1", "10.0.0.0/8"])
+    ///     .into_router()
+    ///     .await?;
+    /// # drop(router);
+    /// assert!(McpServer::new("demo").http().trusted_proxies(["lb.internal"]).into_router().await.is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn trusted_proxies<I, S>(mut self, proxies: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        match TrustedProxies::parse(proxies) {
+            Ok(trusted) => {
+                self.settings.trusted_proxies = trusted;
+                self.bad_proxy = None;
+            }
+            Err(NotANetwork(entry)) => self.bad_proxy = Some(entry),
+        }
+        self
+    }
+
     /// The most 2025-11-25 sessions held at once (default 10 000). When full, `initialize`
     /// evicts a session of the caller holding the most, idle ones first; a busy session (a
     /// request or stream open) only when its caller holds more than the newcomer's. Anonymous
@@ -432,6 +476,7 @@ impl HttpServer {
         listener: TcpListener,
         signal: impl Future<Output = ()> + Send + 'static,
     ) -> Result<()> {
+        self.check_proxies()?;
         let shutdown = CancellationToken::new();
         let guard = self.guard();
         let core = self.server.build().await?;
@@ -504,11 +549,24 @@ impl HttpServer {
     ///
     /// When start-up (a lifespan builder) fails.
     pub async fn into_router(self) -> Result<Router> {
+        self.check_proxies()?;
         let guard = self.guard();
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
         let endpoint = Endpoint::new(core.clone(), self.settings, CancellationToken::new());
         Ok(guard.apply(routes::router(Arc::new(endpoint), &self.path), core))
+    }
+}
+
+impl HttpServer {
+    /// Fails start-up on a trusted proxy entry that is no address or network.
+    fn check_proxies(&self) -> Result<()> {
+        match &self.bad_proxy {
+            Some(entry) => Err(crate::error::Error::Startup(format!(
+                "trusted proxy {entry:?} is neither an IP address nor a network (e.g. 10.0.0.0/8)"
+            ))),
+            None => Ok(()),
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! to its caller: only the principal that opened it may use it, and the table shares its room
 //! out per [`Owner`].
 
+use super::proxies::TrustedProxies;
 use crate::context::{Grant, Issuer, Principal};
 use axum::extract::ConnectInfo;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
@@ -34,8 +35,10 @@ pub(super) enum Owner {
 }
 
 impl Caller {
-    /// The caller of the request carrying `extensions`.
-    pub(super) fn of(extensions: &http::Extensions) -> Self {
+    /// The caller of the request with `parts`: its peer address is the client's as the
+    /// `trusted` proxies forward it, when the peer is one of them.
+    pub(super) fn of(parts: &http::request::Parts, trusted: &TrustedProxies) -> Self {
+        let extensions = &parts.extensions;
         let subject = extensions.get::<Principal>().map(|p| p.0.as_str());
         let principal = match (subject, extensions.get::<Issuer>()) {
             (Some(subject), Some(issuer)) => Some(Arc::from(issuer.binding(subject))),
@@ -47,7 +50,7 @@ impl Caller {
             grant: extensions.get::<Grant>().cloned().map(Arc::new),
             peer: extensions
                 .get::<ConnectInfo<SocketAddr>>()
-                .map(|ConnectInfo(addr)| addr.ip()),
+                .map(|ConnectInfo(addr)| trusted.client_of(addr.ip(), &parts.headers)),
         }
     }
 

@@ -12,7 +12,11 @@ use std::sync::Arc;
 
 pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    match session_of(&endpoint, &parts.headers, &Caller::of(&parts.extensions)) {
+    match session_of(
+        &endpoint,
+        &parts.headers,
+        &Caller::of(&parts, &endpoint.trusted_proxies),
+    ) {
         Ok(session) => {
             endpoint.sessions.remove(&session.id);
             reply::empty(StatusCode::OK)

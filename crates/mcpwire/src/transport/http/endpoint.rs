@@ -2,6 +2,7 @@
 
 use super::events::EventStore;
 use super::origin::HostPolicy;
+use super::proxies::TrustedProxies;
 use super::sessions::{SessionLimits, Sessions};
 use crate::dispatch::session::Session;
 use crate::server::core::ServerCore;
@@ -22,6 +23,8 @@ pub(super) struct Endpoint {
     pub(super) keep_alive: Duration,
     /// The recent events of resumable session streams.
     pub(super) events: Arc<dyn EventStore>,
+    /// The proxies whose forwarding headers name the client.
+    pub(super) trusted_proxies: TrustedProxies,
 }
 
 /// The settings an endpoint is built from.
@@ -32,6 +35,7 @@ pub(super) struct Settings {
     pub(super) sessions: SessionLimits,
     pub(super) keep_alive: Duration,
     pub(super) events: Arc<dyn EventStore>,
+    pub(super) trusted_proxies: TrustedProxies,
 }
 
 impl Endpoint {
@@ -53,6 +57,7 @@ impl Endpoint {
             max_drained_body_bytes: settings.max_drained_body_bytes,
             keep_alive: settings.keep_alive,
             events: settings.events,
+            trusted_proxies: settings.trusted_proxies,
         }
     }
 }

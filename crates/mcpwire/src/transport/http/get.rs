@@ -26,8 +26,9 @@ use tokio::sync::broadcast::error::RecvError;
 
 pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
+    let caller = Caller::of(&parts, &endpoint.trusted_proxies);
     let headers = parts.headers;
-    let session = match session_of(&endpoint, &headers, &Caller::of(&parts.extensions)) {
+    let session = match session_of(&endpoint, &headers, &caller) {
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(None),
     };

@@ -49,6 +49,7 @@ mod legacy;
 mod modern;
 mod origin;
 mod post;
+mod proxies;
 mod relays;
 mod reply;
 mod resume;

@@ -49,8 +49,8 @@ pub(super) async fn handle(
             return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
         }
     };
+    let caller = Caller::of(&parts, &endpoint.trusted_proxies);
     let headers = parts.headers;
-    let caller = Caller::of(&parts.extensions);
     match message {
         Incoming::Request(request) => route_request(&endpoint, request, headers, &caller).await,
         Incoming::Notification(notification) => {
