@@ -19,9 +19,14 @@ pub(crate) mod codec;
 #[cfg(test)]
 mod codec_proptests;
 mod keys;
+#[cfg(feature = "redis")]
+mod redis_replay;
 mod replay;
 
 pub(crate) use codec::digest;
 pub(crate) use codec::{Binding, StateCodec, arguments_digest, new_call_id};
 pub use keys::{KEYS_ENV, KeyError, KeyRing};
-pub use replay::{MemoryReplayGuard, ReplayFuture, ReplayGuard};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis_replay::RedisReplayGuard;
+pub use replay::{MemoryReplayGuard, ReplayFuture, ReplayGuard, ReplayUnavailable};

@@ -8,8 +8,29 @@ use std::pin::Pin;
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The future [`ReplayGuard::first_use`] returns.
-pub type ReplayFuture<'a> = Pin<Box<dyn Future<Output = bool> + Send + 'a>>;
+/// The future [`ReplayGuard::first_use`] returns: `Ok(true)` the first time, `Ok(false)` for a
+/// replay, `Err` when the guard cannot tell (a shared store out of reach): the call is then
+/// refused, never run twice.
+pub type ReplayFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<bool, ReplayUnavailable>> + Send + 'a>>;
+
+/// A replay guard could not tell whether a call already completed (its store is out of reach).
+/// The message goes to the server's log; the client is told only that the server is busy.
+///
+/// ```
+/// let error = mcpwire::request_state::ReplayUnavailable::new("Redis did not answer");
+/// assert_eq!(error.to_string(), "the replay guard is unavailable: Redis did not answer");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the replay guard is unavailable: {0}")]
+pub struct ReplayUnavailable(String);
+
+impl ReplayUnavailable {
+    /// The error, with why.
+    pub fn new(why: impl Into<String>) -> Self {
+        Self(why.into())
+    }
+}
 
 /// Remembers which multi-round calls have completed, so each completes once.
 ///
@@ -28,7 +49,7 @@ pub type ReplayFuture<'a> = Pin<Box<dyn Future<Output = bool> + Send + 'a>>;
 ///
 /// impl ReplayGuard for Forever {
 ///     fn first_use<'a>(&'a self, call_id: &'a str, _expires_at_ms: u64) -> ReplayFuture<'a> {
-///         Box::pin(async move { self.0.lock().unwrap().insert(call_id.to_owned()) })
+///         Box::pin(async move { Ok(self.0.lock().unwrap().insert(call_id.to_owned())) })
 ///     }
 /// }
 ///
@@ -41,8 +62,8 @@ pub type ReplayFuture<'a> = Pin<Box<dyn Future<Output = bool> + Send + 'a>>;
 )]
 pub trait ReplayGuard: Send + Sync + 'static {
     /// Records `call_id` as completed until `expires_at_ms` (milliseconds since the Unix
-    /// epoch: no state of the call is valid after it). `true` the first time, `false` for a
-    /// replay.
+    /// epoch: no state of the call is valid after it). `Ok(true)` the first time, `Ok(false)`
+    /// for a replay, [`ReplayUnavailable`] when it cannot tell.
     fn first_use<'a>(&'a self, call_id: &'a str, expires_at_ms: u64) -> ReplayFuture<'a>;
 }
 
@@ -56,8 +77,8 @@ pub trait ReplayGuard: Send + Sync + 'static {
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let guard = MemoryReplayGuard::with_capacity(10);
-/// assert!(guard.first_use("call-1", u64::MAX).await);
-/// assert!(!guard.first_use("call-1", u64::MAX).await, "the replay is refused");
+/// assert_eq!(guard.first_use("call-1", u64::MAX).await, Ok(true));
+/// assert_eq!(guard.first_use("call-1", u64::MAX).await, Ok(false), "the replay is refused");
 /// # });
 /// ```
 #[derive(Debug)]
@@ -137,7 +158,7 @@ impl ReplayGuard for MemoryReplayGuard {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
         let first = self.record(call_id, expires_at_ms, now_ms);
-        Box::pin(std::future::ready(first))
+        Box::pin(std::future::ready(Ok(first)))
     }
 }
 

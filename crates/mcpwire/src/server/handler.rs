@@ -114,13 +114,24 @@ impl HandlerCall {
             checks,
         )
         .await?;
-        if let (Some(guard), Some(call)) = (&self.replay_guard, &self.round.call)
-            && !guard.first_use(&call.id, call.expires_at_ms).await
-        {
-            tracing::warn!(tool = self.handler.name, "refused a replayed requestState");
-            return Err(Stop::Protocol(ErrorObject::invalid_params(
-                "Invalid or expired requestState",
-            )));
+        if let (Some(guard), Some(call)) = (&self.replay_guard, &self.round.call) {
+            match guard.first_use(&call.id, call.expires_at_ms).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::warn!(tool = self.handler.name, "refused a replayed requestState");
+                    return Err(Stop::Protocol(ErrorObject::invalid_params(
+                        "Invalid or expired requestState",
+                    )));
+                }
+                Err(unavailable) => {
+                    // Not knowing whether the call completed elsewhere, it must not run.
+                    tracing::error!(tool = self.handler.name, %unavailable, "refused a once-only call");
+                    return Err(Stop::Protocol(ErrorObject::new(
+                        crate::protocol::code::SERVER_BUSY,
+                        "Server busy: this call cannot be checked against replays now; try again",
+                    )));
+                }
+            }
         }
         let resolved_signal = self
             .resolved
