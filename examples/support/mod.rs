@@ -1,7 +1,10 @@
 //! The examples' command line: stdio by default, Streamable HTTP with `--http ADDR`, protected
 //! with `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`, behind the proxies
-//! `MCP_TRUSTED_PROXIES` lists (comma-separated addresses or networks), so each example's `main`
-//! stays one line. Every example includes this module (`mod support;`).
+//! `MCP_TRUSTED_PROXIES` lists (comma-separated addresses or networks), as one replica of a fleet
+//! when `MCP_REDIS_URL` is set (`redis://HOST:PORT` or `unix:///path/redis.sock`; sessions,
+//! streams, questions, changes and the `#[tool(once)]` record shared in Redis under
+//! `mcp:{server name}:`, this replica named by `MCP_REPLICA_ID`, random by default), so each
+//! example's `main` stays one line. Every example includes this module (`mod support;`).
 
 use mcpwire::McpServer;
 use mcpwire::{Error, Result};
@@ -49,7 +52,18 @@ async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) 
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
+    let fleet = match std::env::var("MCP_REDIS_URL") {
+        Ok(url) if !url.is_empty() => Some(join_fleet(&url, server.name()).await?),
+        _ => None,
+    };
+    let server = match &fleet {
+        Some(fleet) => server.replay_guard(fleet.replay_guard()),
+        None => server,
+    };
     let mut http = server.http();
+    if let Some(fleet) = &fleet {
+        http = http.fleet(fleet);
+    }
     // Behind a load balancer: `MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8` (see
     // `HttpServer::trusted_proxies`).
     if let Ok(proxies) = std::env::var("MCP_TRUSTED_PROXIES") {
@@ -60,6 +74,23 @@ async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) 
         None => http,
     };
     http.serve_listener(listener, ctrl_c).await
+}
+
+/// Connects to the fleet's Redis at `url`, as `MCP_REPLICA_ID` (or a random id), and says so.
+async fn join_fleet(url: &str, name: &str) -> Result<mcpwire::transport::http::RedisFleet> {
+    use mcpwire::transport::http::RedisFleet;
+    let fleet = RedisFleet::connect(url, format!("mcp:{name}:")).await?;
+    let fleet = match std::env::var("MCP_REPLICA_ID") {
+        Ok(id) if !id.is_empty() => fleet.with_replica_id(id),
+        _ => fleet,
+    };
+    eprintln!(
+        "replica {} sharing sessions in Redis at {} under {}",
+        fleet.replica(),
+        fleet.target(),
+        fleet.prefix()
+    );
+    Ok(fleet)
 }
 
 /// `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`: all three, or none.

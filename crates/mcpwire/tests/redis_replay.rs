@@ -4,79 +4,17 @@
 //! socket, and is killed when the test ends.
 #![cfg(feature = "redis")]
 
+mod redis_support;
 mod support;
 
 use mcpwire::prelude::*;
 use mcpwire::request_state::{KeyRing, RedisReplayGuard};
+use redis_support::Redis;
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 use support::{connect, exchange, modern_call, modern_meta, request_state, retry_call, text};
-
-/// A `redis-server` of this test: no persistence, a unix socket in a fresh directory.
-struct Redis {
-    child: Child,
-    dir: PathBuf,
-    socket: PathBuf,
-}
-
-impl Redis {
-    fn start() -> Self {
-        let program = std::env::var("MCP_REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes).unwrap();
-        let dir = std::env::temp_dir().join(format!("mcpwire-redis-{}", u64::from_le_bytes(bytes)));
-        std::fs::create_dir_all(&dir).unwrap();
-        let socket = dir.join("redis.sock");
-        let child = Command::new(&program)
-            .args(["--port", "0", "--unixsocket"])
-            .arg(&socket)
-            .args([
-                "--unixsocketperm",
-                "700",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ])
-            .arg("--dir")
-            .arg(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("{program} (apt-get install redis-server; scripts/test does): {e}")
-            });
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !socket.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "redis-server did not open its socket"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Redis { child, dir, socket }
-    }
-
-    fn url(&self) -> String {
-        format!("unix://{}", self.socket.display())
-    }
-
-    fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        self.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 struct Confirm {

@@ -53,13 +53,17 @@ pub enum Change {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Notifier {
+    /// Every change, wherever it was made.
     sender: broadcast::Sender<Change>,
+    /// The changes made in this process, for the fleet bus to pass to other replicas.
+    local: broadcast::Sender<Change>,
 }
 
 impl Default for Notifier {
     fn default() -> Self {
         Self {
             sender: broadcast::channel(BACKLOG).0,
+            local: broadcast::channel(BACKLOG).0,
         }
     }
 }
@@ -82,7 +86,7 @@ impl Notifier {
     /// notifier.list_changed(ChangedList::Tools);
     /// ```
     pub fn list_changed(&self, list: ChangedList) {
-        let _ = self.sender.send(Change::List(list));
+        self.announce(Change::List(list));
     }
 
     /// Announces that the resource `uri` changed.
@@ -97,7 +101,25 @@ impl Notifier {
     /// notifier.resource_updated("file:///project/README.md");
     /// ```
     pub fn resource_updated(&self, uri: impl Into<String>) {
-        let _ = self.sender.send(Change::ResourceUpdated(uri.into()));
+        self.announce(Change::ResourceUpdated(uri.into()));
+    }
+
+    /// A change made here: to this process's listeners, and to the fleet's.
+    fn announce(&self, change: Change) {
+        if self.local.receiver_count() > 0 {
+            let _ = self.local.send(change.clone());
+        }
+        let _ = self.sender.send(change);
+    }
+
+    /// A change another replica made: to this process's listeners only.
+    pub(crate) fn deliver_from_fleet(&self, change: Change) {
+        let _ = self.sender.send(change);
+    }
+
+    /// The changes made in this process from now on.
+    pub(crate) fn subscribe_local(&self) -> broadcast::Receiver<Change> {
+        self.local.subscribe()
     }
 
     /// Every change from now on.

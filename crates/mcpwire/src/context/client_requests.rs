@@ -33,6 +33,18 @@ pub enum ClientRequestError {
     NoBackChannel,
 }
 
+/// 32 random bits drawn once per process, in the ids of the server's requests: the copies of a
+/// session on several replicas never ask under the same id, so an answer relayed to every
+/// replica completes one request.
+fn process_tag() -> &'static str {
+    static TAG: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TAG.get_or_init(|| {
+        let mut bytes = [0u8; 4];
+        getrandom::fill(&mut bytes).expect("the operating system's random source works");
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    })
+}
+
 type Answer = Result<Box<RawValue>, ErrorObject>;
 type Pending = HashMap<RequestId, oneshot::Sender<Answer>>;
 
@@ -79,7 +91,8 @@ impl ClientRequests {
         timeout: Duration,
     ) -> Result<Box<RawValue>, ClientRequestError> {
         let id = RequestId::String(format!(
-            "s-{}",
+            "s-{}-{}",
+            process_tag(),
             self.next_id.fetch_add(1, Ordering::Relaxed)
         ));
         let (answer, answered) = oneshot::channel();

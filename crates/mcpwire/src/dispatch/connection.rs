@@ -6,7 +6,7 @@ use super::router::handle;
 use super::session::Session;
 use crate::context::Outbound;
 use crate::protocol::cancelled::CancelledParams;
-use crate::protocol::jsonrpc::{ErrorObject, Incoming, Notification, code, error_line};
+use crate::protocol::jsonrpc::{ErrorObject, Incoming, Notification, RequestId, code, error_line};
 use crate::server::core::ServerCore;
 use futures_util::{Stream, StreamExt};
 use std::sync::Arc;
@@ -104,7 +104,10 @@ async fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str)
                 exchange.outbound.send(error_line(Some(&id), &error)).await;
             }
         }
-        Ok(Incoming::Notification(notification)) => notify(&exchange.session, notification),
+        Ok(Incoming::Notification(notification)) => {
+            // One connection: a request not running here is not running.
+            let _ = notify(&exchange.session, notification);
+        }
         Ok(Incoming::Response(response)) => {
             let id = response.id.clone();
             if !exchange.session.client_requests().complete(response) {
@@ -135,18 +138,16 @@ async fn forward_changes(exchange: Arc<Exchange>) {
 
 /// Acts on a client notification: `notifications/cancelled` stops the request it names; the
 /// others need nothing from the server.
-pub(crate) fn notify(session: &Session, notification: Notification) {
+pub(crate) fn notify(session: &Session, notification: Notification) -> Option<RequestId> {
     if notification.method != "notifications/cancelled" {
-        return;
+        return None;
     }
-    let Some(params) = notification.params else {
-        return;
-    };
-    if let Ok(CancelledParams {
-        request_id: Some(id),
-        ..
-    }) = serde_json::from_str(params.get())
-    {
-        session.cancel(&id);
+    let params = notification.params?;
+    match serde_json::from_str(params.get()) {
+        Ok(CancelledParams {
+            request_id: Some(id),
+            ..
+        }) if !session.cancel(&id) => Some(id),
+        _ => None,
     }
 }

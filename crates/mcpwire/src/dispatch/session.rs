@@ -33,6 +33,19 @@ impl Default for Handshake {
     }
 }
 
+/// What a session carries from one request to the next, as a replica hands it to another
+/// (2025-11-25 over HTTP with a shared session store).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct SessionState {
+    pub(crate) protocol_version: String,
+    pub(crate) client_capabilities: ClientCapabilities,
+    pub(crate) client_info: Implementation,
+    #[serde(default)]
+    pub(crate) log_level: Option<LoggingLevel>,
+    #[serde(default)]
+    pub(crate) subscriptions: Vec<String>,
+}
+
 /// One client's session: its handshake, its log level, its requests in flight (so
 /// `notifications/cancelled` can stop them) and the server's requests to it.
 #[derive(Default)]
@@ -50,6 +63,49 @@ pub(crate) struct Session {
 }
 
 impl Session {
+    /// What a later request of this session needs, wherever it is served.
+    pub(crate) fn state(&self) -> SessionState {
+        let handshake = self.handshake();
+        let mut subscriptions: Vec<String> = self
+            .subscriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(str::to_owned)
+            .collect();
+        subscriptions.sort_unstable();
+        SessionState {
+            protocol_version: handshake.protocol_version.to_string(),
+            client_capabilities: (*handshake.capabilities).clone(),
+            client_info: (*handshake.client_info).clone(),
+            log_level: *self.log_level.lock().unwrap_or_else(|e| e.into_inner()),
+            subscriptions,
+        }
+    }
+
+    /// A session carrying on from `state` (an initialized one), with nothing in flight;
+    /// subscriptions beyond `cap` are dropped.
+    pub(crate) fn restored(state: SessionState, cap: usize) -> Self {
+        let session = Session::default();
+        session.apply(state, cap);
+        session
+    }
+
+    /// Takes `state` (changed on another replica) in: handshake, log level, subscriptions.
+    pub(crate) fn apply(&self, state: SessionState, cap: usize) {
+        self.set_handshake(Handshake {
+            protocol_version: Arc::from(state.protocol_version),
+            capabilities: Arc::new(state.client_capabilities),
+            client_info: Arc::new(state.client_info),
+        });
+        *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = state.log_level;
+        let mut watched = Watched::default();
+        for uri in &state.subscriptions {
+            let _ = watched.insert(uri, cap);
+        }
+        *self.subscriptions.lock().unwrap_or_else(|e| e.into_inner()) = watched;
+    }
+
     pub(crate) fn handshake(&self) -> Arc<Handshake> {
         self.handshake
             .read()
@@ -132,11 +188,14 @@ impl Session {
         self.in_flight.finish(id)
     }
 
-    /// Stops a running request (`notifications/cancelled`).
-    pub(crate) fn cancel(&self, id: &RequestId) {
-        if self.in_flight.cancel(id) {
+    /// Stops a running request (`notifications/cancelled`); `false` when none with that id
+    /// runs here.
+    pub(crate) fn cancel(&self, id: &RequestId) -> bool {
+        let cancelled = self.in_flight.cancel(id);
+        if cancelled {
             tracing::debug!(%id, "request cancelled by the client");
         }
+        cancelled
     }
 
     /// Stops every running request (an HTTP session ended while they ran).

@@ -36,6 +36,11 @@ impl Watched {
         Ok(())
     }
 
+    /// The watched URIs, in no order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
+        self.uris.iter().map(|uri| &**uri)
+    }
+
     /// Stops watching `uri`.
     pub(crate) fn remove(&mut self, uri: &str) {
         self.uris.remove(uri);

@@ -74,6 +74,16 @@ impl RedisReplayGuard {
         })
     }
 
+    /// A guard on an existing connection (a `RedisFleet`'s), keeping its keys under `prefix`.
+    #[cfg(feature = "http")]
+    pub(crate) fn on(connection: ConnectionManager, prefix: impl Into<String>) -> Self {
+        Self {
+            connection,
+            prefix: prefix.into(),
+            timeout: COMMAND_TIMEOUT,
+        }
+    }
+
     /// How long one command may take (default 2 s) before the call is refused.
     ///
     /// ```no_run

@@ -617,6 +617,17 @@ impl McpServer {
         self
     }
 
+    /// The server's name, as `initialize` and `server/discover` give it (and the audience its
+    /// `requestState` is sealed for).
+    ///
+    /// ```
+    /// # use mcpwire::McpServer;
+    /// assert_eq!(McpServer::new("bookshop").name(), "bookshop");
+    /// ```
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
     /// The registries, shared with `Catalog` handles.
     pub(crate) fn registries(&self) -> &Arc<Registries> {
         &self.registries

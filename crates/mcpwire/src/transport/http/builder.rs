@@ -2,6 +2,7 @@
 
 use super::endpoint::{Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
+use super::fleet::{Fleet, random_replica_id};
 use super::origin::HostPolicy;
 use super::proxies::{NotANetwork, TrustedProxies};
 use super::routes;
@@ -41,7 +42,7 @@ use tokio_util::sync::CancellationToken;
 pub struct HttpServer {
     server: McpServer,
     path: String,
-    settings: Settings,
+    pub(super) settings: Settings,
     /// A [`HttpServer::trusted_proxies`] entry that is no address or network (start-up fails).
     bad_proxy: Option<String>,
     #[cfg(all(feature = "auth", feature = "http"))]
@@ -78,6 +79,10 @@ impl McpServer {
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
                 trusted_proxies: Default::default(),
+                fleet: Fleet {
+                    replica: Arc::from(random_replica_id()),
+                    ..Fleet::default()
+                },
             },
             bad_proxy: None,
             #[cfg(all(feature = "auth", feature = "http"))]
@@ -482,8 +487,9 @@ impl HttpServer {
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
         let grace = core.limits.shutdown_grace;
-        let endpoint = Endpoint::new(core.clone(), self.settings, shutdown.clone());
-        let app = guard.apply(routes::router(Arc::new(endpoint), &self.path), core);
+        let endpoint = Arc::new(Endpoint::new(core.clone(), self.settings, shutdown.clone()));
+        endpoint.join_fleet();
+        let app = guard.apply(routes::router(endpoint, &self.path), core);
         run(listener, app, shutdown, signal, grace).await
     }
 
@@ -553,8 +559,13 @@ impl HttpServer {
         let guard = self.guard();
         let core = self.server.build().await?;
         core.warn_if_ephemeral_keys();
-        let endpoint = Endpoint::new(core.clone(), self.settings, CancellationToken::new());
-        Ok(guard.apply(routes::router(Arc::new(endpoint), &self.path), core))
+        let endpoint = Arc::new(Endpoint::new(
+            core.clone(),
+            self.settings,
+            CancellationToken::new(),
+        ));
+        endpoint.join_fleet();
+        Ok(guard.apply(routes::router(endpoint, &self.path), core))
     }
 }
 

@@ -1,5 +1,5 @@
 //! DELETE: the client ends its 2025-11-25 session. Its GET stream closes, its outstanding
-//! requests to the client fail, and its id is `404` from then on.
+//! requests to the client fail, and its id is `404` from then on, on every replica of a fleet.
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
@@ -12,13 +12,10 @@ use std::sync::Arc;
 
 pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Response {
     let (parts, _) = request.into_parts();
-    match session_of(
-        &endpoint,
-        &parts.headers,
-        &Caller::of(&parts, &endpoint.trusted_proxies),
-    ) {
+    let caller = Caller::of(&parts, &endpoint.trusted_proxies);
+    match session_of(&endpoint, &parts.headers, &caller).await {
         Ok(session) => {
-            endpoint.sessions.remove(&session.id);
+            endpoint.sessions.remove(&session.id, &caller).await;
             reply::empty(StatusCode::OK)
         }
         Err(refusal) => refusal.into_response(None),

@@ -1,6 +1,7 @@
 //! [`Endpoint`]: what every HTTP request of the MCP endpoint is served with.
 
 use super::events::EventStore;
+use super::fleet::Fleet;
 use super::origin::HostPolicy;
 use super::proxies::TrustedProxies;
 use super::sessions::{SessionLimits, Sessions};
@@ -25,6 +26,8 @@ pub(super) struct Endpoint {
     pub(super) events: Arc<dyn EventStore>,
     /// The proxies whose forwarding headers name the client.
     pub(super) trusted_proxies: TrustedProxies,
+    /// The other replicas, when sessions are shared with them.
+    pub(super) fleet: Fleet,
 }
 
 /// The settings an endpoint is built from.
@@ -36,6 +39,7 @@ pub(super) struct Settings {
     pub(super) keep_alive: Duration,
     pub(super) events: Arc<dyn EventStore>,
     pub(super) trusted_proxies: TrustedProxies,
+    pub(super) fleet: Fleet,
 }
 
 impl Endpoint {
@@ -48,9 +52,16 @@ impl Endpoint {
         let max_body_bytes = settings
             .max_body_bytes
             .unwrap_or(core.limits.max_message_bytes);
+        let max_subscriptions = core.limits.max_subscriptions;
         Self {
             core,
-            sessions: Sessions::new(settings.sessions, shutdown, settings.events.clone()),
+            sessions: Sessions::new(
+                settings.sessions,
+                shutdown,
+                settings.events.clone(),
+                settings.fleet.clone(),
+                max_subscriptions,
+            ),
             stateless: Arc::new(Session::default()),
             hosts: settings.hosts,
             max_body_bytes,
@@ -58,6 +69,22 @@ impl Endpoint {
             keep_alive: settings.keep_alive,
             events: settings.events,
             trusted_proxies: settings.trusted_proxies,
+            fleet: settings.fleet,
         }
+    }
+
+    /// Starts passing changes and messages to and from the fleet (when there is one), and logs
+    /// what replicas must agree on: the replica id, whether sessions are shared, the ids of the
+    /// `requestState` keys (never the keys) and their audience.
+    pub(super) fn join_fleet(self: &Arc<Self>) {
+        let (keys, audience) = self.core.state_codec.describe();
+        tracing::info!(
+            replica = %self.fleet.replica,
+            shared_sessions = self.fleet.shares_sessions(),
+            request_state_keys = ?keys,
+            audience,
+            "serving Streamable HTTP"
+        );
+        self.fleet.start(&self.core.notifier, Arc::downgrade(self));
     }
 }

@@ -1,18 +1,33 @@
 //! The event store behind resumable 2025-11-25 streams: every event a session's request stream
-//! carries gets an id (`{stream}-{sequence}`), and the recent ones are kept so a client that
-//! lost the stream can ask for the rest with `Last-Event-ID`.
+//! carries gets an id, and the recent ones are kept so a client that lost the stream can ask for
+//! the rest with `Last-Event-ID`, on this replica or, with a shared store, on any other.
 
+use futures_util::stream::BoxStream;
 use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Mutex;
 
+/// The future an [`EventStore`] method returns.
+pub type EventFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A stream's events after an id: `(stream, [(event id, line)])`, oldest first.
+pub type Replay = (u64, Vec<(String, String)>);
+
 /// Keeps the recent events of each session's streams. Replace the in-memory default (see
-/// [`HttpServer::event_store`](super::HttpServer::event_store)) to share it between processes.
+/// [`HttpServer::event_store`](super::HttpServer::event_store)) to share it between replicas:
+/// `RedisFleet` (feature `redis`) keeps them in a Redis stream per session.
+///
+/// Every method is async and must not block the runtime's threads. An id returned by
+/// [`append`](EventStore::append) must be unique among the session's events (across replicas,
+/// for a shared store), and the event committed before it returns: the client may resume from
+/// it on another replica at once.
 ///
 /// # Examples
 ///
 /// ```
 /// use mcpwire::McpServer;
-/// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+/// use mcpwire::transport::http::{EventFuture, EventStore, MemoryEventStore, Replay};
 /// use std::sync::atomic::{AtomicUsize, Ordering};
 ///
 /// /// The in-memory store, counting the events it keeps.
@@ -20,14 +35,14 @@ use std::sync::Mutex;
 /// struct Counted { inner: MemoryEventStore, appended: AtomicUsize }
 ///
 /// impl EventStore for Counted {
-///     fn append(&self, session: &str, stream: u64, line: &str) -> String {
+///     fn append<'a>(&'a self, session: &'a str, stream: u64, line: &'a str) -> EventFuture<'a, Option<String>> {
 ///         self.appended.fetch_add(1, Ordering::Relaxed);
 ///         self.inner.append(session, stream, line)
 ///     }
-///     fn after(&self, session: &str, last: &str) -> Option<(u64, Vec<(String, String)>)> {
+///     fn after<'a>(&'a self, session: &'a str, last: &'a str) -> EventFuture<'a, Option<Replay>> {
 ///         self.inner.after(session, last)
 ///     }
-///     fn forget(&self, session: &str) { self.inner.forget(session) }
+///     fn forget<'a>(&'a self, session: &'a str) -> EventFuture<'a, ()> { self.inner.forget(session) }
 /// }
 ///
 /// let server = McpServer::new("demo").http().event_store(Counted::default());
@@ -38,19 +53,28 @@ use std::sync::Mutex;
     note = "implement `mcpwire::transport::http::EventStore`, or use `mcpwire::transport::http::MemoryEventStore`"
 )]
 pub trait EventStore: Send + Sync + 'static {
-    /// Stores `line` as the next event of `stream` in `session`; returns the event's id.
+    /// Stores `line` as the next event of `stream` in `session`; returns the event's id, or
+    /// `None` when it could not be kept (the event is still sent live, without an id).
     ///
     /// # Examples
     ///
     /// ```
     /// use mcpwire::transport::http::{EventStore, MemoryEventStore};
     ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let store = MemoryEventStore::default();
-    /// assert_eq!(store.append("session-a", 0, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#), "0-1");
-    /// assert_eq!(store.append("session-a", 0, "second"), "0-2");
-    /// assert_eq!(store.append("session-a", 1, "other stream"), "1-1");
+    /// let line = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    /// assert_eq!(store.append("session-a", 0, line).await.as_deref(), Some("0-1"));
+    /// assert_eq!(store.append("session-a", 0, "second").await.as_deref(), Some("0-2"));
+    /// assert_eq!(store.append("session-a", 1, "other stream").await.as_deref(), Some("1-1"));
+    /// # });
     /// ```
-    fn append(&self, session: &str, stream: u64, line: &str) -> String;
+    fn append<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        line: &'a str,
+    ) -> EventFuture<'a, Option<String>>;
 
     /// The stream `last_event_id` belongs to and its events after that one, oldest first, as
     /// `(id, line)`; `None` when the id is unknown (never issued, or no longer kept).
@@ -60,14 +84,20 @@ pub trait EventStore: Send + Sync + 'static {
     /// ```
     /// use mcpwire::transport::http::{EventStore, MemoryEventStore};
     ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let store = MemoryEventStore::default();
-    /// store.append("s", 0, "one");
-    /// store.append("s", 0, "two");
-    /// let (stream, missed) = store.after("s", "0-1").unwrap();
+    /// store.append("s", 0, "one").await;
+    /// store.append("s", 0, "two").await;
+    /// let (stream, missed) = store.after("s", "0-1").await.unwrap();
     /// assert_eq!((stream, missed), (0, vec![("0-2".to_owned(), "two".to_owned())]));
-    /// assert!(store.after("s", "0-9").is_none()); // never issued
+    /// assert!(store.after("s", "0-9").await.is_none()); // never issued
+    /// # });
     /// ```
-    fn after(&self, session: &str, last_event_id: &str) -> Option<(u64, Vec<(String, String)>)>;
+    fn after<'a>(
+        &'a self,
+        session: &'a str,
+        last_event_id: &'a str,
+    ) -> EventFuture<'a, Option<Replay>>;
 
     /// Forgets a session's events (the session ended).
     ///
@@ -76,12 +106,59 @@ pub trait EventStore: Send + Sync + 'static {
     /// ```
     /// use mcpwire::transport::http::{EventStore, MemoryEventStore};
     ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let store = MemoryEventStore::default();
-    /// store.append("s", 0, "one");
-    /// store.forget("s");
-    /// assert!(store.after("s", "0-1").is_none());
+    /// store.append("s", 0, "one").await;
+    /// store.forget("s").await;
+    /// assert!(store.after("s", "0-1").await.is_none());
+    /// # });
     /// ```
-    fn forget(&self, session: &str);
+    fn forget<'a>(&'a self, session: &'a str) -> EventFuture<'a, ()>;
+
+    /// The id of `stream`'s priming event (sent before anything else, so the client can resume
+    /// from the start): `{stream}-0` by default. [`after`](EventStore::after) must know it.
+    ///
+    /// ```
+    /// use mcpwire::transport::http::{EventStore, MemoryEventStore};
+    ///
+    /// assert_eq!(MemoryEventStore::default().priming_id(7), "7-0");
+    /// ```
+    fn priming_id(&self, stream: u64) -> String {
+        format!("{stream}-0")
+    }
+
+    /// `stream` of `session` starts: it answers the request `request_id` (its JSON), on this
+    /// replica. A shared store records it, so another replica following the stream can tell
+    /// the client when this replica is gone. Nothing by default.
+    fn begin<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        request_id: &'a str,
+    ) -> EventFuture<'a, ()> {
+        let _ = (session, stream, request_id);
+        Box::pin(std::future::ready(()))
+    }
+
+    /// `stream` of `session` has sent its last event (the response). Nothing by default.
+    fn end<'a>(&'a self, session: &'a str, stream: u64) -> EventFuture<'a, ()> {
+        let _ = (session, stream);
+        Box::pin(std::future::ready(()))
+    }
+
+    /// The events of `stream` after `last_event_id` as other replicas append them, until its
+    /// last (see [`end`](EventStore::end)): how a client resuming on this replica follows a
+    /// stream another replica runs. `None` (the default) when the store cannot: the resumed
+    /// stream then ends after the replay.
+    fn follow(
+        &self,
+        session: &str,
+        stream: u64,
+        last_event_id: &str,
+    ) -> Option<BoxStream<'static, (String, String)>> {
+        let _ = (session, stream, last_event_id);
+        None
+    }
 }
 
 /// The default store: in memory, at most `per_session` events and [`max_bytes`] bytes of
@@ -150,8 +227,8 @@ impl Default for MemoryEventStore {
     }
 }
 
-impl EventStore for MemoryEventStore {
-    fn append(&self, session: &str, stream: u64, line: &str) -> String {
+impl MemoryEventStore {
+    fn append_now(&self, session: &str, stream: u64, line: &str) -> String {
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         let events = sessions.entry(session.to_owned()).or_default();
         let sequence = events.sequences.entry(stream).or_insert(0);
@@ -168,7 +245,7 @@ impl EventStore for MemoryEventStore {
         format!("{stream}-{sequence}")
     }
 
-    fn after(&self, session: &str, last_event_id: &str) -> Option<(u64, Vec<(String, String)>)> {
+    fn after_now(&self, session: &str, last_event_id: &str) -> Option<Replay> {
         let (stream, sequence) = last_event_id.split_once('-')?;
         let (stream, sequence) = (stream.parse::<u64>().ok()?, sequence.parse::<u64>().ok()?);
         let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
@@ -201,12 +278,34 @@ impl EventStore for MemoryEventStore {
             .collect();
         Some((stream, rest))
     }
+}
 
-    fn forget(&self, session: &str) {
+impl EventStore for MemoryEventStore {
+    fn append<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        line: &'a str,
+    ) -> EventFuture<'a, Option<String>> {
+        Box::pin(std::future::ready(Some(
+            self.append_now(session, stream, line),
+        )))
+    }
+
+    fn after<'a>(
+        &'a self,
+        session: &'a str,
+        last_event_id: &'a str,
+    ) -> EventFuture<'a, Option<Replay>> {
+        Box::pin(std::future::ready(self.after_now(session, last_event_id)))
+    }
+
+    fn forget<'a>(&'a self, session: &'a str) -> EventFuture<'a, ()> {
         self.sessions
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(session);
+        Box::pin(std::future::ready(()))
     }
 }
 
@@ -217,23 +316,23 @@ mod tests {
     #[test]
     fn replays_one_stream_after_an_id_and_forgets_old_events() {
         let store = MemoryEventStore::new(3);
-        assert_eq!(store.append("s", 1, "a"), "1-1");
-        assert_eq!(store.append("s", 2, "x"), "2-1");
-        assert_eq!(store.append("s", 1, "b"), "1-2");
-        let (stream, rest) = store.after("s", "1-1").unwrap();
+        assert_eq!(store.append_now("s", 1, "a"), "1-1");
+        assert_eq!(store.append_now("s", 2, "x"), "2-1");
+        assert_eq!(store.append_now("s", 1, "b"), "1-2");
+        let (stream, rest) = store.after_now("s", "1-1").unwrap();
         assert_eq!(stream, 1);
         assert_eq!(rest, vec![("1-2".to_owned(), "b".to_owned())]);
-        assert_eq!(store.after("s", "1-0").unwrap().1.len(), 2);
-        assert!(store.after("s", "1-9").is_none(), "never issued");
-        assert!(store.after("other", "1-1").is_none());
-        store.append("s", 1, "c");
-        store.append("s", 1, "d");
+        assert_eq!(store.after_now("s", "1-0").unwrap().1.len(), 2);
+        assert!(store.after_now("s", "1-9").is_none(), "never issued");
+        assert!(store.after_now("other", "1-1").is_none());
+        store.append_now("s", 1, "c");
+        store.append_now("s", 1, "d");
         assert!(
-            store.after("s", "1-0").is_none(),
+            store.after_now("s", "1-0").is_none(),
             "the first events are gone"
         );
-        store.forget("s");
-        assert!(store.after("s", "1-3").is_none());
+        store.sessions.lock().unwrap().remove("s");
+        assert!(store.after_now("s", "1-3").is_none());
     }
 
     #[test]
@@ -241,25 +340,28 @@ mod tests {
         let store = MemoryEventStore::default();
         let mebibyte = "x".repeat(1024 * 1024);
         for _ in 0..5 {
-            store.append("s", 1, &mebibyte);
+            store.append_now("s", 1, &mebibyte);
         }
-        assert!(store.after("s", "1-0").is_none(), "the first event is gone");
-        assert_eq!(store.after("s", "1-1").unwrap().1.len(), 4);
+        assert!(
+            store.after_now("s", "1-0").is_none(),
+            "the first event is gone"
+        );
+        assert_eq!(store.after_now("s", "1-1").unwrap().1.len(), 4);
     }
 
     #[test]
     fn events_are_capped_by_bytes_per_session() {
         let store = MemoryEventStore::new(100).max_bytes(10);
-        store.append("s", 1, "aaaa");
-        store.append("s", 1, "bbbb");
-        store.append("other", 1, "cccc");
-        store.append("s", 1, "dddd");
+        store.append_now("s", 1, "aaaa");
+        store.append_now("s", 1, "bbbb");
+        store.append_now("other", 1, "cccc");
+        store.append_now("s", 1, "dddd");
         assert!(
-            store.after("s", "1-0").is_none(),
+            store.after_now("s", "1-0").is_none(),
             "12 bytes: the oldest went"
         );
         let kept: Vec<String> = store
-            .after("s", "1-1")
+            .after_now("s", "1-1")
             .unwrap()
             .1
             .into_iter()
@@ -267,16 +369,16 @@ mod tests {
             .collect();
         assert_eq!(kept, ["bbbb", "dddd"]);
         assert_eq!(
-            store.after("other", "1-0").unwrap().1.len(),
+            store.after_now("other", "1-0").unwrap().1.len(),
             1,
             "sessions are apart"
         );
-        store.append("s", 1, &"e".repeat(11));
+        store.append_now("s", 1, &"e".repeat(11));
         assert!(
-            store.after("s", "1-3").is_none(),
+            store.after_now("s", "1-3").is_none(),
             "an event larger than the cap is not kept"
         );
-        store.append("s", 1, "ffff");
-        assert_eq!(store.after("s", "1-4").unwrap().1.len(), 1);
+        store.append_now("s", 1, "ffff");
+        assert_eq!(store.after_now("s", "1-4").unwrap().1.len(), 1);
     }
 }

@@ -28,15 +28,15 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Reque
     let (parts, _) = request.into_parts();
     let caller = Caller::of(&parts, &endpoint.trusted_proxies);
     let headers = parts.headers;
-    let session = match session_of(&endpoint, &headers, &caller) {
+    let session = match session_of(&endpoint, &headers, &caller).await {
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(None),
     };
     if let Some(last) = headers.get("last-event-id") {
-        let resumed = last
-            .to_str()
-            .ok()
-            .and_then(|last| resume::resume(&endpoint, &session, last));
+        let resumed = match last.to_str() {
+            Ok(last) => resume::resume(&endpoint, &session, last).await,
+            Err(_) => None,
+        };
         if let Some(resumed) = resumed {
             return resumed;
         }

@@ -64,6 +64,11 @@ pub(super) struct HttpSession {
     next_stream: AtomicU64,
     clock: Clock,
     events: Arc<dyn EventStore>,
+    /// Whether the session is shared with other replicas (a session store holds it): then its
+    /// events outlive this copy of it.
+    pub(super) shared: bool,
+    /// When the session store last said the session lives, in the table's milliseconds.
+    validated: AtomicU64,
 }
 
 /// Keeps a session busy (not idle) while a client connection holds it; touches it when
@@ -84,22 +89,66 @@ impl HttpSession {
         closed: CancellationToken,
         clock: Clock,
         events: Arc<dyn EventStore>,
+        shared: bool,
     ) -> Self {
-        Self {
-            id: Arc::from(new_session_id()),
-            session: Arc::new(Session::default()),
+        let id = new_session_id();
+        Self::carried_on(
+            id,
+            Session::default(),
+            0,
             owner,
             closed,
-            created: clock.now_ms(),
+            clock,
+            events,
+            shared,
+        )
+    }
+
+    /// The copy of a session opened `age_ms` ago (on another replica), carrying on from
+    /// `session`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn carried_on(
+        id: String,
+        session: Session,
+        age_ms: u64,
+        owner: Owner,
+        closed: CancellationToken,
+        clock: Clock,
+        events: Arc<dyn EventStore>,
+        shared: bool,
+    ) -> Self {
+        // Stream ids name events across the fleet: a copy of the session on another replica
+        // must not reuse this one's, so a shared session's start at a random point.
+        let first_stream = if shared { random_u64() >> 12 } else { 0 };
+        Self {
+            id: Arc::from(id),
+            session: Arc::new(session),
+            owner,
+            closed,
+            created: clock.now_ms().saturating_sub(age_ms),
             last_seen: AtomicU64::new(clock.now_ms()),
             recency: AtomicU64::new(clock.tick()),
             busy: AtomicUsize::new(0),
             standalone: Mutex::new(None),
             relays: Relays::default(),
-            next_stream: AtomicU64::new(0),
+            next_stream: AtomicU64::new(first_stream),
+            validated: AtomicU64::new(clock.now_ms()),
             clock,
             events,
+            shared,
         }
+    }
+
+    /// Whether the session store should be asked again whether the session lives (it last
+    /// said so `every_ms` ago or more); if so, counts this as the asking.
+    pub(super) fn due_for_validation(&self, every_ms: u64) -> bool {
+        let now = self.clock.now_ms();
+        let last = self.validated.load(Ordering::Relaxed);
+        now.saturating_sub(last) >= every_ms
+            && self
+                .validated
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
     }
 
     /// Records client activity now.
@@ -160,17 +209,38 @@ impl HttpSession {
     /// Ends the session: its running requests stop, its streams close, its requests to the
     /// client fail, its events go.
     pub(super) fn end(&self) {
+        self.release();
+        self.forget_events();
+    }
+
+    /// Ends this replica's copy of a shared session (another replica may carry on with it): its
+    /// requests here stop and its streams here close; its events stay.
+    pub(super) fn release(&self) {
         self.session.cancel_all();
-        self.close();
+        self.closed.cancel();
+        self.session.close();
     }
 
     /// Ends the session but lets its running requests finish (the server is shutting down, with
-    /// a grace period for them).
+    /// a grace period for them); a shared session lives on elsewhere.
     pub(super) fn close(&self) {
         self.closed.cancel();
         self.session.close();
-        self.events.forget(&self.id);
+        if !self.shared {
+            self.forget_events();
+        }
     }
+
+    fn forget_events(&self) {
+        let (events, id) = (self.events.clone(), self.id.clone());
+        tokio::spawn(async move { events.forget(&id).await });
+    }
+}
+
+fn random_u64() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the operating system's random source works");
+    u64::from_le_bytes(bytes)
 }
 
 /// 128 bits from the operating system's CSPRNG, as 32 lowercase hex digits.

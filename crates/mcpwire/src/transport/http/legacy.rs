@@ -9,9 +9,11 @@
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
+use super::fleet::Message;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID, check_sent};
 use super::http_session::HttpSession;
-use super::{reply, resume, sessions::Full};
+use super::sessions::{Full, Lookup};
+use super::{reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
 use crate::dispatch::exchange::Exchange;
@@ -50,10 +52,16 @@ pub(super) async fn initialize(
         grant: caller.grant.clone(),
         mismatch: None,
     };
+    let id = request.id.clone();
     let answer = respond(&exchange, request).await;
     if answer.error_code.is_some() {
-        endpoint.sessions.remove(&session.id);
+        endpoint.sessions.end_here(&session.id);
         return reply::json(StatusCode::OK, answer.line);
+    }
+    if let Err(error) = endpoint.sessions.share(&session).await {
+        tracing::warn!(%error, "a new session could not be shared with the fleet; refused");
+        endpoint.sessions.end_here(&session.id);
+        return Refusal::Unavailable.into_response(Some(&id));
     }
     let mut response = reply::json(StatusCode::OK, answer.line);
     let id = HeaderValue::from_str(&session.id).expect("session ids are visible ASCII");
@@ -68,11 +76,16 @@ pub(super) async fn request(
     headers: HeaderMap,
     caller: &Caller,
 ) -> Response {
-    let session = match lookup(endpoint, &headers, caller) {
+    let session = match lookup(endpoint, &headers, caller).await {
         Ok(session) => session,
         Err(refusal) => return refusal.into_response(Some(&request.id)),
     };
     let activity = session.activity();
+    // A change other replicas' copies of the session must see.
+    let changes_session = matches!(
+        request.method.as_str(),
+        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+    ) && session.shared;
     let (outbound, lines) = Outbound::closable_channel(endpoint.core.limits.max_queued_messages);
     // Mirrored headers are optional here, but one that disagrees with the body is refused (after
     // the scope decision, which the body alone drives).
@@ -89,11 +102,18 @@ pub(super) async fn request(
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
+    let request_id = serde_json::to_string(&id).expect("ids serialize");
+    let saver = changes_session.then(|| (endpoint.clone(), session.clone()));
     let limit = endpoint.core.limits.max_requests_in_flight;
     let started = session.session.track_with(id.clone(), limit, || {
         let id = id.clone();
         tokio::spawn(async move {
             let reply = respond(&exchange, request).await;
+            if let Some((endpoint, session)) = saver
+                && reply.error_code.is_none()
+            {
+                endpoint.sessions.save(&session).await;
+            }
             if exchange.session.finish(&id) {
                 let _ = answered.send(reply);
             }
@@ -104,12 +124,12 @@ pub(super) async fn request(
         return reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
     }
     let work = async move { answer.await.ok() };
-    resume::answer(endpoint, session, activity, work, lines).await
+    resume::answer(endpoint, session, activity, request_id, work, lines).await
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a
 /// 2026-07-28 client) it is accepted and ignored.
-pub(super) fn notification(
+pub(super) async fn notification(
     endpoint: &Endpoint,
     headers: &HeaderMap,
     caller: &Caller,
@@ -118,9 +138,18 @@ pub(super) fn notification(
     if !headers.contains_key(SESSION_ID) {
         return reply::empty(StatusCode::ACCEPTED);
     }
-    match lookup(endpoint, headers, caller) {
+    match lookup(endpoint, headers, caller).await {
         Ok(session) => {
-            notify(&session.session, notification);
+            if let Some(elsewhere) = notify(&session.session, notification)
+                && session.shared
+            {
+                // Not running here: perhaps on the replica that received the request.
+                let message = Message::Cancelled {
+                    session: session.id.to_string(),
+                    request: serde_json::to_value(&elsewhere).expect("ids serialize"),
+                };
+                endpoint.fleet.send(message).await;
+            }
             reply::empty(StatusCode::ACCEPTED)
         }
         Err(refusal) => refusal.into_response(None),
@@ -128,22 +157,42 @@ pub(super) fn notification(
 }
 
 /// The client's answer to one of the server's requests.
-pub(super) fn response(
+pub(super) async fn response(
     endpoint: &Endpoint,
     headers: &HeaderMap,
     caller: &Caller,
     response: ResponseIn,
 ) -> Response {
-    match lookup(endpoint, headers, caller) {
+    match lookup(endpoint, headers, caller).await {
         Ok(session) => {
             let id = response.id.clone();
-            if !session.session.client_requests().complete(response) {
+            if session.shared {
+                // The question may have been asked by another replica: pass the answer on
+                // when it is not waited for here.
+                let line = response_line(&response);
+                if !session.session.client_requests().complete(response) {
+                    let session = session.id.to_string();
+                    endpoint
+                        .fleet
+                        .send(Message::ClientResponse { session, line })
+                        .await;
+                }
+            } else if !session.session.client_requests().complete(response) {
                 tracing::debug!(%id, "response to an unknown server request; ignored");
             }
             reply::empty(StatusCode::ACCEPTED)
         }
         Err(refusal) => refusal.into_response(None),
     }
+}
+
+/// The client's response as a JSON-RPC line again (for the replica waiting for it).
+fn response_line(response: &ResponseIn) -> String {
+    let line = match &response.outcome {
+        Ok(result) => serde_json::json!({"jsonrpc": "2.0", "id": response.id, "result": result}),
+        Err(error) => serde_json::json!({"jsonrpc": "2.0", "id": response.id, "error": error}),
+    };
+    line.to_string()
 }
 
 /// Why a message names no usable session.
@@ -156,6 +205,8 @@ pub(super) enum Refusal {
     Unknown,
     /// A GET or DELETE from a 2026-07-28 client: `405`.
     NotAllowed,
+    /// The shared session store cannot tell whether the session lives: `503`, try again.
+    Unavailable,
 }
 
 impl Refusal {
@@ -171,6 +222,17 @@ impl Refusal {
                 "Bad Request: missing Mcp-Session-Id header",
             ),
             Refusal::Unknown => (StatusCode::NOT_FOUND, "Session not found: initialize again"),
+            Refusal::Unavailable => {
+                let error = ErrorObject::new(
+                    code::INTERNAL_ERROR,
+                    "Service unavailable: sessions cannot be reached now; try again shortly",
+                );
+                let mut response = reply::error(StatusCode::SERVICE_UNAVAILABLE, id, &error);
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+                return response;
+            }
             Refusal::NotAllowed => {
                 let mut response = reply::empty(StatusCode::METHOD_NOT_ALLOWED);
                 response
@@ -188,7 +250,7 @@ impl Refusal {
 }
 
 /// The session a POST names, when `caller` may use it.
-fn lookup(
+async fn lookup(
     endpoint: &Endpoint,
     headers: &HeaderMap,
     caller: &Caller,
@@ -200,16 +262,17 @@ fn lookup(
         return Err(Refusal::UnsupportedVersion);
     }
     let name = headers.get(SESSION_ID).ok_or(Refusal::Missing)?;
-    let session = name
-        .to_str()
-        .ok()
-        .and_then(|name| endpoint.sessions.get(name, caller));
-    session.ok_or(Refusal::Unknown)
+    let name = name.to_str().map_err(|_| Refusal::Unknown)?;
+    match endpoint.sessions.get(name, caller).await {
+        Lookup::Found(session) => Ok(session),
+        Lookup::Unknown => Err(Refusal::Unknown),
+        Lookup::Unavailable => Err(Refusal::Unavailable),
+    }
 }
 
 /// The session a GET or DELETE names. Without a session, or from a 2026-07-28 client, there is
 /// nothing to stream or end.
-pub(super) fn session_of(
+pub(super) async fn session_of(
     endpoint: &Endpoint,
     headers: &HeaderMap,
     caller: &Caller,
@@ -220,5 +283,5 @@ pub(super) fn session_of(
     if modern || !headers.contains_key(SESSION_ID) {
         return Err(Refusal::NotAllowed);
     }
-    lookup(endpoint, headers, caller)
+    lookup(endpoint, headers, caller).await
 }

@@ -42,6 +42,9 @@ mod delete;
 mod endpoint;
 mod events;
 mod eviction;
+mod fleet;
+mod fleet_inbox;
+mod fleet_settings;
 mod get;
 mod headers;
 mod http_session;
@@ -50,13 +53,20 @@ mod modern;
 mod origin;
 mod post;
 mod proxies;
+#[cfg(feature = "redis")]
+mod redis;
 mod relays;
 mod reply;
 mod resume;
 mod routes;
 mod serve;
 mod sessions;
+mod shared;
 mod sse;
 
 pub use builder::HttpServer;
-pub use events::{EventStore, MemoryEventStore};
+pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::RedisFleet;
+pub use shared::{BusEvent, FleetBus, SessionRecord, SessionStore, SharedFuture, Unavailable};

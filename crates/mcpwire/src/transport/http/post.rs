@@ -54,9 +54,11 @@ pub(super) async fn handle(
     match message {
         Incoming::Request(request) => route_request(&endpoint, request, headers, &caller).await,
         Incoming::Notification(notification) => {
-            legacy::notification(&endpoint, &headers, &caller, notification)
+            legacy::notification(&endpoint, &headers, &caller, notification).await
         }
-        Incoming::Response(response) => legacy::response(&endpoint, &headers, &caller, response),
+        Incoming::Response(response) => {
+            legacy::response(&endpoint, &headers, &caller, response).await
+        }
     }
 }
 

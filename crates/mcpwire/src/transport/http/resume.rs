@@ -33,6 +33,7 @@ pub(super) async fn answer<F>(
     endpoint: &Endpoint,
     session: Arc<HttpSession>,
     activity: Activity,
+    request_id: String,
     work: F,
     lines: Receiver<String>,
 ) -> Response
@@ -48,9 +49,10 @@ where
     let stream_id = session.next_stream();
     let (listener, mut events) = mpsc::channel(endpoint.core.limits.max_queued_messages);
     session.relays.lock().insert(stream_id, Some(listener));
-    // An empty first event gives the client an id to resume from before anything else arrives.
-    let priming = format!("{stream_id}-0");
     let store = endpoint.events.clone();
+    store.begin(&session.id, stream_id, &request_id).await;
+    // An empty first event gives the client an id to resume from before anything else arrives.
+    let priming = store.priming_id(stream_id);
     tokio::spawn(relay(session, store, stream_id, queue, work, lines));
     let events = futures_util::stream::poll_fn(move |cx| {
         let _connected = &activity;
@@ -87,13 +89,16 @@ async fn relay(
         } else {
             break;
         };
-        let mut relays = session.relays.lock();
         if line == CLOSE_STREAM {
             // The handler asked to end the client's stream; it resumes with Last-Event-ID.
-            relays.insert(stream, None);
+            session.relays.lock().insert(stream, None);
             continue;
         }
-        let id = store.append(&session.id, stream, &line);
+        let id = store
+            .append(&session.id, stream, &line)
+            .await
+            .unwrap_or_default();
+        let mut relays = session.relays.lock();
         if let Some(Some(listener)) = relays.get(&stream) {
             match listener.try_send((id, line)) {
                 Ok(()) => {}
@@ -108,26 +113,53 @@ async fn relay(
         }
     }
     session.relays.lock().remove(&stream);
+    store.end(&session.id, stream).await;
 }
 
 /// `GET` with `Last-Event-ID`: the missed events of that stream, then the rest live (when it is
-/// still running); `None` when the id is unknown.
-pub(super) fn resume(
+/// still running, here or, with a shared store, on another replica); `None` when the id is
+/// unknown.
+pub(super) async fn resume(
     endpoint: &Endpoint,
     session: &Arc<HttpSession>,
     last_event_id: &str,
 ) -> Option<Response> {
-    let mut relays = session.relays.lock();
-    let (stream, missed) = endpoint.events.after(&session.id, last_event_id)?;
-    let (listener, mut live) = mpsc::channel(endpoint.core.limits.max_queued_messages);
-    if relays.contains_key(&stream) {
-        relays.insert(stream, Some(listener));
-    }
-    drop(relays);
+    let store = &endpoint.events;
+    let (stream, mut missed) = store.after(&session.id, last_event_id).await?;
+    let (listener, live) = mpsc::channel(endpoint.core.limits.max_queued_messages);
+    let running_here = {
+        let mut relays = session.relays.lock();
+        let running = relays.contains_key(&stream);
+        if running {
+            relays.insert(stream, Some(listener));
+        }
+        running
+    };
     let activity = session.activity();
-    let live = futures_util::stream::poll_fn(move |cx| {
+    let live: futures_util::stream::BoxStream<'static, (String, String)> = if running_here {
+        // Events stored between the replay and the listener's arrival: read them again, and
+        // skip their live copies.
+        let since = missed.last().map_or(last_event_id, |(id, _)| id.as_str());
+        if let Some((_, more)) = store.after(&session.id, since).await {
+            missed.extend(more);
+        }
+        let replayed: std::collections::HashSet<String> =
+            missed.iter().map(|(id, _)| id.clone()).collect();
+        let mut live = live;
+        futures_util::stream::poll_fn(move |cx| live.poll_recv(cx))
+            .filter(move |(id, _)| std::future::ready(!replayed.contains(id)))
+            .boxed()
+    } else {
+        let since = missed.last().map_or(last_event_id, |(id, _)| id.as_str());
+        match store.follow(&session.id, stream, since) {
+            Some(remote) => remote,
+            None => futures_util::stream::empty().boxed(),
+        }
+    };
+    let ended = session.closed.clone().cancelled_owned();
+    let live = live.take_until(ended).map(move |event| {
         let _connected = &activity;
-        live.poll_recv(cx)
+        event
     });
     let events = futures_util::stream::iter(missed).chain(live);
     Some(sse::stream_with_ids(None, events, endpoint.keep_alive))

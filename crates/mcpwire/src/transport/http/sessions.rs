@@ -18,11 +18,22 @@
 //!   `eviction.rs`); when no session may be evicted, it is refused with `503`.
 //!
 //! An evicted client gets `404` next time and, as the spec requires, initializes again.
+//!
+//! **Shared** (a [`SessionStore`](super::SessionStore) is set): the store holds every session
+//! of the fleet and this table holds the copies this replica serves. A request naming a session
+//! the table lacks loads it from the store (bound to its principal), a copy asks the store now
+//! and then whether its session still lives (which also keeps it alive there), the per-principal
+//! cap is counted by the store across the fleet, and a session that ends (DELETE, eviction,
+//! lifetime) ends on every replica through the bus. A copy that idles out here, or makes room
+//! here, only goes from this replica.
 
 use super::caller::{Caller, Owner};
 use super::events::EventStore;
 use super::eviction::{self, Candidate};
+use super::fleet::{Fleet, Message};
 use super::http_session::{Clock, HttpSession};
+use super::shared::{SessionRecord, Unavailable};
+use crate::dispatch::session::{Session, SessionState};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
@@ -52,6 +63,26 @@ struct Table {
     limits: SessionLimits,
     shutdown: CancellationToken,
     events: Arc<dyn EventStore>,
+    fleet: Fleet,
+    /// The most subscriptions a session holds (a restored one included).
+    max_subscriptions: usize,
+}
+
+/// What a session lookup found.
+pub(super) enum Lookup {
+    Found(Arc<HttpSession>),
+    /// Unknown, ended, expired, or another caller's: `404`.
+    Unknown,
+    /// The session store could not tell: `503`.
+    Unavailable,
+}
+
+impl Lookup {
+    /// Whether a session was found.
+    #[cfg(test)]
+    pub(super) fn is_found(&self) -> bool {
+        matches!(self, Lookup::Found(_))
+    }
 }
 
 /// The sessions by id, and how many each owner holds.
@@ -102,6 +133,74 @@ impl Table {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Makes room for a newcomer of `owner`: ends (or, shared, lets go of) the session chosen.
+    fn make_room_for(&self, live: &mut Live, owner: &Owner) -> Result<(), Full> {
+        if let Some(id) = self.make_room(live, owner)?
+            && let Some(evicted) = live.remove(&id)
+        {
+            tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
+            if evicted.shared {
+                evicted.release();
+            } else {
+                evicted.end();
+            }
+        }
+        Ok(())
+    }
+
+    /// How often a copy asks the store whether its session lives: a quarter of the idle
+    /// timeout, so the store's expiry is pushed back in time.
+    fn validation_every_ms(&self) -> u64 {
+        (self.limits.idle_timeout.as_millis() as u64 / 4).max(1)
+    }
+
+    fn past_lifetime(&self, session: &HttpSession) -> bool {
+        self.clock.now_ms().saturating_sub(session.created())
+            >= self.limits.lifetime.as_millis() as u64
+    }
+
+    /// The record a session store keeps of `session`.
+    fn record_of(&self, session: &HttpSession) -> SessionRecord {
+        let state = serde_json::to_string(&session.session.state()).expect("states serialize");
+        let age = self.clock.now_ms().saturating_sub(session.created());
+        SessionRecord {
+            id: session.id.to_string(),
+            principal: session.owner.principal().map(str::to_owned),
+            created_at_ms: unix_ms().saturating_sub(age),
+            state,
+        }
+    }
+
+    /// A copy here of the session `record` holds, for `caller`; `None` when the record is
+    /// unreadable, the session is past its lifetime, or there is no room.
+    fn carry_on(&self, record: SessionRecord, caller: &Caller) -> Option<Arc<HttpSession>> {
+        let age = unix_ms().saturating_sub(record.created_at_ms);
+        if age >= self.limits.lifetime.as_millis() as u64 {
+            return None;
+        }
+        let state: SessionState = serde_json::from_str(&record.state)
+            .inspect_err(|error| tracing::warn!(%error, "an unreadable session record"))
+            .ok()?;
+        let owner = caller.owner();
+        let mut live = self.lock();
+        if let Some(session) = live.by_id.get(record.id.as_str()) {
+            return Some(session.clone());
+        }
+        self.make_room_for(&mut live, &owner).ok()?;
+        let session = Arc::new(HttpSession::carried_on(
+            record.id,
+            Session::restored(state, self.max_subscriptions),
+            age,
+            owner,
+            self.shutdown.child_token(),
+            self.clock.clone(),
+            self.events.clone(),
+            true,
+        ));
+        live.insert(session.clone());
+        Some(session)
+    }
+
     fn expired(&self, session: &HttpSession, now: u64) -> bool {
         let idle = !session.is_busy()
             && now.saturating_sub(session.last_seen())
@@ -112,7 +211,11 @@ impl Table {
     /// The session that makes room for a newcomer of `owner`; `Err` when room is needed and
     /// none may be made.
     fn make_room(&self, live: &Live, owner: &Owner) -> Result<Option<Arc<str>>, Full> {
-        if !owner.is_anonymous() && live.held(owner) >= self.limits.max_per_principal {
+        // Shared, the store counts a principal's sessions across the fleet.
+        if !self.fleet.shares_sessions()
+            && !owner.is_anonymous()
+            && live.held(owner) >= self.limits.max_per_principal
+        {
             return Ok(live.victim(owner, |s| s.owner == *owner));
         }
         if live.by_id.len() < self.limits.max {
@@ -137,6 +240,8 @@ impl Sessions {
         limits: SessionLimits,
         shutdown: CancellationToken,
         events: Arc<dyn EventStore>,
+        fleet: Fleet,
+        max_subscriptions: usize,
     ) -> Self {
         let limits = SessionLimits {
             max: limits.max.max(1),
@@ -149,6 +254,8 @@ impl Sessions {
             limits,
             shutdown,
             events,
+            fleet,
+            max_subscriptions,
         });
         tokio::spawn(reap_periodically(Arc::downgrade(&table)));
         Self { table }
@@ -159,45 +266,187 @@ impl Sessions {
         let table = &self.table;
         let owner = caller.owner();
         let mut live = table.lock();
-        if let Some(id) = table.make_room(&live, &owner)?
-            && let Some(evicted) = live.remove(&id)
-        {
-            tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
-            evicted.end();
-        }
+        table.make_room_for(&mut live, &owner)?;
         let session = Arc::new(HttpSession::new(
             owner,
             table.shutdown.child_token(),
             table.clock.clone(),
             table.events.clone(),
+            table.fleet.shares_sessions(),
         ));
         live.insert(session.clone());
         Ok(session)
     }
 
-    /// The live session named `id`, when `caller` may use it (it counts as the client's
-    /// activity); `None` when unknown, ended, expired, or another caller's.
-    pub(super) fn get(&self, id: &str, caller: &Caller) -> Option<Arc<HttpSession>> {
+    /// Shares the session `initialize` just opened with the fleet (when sessions are shared):
+    /// the store keeps it, and the principal's sessions beyond its cap end everywhere.
+    pub(super) async fn share(&self, session: &HttpSession) -> Result<(), Unavailable> {
         let table = &self.table;
-        let mut live = table.lock();
-        let session = live.by_id.get(id)?.clone();
-        if !session.serves(caller) {
-            return None;
+        let Some(store) = &table.fleet.sessions else {
+            return Ok(());
+        };
+        let record = table.record_of(session);
+        let evicted = store
+            .create(
+                &record,
+                table.limits.idle_timeout,
+                table.limits.max_per_principal,
+            )
+            .await?;
+        for id in evicted {
+            tracing::info!(session = %id, "a principal over its cap of sessions; its least recently used one ended");
+            self.end_here(&id);
+            table
+                .fleet
+                .send(Message::SessionEnded { session: id })
+                .await;
         }
-        if table.expired(&session, table.clock.now_ms()) {
-            live.remove(id);
-            session.end();
-            return None;
-        }
-        // Any message from the client is activity (a notification, an answer to a question).
-        session.touch();
-        Some(session)
+        Ok(())
     }
 
-    /// Ends the session named `id`; `false` when there was none.
-    pub(super) fn remove(&self, id: &str) -> bool {
+    /// Writes a session's record again (its log level or subscriptions changed), so other
+    /// replicas' copies reload it.
+    pub(super) async fn save(&self, session: &HttpSession) {
+        let table = &self.table;
+        let Some(store) = &table.fleet.sessions else {
+            return;
+        };
+        match store
+            .save(&table.record_of(session), table.limits.idle_timeout)
+            .await
+        {
+            Ok(_) => {
+                let id = session.id.to_string();
+                table
+                    .fleet
+                    .send(Message::SessionChanged { session: id })
+                    .await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, session = %session.id, "a session's change was not shared")
+            }
+        }
+    }
+
+    /// The live session named `id`, when `caller` may use it (it counts as the client's
+    /// activity); with a session store, loaded from it when this replica has no copy.
+    pub(super) async fn get(&self, id: &str, caller: &Caller) -> Lookup {
+        let table = &self.table;
+        let found = {
+            let mut live = table.lock();
+            match live.by_id.get(id).cloned() {
+                Some(session) if !session.serves(caller) => return Lookup::Unknown,
+                Some(session) if table.expired(&session, table.clock.now_ms()) => {
+                    live.remove(id);
+                    if session.shared && !table.past_lifetime(&session) {
+                        session.release();
+                    } else {
+                        session.end();
+                        return Lookup::Unknown;
+                    }
+                    None
+                }
+                found => found,
+            }
+        };
+        let Some(store) = &table.fleet.sessions else {
+            return match found {
+                Some(session) => {
+                    // Any message from the client is activity (a notification, an answer).
+                    session.touch();
+                    Lookup::Found(session)
+                }
+                None => Lookup::Unknown,
+            };
+        };
+        let principal = caller.principal.as_deref();
+        let idle = table.limits.idle_timeout;
+        if let Some(session) = found {
+            session.touch();
+            // Ask the store now and then whether the session lives (and keep it alive there).
+            if session.due_for_validation(table.validation_every_ms()) {
+                match store.touch(principal, id, idle).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        self.end_here(id);
+                        return Lookup::Unknown;
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "cannot confirm a session in the store; served from this replica's copy")
+                    }
+                }
+            }
+            return Lookup::Found(session);
+        }
+        let record = match store.load(principal, id).await {
+            Ok(Some(record)) if record.id == id && record.principal.as_deref() == principal => {
+                record
+            }
+            Ok(_) => return Lookup::Unknown,
+            Err(error) => {
+                tracing::warn!(%error, "cannot load a session from the store");
+                return Lookup::Unavailable;
+            }
+        };
+        match table.carry_on(record, caller) {
+            Some(session) => {
+                session.touch();
+                Lookup::Found(session)
+            }
+            None => Lookup::Unavailable,
+        }
+    }
+
+    /// Ends the session named `id` (DELETE), on every replica; `false` when there was none.
+    pub(super) async fn remove(&self, id: &str, caller: &Caller) -> bool {
+        let table = &self.table;
+        let here = self.end_here(id);
+        let Some(store) = &table.fleet.sessions else {
+            return here;
+        };
+        if let Err(error) = store.delete(caller.principal.as_deref(), id).await {
+            tracing::warn!(%error, session = id, "the session store did not take the end of a session");
+        }
+        table
+            .fleet
+            .send(Message::SessionEnded {
+                session: id.to_owned(),
+            })
+            .await;
+        let (events, id) = (table.events.clone(), id.to_owned());
+        events.forget(&id).await;
+        true
+    }
+
+    /// Ends this replica's copy of the session `id` (it ended elsewhere, or here); `false` when
+    /// there was none.
+    pub(super) fn end_here(&self, id: &str) -> bool {
         let removed = self.table.lock().remove(id);
-        removed.map(|session| session.end()).is_some()
+        removed.map(|session| session.release()).is_some()
+    }
+
+    /// The copy here of the session `id`, if any (for messages from other replicas: never
+    /// loaded from the store).
+    pub(super) fn held(&self, id: &str) -> Option<Arc<HttpSession>> {
+        self.table.lock().by_id.get(id).cloned()
+    }
+
+    /// Reloads the copy here of the session `id` (its record changed on another replica).
+    pub(super) async fn reload(&self, id: &str) {
+        let table = &self.table;
+        let (Some(store), Some(session)) = (&table.fleet.sessions, self.held(id)) else {
+            return;
+        };
+        match store.load(session.owner.principal(), id).await {
+            Ok(Some(record)) => match serde_json::from_str::<SessionState>(&record.state) {
+                Ok(state) => session.session.apply(state, table.max_subscriptions),
+                Err(error) => tracing::warn!(%error, session = id, "an unreadable session record"),
+            },
+            Ok(None) => {
+                self.end_here(id);
+            }
+            Err(error) => tracing::warn!(%error, session = id, "cannot reload a changed session"),
+        }
     }
 
     /// How many sessions are live.
@@ -205,6 +454,13 @@ impl Sessions {
     pub(super) fn len(&self) -> usize {
         self.table.lock().by_id.len()
     }
+}
+
+/// Milliseconds since the Unix epoch.
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_millis() as u64)
 }
 
 async fn reap_periodically(table: Weak<Table>) {
@@ -226,17 +482,47 @@ async fn reap_periodically(table: Weak<Table>) {
             return;
         }
         let now = table.clock.now_ms();
-        let mut live = table.lock();
-        let expired: Vec<Arc<str>> = live
-            .by_id
-            .values()
-            .filter(|session| table.expired(session, now))
-            .map(|session| session.id.clone())
-            .collect();
-        for id in expired {
-            if let Some(session) = live.remove(&id) {
-                tracing::debug!(session = %session.id, "session expired");
-                session.end();
+        let mut to_touch = Vec::new();
+        {
+            let mut live = table.lock();
+            let expired: Vec<Arc<str>> = live
+                .by_id
+                .values()
+                .filter(|session| table.expired(session, now))
+                .map(|session| session.id.clone())
+                .collect();
+            for id in expired {
+                if let Some(session) = live.remove(&id) {
+                    tracing::debug!(session = %session.id, "session expired");
+                    if session.shared && !table.past_lifetime(&session) {
+                        session.release();
+                    } else {
+                        session.end();
+                    }
+                }
+            }
+            // A shared session kept busy here (a long stream) must not expire in the store.
+            if table.fleet.shares_sessions() {
+                to_touch.extend(
+                    live.by_id
+                        .values()
+                        .filter(|session| {
+                            session.is_busy()
+                                && session.due_for_validation(table.validation_every_ms())
+                        })
+                        .cloned(),
+                );
+            }
+        }
+        if let Some(store) = &table.fleet.sessions {
+            for session in to_touch {
+                let principal = session.owner.principal();
+                if let Err(error) = store
+                    .touch(principal, &session.id, table.limits.idle_timeout)
+                    .await
+                {
+                    tracing::warn!(%error, "cannot keep a busy session alive in the store");
+                }
             }
         }
     }
@@ -255,7 +541,13 @@ mod tests {
             max_per_principal,
         };
         let events = Arc::new(MemoryEventStore::default());
-        Sessions::new(limits, CancellationToken::new(), events)
+        Sessions::new(
+            limits,
+            CancellationToken::new(),
+            events,
+            Fleet::default(),
+            100,
+        )
     }
 
     fn anonymous() -> Caller {
@@ -280,14 +572,17 @@ mod tests {
         tokio::time::advance(Duration::from_millis(1)).await;
         let third = sessions.create(&me).ok().unwrap();
         assert_eq!(sessions.len(), 2);
-        assert!(sessions.get(&second.id, &me).is_none(), "the idle one went");
+        assert!(
+            !sessions.get(&second.id, &me).await.is_found(),
+            "the idle one went"
+        );
         assert!(second.closed.is_cancelled());
         let _busy_third = third.activity();
         let stranger = principal("stranger");
         let strangers = sessions.create(&stranger).ok().unwrap();
         let _busy_stranger = strangers.activity();
         assert!(
-            sessions.get(&first.id, &me).is_none(),
+            !sessions.get(&first.id, &me).await.is_found(),
             "a busy session goes to an owner holding fewer"
         );
         assert!(
@@ -303,9 +598,9 @@ mod tests {
         let busy = sessions.create(&anonymous()).ok().unwrap();
         let _activity = busy.activity();
         tokio::time::sleep(Duration::from_millis(80)).await;
-        assert!(sessions.get(&idle.id, &anonymous()).is_none());
+        assert!(!sessions.get(&idle.id, &anonymous()).await.is_found());
         assert!(idle.closed.is_cancelled());
-        assert!(sessions.get(&busy.id, &anonymous()).is_some());
+        assert!(sessions.get(&busy.id, &anonymous()).await.is_found());
     }
 
     #[tokio::test(start_paused = true)]
@@ -314,9 +609,9 @@ mod tests {
         let session = sessions.create(&anonymous()).ok().unwrap();
         let _streaming = session.activity();
         tokio::time::sleep(Duration::from_secs(3599)).await;
-        assert!(sessions.get(&session.id, &anonymous()).is_some());
+        assert!(sessions.get(&session.id, &anonymous()).await.is_found());
         tokio::time::sleep(Duration::from_secs(1)).await;
-        assert!(sessions.get(&session.id, &anonymous()).is_none());
+        assert!(!sessions.get(&session.id, &anonymous()).await.is_found());
         assert!(session.closed.is_cancelled());
     }
 
@@ -331,10 +626,15 @@ mod tests {
         tokio::time::advance(Duration::from_millis(1)).await;
         let _busy_first = first.activity();
         let third = sessions.create(&bob).ok().unwrap();
-        assert!(sessions.get(&second.id, &bob).is_none());
-        assert!(sessions.get(&first.id, &bob).is_some());
-        assert!(sessions.get(&third.id, &bob).is_some());
-        assert!(sessions.get(&alice.id, &principal("alice")).is_some());
+        assert!(!sessions.get(&second.id, &bob).await.is_found());
+        assert!(sessions.get(&first.id, &bob).await.is_found());
+        assert!(sessions.get(&third.id, &bob).await.is_found());
+        assert!(
+            sessions
+                .get(&alice.id, &principal("alice"))
+                .await
+                .is_found()
+        );
         assert_eq!(sessions.len(), 3);
     }
 
@@ -355,7 +655,7 @@ mod tests {
                 .is_err(),
             "only a busy anonymous session of an owner no larger could make room"
         );
-        assert!(sessions.get(&authenticated.id, &alice).is_some());
+        assert!(sessions.get(&authenticated.id, &alice).await.is_found());
         assert!(
             sessions.create(&principal("bob")).is_ok(),
             "an idle session of alice's is fair game"

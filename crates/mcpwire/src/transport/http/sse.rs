@@ -51,8 +51,11 @@ where
             retry.as_millis()
         ))
     }));
-    let events =
-        events.map(|(id, line)| Bytes::from(format!("event: message\nid: {id}\ndata: {line}\n\n")));
+    // An event the store could not keep has no id: the client cannot resume from it.
+    let events = events.map(|(id, line)| match id.as_str() {
+        "" => Bytes::from(format!("event: message\ndata: {line}\n\n")),
+        id => Bytes::from(format!("event: message\nid: {id}\ndata: {line}\n\n")),
+    });
     let body = priming
         .chain(events)
         .map(Some)

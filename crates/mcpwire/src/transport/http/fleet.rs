@@ -1,0 +1,196 @@
+//! [`Fleet`]: how this replica shares 2025-11-25 sessions with the others, when it does: the
+//! session store, the bus, and the messages on it (changes, ended or changed sessions, the
+//! client's answers and cancellations for requests another replica runs). Each replica acts on
+//! the others' messages and ignores its own echo.
+
+use super::shared::{BusEvent, FleetBus, SessionStore};
+use crate::context::{Change, Notifier};
+use crate::protocol::ChangedList;
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+
+/// This replica's place in a fleet.
+#[derive(Clone, Default)]
+pub(super) struct Fleet {
+    /// This process's id (`MCP_REPLICA_ID`, or random): tells its own messages apart.
+    pub(super) replica: Arc<str>,
+    pub(super) sessions: Option<Arc<dyn SessionStore>>,
+    pub(super) bus: Option<Arc<dyn FleetBus>>,
+}
+
+/// One message between replicas.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub(super) enum Message {
+    /// A list changed (`tools`, `prompts`, `resources`).
+    ListChanged { list: String },
+    /// A resource changed.
+    ResourceUpdated { uri: String },
+    /// A session ended (DELETE, eviction, lifetime): every replica ends its copy.
+    SessionEnded { session: String },
+    /// A session's record changed (log level, subscriptions): copies reload it.
+    SessionChanged { session: String },
+    /// The client's answer (a JSON-RPC response line) to a request of the server's, for the
+    /// replica waiting for it.
+    ClientResponse { session: String, line: String },
+    /// `notifications/cancelled` for a request another replica runs (its JSON-RPC id).
+    Cancelled {
+        session: String,
+        request: serde_json::Value,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+struct Envelope {
+    origin: String,
+    #[serde(flatten)]
+    message: Message,
+}
+
+/// What a replica does with the others' messages.
+pub(super) trait Receiver: Send + Sync + 'static {
+    /// Acts on `message` from another replica.
+    fn receive(&self, message: Message) -> futures_util::future::BoxFuture<'_, ()>;
+    /// The bus was lost and is back: changes may have been missed.
+    fn reconnected(&self);
+}
+
+impl Fleet {
+    /// Whether sessions are shared.
+    pub(super) fn shares_sessions(&self) -> bool {
+        self.sessions.is_some()
+    }
+
+    /// Sends `message` to the other replicas; a bus failure is logged (the message is lost, as
+    /// a pub/sub message to a replica that is down would be).
+    pub(super) async fn send(&self, message: Message) {
+        let Some(bus) = &self.bus else {
+            return;
+        };
+        let envelope = Envelope {
+            origin: self.replica.to_string(),
+            message,
+        };
+        let payload = serde_json::to_string(&envelope).expect("messages serialize");
+        if let Err(error) = bus.publish(payload).await {
+            tracing::warn!(%error, "a message to the fleet was lost");
+        }
+    }
+
+    /// Passes this process's changes to the fleet and the fleet's to `receiver`, until
+    /// `receiver` is dropped.
+    pub(super) fn start<R: Receiver>(&self, notifier: &Notifier, receiver: std::sync::Weak<R>) {
+        let Some(bus) = &self.bus else {
+            return;
+        };
+        let outgoing = self.clone();
+        let mut changes = notifier.subscribe_local();
+        let watched = receiver.clone();
+        tokio::spawn(async move {
+            loop {
+                let change = match changes.recv().await {
+                    Ok(change) => change,
+                    Err(RecvError::Lagged(missed)) => {
+                        tracing::warn!(missed, "changes came faster than the fleet bus took them");
+                        continue;
+                    }
+                    Err(RecvError::Closed) => return,
+                };
+                if watched.strong_count() == 0 {
+                    return;
+                }
+                outgoing.send(message_of(change)).await;
+            }
+        });
+        let mut incoming = bus.subscribe();
+        let replica = self.replica.clone();
+        tokio::spawn(async move {
+            while let Some(event) = incoming.next().await {
+                let Some(receiver) = receiver.upgrade() else {
+                    return;
+                };
+                match event {
+                    BusEvent::Reconnected => receiver.reconnected(),
+                    BusEvent::Message(payload) => {
+                        match serde_json::from_str::<Envelope>(&payload) {
+                            Ok(envelope) if *envelope.origin == *replica => {}
+                            Ok(envelope) => receiver.receive(envelope.message).await,
+                            Err(error) => {
+                                tracing::debug!(%error, "an unreadable fleet message; ignored")
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// The bus message announcing `change`.
+fn message_of(change: Change) -> Message {
+    match change {
+        Change::List(list) => Message::ListChanged {
+            list: match list {
+                ChangedList::Tools => "tools",
+                ChangedList::Prompts => "prompts",
+                ChangedList::Resources => "resources",
+            }
+            .to_owned(),
+        },
+        Change::ResourceUpdated(uri) => Message::ResourceUpdated { uri },
+    }
+}
+
+/// The change a bus message announces, if it is one.
+pub(super) fn change_of(message: &Message) -> Option<Change> {
+    match message {
+        Message::ListChanged { list } => Some(Change::List(match list.as_str() {
+            "tools" => ChangedList::Tools,
+            "prompts" => ChangedList::Prompts,
+            "resources" => ChangedList::Resources,
+            _ => return None,
+        })),
+        Message::ResourceUpdated { uri } => Some(Change::ResourceUpdated(uri.clone())),
+        _ => None,
+    }
+}
+
+/// Every list, as announced after the bus was lost (changes may have been missed).
+pub(super) fn every_list() -> [Change; 3] {
+    [
+        Change::List(ChangedList::Tools),
+        Change::List(ChangedList::Prompts),
+        Change::List(ChangedList::Resources),
+    ]
+}
+
+/// A fresh replica id: 64 random bits, hex.
+pub(super) fn random_replica_id() -> String {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the operating system's random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_cross_the_bus_as_they_were() {
+        for change in every_list()
+            .into_iter()
+            .chain([Change::ResourceUpdated("file:///a".into())])
+        {
+            let message = message_of(change.clone());
+            let json = serde_json::to_string(&message).unwrap();
+            let back: Message = serde_json::from_str(&json).unwrap();
+            assert_eq!(change_of(&back), Some(change));
+        }
+        let ended = Message::SessionEnded {
+            session: "s".into(),
+        };
+        assert_eq!(change_of(&ended), None);
+    }
+}

@@ -1,0 +1,19 @@
+//! [`RedisFleet`] (feature `redis`): a fleet of replicas sharing 2025-11-25 sessions through one
+//! Redis: the session records, the event log of resumable streams (a Redis stream per session),
+//! and a pub/sub bus for changes, ended sessions, and the client's answers and cancellations.
+//! Keys live under one prefix per server (`mcp:{server name}:` by convention):
+//!
+//! | what | key | type |
+//! |---|---|---|
+//! | a session | `{prefix}s:{principal hash}:{id}` | string (JSON record), expiring when idle |
+//! | a principal's sessions | `{prefix}o:{principal hash}` | sorted set (id by last use) |
+//! | a session's events | `{prefix}e:{id}`, `{prefix}eb:{id}` (bytes kept) | stream, integer |
+//! | a replica is alive | `{prefix}alive:{replica}` | string, expiring |
+//! | the bus | channel `{prefix}bus` | pub/sub |
+
+mod bus;
+mod connection;
+mod events;
+mod sessions;
+
+pub use connection::RedisFleet;
