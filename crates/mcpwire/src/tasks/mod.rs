@@ -49,6 +49,7 @@ mod memory;
 mod options;
 mod record;
 pub(crate) mod runtime;
+mod signals;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod store;
@@ -58,7 +59,8 @@ pub use options::{DEFAULT_POLL_INTERVAL, DEFAULT_TTL};
 pub(crate) use options::{TaskOptions, advertise};
 pub use record::{TaskChange, TaskRecord};
 pub(crate) use runtime::Tasks;
+pub use signals::{TaskSignal, TaskSignals};
 #[cfg(feature = "sqlite")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sqlite")))]
 pub use sqlite::{RESTARTED, SqliteTaskStore};
-pub use store::{StoreError, StoreFuture, TaskStore};
+pub use store::{Admission, StoreError, StoreFuture, TaskStore};
