@@ -39,7 +39,8 @@ pub enum Admission {
 }
 
 /// Where a server keeps its tasks (tasks extension, 2026-07-28): [`MemoryTaskStore`] by default,
-/// `SqliteTaskStore` (feature `sqlite`) to keep completed results across restarts; set with
+/// `SqliteTaskStore` (feature `sqlite`) to keep completed results across restarts,
+/// `RedisTaskStore` (feature `redis`) to share them between replicas; set with
 /// [`McpServer::task_store`](crate::McpServer::task_store).
 ///
 /// Every method is async and must not block the runtime's threads (a store on blocking I/O runs
