@@ -237,6 +237,42 @@ async fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_another
 }
 
 #[tokio::test]
+async fn answers_whose_note_was_lost_arrive_with_the_next_lease_refresh() {
+    let Some(redis) = Redis::start() else { return };
+    let lease = Duration::from_millis(300);
+    let (a, _) = replica(&redis.url(), "a", lease).await;
+    let alice = Caller::new(&a.url).signed_in_as("alice");
+    let asked = alice.start_task("confirmed", json!({})).await;
+    let waiting = alice.wait_for(&asked, "input_required").await;
+    let key = waiting["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    // The answer is where `tasks/update` on another replica keeps it, but no note is published
+    // (as when pub/sub drops one): the runner finds it when it refreshes its lease.
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let answer = json!({"action": "accept", "content": {"ok": true}}).to_string();
+    let _: i64 = redis::cmd("HSET")
+        .arg(format!("mcpwire:jobs:answers:{asked}"))
+        .arg(&key)
+        .arg(answer)
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let done = alice.wait_for(&asked, "completed").await;
+    assert_eq!(text(&done["result"]), "ok=true ran_on=a", "{done}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "within a refresh or so"
+    );
+}
+
+#[tokio::test]
 async fn the_quota_of_unfinished_tasks_holds_across_replicas() {
     let Some(redis) = Redis::start() else { return };
     let (a, _) = replica(&redis.url(), "a", Duration::from_secs(30)).await;
