@@ -11,10 +11,11 @@
 //! when every resolver has its value. With `#[tool(ask_before_task)]` the questions are asked
 //! in `input_required` rounds of the `tools/call` itself, and only the body runs as the task.
 //!
-//! Tasks are kept in a [`TaskStore`]: [`MemoryTaskStore`] (bounded; the default) or
+//! Tasks are kept in a [`TaskStore`]: [`MemoryTaskStore`] (bounded; the default),
 //! `SqliteTaskStore` (feature `sqlite`: completed results survive a restart, tasks that were
-//! running end `failed`). Each task belongs to the principal that created it: any other caller
-//! gets the unknown-task error. The 2025-11-25 revision's experimental tasks are not offered:
+//! running end `failed`) or `RedisTaskStore` (feature `redis`: shared by the replicas of a
+//! fleet, any of which answers `tasks/*` for any task). Each task belongs to the principal that
+//! created it: any other caller gets the unknown-task error. The 2025-11-25 revision's experimental tasks are not offered:
 //! sessions on that revision see no tasks capability and every tool runs as a plain call (see
 //! the guide, `docs/tasks.md`).
 //!
@@ -48,7 +49,10 @@
 mod memory;
 mod options;
 mod record;
+#[cfg(feature = "redis")]
+mod redis;
 pub(crate) mod runtime;
+mod signals;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod store;
@@ -57,8 +61,12 @@ pub use memory::{DEFAULT_CAPACITY, MemoryTaskStore};
 pub use options::{DEFAULT_POLL_INTERVAL, DEFAULT_TTL};
 pub(crate) use options::{TaskOptions, advertise};
 pub use record::{TaskChange, TaskRecord};
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::{DEFAULT_LEASE, LEASE_LOST, RedisTaskStore};
 pub(crate) use runtime::Tasks;
+pub use signals::{TaskSignal, TaskSignals};
 #[cfg(feature = "sqlite")]
 #[cfg_attr(docsrs, doc(cfg(feature = "sqlite")))]
 pub use sqlite::{RESTARTED, SqliteTaskStore};
-pub use store::{StoreError, StoreFuture, TaskStore};
+pub use store::{Admission, StoreError, StoreFuture, TaskStore};

@@ -4,6 +4,7 @@
 
 use super::memory::MemoryTaskStore;
 use super::runtime::Tasks;
+use super::signals::TaskSignals;
 use super::store::TaskStore;
 use crate::protocol::ServerCapabilities;
 use crate::protocol::tasks::{EXTENSION, TaskSupport};
@@ -60,12 +61,14 @@ impl TaskOptions {
             .unwrap_or_else(|| Arc::new(MemoryTaskStore::default()));
         let ttl_ms = self.ttl.map(|ttl| ttl.as_millis().max(1) as u64);
         let poll_ms = self.poll_interval.as_millis().max(1) as u64;
-        Some(Arc::new(Tasks::new(
+        let tasks = Arc::new(Tasks::new(
             store,
             ttl_ms,
             poll_ms,
             self.max_live_per_principal,
-        )))
+        ));
+        tasks.store.listen(TaskSignals::new(&tasks));
+        Some(tasks)
     }
 }
 

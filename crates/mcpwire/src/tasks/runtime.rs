@@ -2,7 +2,8 @@
 //! what cannot be stored: each running task's cancellation and the answers on their way to it.
 
 use super::record::{TaskChange, TaskRecord, now_ms};
-use super::store::{StoreError, TaskStore};
+use super::signals::{SignalTarget, TaskSignal};
+use super::store::{Admission, StoreError, TaskStore};
 use crate::context::task::{StatusReporter, TaskLink};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -44,6 +45,15 @@ struct RunningTable {
 /// The caller already has as many unfinished tasks as it may.
 #[derive(Debug)]
 pub(crate) struct QuotaReached(pub(crate) usize);
+
+/// Why a task was not created.
+#[derive(Debug)]
+pub(crate) enum NotCreated {
+    /// Its owner has its quota of unfinished tasks (counted by a store shared by replicas).
+    Quota(QuotaReached),
+    /// The store refused or failed.
+    Store(StoreError),
+}
 
 /// One task running in this process.
 pub(crate) struct Running {
@@ -156,16 +166,44 @@ impl Tasks {
         Ok((running, link))
     }
 
-    /// Forgets a task that stopped running here.
-    pub(crate) fn finish(&self, id: &str) {
-        let mut table = self.lock();
-        if let Some(running) = table.tasks.remove(id)
-            && let Some(held) = table.per_owner.get_mut(&running.owner)
+    /// Keeps the new task `record`, registered with [`Tasks::start`] to run here, within its
+    /// owner's quota as the store counts it (across replicas, for a shared store).
+    pub(crate) async fn create(&self, record: &TaskRecord) -> Result<(), NotCreated> {
+        match self
+            .store
+            .create_within_quota(record, self.max_live_per_principal)
+            .await
         {
-            *held -= 1;
-            if *held == 0 {
-                table.per_owner.remove(&running.owner);
+            Ok(Admission::Created) => Ok(()),
+            Ok(Admission::QuotaReached) => {
+                Err(NotCreated::Quota(QuotaReached(self.max_live_per_principal)))
             }
+            Err(error) => Err(NotCreated::Store(error)),
+        }
+    }
+
+    /// Forgets a task that stopped running here, and releases it in the store (its place in
+    /// the owner's quota, and for a shared store its lease).
+    pub(crate) fn finish(&self, id: &str) {
+        {
+            let mut table = self.lock();
+            if let Some(running) = table.tasks.remove(id)
+                && let Some(held) = table.per_owner.get_mut(&running.owner)
+            {
+                *held -= 1;
+                if *held == 0 {
+                    table.per_owner.remove(&running.owner);
+                }
+            }
+        }
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let store = self.store.clone();
+            let id = id.to_owned();
+            runtime.spawn(async move {
+                if let Err(error) = store.release(&id).await {
+                    tracing::warn!(%error, task = id, "releasing a task in the store failed");
+                }
+            });
         }
     }
 
@@ -173,23 +211,55 @@ impl Tasks {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Asks the task `id` running here to stop.
-    pub(crate) fn cancel(&self, id: &str) {
-        if let Some(running) = self.lock().tasks.get(id) {
-            running.cancel.cancel();
+    /// Asks the task `id` running here to stop; whether it runs here.
+    pub(crate) fn cancel(&self, id: &str) -> bool {
+        match self.lock().tasks.get(id) {
+            Some(running) => {
+                running.cancel.cancel();
+                true
+            }
+            None => false,
         }
     }
 
-    /// Hands answers to the task `id` running here.
-    pub(crate) fn deliver(&self, id: &str, answers: Map<String, Value>) {
-        if let Some(running) = self.lock().tasks.get(id) {
-            running
-                .answers
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .extend(answers);
-            running.arrived.notify_one();
+    /// Hands answers to the task `id` running here; whether it runs here.
+    fn deliver_here(&self, id: &str, answers: Map<String, Value>) -> bool {
+        match self.lock().tasks.get(id) {
+            Some(running) => {
+                running
+                    .answers
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend(answers);
+                running.arrived.notify_one();
+                true
+            }
+            None => false,
         }
+    }
+
+    /// Hands answers to the task `id`: here if it runs here, else through the store to the
+    /// replica running it.
+    pub(crate) async fn deliver(
+        &self,
+        id: &str,
+        answers: Map<String, Value>,
+    ) -> Result<(), StoreError> {
+        let here = self.lock().tasks.contains_key(id);
+        if here {
+            self.deliver_here(id, answers);
+            return Ok(());
+        }
+        self.store.signal(id, TaskSignal::Answers(answers)).await
+    }
+
+    /// Stops the task `id` (already recorded `cancelled`): here if it runs here, else through
+    /// the store on the replica running it.
+    pub(crate) async fn stop(&self, id: &str) -> Result<(), StoreError> {
+        if self.cancel(id) {
+            return Ok(());
+        }
+        self.store.signal(id, TaskSignal::Cancel).await
     }
 
     /// The task `id` as `owner` may see it.
@@ -253,6 +323,15 @@ impl Tasks {
                 }
             }
             Err(error) => tracing::warn!(%error, "sweeping expired tasks failed"),
+        }
+    }
+}
+
+impl SignalTarget for Tasks {
+    fn receive(&self, id: &str, signal: TaskSignal) -> bool {
+        match signal {
+            TaskSignal::Answers(answers) => self.deliver_here(id, answers),
+            TaskSignal::Cancel => self.cancel(id),
         }
     }
 }

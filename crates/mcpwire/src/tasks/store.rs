@@ -3,6 +3,7 @@
 //! store.
 
 use super::record::TaskRecord;
+use super::signals::{TaskSignal, TaskSignals};
 use std::future::Future;
 use std::pin::Pin;
 
@@ -28,8 +29,18 @@ pub enum StoreError {
     Backend(String),
 }
 
+/// How [`TaskStore::create_within_quota`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// The task is stored.
+    Created,
+    /// Its owner already has as many unfinished tasks as it may: nothing was stored.
+    QuotaReached,
+}
+
 /// Where a server keeps its tasks (tasks extension, 2026-07-28): [`MemoryTaskStore`] by default,
-/// `SqliteTaskStore` (feature `sqlite`) to keep completed results across restarts; set with
+/// `SqliteTaskStore` (feature `sqlite`) to keep completed results across restarts,
+/// `RedisTaskStore` (feature `redis`) to share them between replicas; set with
 /// [`McpServer::task_store`](crate::McpServer::task_store).
 ///
 /// Every method is async and must not block the runtime's threads (a store on blocking I/O runs
@@ -94,4 +105,54 @@ pub trait TaskStore: Send + Sync + 'static {
     /// Deletes every task whose TTL ran out at `now_ms`, and returns their ids (the runtime
     /// stops those still running).
     fn sweep(&self, now_ms: u64) -> StoreFuture<'_, Vec<String>>;
+
+    // Provided methods: what a store shared by replicas does beyond keeping records. A store of
+    // one process keeps the defaults, and the runtime does all of it in memory.
+
+    /// Keeps a new task that is about to run in this process, if its owner (`task.owner`;
+    /// anonymous callers count as one) has fewer than `quota` unfinished tasks. A store shared
+    /// by replicas counts them across every replica, and holds the task for this process until
+    /// [`release`](TaskStore::release).
+    ///
+    /// By default: [`create`](TaskStore::create), counting nothing (the runtime counts the
+    /// tasks running in this process, which for an unshared store are all of them).
+    fn create_within_quota<'a>(
+        &'a self,
+        task: &'a TaskRecord,
+        quota: usize,
+    ) -> StoreFuture<'a, Admission> {
+        let _ = quota;
+        Box::pin(async move { self.create(task).await.map(|()| Admission::Created) })
+    }
+
+    /// The task `id` stopped running in this process (it ended, was cancelled, ran out of time,
+    /// or could not be created): it no longer counts against its owner's quota, and this process
+    /// no longer answers for it. Called once per task created with
+    /// [`create_within_quota`](TaskStore::create_within_quota), and also for tasks that never
+    /// got that far (nothing to do then).
+    ///
+    /// By default: nothing.
+    fn release<'a>(&'a self, id: &'a str) -> StoreFuture<'a, ()> {
+        let _ = id;
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Carries `signal` to the process running the task `id`, which is not this one: answers
+    /// from `tasks/update`, a cancel from `tasks/cancel` (already recorded in the task). That
+    /// process receives it through the [`TaskSignals`] it gave to [`listen`](TaskStore::listen).
+    ///
+    /// By default: nothing (an unshared store's tasks all run in this process, where the
+    /// runtime hands signals over itself).
+    fn signal<'a>(&'a self, id: &'a str, signal: TaskSignal) -> StoreFuture<'a, ()> {
+        let _ = (id, signal);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    /// Called once by each server using this store, when it starts: `signals` delivers what
+    /// other replicas [`signal`](TaskStore::signal) to the tasks running here. Must not block.
+    ///
+    /// By default: nothing.
+    fn listen(&self, signals: TaskSignals) {
+        let _ = signals;
+    }
 }

@@ -20,7 +20,7 @@ use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::{HandlerCall, failure};
 use crate::server::tool::RegisteredTool;
-use crate::tasks::runtime::QuotaReached;
+use crate::tasks::runtime::{NotCreated, QuotaReached};
 use crate::tasks::{TaskRecord, Tasks};
 use std::sync::{Arc, Mutex};
 
@@ -44,16 +44,7 @@ pub(crate) async fn call_tool(
         .iter()
         .map(|s| (*s).to_owned())
         .collect();
-    let (running, link) = tasks
-        .start(&task_id, owner)
-        .map_err(|QuotaReached(quota)| {
-            ErrorObject::new(
-                code::SERVER_BUSY,
-                format!(
-                    "Server busy: at most {quota} unfinished tasks per caller; try again later"
-                ),
-            )
-        })?;
+    let (running, link) = tasks.start(&task_id, owner).map_err(busy)?;
     // Until a worker owns the task, a dropped request (the client left) forgets it.
     let registered = Registered {
         tasks: tasks.clone(),
@@ -69,7 +60,7 @@ pub(crate) async fn call_tool(
     };
     let asks_first = tool.definition.ask_before_task && !tool.handler.plan.nodes.is_empty();
     if !asks_first {
-        tasks.store.create(&record).await.map_err(store_failed)?;
+        tasks.create(&record).await.map_err(not_created)?;
         registered.hand_over();
         tokio::spawn(worker::drive(job, None));
         return Ok((created(&record), Kind::Task));
@@ -103,7 +94,7 @@ pub(crate) async fn call_tool(
     };
     let handle = AbortOnDrop(tokio::spawn(run(tool.definition.call, call, "the tool")));
     if resolved.await.is_ok() {
-        tasks.store.create(&record).await.map_err(store_failed)?;
+        tasks.create(&record).await.map_err(not_created)?;
         registered.hand_over();
         tokio::spawn(worker::drive(job, Some(handle)));
         return Ok((created(&record), Kind::Task));
@@ -117,6 +108,21 @@ pub(crate) async fn call_tool(
             Kind::Complete,
         )),
         Err(stop) => stopped(exchange, target, stop),
+    }
+}
+
+/// `-32000`: the caller has its quota of unfinished tasks.
+fn busy(QuotaReached(quota): QuotaReached) -> ErrorObject {
+    ErrorObject::new(
+        code::SERVER_BUSY,
+        format!("Server busy: at most {quota} unfinished tasks per caller; try again later"),
+    )
+}
+
+fn not_created(refused: NotCreated) -> ErrorObject {
+    match refused {
+        NotCreated::Quota(quota) => busy(quota),
+        NotCreated::Store(error) => store_failed(error),
     }
 }
 

@@ -97,13 +97,17 @@ pub(crate) async fn serve(
         CANCEL => {
             let params: TasksCancelParams = parse(params)?;
             let task = find(exchange, tasks, &params.task_id).await?;
-            if !task.status.is_terminal() {
-                tasks
-                    .change(&task.id, |_| Some(TaskChange::Cancelled))
-                    .await
-                    .map_err(store_failed)?;
+            if task.status.is_terminal() {
+                return Ok("{}".to_owned());
             }
-            tasks.cancel(&task.id);
+            tasks
+                .change(&task.id, |_| Some(TaskChange::Cancelled))
+                .await
+                .map_err(store_failed)?;
+            // The cancel is recorded: a replica running the task also sees it in the store.
+            if let Err(error) = tasks.stop(&task.id).await {
+                tracing::warn!(%error, task = task.id, "signalling a cancel failed");
+            }
             Ok("{}".to_owned())
         }
         _ => Err(ErrorObject::method_not_found(method)),
@@ -156,7 +160,7 @@ async fn update(tasks: &Tasks, id: &str, answers: Map<String, Value>) -> Result<
         .map_err(store_failed)?;
     let accepted = accepted.into_inner().unwrap_or_else(|e| e.into_inner());
     if !accepted.is_empty() {
-        tasks.deliver(id, accepted);
+        tasks.deliver(id, accepted).await.map_err(store_failed)?;
     }
     Ok(())
 }
