@@ -773,19 +773,23 @@ def row10_after(_state_file: str) -> None:
     while True:
         try:
             s = Session(timeout=5)
-            served = set()
-            good = s.ok and s.notify_initialized().status == 202
+            if not s.ok:
+                why = f"initialize: {s.init!r}"
+            else:
+                note = s.notify_initialized()
+                why = "" if note.status == 202 else f"notifications/initialized: {note!r}"
+            served = {s.init.upstream}
             for _ in range(3):
-                if not good:
+                if why:
                     break
                 id_, reply = s.call("test_simple_text", timeout=5)
-                good = simple_ok(reply, id_)
-                why = describe(reply, id_)
+                if not simple_ok(reply, id_):
+                    why = f"tools/call: {describe(reply, id_)}"
                 served.add(reply.upstream)
-            if good and len({u for u in s.upstreams if u}) >= 2:
-                check(True, row, f"Redis back: a new session served by {sorted(set(s.upstreams))}")
+            if not why and len(served) >= 2:
+                check(True, row, f"Redis back: a new session served by {sorted(served)}")
                 return
-            why = why or repr(s.init)
+            why = why or f"served by {sorted(served)} only"
         except (OSError, http.client.HTTPException) as e:
             why = f"{type(e).__name__}: {e}"
         if time.monotonic() > deadline:
