@@ -57,7 +57,14 @@ async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) 
         _ => None,
     };
     let server = match &fleet {
-        Some(fleet) => server.replay_guard(fleet.replay_guard()),
+        Some(fleet) => {
+            let prefix = fleet.prefix().trim_end_matches(':').to_owned();
+            let url = std::env::var("MCP_REDIS_URL").unwrap_or_default();
+            let tasks = mcpwire::tasks::RedisTaskStore::connect(&url, prefix)
+                .await
+                .map_err(|error| Error::Startup(error.to_string()))?;
+            server.replay_guard(fleet.replay_guard()).task_store(tasks)
+        }
         None => server,
     };
     let mut http = server.http();

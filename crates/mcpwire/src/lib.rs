@@ -49,7 +49,7 @@
 //! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
 //! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
-//! | `redis` | no | `request_state::RedisReplayGuard`: the `#[tool(once)]` record shared by a fleet of replicas in Redis |
+//! | `redis` | no | a fleet of replicas sharing state in Redis: `transport::http::RedisFleet` (2025-11-25 sessions, resumable streams, questions and changes on any replica), `tasks::RedisTaskStore` (tasks on any replica), `request_state::RedisReplayGuard` (the `#[tool(once)]` record) |
 //! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
