@@ -91,8 +91,14 @@ async fn join_fleet(url: &str, name: &str) -> Result<mcpwire::transport::http::R
         Ok(id) if !id.is_empty() => fleet.with_replica_id(id),
         _ => fleet,
     };
+    // What every replica must agree on: the key ring (its ids, never the keys) and the
+    // audience (the server's name).
+    let keys = match mcpwire::request_state::KeyRing::from_env() {
+        Ok(Some(keys)) => keys.ids().join(","),
+        _ => "none (MCP_REQUEST_STATE_KEYS is unset: rounds only finish on this replica)".into(),
+    };
     eprintln!(
-        "replica {} sharing sessions in Redis at {} under {}",
+        "replica {} sharing sessions in Redis at {} under {}; requestState keys {keys}, audience {name}",
         fleet.replica(),
         fleet.target(),
         fleet.prefix()

@@ -113,13 +113,7 @@ impl StateCodec {
     /// The ids of the ring's keys (never the keys), newest first, and the audience: what a
     /// replica logs at start so a fleet's operator sees that every replica shares them.
     pub(crate) fn describe(&self) -> (Vec<String>, &str) {
-        let ids = self
-            .keys
-            .keys
-            .iter()
-            .map(|key| key.id.iter().map(|b| format!("{b:02x}")).collect())
-            .collect();
-        (ids, &self.audience)
+        (self.keys.ids(), &self.audience)
     }
 }
 

@@ -200,6 +200,26 @@ impl KeyRing {
         Self::new(secrets.iter().map(|s| s.as_slice())).map(Some)
     }
 
+    /// The ids of the ring's keys, newest first, as 8 hex digits: not secret (each is derived
+    /// from its key one way), so a fleet's operator can see in the logs that every replica
+    /// seals with the same ring.
+    ///
+    /// ```
+    /// use mcpwire::request_state::KeyRing;
+    ///
+    /// let keys = KeyRing::new([[1u8; 32], [2u8; 32]]).unwrap();
+    /// let ids = keys.ids();
+    /// assert_eq!(ids.len(), 2);
+    /// assert!(ids.iter().all(|id| id.len() == 8));
+    /// assert_eq!(ids, KeyRing::new([[1u8; 32], [2u8; 32]]).unwrap().ids());
+    /// ```
+    pub fn ids(&self) -> Vec<String> {
+        self.keys
+            .iter()
+            .map(|key| key.id.iter().map(|b| format!("{b:02x}")).collect())
+            .collect()
+    }
+
     pub(crate) fn sealing(&self) -> &SealingKey {
         &self.keys[0]
     }

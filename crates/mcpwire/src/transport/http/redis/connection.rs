@@ -1,11 +1,7 @@
 //! [`RedisFleet`]: the connection to the fleet's Redis, this replica's id, and its heartbeat.
 
-use super::super::builder::HttpServer;
 use super::super::fleet::random_replica_id;
 use super::super::shared::Unavailable;
-use super::bus::RedisBus;
-use super::events::RedisEvents;
-use super::sessions::RedisSessions;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -16,7 +12,7 @@ const COMMAND_TIMEOUT: Duration = Duration::from_millis(500);
 pub(super) const HEARTBEAT: Duration = Duration::from_secs(2);
 pub(super) const ALIVE_FOR: Duration = Duration::from_secs(6);
 
-/// A fleet's shared state in Redis: set it on every replica with [`HttpServer::fleet`], and
+/// A fleet's shared state in Redis: set it on every replica with [`HttpServer::fleet`](crate::transport::HttpServer::fleet), and
 /// 2025-11-25 sessions, resumable streams, the server's questions to the client and change
 /// notifications work whichever replica a request lands on. 2026-07-28 requests never touch
 /// it (the bus carries their listeners' changes).
@@ -104,7 +100,7 @@ impl RedisFleet {
     }
 
     /// How long one command may take before the request needing it is refused (default
-    /// 500 ms). Set it before [`HttpServer::fleet`].
+    /// 500 ms). Set it before [`HttpServer::fleet`](crate::transport::HttpServer::fleet).
     pub fn command_timeout(mut self, timeout: Duration) -> Self {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.timeout = timeout;
@@ -218,22 +214,5 @@ async fn heartbeat(inner: Weak<Inner>) {
         {
             tracing::debug!(%error, "the heartbeat did not reach Redis");
         }
-    }
-}
-
-impl HttpServer {
-    /// Shares this server's 2025-11-25 sessions, resumable streams, questions to the client and
-    /// change notifications with every replica using the same [`RedisFleet`] (same Redis, same
-    /// prefix): sets its [`session_store`](HttpServer::session_store),
-    /// [`fleet_bus`](HttpServer::fleet_bus), [`event_store`](HttpServer::event_store) and
-    /// [`replica_id`](HttpServer::replica_id). *Available with the `redis` feature.*
-    ///
-    /// See [`RedisFleet`] for an example.
-    pub fn fleet(self, fleet: &RedisFleet) -> Self {
-        let inner = fleet.inner.clone();
-        self.replica_id(fleet.replica().to_string())
-            .session_store(RedisSessions::new(inner.clone()))
-            .fleet_bus(RedisBus::new(inner.clone()))
-            .event_store(RedisEvents::new(inner))
     }
 }

@@ -14,6 +14,7 @@
 mod bus;
 mod connection;
 mod events;
+mod fleet_setting;
 mod sessions;
 
 pub use connection::RedisFleet;
