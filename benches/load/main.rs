@@ -10,10 +10,12 @@
 //!     capabilities, and the mirrored `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` headers).
 //!   - `--era legacy`: each connection opens its own 2025-11-25 session (`initialize`,
 //!     `notifications/initialized`), then sends `Mcp-Session-Id` with every call.
-//!   - `--tool confirm_order` (2026-07-28 only): the 2-round call. The first round must answer
-//!     `input_required` with its questions; the second accepts each (`{"confirm": true}`),
-//!     echoes `requestState` when there is one, and must answer `Ordered 'Dune'.`. One call is
-//!     both rounds.
+//!   - `--tool confirm_order`: the call whose resolver asks one question. On 2026-07-28, two
+//!     rounds: the first must answer `input_required` with its questions; the second accepts
+//!     each (`{"confirm": true}`), echoes `requestState` when there is one, and must answer
+//!     `Ordered 'Dune'.`. On 2025-11-25, one call: its stream must carry `elicitation/create`,
+//!     accepted by a POST on a second connection, then the result. One call is the whole
+//!     exchange.
 //! - `stdio`: starts the server command itself and keeps N calls in flight on its stdin/stdout
 //!   (ids matched to answers), with the same checks and report (`connections` is the number in
 //!   flight); on 2025-11-25 after `initialize`, on 2026-07-28 each request carries `_meta`.
@@ -46,6 +48,7 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 
 mod confirm;
+mod legacy_question;
 mod stdio;
 
 const USAGE: &str = "\
@@ -162,6 +165,11 @@ struct Client {
     authorization: Option<HeaderValue>,
     session: Option<HeaderValue>,
     next_id: u64,
+    /// Where the connection goes (a second one answers questions asked on a stream).
+    addr: SocketAddr,
+    /// The connection that POSTs answers while a call's stream is open (2025-11-25
+    /// `confirm_order`), made on first use.
+    answerer: Option<SendRequest<Full<Bytes>>>,
 }
 
 /// An answer as received: HTTP status, session id header, and the JSON-RPC response (the body,
@@ -192,6 +200,8 @@ impl Client {
             authorization: target.authorization.clone(),
             session: None,
             next_id: 1,
+            addr: target.addr,
+            answerer: None,
         };
         if era == Era::Legacy {
             client.open_session().await?;
@@ -201,7 +211,7 @@ impl Client {
 
     async fn open_session(&mut self) -> Result<(), String> {
         let body = format!(
-            r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{LEGACY}","capabilities":{{}},"clientInfo":{{"name":"mcp-load","version":"0.1.0"}}}}}}"#
+            r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{LEGACY}","capabilities":{{"elicitation":{{}}}},"clientInfo":{{"name":"mcp-load","version":"0.1.0"}}}}}}"#
         );
         let answer = self.post(body, None, 0).await?;
         let message = answer.message.ok_or("initialize: no JSON-RPC response")?;
@@ -226,6 +236,10 @@ impl Client {
     async fn call(&mut self, tool: Tool) -> Result<(), String> {
         let id = self.next_id;
         self.next_id += 1;
+        if tool == Tool::ConfirmOrder && self.era == Era::Legacy {
+            let message = self.confirm_on_session(id).await?;
+            return check(200, &message, id, tool);
+        }
         let body = call_body(id, tool, self.era);
         let answer = self.post(body, Some(tool), id).await?;
         let message = answer
@@ -247,6 +261,42 @@ impl Client {
     /// POSTs `body` (a `tools/call` of `tool` when given) and reads the whole answer. `id` picks
     /// the response out of an SSE stream.
     async fn post(&mut self, body: String, tool: Option<Tool>, id: u64) -> Result<Answer, String> {
+        let request = self.request(body, tool);
+        self.sender
+            .ready()
+            .await
+            .map_err(|e| format!("connection: {e}"))?;
+        let response = self
+            .sender
+            .send_request(request)
+            .await
+            .map_err(|e| format!("request: {e}"))?;
+        let status = response.status().as_u16();
+        let session = response.headers().get("mcp-session-id").cloned();
+        let sse = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| format!("body: {e}"))?
+            .to_bytes();
+        let message = match () {
+            () if bytes.is_empty() => None,
+            () if sse => response_in_stream(&bytes, id).map(Bytes::from),
+            () => Some(bytes),
+        };
+        Ok(Answer {
+            status,
+            session,
+            message,
+        })
+    }
+
+    /// The POST of `body` (a `tools/call` of `tool` when given) with this client's headers.
+    fn request(&self, body: String, tool: Option<Tool>) -> hyper::Request<Full<Bytes>> {
         let mut request = hyper::Request::new(Full::new(Bytes::from(body)));
         *request.method_mut() = hyper::Method::POST;
         *request.uri_mut() = self.uri.clone();
@@ -280,37 +330,7 @@ impl Client {
             }
             (Era::Legacy, None) => {}
         }
-        self.sender
-            .ready()
-            .await
-            .map_err(|e| format!("connection: {e}"))?;
-        let response = self
-            .sender
-            .send_request(request)
-            .await
-            .map_err(|e| format!("request: {e}"))?;
-        let status = response.status().as_u16();
-        let session = response.headers().get("mcp-session-id").cloned();
-        let sse = response
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
-        let bytes = response
-            .into_body()
-            .collect()
-            .await
-            .map_err(|e| format!("body: {e}"))?
-            .to_bytes();
-        let message = match () {
-            () if bytes.is_empty() => None,
-            () if sse => response_in_stream(&bytes, id).map(Bytes::from),
-            () => Some(bytes),
-        };
-        Ok(Answer {
-            status,
-            session,
-            message,
-        })
+        request
     }
 }
 
@@ -726,9 +746,6 @@ fn main() -> ExitCode {
     }
     if !(1..=MAX_CONNECTIONS).contains(&connections) {
         fail(&format!("--connections must be 1..={MAX_CONNECTIONS}"));
-    }
-    if tool == Tool::ConfirmOrder && era == Era::Legacy {
-        fail("confirm_order is measured on 2026-07-28 only (its rounds are stateless)");
     }
     if command == "stdio" {
         if server.is_empty() {

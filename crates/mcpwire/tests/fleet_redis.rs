@@ -470,6 +470,14 @@ async fn a_stream_resumes_on_another_replica_and_follows_it_to_the_response() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), count, "event ids are unique");
+    // From the priming event (before anything was sent), everything is replayed.
+    let priming = format!("{}-0", last.split('-').next().unwrap());
+    let mut replayed = a.get(&session, Some(&priming)).await;
+    let all = read_until(&mut replayed, is_response(4)).await;
+    let progress = all
+        .iter()
+        .filter(|(_, e)| e["method"] == "notifications/progress");
+    assert_eq!(progress.count(), 6, "{all:?}");
 }
 
 #[tokio::test]

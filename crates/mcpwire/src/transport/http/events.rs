@@ -140,7 +140,24 @@ pub trait EventStore: Send + Sync + 'static {
         Box::pin(std::future::ready(()))
     }
 
-    /// `stream` of `session` has sent its last event (the response). Nothing by default.
+    /// Stores `line` as the last event of `stream` (the response): as
+    /// [`append`](EventStore::append), then [`end`](EventStore::end), by default; a shared
+    /// store may record both at once.
+    fn append_last<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        line: &'a str,
+    ) -> EventFuture<'a, Option<String>> {
+        Box::pin(async move {
+            let id = self.append(session, stream, line).await;
+            self.end(session, stream).await;
+            id
+        })
+    }
+
+    /// `stream` of `session` ended without a last event (the request was cancelled): followers
+    /// stop waiting. Nothing by default.
     fn end<'a>(&'a self, session: &'a str, stream: u64) -> EventFuture<'a, ()> {
         let _ = (session, stream);
         Box::pin(std::future::ready(()))

@@ -70,6 +70,7 @@ async fn relay(
     mut work: Option<Work>,
     mut lines: Receiver<String>,
 ) {
+    let mut ended = false;
     loop {
         let line = if let Some(line) = queue.pop_front() {
             line
@@ -89,15 +90,24 @@ async fn relay(
         } else {
             break;
         };
+        // The handler's answer comes last, once it finished.
+        let last = work.is_none() && queue.is_empty();
         if line == CLOSE_STREAM {
             // The handler asked to end the client's stream; it resumes with Last-Event-ID.
             session.relays.lock().insert(stream, None);
+            if last {
+                store.end(&session.id, stream).await;
+                ended = true;
+            }
             continue;
         }
-        let id = store
-            .append(&session.id, stream, &line)
-            .await
-            .unwrap_or_default();
+        let appended = if last {
+            ended = true;
+            store.append_last(&session.id, stream, &line).await
+        } else {
+            store.append(&session.id, stream, &line).await
+        };
+        let id = appended.unwrap_or_default();
         let mut relays = session.relays.lock();
         if let Some(Some(listener)) = relays.get(&stream) {
             match listener.try_send((id, line)) {
@@ -113,7 +123,10 @@ async fn relay(
         }
     }
     session.relays.lock().remove(&stream);
-    store.end(&session.id, stream).await;
+    if !ended {
+        // It stopped without an answer (cancelled): followers must not wait for one.
+        store.end(&session.id, stream).await;
+    }
 }
 
 /// `GET` with `Last-Event-ID`: the missed events of that stream, then the rest live (when it is

@@ -210,6 +210,7 @@ pub trait FleetBus: Send + Sync + 'static {
 }
 
 /// How long a record may stay idle in a store.
+#[cfg(feature = "redis")]
 pub(super) fn idle_ms(idle: Duration) -> u64 {
     idle.as_millis().clamp(1, u128::from(u64::MAX)) as u64
 }

@@ -13,8 +13,10 @@
 
 mod bus;
 mod connection;
+mod event_log;
 mod events;
 mod fleet_setting;
+mod follower;
 mod sessions;
 
 pub use connection::RedisFleet;
