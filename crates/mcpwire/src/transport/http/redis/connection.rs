@@ -43,6 +43,9 @@ pub(super) struct Inner {
     pub(super) prefix: String,
     pub(super) timeout: Duration,
     replica: Mutex<Arc<str>>,
+    /// Drawn at start: tells this process from an earlier one restarted with the same replica
+    /// id (its streams' owner, its messages' sender).
+    instance: String,
     target: String,
 }
 
@@ -87,6 +90,7 @@ impl RedisFleet {
             prefix: prefix.into(),
             timeout: COMMAND_TIMEOUT,
             replica: Mutex::new(Arc::from(random_replica_id())),
+            instance: random_replica_id(),
         });
         tokio::spawn(heartbeat(Arc::downgrade(&inner)));
         Ok(Self { inner })
@@ -111,6 +115,12 @@ impl RedisFleet {
     /// This replica's id.
     pub fn replica(&self) -> Arc<str> {
         self.inner.replica()
+    }
+
+    /// This process's id in the fleet: the replica id and an instance drawn at start, so a
+    /// replica restarted under the same id is told from the process it replaces.
+    pub fn process(&self) -> String {
+        self.inner.process()
     }
 
     /// Where Redis is, without credentials: `unix:///run/redis.sock`, `redis://host:6379/0`.
@@ -150,6 +160,12 @@ impl Inner {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// This process among the fleet's: its replica id and its instance. A replica restarted
+    /// with the same id is another process: what the dead one ran is not its own.
+    pub(super) fn process(&self) -> String {
+        format!("{}/{}", self.replica(), self.instance)
     }
 
     /// Runs one command (or pipeline, or script) with the timeout.
@@ -198,7 +214,7 @@ async fn heartbeat(inner: Weak<Inner>) {
         let Some(inner) = inner.upgrade() else {
             return;
         };
-        let key = inner.alive_key(&inner.replica());
+        let key = inner.alive_key(&inner.process());
         let mut connection = inner.connection.clone();
         if let Err(error) = inner
             .run(

@@ -71,7 +71,7 @@ impl Entries {
             }
         }
         entry.last = last;
-        entry.owner = self.inner.replica().to_string();
+        entry.owner = self.inner.process();
         let number = entry.number;
         let pending = Pending {
             session: session.to_owned(),

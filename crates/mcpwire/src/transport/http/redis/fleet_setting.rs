@@ -17,7 +17,7 @@ impl HttpServer {
     /// See [`RedisFleet`] for an example.
     pub fn fleet(self, fleet: &RedisFleet) -> Self {
         let inner = fleet.inner.clone();
-        self.replica_id(fleet.replica().to_string())
+        self.replica_id(fleet.process())
             .session_store(RedisSessions::new(inner.clone()))
             .fleet_bus(RedisBus::new(inner.clone()))
             .event_store(RedisEvents::new(inner))
