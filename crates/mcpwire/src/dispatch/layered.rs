@@ -5,7 +5,8 @@
 use super::envelope::{self, Kind, Outcome};
 use super::exchange::Exchange;
 use crate::context::Context;
-use crate::layer::service::{Layers, McpService, serve};
+use crate::layer::McpService;
+use crate::layer::service::{Layers, serve};
 use crate::layer::{Answer, McpRequest, McpResponse, ResultKind};
 use crate::protocol::{Era, ErrorObject, RequestId};
 use serde_json::value::RawValue;

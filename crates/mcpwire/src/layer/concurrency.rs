@@ -1,8 +1,7 @@
 //! [`ConcurrencyLimit`]: at most so many requests inside at once.
 
-use super::request::McpRequest;
+use super::request::{McpFuture, McpRequest, McpService};
 use super::response::{McpResponse, RefuseAs};
-use super::service::{McpFuture, McpService};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use serde_json::json;

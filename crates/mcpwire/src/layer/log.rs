@@ -1,8 +1,7 @@
 //! [`RequestLog`]: one `tracing` event per request.
 
-use super::request::McpRequest;
+use super::request::{McpFuture, McpRequest, McpService};
 use super::response::{McpResponse, Outcome};
-use super::service::{McpFuture, McpService};
 use std::convert::Infallible;
 use std::task::{Context as TaskContext, Poll};
 use std::time::Instant;

@@ -64,11 +64,9 @@ mod timeout;
 pub use concurrency::{ConcurrencyLimit, ConcurrencyLimitService};
 pub use log::{RequestLog, RequestLogService};
 pub use rate_limit::{RateLimit, RateLimitService};
-pub use request::McpRequest;
+pub use request::{BoxError, McpFuture, McpRequest, McpService};
 pub use response::{McpResponse, Outcome, RefuseAs};
-pub use service::{
-    BoxError, FromFn, FromFnService, McpFuture, McpLayer, McpService, Next, from_fn,
-};
+pub use service::{FromFn, FromFnService, McpLayer, Next, from_fn};
 pub use timeout::{REQUEST_TIMED_OUT, Timeout, TimeoutService};
 
 pub(crate) use response::{Answer, ResultKind};

@@ -1,9 +1,8 @@
 //! [`RateLimit`]: a token bucket per principal, in this process or (feature `redis`) shared by
 //! every replica through Redis.
 
-use super::request::McpRequest;
+use super::request::{McpFuture, McpRequest, McpService};
 use super::response::{McpResponse, RefuseAs};
-use super::service::{McpFuture, McpService};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use serde_json::json;

@@ -1,16 +1,24 @@
-//! [`McpRequest`]: one parsed MCP request, as a layer sees it.
+//! [`McpRequest`]: one parsed MCP request, as a layer sees it; and [`McpService`], the
+//! type-erased service over it (the two refer to each other).
 
-use super::service::McpService;
+use super::McpResponse;
 use crate::context::{Context, Grant};
+use crate::protocol::ErrorObject;
+use crate::protocol::jsonrpc::code;
 use crate::protocol::{Era, RequestId};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::convert::Infallible;
+use std::future::{Future, poll_fn};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
 use tokio::sync::oneshot;
+use tower_service::Service;
 
 /// Where the innermost service hands the request back to the dispatcher, which runs the handler
 /// and answers through the sender it is given.
-pub(crate) type HandBack = oneshot::Sender<oneshot::Sender<super::McpResponse>>;
+pub(crate) type HandBack = oneshot::Sender<oneshot::Sender<McpResponse>>;
 
 /// One parsed MCP request on its way to its handler, as a layer sees it: its method, its target
 /// (a tool, a prompt, a resource URI), its arguments (read-only), the revision it is served
@@ -250,5 +258,112 @@ impl std::fmt::Debug for McpRequest {
             .field("era", &self.era())
             .field("principal", &self.principal())
             .finish_non_exhaustive()
+    }
+}
+
+/// The errors a tower service in the stack may fail with.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// The future of an [`McpService`] call.
+pub type McpFuture = Pin<Box<dyn Future<Output = Result<McpResponse, Infallible>> + Send>>;
+
+/// The rest of the stack below a layer, type-erased: a cloneable
+/// `tower::Service<McpRequest, Response = McpResponse, Error = Infallible>`. A layer for
+/// [`McpServer::layer`](crate::McpServer::layer) is a `tower::Layer<McpService>`.
+///
+/// # Examples
+///
+/// A pass-through layer written against tower's traits:
+///
+/// ```
+/// use mcpwire::layer::{McpRequest, McpService};
+/// use std::task::{Context, Poll};
+///
+/// #[derive(Clone)]
+/// struct PassThrough;
+///
+/// impl tower_layer::Layer<McpService> for PassThrough {
+///     type Service = McpService;
+///     fn layer(&self, inner: McpService) -> McpService { inner }
+/// }
+///
+/// let server = mcpwire::McpServer::new("demo").layer(PassThrough);
+/// # drop(server);
+/// ```
+#[derive(Clone)]
+pub struct McpService {
+    inner: Arc<dyn Erased>,
+}
+
+impl std::fmt::Debug for McpService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("McpService")
+    }
+}
+
+trait Erased: Send + Sync {
+    fn call(&self, request: McpRequest) -> McpFuture;
+}
+
+/// A tower service, type-erased: cloned for each call, made ready, called. An error (of a
+/// tower middleware) becomes `-32603`; its text goes to the log only.
+struct Erase<S>(S);
+
+impl<S> Erased for Erase<S>
+where
+    S: Service<McpRequest, Response = McpResponse> + Clone + Send + Sync + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+{
+    fn call(&self, request: McpRequest) -> McpFuture {
+        let mut service = self.0.clone();
+        Box::pin(async move {
+            if let Err(error) = poll_fn(|cx| service.poll_ready(cx)).await {
+                return Ok(failed(error.into()));
+            }
+            Ok(service
+                .call(request)
+                .await
+                .unwrap_or_else(|error| failed(error.into())))
+        })
+    }
+}
+
+fn failed(error: BoxError) -> McpResponse {
+    tracing::warn!(%error, "a layer failed; answering -32603");
+    McpResponse::error(ErrorObject::new(
+        code::INTERNAL_ERROR,
+        "Internal error: a middleware layer failed",
+    ))
+}
+
+impl McpService {
+    pub(crate) fn new<S>(service: S) -> Self
+    where
+        S: Service<McpRequest, Response = McpResponse> + Clone + Send + Sync + 'static,
+        S::Future: Send + 'static,
+        S::Error: Into<BoxError>,
+    {
+        Self {
+            inner: Arc::new(Erase(service)),
+        }
+    }
+
+    pub(crate) fn call_erased(&self, request: McpRequest) -> McpFuture {
+        self.inner.call(request)
+    }
+}
+
+impl Service<McpRequest> for McpService {
+    type Response = McpResponse;
+    type Error = Infallible;
+    type Future = McpFuture;
+
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: McpRequest) -> McpFuture {
+        self.call_erased(request)
     }
 }

@@ -1,5 +1,4 @@
-//! The service stack: [`McpService`] (a type-erased `tower::Service` over [`McpRequest`]),
-//! [`McpLayer`] (what `McpServer::layer` takes), [`from_fn`] and [`Next`], and how the
+//! The service stack: [`McpLayer`] (what `McpServer::layer` takes), [`from_fn`] and [`Next`], and how the
 //! dispatcher runs a request through the stack ([`serve`]).
 //!
 //! A request is `'static` (tower's model: a layer may hold it across awaits, spawn, time it
@@ -9,131 +8,18 @@
 //! handler side by side, runs the handler when asked, and drops it when the layers drop their
 //! call (a timeout).
 
-use super::request::McpRequest;
+use super::request::{BoxError, McpFuture, McpRequest, McpService};
 use super::response::McpResponse;
 use crate::protocol::ErrorObject;
-use crate::protocol::jsonrpc::code;
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::future::{Future, poll_fn};
+use std::future::Future;
 use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
 use tokio::sync::oneshot;
 use tower_layer::Layer;
 use tower_service::Service;
-
-/// The errors a tower service in the stack may fail with.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-/// The future of an [`McpService`] call.
-pub type McpFuture = Pin<Box<dyn Future<Output = Result<McpResponse, Infallible>> + Send>>;
-
-/// The rest of the stack below a layer, type-erased: a cloneable
-/// `tower::Service<McpRequest, Response = McpResponse, Error = Infallible>`. A layer for
-/// [`McpServer::layer`](crate::McpServer::layer) is a `tower::Layer<McpService>`.
-///
-/// # Examples
-///
-/// A pass-through layer written against tower's traits:
-///
-/// ```
-/// use mcpwire::layer::{McpRequest, McpService};
-/// use std::task::{Context, Poll};
-///
-/// #[derive(Clone)]
-/// struct PassThrough;
-///
-/// impl tower_layer::Layer<McpService> for PassThrough {
-///     type Service = McpService;
-///     fn layer(&self, inner: McpService) -> McpService { inner }
-/// }
-///
-/// let server = mcpwire::McpServer::new("demo").layer(PassThrough);
-/// # drop(server);
-/// ```
-#[derive(Clone)]
-pub struct McpService {
-    inner: Arc<dyn Erased>,
-}
-
-impl std::fmt::Debug for McpService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("McpService")
-    }
-}
-
-trait Erased: Send + Sync {
-    fn call(&self, request: McpRequest) -> McpFuture;
-}
-
-/// A tower service, type-erased: cloned for each call, made ready, called. An error (of a
-/// tower middleware) becomes `-32603`; its text goes to the log only.
-struct Erase<S>(S);
-
-impl<S> Erased for Erase<S>
-where
-    S: Service<McpRequest, Response = McpResponse> + Clone + Send + Sync + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-{
-    fn call(&self, request: McpRequest) -> McpFuture {
-        let mut service = self.0.clone();
-        Box::pin(async move {
-            if let Err(error) = poll_fn(|cx| service.poll_ready(cx)).await {
-                return Ok(failed(error.into()));
-            }
-            Ok(service
-                .call(request)
-                .await
-                .unwrap_or_else(|error| failed(error.into())))
-        })
-    }
-}
-
-fn failed(error: BoxError) -> McpResponse {
-    tracing::warn!(%error, "a layer failed; answering -32603");
-    McpResponse::error(ErrorObject::new(
-        code::INTERNAL_ERROR,
-        "Internal error: a middleware layer failed",
-    ))
-}
-
-impl McpService {
-    pub(crate) fn new<S>(service: S) -> Self
-    where
-        S: Service<McpRequest, Response = McpResponse> + Clone + Send + Sync + 'static,
-        S::Future: Send + 'static,
-        S::Error: Into<BoxError>,
-    {
-        Self {
-            inner: Arc::new(Erase(service)),
-        }
-    }
-
-    /// The service that hands requests back to the dispatcher (the bottom of every stack).
-    pub(crate) fn endpoint() -> Self {
-        Self::new(Endpoint)
-    }
-
-    fn call_erased(&self, request: McpRequest) -> McpFuture {
-        self.inner.call(request)
-    }
-}
-
-impl Service<McpRequest> for McpService {
-    type Response = McpResponse;
-    type Error = Infallible;
-    type Future = McpFuture;
-
-    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, request: McpRequest) -> McpFuture {
-        self.call_erased(request)
-    }
-}
 
 /// A layer [`McpServer::layer`](crate::McpServer::layer) and the per-handler registrations
 /// (`tool_layer`, `prompt_layer`, `resource_layer`) take: any `tower::Layer<McpService>` whose
@@ -420,7 +306,7 @@ impl LayerSet {
             layers
                 .iter()
                 .rev()
-                .fold(McpService::endpoint(), |inner, layer| layer.wrap(inner))
+                .fold(McpService::new(Endpoint), |inner, layer| layer.wrap(inner))
         };
         let server: Vec<&Arc<dyn McpLayer>> = self.server.iter().collect();
         let mut grouped: Vec<((HandlerKind, &str), Vec<&Arc<dyn McpLayer>>)> = Vec::new();

@@ -1,8 +1,7 @@
 //! [`Timeout`]: a request that runs too long is answered, and its handler dropped.
 
-use super::request::McpRequest;
+use super::request::{McpFuture, McpRequest, McpService};
 use super::response::{McpResponse, RefuseAs};
-use super::service::{McpFuture, McpService};
 use crate::protocol::ErrorObject;
 use std::convert::Infallible;
 use std::task::{Context as TaskContext, Poll};
