@@ -124,7 +124,8 @@ impl Buckets {
             Ok(())
         } else {
             let missing = 1.0 - bucket.tokens;
-            Err(Wait(Duration::from_secs_f64(missing / per_second)))
+            let wait = Duration::try_from_secs_f64(missing / per_second).unwrap_or(Duration::MAX);
+            Err(Wait(wait))
         }
     }
 }

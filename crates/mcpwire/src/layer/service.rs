@@ -255,6 +255,9 @@ pub(crate) struct Layers {
     handlers: [HashMap<Box<str>, McpService>; 3],
 }
 
+/// A handler, as layers are registered on it.
+type HandlerKey<'a> = (HandlerKind, &'a str);
+
 /// What a per-handler layer is registered on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum HandlerKind {
@@ -309,7 +312,7 @@ impl LayerSet {
                 .fold(McpService::new(Endpoint), |inner, layer| layer.wrap(inner))
         };
         let server: Vec<&Arc<dyn McpLayer>> = self.server.iter().collect();
-        let mut grouped: Vec<((HandlerKind, &str), Vec<&Arc<dyn McpLayer>>)> = Vec::new();
+        let mut grouped: Vec<(HandlerKey, Vec<&Arc<dyn McpLayer>>)> = Vec::new();
         for (kind, key, layer) in &self.handlers {
             match grouped
                 .iter_mut()

@@ -92,7 +92,7 @@ async fn render(
         served,
         Invocation {
             target,
-            handler: handler,
+            handler,
             arguments: arguments.clone(),
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),

@@ -103,7 +103,7 @@ async fn read(
         served,
         Invocation {
             target,
-            handler: handler,
+            handler,
             arguments,
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
