@@ -126,14 +126,21 @@ async fn add(
 #[tokio::main]
 async fn main() -> mcpwire::Result<()> {
     mcpwire::transport::log_to_stderr();
-    McpServer::new("Bookshop")
+    let server = McpServer::new("Bookshop")
         .instructions("A bookshop: reserve and order books, look up stock.")
         .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
         .tool(reserve_book)?
         .tool(order_book)?
         .tool(book_info)?
         .tool(confirm_order)?
-        .tool(add)?
-        .serve_from_args()
-        .await
+        .tool(add)?;
+    // For the load benchmark only: one pass-through layer on every request, to measure what a
+    // layer costs (docs/benchmarks.md, "Middleware").
+    let server = match std::env::var_os("MCP_BENCH_NOOP_LAYER") {
+        Some(_) => server.layer(mcpwire::layer::from_fn(
+            |request: mcpwire::layer::McpRequest, next: mcpwire::layer::Next| next.run(request),
+        )),
+        None => server,
+    };
+    server.serve_from_args().await
 }

@@ -94,6 +94,9 @@ pub mod context;
 mod dispatch;
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod layer;
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod request_state;
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
@@ -255,6 +258,8 @@ pub mod guide {
     pub mod tasks {}
     #[doc = include_str!("../docs/authorization.md")]
     pub mod authorization {}
+    #[doc = include_str!("../docs/middleware.md")]
+    pub mod middleware {}
 }
 
 /// The crate's README, whose example is compiled as a doc test.

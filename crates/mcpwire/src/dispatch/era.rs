@@ -17,6 +17,7 @@ use serde_json::value::RawValue;
 use std::sync::Arc;
 
 /// Who is asking, under which revision: everything a `Context` needs from the request.
+#[derive(Clone)]
 pub(crate) struct Served {
     pub(crate) era: Era,
     pub(crate) protocol_version: Arc<str>,

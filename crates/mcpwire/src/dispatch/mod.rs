@@ -2,7 +2,8 @@
 //!
 //! Bottom to top: [`exchange`] (what a request is served with), [`envelope`] and [`errors`]
 //! (what answers look like), [`session`], [`era`], [`rounds`], [`watched`], [`authorize`] (the
-//! one authorization decision), [`runner`] (running a handler), [`methods`] (one file per method
+//! one authorization decision), [`runner`] (running a handler), [`layered`] (through middleware, when the
+//! server has any), [`methods`] (one file per method
 //! family), [`reply`], then [`router`] on top, and [`connection`] (stdio and in-memory) above it.
 
 pub(crate) mod authorize;
@@ -12,6 +13,7 @@ pub(crate) mod era;
 pub(crate) mod errors;
 pub(crate) mod exchange;
 pub(crate) mod in_flight;
+pub(crate) mod layered;
 pub(crate) mod methods;
 pub(crate) mod reply;
 pub(crate) mod rounds;

@@ -4,9 +4,11 @@
 use super::envelope::{self, Kind};
 use super::era::{Served, classify};
 use super::exchange::{Exchange, parse};
+use super::layered::around_method;
 use super::methods::lists::{Listed, list};
 use super::methods::{completion, lifecycle, listen, prompts, resources, tasks, tools};
 use super::reply::{Reply, reply};
+use super::runner::request_context;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::logging::SetLevelParams;
 use crate::protocol::{Era, ErrorObject, tasks as task_methods};
@@ -63,6 +65,40 @@ async fn route(
     params: Option<Box<RawValue>>,
     served: Served,
 ) -> Result<String, ErrorObject> {
+    if let Some(mismatch) = &exchange.mismatch
+        && !decides_scopes(method)
+    {
+        return Err(mismatch.clone());
+    }
+    match exchange.core.layers.as_deref() {
+        // The handler methods run their layers themselves, once authorization admitted them.
+        Some(layers) if !matches!(method, "tools/call" | "prompts/get" | "resources/read") => {
+            let context = request_context(exchange, id, served.clone());
+            let era = served.era;
+            let handled = method_of(exchange, id, method, params, served);
+            // Boxed: the unlayered path keeps its future small.
+            Box::pin(around_method(
+                exchange,
+                layers,
+                (id, era),
+                method,
+                context,
+                handled,
+            ))
+            .await
+        }
+        _ => method_of(exchange, id, method, params, served).await,
+    }
+}
+
+/// Serves the request with its method's file.
+async fn method_of(
+    exchange: &Exchange,
+    id: &RequestId,
+    method: &str,
+    params: Option<Box<RawValue>>,
+    served: Served,
+) -> Result<String, ErrorObject> {
     let core = &exchange.core;
     let era = served.era;
     let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
@@ -73,11 +109,6 @@ async fn route(
             respond(page, listed)
         })
     };
-    if let Some(mismatch) = &exchange.mismatch
-        && !decides_scopes(method)
-    {
-        return Err(mismatch.clone());
-    }
     let answered = |(json, kind): (String, Kind)| respond(&json, kind);
     match (method, era) {
         ("tools/call", _) if core.offers_tools() => {

@@ -27,6 +27,8 @@ pub(crate) struct Invocation<'a> {
     pub(crate) uri: Option<String>,
     /// Whether a replayed final round is refused (`#[tool(once)]`).
     pub(crate) once: bool,
+    /// The request's context, when middleware already made it (else it is made here).
+    pub(crate) context: Option<Context>,
 }
 
 /// The call a handler runs with: its context and, on 2026-07-28, its round's verified inputs.
@@ -44,13 +46,14 @@ pub(crate) fn start(
         state,
         uri,
         once,
+        context,
     } = invocation;
     let round = match served.era {
         Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
         Era::Legacy => RoundInputs::default(),
     };
     Ok(HandlerCall {
-        context: request_context(exchange, id, served),
+        context: context.unwrap_or_else(|| request_context(exchange, id, served)),
         arguments,
         handler: handler.clone(),
         round,

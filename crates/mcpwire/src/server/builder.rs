@@ -10,6 +10,8 @@ use super::tool::IntoTool;
 use crate::context::state::SharedValue;
 use crate::context::{Notifier, SharedState};
 use crate::error::{Error, InvalidSignature, Result};
+use crate::layer::McpLayer;
+use crate::layer::service::{HandlerKind, LayerSet};
 use crate::protocol::Implementation;
 use crate::request_state::{KeyRing, StateCodec};
 use crate::resolve::Resolver;
@@ -57,6 +59,8 @@ pub struct McpServer {
     completer: Option<Completer>,
     /// How tasks (the 2026-07-28 tasks extension) are kept (set in `task_settings.rs`).
     pub(crate) tasks: crate::tasks::TaskOptions,
+    /// Middleware: server-wide and per-handler layers (`mcpwire::layer`).
+    layers: LayerSet,
 }
 
 impl McpServer {
@@ -95,6 +99,7 @@ impl McpServer {
             notifier,
             completer: None,
             tasks: crate::tasks::TaskOptions::default(),
+            layers: LayerSet::default(),
         }
     }
 
@@ -617,6 +622,116 @@ impl McpServer {
         self
     }
 
+    /// Wraps every request (but `initialize`) in `layer`: middleware that sees each parsed
+    /// request after authorization admitted it, on every transport and both revisions, and may
+    /// refuse it, run code before and after, and see how it ended (see [`crate::layer`] and
+    /// `mcpwire::guide::middleware`).
+    ///
+    /// The first layer added is the outermost; server-wide layers wrap the handler's own
+    /// ([`McpServer::tool_layer`]). A server without layers serves exactly as before, at no
+    /// cost.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::layer::{ConcurrencyLimit, RateLimit, RequestLog};
+    /// use mcpwire::prelude::*;
+    /// use std::time::Duration;
+    ///
+    /// let server = McpServer::new("shop")
+    ///     .layer(RequestLog::new()) // outermost: logs every request, refused ones too
+    ///     .layer(RateLimit::per_principal(100, Duration::from_secs(1)))
+    ///     .layer(ConcurrencyLimit::new(256));
+    /// # drop(server);
+    /// ```
+    pub fn layer(mut self, layer: impl McpLayer) -> Self {
+        self.layers.add(Arc::new(layer));
+        self
+    }
+
+    /// Wraps every call of the tool `name` in `layer`, inside the server-wide layers (the first
+    /// added for a tool is the outermost of its own). The tool must be registered when the
+    /// server starts serving; a name no tool has stops it from starting ([`Error::Startup`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::layer::Timeout;
+    /// use mcpwire::prelude::*;
+    /// use std::time::Duration;
+    ///
+    /// /// Waits.
+    /// #[tool]
+    /// async fn slow() -> String {
+    ///     tokio::time::sleep(Duration::from_secs(60)).await;
+    ///     "done".into()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let server = McpServer::new("demo")
+    ///     .tool(slow)?
+    ///     .tool_layer("slow", Timeout::new(Duration::from_millis(10)));
+    /// let mut client = server.serve_memory().await?;
+    /// let reply = client
+    ///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}"#)
+    ///     .await
+    ///     .unwrap();
+    /// assert!(reply.contains("-32001") && reply.contains("timed out"));
+    /// # Ok(()) }
+    /// ```
+    pub fn tool_layer(mut self, name: &str, layer: impl McpLayer) -> Self {
+        self.layers
+            .add_for(HandlerKind::Tool, name.to_owned(), Arc::new(layer));
+        self
+    }
+
+    /// Wraps every `prompts/get` of the prompt `name` in `layer` (as [`McpServer::tool_layer`]
+    /// does for a tool).
+    ///
+    /// ```
+    /// use mcpwire::layer::RateLimit;
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Asks for a review.
+    /// #[prompt]
+    /// async fn review(code: String) -> String { code }
+    ///
+    /// let server = McpServer::new("reviews")
+    ///     .prompt(review)?
+    ///     .prompt_layer("review", RateLimit::per_principal(5, std::time::Duration::from_secs(1)));
+    /// # drop(server);
+    /// # Ok::<(), InvalidSignature>(())
+    /// ```
+    pub fn prompt_layer(mut self, name: &str, layer: impl McpLayer) -> Self {
+        self.layers
+            .add_for(HandlerKind::Prompt, name.to_owned(), Arc::new(layer));
+        self
+    }
+
+    /// Wraps every `resources/read` served by the resource registered as `uri` (a URI, or a
+    /// URI template exactly as registered: `books://{title}/blurb`) in `layer` (as
+    /// [`McpServer::tool_layer`] does for a tool).
+    ///
+    /// ```
+    /// use mcpwire::layer::ConcurrencyLimit;
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// A book's blurb.
+    /// #[resource(uri = "books://{title}/blurb")]
+    /// async fn blurb(title: String) -> String { title }
+    ///
+    /// let server = McpServer::new("library")
+    ///     .resource(blurb)?
+    ///     .resource_layer("books://{title}/blurb", ConcurrencyLimit::new(8));
+    /// # drop(server);
+    /// # Ok::<(), InvalidSignature>(())
+    /// ```
+    pub fn resource_layer(mut self, uri: &str, layer: impl McpLayer) -> Self {
+        self.layers
+            .add_for(HandlerKind::Resource, uri.to_owned(), Arc::new(layer));
+        self
+    }
+
     /// The server's name, as `initialize` and `server/discover` give it (and the audience its
     /// `requestState` is sealed for).
     ///
@@ -664,6 +779,8 @@ impl McpServer {
             self.notifier,
         );
         core.ephemeral_keys = ephemeral_keys;
+        check_layered(&core, &self.layers)?;
+        core.layers = self.layers.build().map(Arc::new);
         if let Some(guard) = self.replay_guard {
             core.replay_guard = guard;
         }
@@ -679,4 +796,34 @@ impl McpServer {
         }
         Ok(Arc::new(core))
     }
+}
+
+/// Every handler a layer is registered on exists (a typo would leave a limit unenforced).
+fn check_layered(core: &ServerCore, layers: &LayerSet) -> Result<()> {
+    let snapshot = core.snapshot();
+    for (kind, key) in layers.handler_keys() {
+        let (found, noun, method) = match kind {
+            HandlerKind::Tool => (snapshot.tools.get(key).is_some(), "tool", "tool_layer"),
+            HandlerKind::Prompt => (
+                snapshot.prompts.get(key).is_some(),
+                "prompt",
+                "prompt_layer",
+            ),
+            HandlerKind::Resource => (
+                snapshot.resources.template(key).is_some()
+                    || snapshot
+                        .resources
+                        .find(key)
+                        .is_some_and(|(r, _)| r.definition.uri == key),
+                "resource",
+                "resource_layer",
+            ),
+        };
+        if !found {
+            return Err(Error::Startup(format!(
+                "McpServer::{method}(\"{key}\", ..): no {noun} is registered as \"{key}\""
+            )));
+        }
+    }
+    Ok(())
 }

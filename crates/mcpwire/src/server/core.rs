@@ -76,6 +76,9 @@ pub(crate) struct ServerCore {
     ///
     /// [`McpServer::local_grant`]: crate::McpServer::local_grant
     pub(crate) local_grant: Option<Arc<crate::context::Grant>>,
+    /// The middleware stacks (`mcpwire::layer`); `None` without any layer, and then requests
+    /// take a path without them.
+    pub(crate) layers: Option<Arc<crate::layer::service::Layers>>,
 }
 
 impl ServerCore {
@@ -140,6 +143,7 @@ impl ServerCore {
             discover_capabilities: ServerCapabilities::default(),
             tasks: None,
             local_grant: None,
+            layers: None,
         }
     }
 

@@ -39,7 +39,7 @@ const LAYERS: &[&[&str]] = &[
     &["lib"],
     &["transport", "auth"],
     &["dispatch", "client"],
-    &["server", "tasks"],
+    &["server", "tasks", "layer"],
     &["resolve"],
     &["request_state", "context"],
     &["error"],

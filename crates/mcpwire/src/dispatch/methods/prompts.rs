@@ -1,16 +1,23 @@
 //! `prompts/get`.
 
+use crate::context::Context;
 use crate::dispatch::authorize;
 use crate::dispatch::envelope::{Kind, Outcome, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
+use crate::dispatch::layered::{HandlerRequest, around_handler};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, run, start, stopped};
+use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
+use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
+use crate::server::handler::Handler;
+use crate::server::prompt::PromptDefinition;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Renders the prompt `params` names.
 pub(crate) async fn get_prompt(
@@ -26,9 +33,56 @@ pub(crate) async fn get_prompt(
     let arguments = params.arguments.as_ref().map(|arguments| {
         serde_json::value::to_raw_value(arguments).expect("string maps serialize")
     });
+    let Some(layers) = exchange.core.layers.as_deref() else {
+        return render(
+            exchange,
+            id,
+            &params,
+            served,
+            (&prompt.definition, &prompt.handler),
+            arguments,
+            None,
+        )
+        .await;
+    };
+    let name = prompt.definition.name;
+    let context = request_context(exchange, id, served.clone());
+    let request = HandlerRequest {
+        method: "prompts/get",
+        target: Cow::Borrowed(name),
+        arguments: arguments.clone(),
+        retried: params.request_state.is_some() || params.input_responses.is_some(),
+        context: context.clone(),
+        own: layers.handler(HandlerKind::Prompt, name),
+    };
+    let handler = async {
+        let rendered = render(
+            exchange,
+            id,
+            &params,
+            served,
+            (&prompt.definition, &prompt.handler),
+            arguments,
+            Some(context),
+        );
+        (rendered.await, false)
+    };
+    Box::pin(around_handler(exchange, layers, request, handler)).await
+}
+
+/// Renders an admitted prompt.
+async fn render(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: &GetPromptParams,
+    served: Served,
+    (definition, handler): (&PromptDefinition, &Arc<Handler>),
+    arguments: Option<Box<serde_json::value::RawValue>>,
+    context: Option<Context>,
+) -> Outcome {
     let target = Target {
         method: "prompts/get",
-        name: prompt.definition.name,
+        name: definition.name,
         arguments: arguments.as_deref(),
         principal: exchange.principal.as_deref(),
     };
@@ -38,24 +92,25 @@ pub(crate) async fn get_prompt(
         served,
         Invocation {
             target,
-            handler: &prompt.handler,
+            handler,
             arguments: arguments.clone(),
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: None,
             once: false,
+            context,
         },
     )?;
-    let outcome = run(prompt.definition.call, call, "the prompt").await;
+    let outcome = run(definition.call, call, "the prompt").await;
     match outcome {
         Ok(result) => Ok((to_json(&result), Kind::Complete)),
         Err(Stop::InvalidArguments(error)) => Err(ErrorObject::invalid_params(format!(
             "Invalid arguments for prompt {}: {error}",
-            prompt.definition.name
+            definition.name
         ))),
         Err(Stop::Failed(error)) => Err(ErrorObject::new(
             code::INTERNAL_ERROR,
-            format!("Error rendering prompt {}: {error}", prompt.definition.name),
+            format!("Error rendering prompt {}: {error}", definition.name),
         )),
         Err(stop) => stopped(exchange, target, stop),
     }

@@ -1,14 +1,17 @@
 //! `resources/read`, and on a 2025-11-25 session `resources/subscribe` and
 //! `resources/unsubscribe`.
 
+use crate::context::Context;
 use crate::dispatch::authorize;
 use crate::dispatch::envelope::{Kind, Outcome, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
+use crate::dispatch::layered::{HandlerRequest, around_handler};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, run, start, stopped};
+use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::dispatch::watched;
+use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::resources::{
     ReadResourceParams, ReadResourceResult, SubscribeParams, UnsubscribeParams,
@@ -16,6 +19,10 @@ use crate::protocol::resources::{
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::cache::CacheHint;
+use crate::server::handler::Handler;
+use crate::server::resource::ResourceDefinition;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Reads the resource `params.uri` names.
 pub(crate) async fn read_resource(
@@ -37,6 +44,53 @@ pub(crate) async fn read_resource(
     authorize::admit(exchange, resource.definition.scopes)?;
     let arguments = (!variables.is_empty())
         .then(|| serde_json::value::to_raw_value(&variables).expect("variables serialize"));
+    let Some(layers) = exchange.core.layers.as_deref() else {
+        return read(
+            exchange,
+            id,
+            &params,
+            served,
+            (&resource.definition, &resource.handler),
+            arguments,
+            None,
+        )
+        .await;
+    };
+    let context = request_context(exchange, id, served.clone());
+    let request = HandlerRequest {
+        method: "resources/read",
+        target: Cow::Owned(params.uri.clone()),
+        arguments: arguments.clone(),
+        retried: params.request_state.is_some() || params.input_responses.is_some(),
+        context: context.clone(),
+        own: layers.handler(HandlerKind::Resource, resource.definition.uri),
+    };
+    let handler = async {
+        let answer = read(
+            exchange,
+            id,
+            &params,
+            served,
+            (&resource.definition, &resource.handler),
+            arguments,
+            Some(context),
+        );
+        (answer.await, false)
+    };
+    Box::pin(around_handler(exchange, layers, request, handler)).await
+}
+
+/// Reads an admitted resource.
+async fn read(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: &ReadResourceParams,
+    served: Served,
+    (definition, handler): (&ResourceDefinition, &Arc<Handler>),
+    arguments: Option<Box<serde_json::value::RawValue>>,
+    context: Option<Context>,
+) -> Outcome {
+    let era = served.era;
     let target = Target {
         method: "resources/read",
         name: &params.uri,
@@ -49,12 +103,13 @@ pub(crate) async fn read_resource(
         served,
         Invocation {
             target,
-            handler: &resource.handler,
+            handler,
             arguments,
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: Some(params.uri.clone()),
             once: false,
+            context,
         },
     )?;
     // The answer to a retried round must not be cached (the client may not reuse it either);
@@ -63,10 +118,10 @@ pub(crate) async fn read_resource(
     let hint = if retried {
         CacheHint::NONE
     } else {
-        resource.definition.cache_hint()
+        definition.cache_hint()
     };
     let hint = hint.for_principal(exchange.principal.as_deref());
-    let outcome = run(resource.definition.call, call, "the resource").await;
+    let outcome = run(definition.call, call, "the resource").await;
     match outcome {
         Ok(contents) => Ok((
             to_json(&ReadResourceResult { contents }),

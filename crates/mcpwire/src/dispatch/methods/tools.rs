@@ -2,18 +2,24 @@
 //! extension, as a task.
 
 use super::tasks;
+use crate::context::Context;
 use crate::dispatch::authorize;
 use crate::dispatch::envelope::{Kind, Outcome, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
+use crate::dispatch::layered::{HandlerRequest, around_handler};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, run, start, stopped};
+use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
+use crate::layer::service::HandlerKind;
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::failure;
+use crate::server::tool::RegisteredTool;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Runs the tool `params` names.
 pub(crate) async fn call_tool(
@@ -26,15 +32,44 @@ pub(crate) async fn call_tool(
         return Err(errors::unknown("tool", &params.name));
     };
     authorize::admit(exchange, tool.definition.scopes)?;
+    let Some(layers) = exchange.core.layers.as_deref() else {
+        return run_tool(exchange, id, params, served, tool, None).await.0;
+    };
+    let name = tool.definition.name;
+    let context = request_context(exchange, id, served.clone());
+    let request = HandlerRequest {
+        method: "tools/call",
+        target: Cow::Borrowed(name),
+        arguments: params.arguments.clone(),
+        retried: params.request_state.is_some() || params.input_responses.is_some(),
+        context: context.clone(),
+        own: layers.handler(HandlerKind::Tool, name),
+    };
+    let handler = run_tool(exchange, id, params, served, tool, Some(context));
+    // Boxed: the unlayered path keeps its future small.
+    Box::pin(around_handler(exchange, layers, request, handler)).await
+}
+
+/// Runs an admitted tool; the outcome, and whether it is an `isError` result.
+async fn run_tool(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: CallToolParams,
+    served: Served,
+    tool: Arc<RegisteredTool>,
+    context: Option<Context>,
+) -> (Outcome, bool) {
     if served.era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
         if tasks::negotiated(&served) {
-            return tasks::call_tool(exchange, id, params, served, tool).await;
+            let created = tasks::call_tool(exchange, id, params, served, tool).await;
+            return (created, false);
         }
         if tool.definition.task == TaskSupport::Required {
-            return Err(tasks::not_negotiated(&format!(
+            let refused = tasks::not_negotiated(&format!(
                 "Tool '{}' runs only as a task",
                 tool.definition.name
-            )));
+            ));
+            return (Err(refused), false);
         }
     }
     let target = Target {
@@ -43,7 +78,7 @@ pub(crate) async fn call_tool(
         arguments: params.arguments.as_deref(),
         principal: exchange.principal.as_deref(),
     };
-    let call = start(
+    let started = start(
         exchange,
         id,
         served,
@@ -55,15 +90,23 @@ pub(crate) async fn call_tool(
             state: params.request_state.as_deref(),
             uri: None,
             once: tool.definition.once,
+            context,
         },
-    )?;
+    );
+    let call = match started {
+        Ok(call) => call,
+        Err(error) => return (Err(error), false),
+    };
     let outcome = run(tool.definition.call, call, "the tool").await;
     let name = tool.definition.name;
     match outcome {
-        Ok(result) => Ok((to_json(&result), Kind::Complete)),
-        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
-            Ok((to_json(&failure(name, &error)), Kind::Complete))
+        Ok(result) => {
+            let failed = result.is_error == Some(true);
+            (Ok((to_json(&result), Kind::Complete)), failed)
         }
-        Err(stop) => stopped(exchange, target, stop),
+        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
+            (Ok((to_json(&failure(name, &error)), Kind::Complete)), true)
+        }
+        Err(stop) => (stopped(exchange, target, stop), false),
     }
 }

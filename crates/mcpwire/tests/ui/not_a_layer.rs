@@ -1,0 +1,7 @@
+use mcpwire::McpServer;
+
+struct Logging;
+
+fn main() {
+    let _ = McpServer::new("demo").layer(Logging);
+}
