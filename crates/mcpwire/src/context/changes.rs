@@ -112,11 +112,13 @@ impl Notifier {
         let _ = self.sender.send(change);
     }
 
+    #[cfg(feature = "http")]
     /// A change another replica made: to this process's listeners only.
     pub(crate) fn deliver_from_fleet(&self, change: Change) {
         let _ = self.sender.send(change);
     }
 
+    #[cfg(feature = "http")]
     /// The changes made in this process from now on.
     pub(crate) fn subscribe_local(&self) -> broadcast::Receiver<Change> {
         self.local.subscribe()

@@ -33,6 +33,7 @@ impl Default for Handshake {
     }
 }
 
+#[cfg(feature = "http")]
 /// What a session carries from one request to the next, as a replica hands it to another
 /// (2025-11-25 over HTTP with a shared session store).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -63,6 +64,7 @@ pub(crate) struct Session {
 }
 
 impl Session {
+    #[cfg(feature = "http")]
     /// What a later request of this session needs, wherever it is served.
     pub(crate) fn state(&self) -> SessionState {
         let handshake = self.handshake();
@@ -83,6 +85,7 @@ impl Session {
         }
     }
 
+    #[cfg(feature = "http")]
     /// A session carrying on from `state` (an initialized one), with nothing in flight;
     /// subscriptions beyond `cap` are dropped.
     pub(crate) fn restored(state: SessionState, cap: usize) -> Self {
@@ -91,6 +94,7 @@ impl Session {
         session
     }
 
+    #[cfg(feature = "http")]
     /// Takes `state` (changed on another replica) in: handshake, log level, subscriptions.
     pub(crate) fn apply(&self, state: SessionState, cap: usize) {
         self.set_handshake(Handshake {

@@ -36,6 +36,7 @@ impl Watched {
         Ok(())
     }
 
+    #[cfg(feature = "http")]
     /// The watched URIs, in no order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = &str> {
         self.uris.iter().map(|uri| &**uri)

@@ -109,6 +109,7 @@ pub enum Refusal {
     Principal,
 }
 
+#[cfg(feature = "http")]
 impl StateCodec {
     /// The ids of the ring's keys (never the keys), newest first, and the audience: what a
     /// replica logs at start so a fleet's operator sees that every replica shares them.
