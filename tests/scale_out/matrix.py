@@ -23,6 +23,9 @@ ROW (one function each; each prints PASS or FAIL lines with a reason):
                   Last-Event-ID on another replica: the remaining events and the response
     row7          2025-11-25: elicitation/create on A's stream, the answer POSTed to B, the
                   tool's result on A's stream
+    row8          2026-07-28: a client that closes its call's connection through the balancer
+                  cancels the handler on the replica running it (its log says so;
+                  SCALE_OUT_REPLICA_LOGS lists the replicas' logs, colon-separated)
     row9          2026-07-28 load while a replica is SIGKILLed: every request answered or
                   refused clearly (HTTP 502/503, a JSON-RPC error), none hangs; later ones succeed
     row10-before  (Redis up) a 2025-11-25 session, saved in --state
@@ -657,6 +660,43 @@ def row7() -> None:
         stream.close()
 
 
+
+CANCELLED_MARK = "the client closed its response; the request is cancelled"
+
+
+def row8() -> None:
+    row = "row8"
+    logs = [p for p in os.environ.get("SCALE_OUT_REPLICA_LOGS", "").split(":") if p]
+    if not check(bool(logs), row, "the replicas' logs are given (SCALE_OUT_REPLICA_LOGS)"):
+        return
+
+    def cancelled() -> int:
+        total = 0
+        for path in logs:
+            try:
+                with open(path, errors="replace") as f:
+                    total += f.read().count(CANCELLED_MARK)
+            except OSError:
+                pass
+        return total
+
+    before = cancelled()
+    params = {"name": "slow_compute", "arguments": {"seconds": 30}, "_meta": modern_meta()}
+    body = {"jsonrpc": "2.0", "id": new_id(), "method": "tools/call", "params": params}
+    conn = http.client.HTTPConnection(LB.host, LB.port, timeout=5)
+    conn.request("POST", LB.path, body=json.dumps(body).encode(), headers={
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": "slow_compute"})
+    time.sleep(0.5)
+    conn.close()  # the client goes away mid-call
+    deadline = time.monotonic() + 5
+    while cancelled() <= before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    after = cancelled()
+    check(after == before + 1, row, f"the handler on the replica running it was cancelled "
+          f"(log lines: {before} before, {after} after)")
+
+
 def row9() -> None:
     """2026-07-28 load while one replica is SIGKILLed."""
     row = "row9"
@@ -799,7 +839,7 @@ def row10_after(_state_file: str) -> None:
 
 
 ROWS = {"spread": spread, "row1": row1, "row3": row3, "row4": row4, "row5": row5, "row6": row6,
-        "row7": row7, "row9": row9}
+        "row7": row7, "row8": row8, "row9": row9}
 PHASES = {"row10-before": row10_before, "row10-outage": row10_outage, "row10-after": row10_after}
 
 

@@ -24,7 +24,7 @@ use tower_service::Service;
 /// anonymous caller (no authorization in front of the transport) shares one bucket. Clones share
 /// their buckets.
 ///
-/// With the `redis` feature, [`RateLimit::shared`] keeps the buckets in Redis so that the limit
+/// With the `redis` feature, `RateLimit::shared` keeps the buckets in Redis so that the limit
 /// holds across every replica of a fleet; if Redis cannot answer (within 1 s), each replica
 /// falls back to its own buckets (and logs it) rather than refusing everyone or letting
 /// everyone through.

@@ -10,7 +10,7 @@ impl HttpServer {
     /// replica serves any request of any session (see [`SessionStore`]). Pair it with a
     /// [`fleet_bus`](HttpServer::fleet_bus) (ended sessions, changes, the client's answers) and
     /// a shared [`event_store`](HttpServer::event_store) (resumable streams); `RedisFleet`
-    /// (feature `redis`) sets all three with [`HttpServer::fleet`].
+    /// (feature `redis`) sets all three with `HttpServer::fleet`.
     ///
     /// See [`SessionStore`] for an example.
     pub fn session_store(mut self, store: impl SessionStore) -> Self {

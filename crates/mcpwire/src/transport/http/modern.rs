@@ -57,6 +57,21 @@ pub(super) async fn handle(
         grant: caller.grant.clone(),
         mismatch: None,
     };
-    let work = async move { Some(respond_served(&exchange, request, served).await) };
+    let work = async move {
+        let unfinished = Unfinished;
+        let reply = respond_served(&exchange, request, served).await;
+        std::mem::forget(unfinished);
+        Some(reply)
+    };
     reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await
+}
+
+/// Says, when dropped before the request finished, that it was cancelled: its client closed the
+/// response (or the connection) before the answer.
+struct Unfinished;
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        tracing::debug!("the client closed its response; the request is cancelled");
+    }
 }
