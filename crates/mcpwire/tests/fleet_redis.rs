@@ -87,6 +87,8 @@ struct Replica {
     url: String,
     runtime: Option<tokio::runtime::Runtime>,
     observed: Arc<Observed>,
+    /// Its lists, changeable at run time (so it declares `listChanged`).
+    catalog: mcpwire::server::Catalog,
 }
 
 impl Replica {
@@ -107,7 +109,8 @@ impl Replica {
             .build()
             .unwrap();
         let observed = Arc::new(Observed::default());
-        let (url_sender, url) = tokio::sync::oneshot::channel();
+        let (url_sender, url) =
+            tokio::sync::oneshot::channel::<(String, mcpwire::server::Catalog)>();
         let (redis_url, id, state) = (redis.url(), id.to_owned(), observed.clone());
         runtime.spawn(async move {
             let fleet = RedisFleet::connect(&redis_url, "mcp:fleet-test:")
@@ -122,17 +125,19 @@ impl Replica {
                 .and_then(|s| s.tool(touch))
                 .and_then(|s| s.resource(note))
                 .unwrap();
+            let catalog = server.catalog();
             let router = configure(server.http().fleet(&fleet).allow_any_host())
                 .into_router()
                 .await
                 .unwrap();
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let _ = url_sender.send(format!("http://{}/mcp", listener.local_addr().unwrap()));
+            let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+            let _ = url_sender.send((url, catalog));
             let router = router.layer(axum::middleware::from_fn(authenticate));
             let app = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
             let _ = axum::serve(listener, app).await;
         });
-        let url = tokio::time::timeout(Duration::from_secs(10), url)
+        let (url, catalog) = tokio::time::timeout(Duration::from_secs(10), url)
             .await
             .expect("the replica started within 10 s")
             .unwrap();
@@ -140,6 +145,7 @@ impl Replica {
             url,
             runtime: Some(runtime),
             observed,
+            catalog,
         }
     }
 
@@ -633,4 +639,69 @@ async fn without_redis_sessions_held_here_go_on_and_the_rest_are_refused_with_50
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(status, 200, "served on the other replica");
+}
+
+#[tokio::test]
+async fn a_catalog_change_on_one_replica_is_announced_on_every_replica() {
+    let redis = Redis::start();
+    let (a, b) = (
+        Replica::start(&redis, "a").await,
+        Replica::start(&redis, "b").await,
+    );
+    let session = a.client().initialize(None).await;
+    let mut listening = b.client().get(&session, None).await;
+    assert_eq!(listening.status(), 200);
+    assert!(a.catalog.disable_tool("touch"), "a's catalog changed");
+    let events = tokio::time::timeout(
+        Duration::from_secs(1),
+        read_until(&mut listening, |event| {
+            event["method"] == "notifications/tools/list_changed"
+        }),
+    )
+    .await
+    .expect("announced on b within 1 s");
+    assert_eq!(
+        events.last().unwrap().1["method"],
+        "notifications/tools/list_changed"
+    );
+    // The catalog itself is per process: b still lists the tool.
+    let list = json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
+    let listed = json_of(b.client().post(Some(&session), None, &list).await).await;
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert!(names.contains(&"touch"), "{names:?}");
+}
+
+#[tokio::test]
+async fn after_the_bus_comes_back_every_list_is_announced_changed() {
+    let mut redis = Redis::start();
+    let a = Replica::start(&redis, "a").await;
+    let session = a.client().initialize(None).await;
+    let mut listening = a.client().get(&session, None).await;
+    assert_eq!(listening.status(), 200);
+    redis.stop();
+    redis.resume();
+    // Changes made meanwhile may have been missed: each list is announced (within the bus's
+    // reconnection backoff, at most 2 s, plus a command timeout).
+    let mut seen = std::collections::HashSet::new();
+    let wanted = [
+        "notifications/tools/list_changed",
+        "notifications/prompts/list_changed",
+        "notifications/resources/list_changed",
+    ];
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        read_until(&mut listening, |event| {
+            if let Some(method) = event["method"].as_str() {
+                seen.insert(method.to_owned());
+            }
+            wanted.iter().all(|w| seen.contains(*w))
+        }),
+    )
+    .await
+    .expect("every list announced within 10 s of Redis coming back");
 }

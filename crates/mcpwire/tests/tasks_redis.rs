@@ -7,6 +7,7 @@
 #![cfg(feature = "redis")]
 
 mod http_support;
+mod redis_support;
 mod tasks_support;
 
 use http_support::*;
@@ -16,96 +17,12 @@ use mcpwire::request_state::KeyRing;
 use mcpwire::tasks::{
     Admission, LEASE_LOST, RedisTaskStore, StoreError, TaskChange, TaskRecord, TaskStore,
 };
+use redis_support::Redis;
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tasks_support::*;
-
-/// A `redis-server` of this test: no persistence, a unix socket in a fresh directory.
-struct Redis {
-    child: Option<Child>,
-    dir: PathBuf,
-    socket: PathBuf,
-}
-
-impl Redis {
-    /// Starts one, or `None` (with a note) when `redis-server` is not installed.
-    fn start() -> Option<Self> {
-        let mut bytes = [0u8; 8];
-        getrandom::fill(&mut bytes).unwrap();
-        let dir =
-            std::env::temp_dir().join(format!("mcpwire-tasks-redis-{}", u64::from_le_bytes(bytes)));
-        std::fs::create_dir_all(&dir).unwrap();
-        let socket = dir.join("redis.sock");
-        let mut redis = Redis {
-            child: None,
-            dir,
-            socket,
-        };
-        match redis.spawn() {
-            Ok(()) => Some(redis),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                eprintln!("skipped: redis-server is not installed (apt-get install redis-server)");
-                None
-            }
-            Err(error) => panic!("redis-server did not start: {error}"),
-        }
-    }
-
-    /// Runs `redis-server` on this test's socket, and waits until it listens.
-    fn spawn(&mut self) -> std::io::Result<()> {
-        let program = std::env::var("MCP_REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
-        let _ = std::fs::remove_file(&self.socket);
-        let child = Command::new(&program)
-            .args(["--port", "0", "--unixsocket"])
-            .arg(&self.socket)
-            .args([
-                "--unixsocketperm",
-                "700",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ])
-            .arg("--dir")
-            .arg(&self.dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()?;
-        self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !self.socket.exists() {
-            assert!(
-                Instant::now() < deadline,
-                "redis-server did not open its socket"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Ok(())
-    }
-
-    fn url(&self) -> String {
-        format!("unix://{}", self.socket.display())
-    }
-
-    /// Kills it (by its PID: the child handle).
-    fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        self.stop();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// What one replica's task bodies saw.
 struct Replica {
@@ -183,7 +100,7 @@ async fn until(what: &str, condition: impl Fn() -> bool) {
 
 #[tokio::test]
 async fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_another() {
-    let Some(redis) = Redis::start() else { return };
+    let redis = Redis::start();
     let (a, on_a) = replica(&redis.url(), "a", Duration::from_secs(30)).await;
     let (b, on_b) = replica(&redis.url(), "b", Duration::from_secs(30)).await;
     let alice_a = Caller::new(&a.url).signed_in_as("alice");
@@ -238,7 +155,7 @@ async fn a_task_created_on_one_replica_is_read_answered_and_cancelled_on_another
 
 #[tokio::test]
 async fn answers_whose_note_was_lost_arrive_with_the_next_lease_refresh() {
-    let Some(redis) = Redis::start() else { return };
+    let redis = Redis::start();
     let lease = Duration::from_millis(300);
     let (a, _) = replica(&redis.url(), "a", lease).await;
     let alice = Caller::new(&a.url).signed_in_as("alice");
@@ -274,7 +191,7 @@ async fn answers_whose_note_was_lost_arrive_with_the_next_lease_refresh() {
 
 #[tokio::test]
 async fn the_quota_of_unfinished_tasks_holds_across_replicas() {
-    let Some(redis) = Redis::start() else { return };
+    let redis = Redis::start();
     let (a, _) = replica(&redis.url(), "a", Duration::from_secs(30)).await;
     let (b, _) = replica(&redis.url(), "b", Duration::from_secs(30)).await;
     let alice_a = Caller::new(&a.url).signed_in_as("alice");
@@ -301,7 +218,7 @@ async fn the_quota_of_unfinished_tasks_holds_across_replicas() {
 
 #[tokio::test]
 async fn the_tasks_of_a_replica_that_died_end_failed_when_its_lease_runs_out() {
-    let Some(redis) = Redis::start() else { return };
+    let redis = Redis::start();
     let lease = Duration::from_millis(300);
     // A runs on a runtime of its own, so that it can die: dropping the runtime stops its
     // server, its task bodies and its lease refresher at once.
@@ -343,9 +260,7 @@ async fn the_tasks_of_a_replica_that_died_end_failed_when_its_lease_runs_out() {
 
 #[tokio::test]
 async fn without_redis_requests_fail_promptly_and_recover_when_it_is_back() {
-    let Some(mut redis) = Redis::start() else {
-        return;
-    };
+    let mut redis = Redis::start();
     let (a, on_a) = replica(&redis.url(), "a", Duration::from_secs(30)).await;
     let (b, _) = replica(&redis.url(), "b", Duration::from_secs(30)).await;
     let alice_a = Caller::new(&a.url).signed_in_as("alice");
@@ -377,7 +292,7 @@ async fn without_redis_requests_fail_promptly_and_recover_when_it_is_back() {
     assert!(started.elapsed() < Duration::from_secs(5), "bounded");
 
     // Back (empty: no persistence), on the same socket: both replicas reconnect by themselves.
-    redis.spawn().unwrap();
+    redis.resume();
     let deadline = Instant::now() + Duration::from_secs(15);
     let running = loop {
         let created = alice_a
@@ -408,7 +323,7 @@ async fn store(redis: &Redis) -> RedisTaskStore {
 
 #[tokio::test]
 async fn compare_and_set_takes_only_the_next_version_of_an_unfinished_task() {
-    let Some(redis) = Redis::start() else { return };
+    let redis = Redis::start();
     let store = store(&redis).await;
     let task = TaskRecord::working("t-1", Some("ada".into()), 1_000, None, 500);
     store.create(&task).await.unwrap();
@@ -451,7 +366,7 @@ async fn compare_and_set_takes_only_the_next_version_of_an_unfinished_task() {
 
 #[tokio::test]
 async fn each_task_key_expires_with_the_tasks_ttl_and_the_quota_counts_unfinished_tasks() {
-    let Some(redis) = Redis::start() else { return };
+    let redis = Redis::start();
     let store = store(&redis).await;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -6,7 +6,8 @@
 
 use super::connection::Inner;
 use redis::Value;
-use std::sync::{Arc, LazyLock, Weak};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -70,10 +71,66 @@ pub(super) struct Entry {
     pub(super) last: bool,
 }
 
+/// Numbers this replica's entries and queues them for the writer.
+pub(super) struct Entries {
+    inner: Arc<Inner>,
+    writer: mpsc::Sender<Pending>,
+    /// The last number given in each stream running here.
+    numbers: Mutex<HashMap<(String, u64), u64>>,
+}
+
+impl Entries {
+    /// Numbers and queues `inner`'s entries, written by a writer it starts.
+    pub(super) fn start(inner: Arc<Inner>) -> Self {
+        let writer = start_writer(&inner);
+        Self {
+            inner,
+            writer,
+            numbers: Mutex::default(),
+        }
+    }
+
+    /// Queues an entry of `stream`, numbered next; its event id, or `None` when it cannot be
+    /// kept (too large, or the writer is behind).
+    pub(super) fn queue(&self, session: &str, mut entry: Entry, last: bool) -> Option<String> {
+        if entry.payload.len() > MAX_BYTES {
+            return None;
+        }
+        let stream = entry.stream;
+        if entry.number == 0 && entry.kind != "begin" {
+            let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
+            let key = (session.to_owned(), stream);
+            let number = numbers.entry(key.clone()).or_insert(0);
+            *number += 1;
+            entry.number = *number;
+            if last {
+                numbers.remove(&key);
+            }
+        }
+        entry.last = last;
+        entry.owner = self.inner.process();
+        let number = entry.number;
+        let pending = Pending {
+            session: session.to_owned(),
+            entry,
+        };
+        match self.writer.try_send(pending) {
+            Ok(()) => Some(format!("{stream}-{number}")),
+            Err(_) => {
+                tracing::warn!(
+                    session,
+                    "the event writer is behind: an event is sent but not kept"
+                );
+                None
+            }
+        }
+    }
+}
+
 /// An entry on its way to Redis.
-pub(super) struct Pending {
-    pub(super) session: String,
-    pub(super) entry: Entry,
+struct Pending {
+    session: String,
+    entry: Entry,
 }
 
 /// The log's keys for `session`.
@@ -86,7 +143,7 @@ pub(super) fn keys(inner: &Inner, session: &str) -> (String, String) {
 }
 
 /// Starts the writer of this replica's entries; it stops when the fleet is dropped.
-pub(super) fn start_writer(inner: &Arc<Inner>) -> mpsc::Sender<Pending> {
+fn start_writer(inner: &Arc<Inner>) -> mpsc::Sender<Pending> {
     let (sender, receiver) = mpsc::channel(WRITE_BACKLOG);
     tokio::spawn(write(Arc::downgrade(inner), receiver));
     sender

@@ -10,14 +10,12 @@
 
 use super::super::events::{EventFuture, EventStore, Replay};
 use super::connection::Inner;
-use super::event_log::{self, Entry, MAX_BYTES, Pending, parse_id};
+use super::event_log::{self, Entries, Entry, parse_id};
 use super::follower::Follower;
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
 
 /// How long a read that misses an event waits for the writer before it reads again.
 const WRITER_LAG: Duration = Duration::from_millis(50);
@@ -28,65 +26,14 @@ pub(super) struct RedisEvents {
     pub(super) entries: Arc<Entries>,
 }
 
-/// Numbers this replica's entries and queues them for the writer.
-pub(super) struct Entries {
-    inner: Arc<Inner>,
-    writer: mpsc::Sender<Pending>,
-    /// The last number given in each stream running here.
-    numbers: Mutex<HashMap<(String, u64), u64>>,
-}
-
 impl RedisEvents {
     pub(super) fn new(inner: Arc<Inner>) -> Self {
-        let writer = event_log::start_writer(&inner);
-        let entries = Arc::new(Entries {
-            inner: inner.clone(),
-            writer,
-            numbers: Mutex::default(),
-        });
+        let entries = Arc::new(Entries::start(inner.clone()));
         Self { inner, entries }
     }
 
     fn queue(&self, session: &str, entry: Entry, last: bool) -> Option<String> {
         self.entries.queue(session, entry, last)
-    }
-}
-
-impl Entries {
-    /// Queues an entry of `stream`, numbered next; its event id, or `None` when it cannot be
-    /// kept (too large, or the writer is behind).
-    pub(super) fn queue(&self, session: &str, mut entry: Entry, last: bool) -> Option<String> {
-        if entry.payload.len() > MAX_BYTES {
-            return None;
-        }
-        let stream = entry.stream;
-        if entry.number == 0 && entry.kind != "begin" {
-            let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
-            let key = (session.to_owned(), stream);
-            let number = numbers.entry(key.clone()).or_insert(0);
-            *number += 1;
-            entry.number = *number;
-            if last {
-                numbers.remove(&key);
-            }
-        }
-        entry.last = last;
-        entry.owner = self.inner.process();
-        let number = entry.number;
-        let pending = Pending {
-            session: session.to_owned(),
-            entry,
-        };
-        match self.writer.try_send(pending) {
-            Ok(()) => Some(format!("{stream}-{number}")),
-            Err(_) => {
-                tracing::warn!(
-                    session,
-                    "the event writer is behind: an event is sent but not kept"
-                );
-                None
-            }
-        }
     }
 }
 
@@ -199,7 +146,7 @@ impl EventStore for RedisEvents {
         last_event_id: &str,
     ) -> Option<BoxStream<'static, (String, String)>> {
         let (_, seen) = parse_id(last_event_id)?;
-        let follower = Follower::new(self, session, stream, seen);
+        let follower = Follower::new(&self.inner, &self.entries, session, stream, seen);
         Some(futures_util::stream::unfold(follower, Follower::next).boxed())
     }
 }

@@ -3,8 +3,7 @@
 //! stops saying it is alive, the request is answered with an error instead of a hang.
 
 use super::connection::Inner;
-use super::event_log::{self, Entry};
-use super::events::{Entries, RedisEvents};
+use super::event_log::{self, Entries, Entry};
 use redis::Value;
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,10 +32,16 @@ pub(super) struct Follower {
 }
 
 impl Follower {
-    pub(super) fn new(store: &RedisEvents, session: &str, stream: u64, seen: u64) -> Self {
+    pub(super) fn new(
+        inner: &Arc<Inner>,
+        entries: &Arc<Entries>,
+        session: &str,
+        stream: u64,
+        seen: u64,
+    ) -> Self {
         Self {
-            inner: store.inner.clone(),
-            entries: store.entries.clone(),
+            inner: inner.clone(),
+            entries: entries.clone(),
             session: session.to_owned(),
             stream,
             seen,
