@@ -16,16 +16,9 @@ impl Client {
     /// the JSON-RPC response the stream ends with.
     pub(super) async fn confirm_on_session(&mut self, id: u64) -> Result<Bytes, String> {
         let tool = Tool::ConfirmOrder;
-        let request = self.request(call_body(id, tool, Era::Legacy), Some(tool));
-        self.sender
-            .ready()
-            .await
-            .map_err(|e| format!("connection: {e}"))?;
         let response = self
-            .sender
-            .send_request(request)
-            .await
-            .map_err(|e| format!("request: {e}"))?;
+            .send(call_body(id, tool, Era::Legacy), Some(tool))
+            .await?;
         let sse = response
             .headers()
             .get(header::CONTENT_TYPE)

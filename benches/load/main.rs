@@ -261,16 +261,7 @@ impl Client {
     /// POSTs `body` (a `tools/call` of `tool` when given) and reads the whole answer. `id` picks
     /// the response out of an SSE stream.
     async fn post(&mut self, body: String, tool: Option<Tool>, id: u64) -> Result<Answer, String> {
-        let request = self.request(body, tool);
-        self.sender
-            .ready()
-            .await
-            .map_err(|e| format!("connection: {e}"))?;
-        let response = self
-            .sender
-            .send_request(request)
-            .await
-            .map_err(|e| format!("request: {e}"))?;
+        let response = self.send(body, tool).await?;
         let status = response.status().as_u16();
         let session = response.headers().get("mcp-session-id").cloned();
         let sse = response
@@ -293,6 +284,23 @@ impl Client {
             session,
             message,
         })
+    }
+
+    /// POSTs `body` on the connection and returns the response as it starts (headers only).
+    async fn send(
+        &mut self,
+        body: String,
+        tool: Option<Tool>,
+    ) -> Result<hyper::Response<hyper::body::Incoming>, String> {
+        let request = self.request(body, tool);
+        self.sender
+            .ready()
+            .await
+            .map_err(|e| format!("connection: {e}"))?;
+        self.sender
+            .send_request(request)
+            .await
+            .map_err(|e| format!("request: {e}"))
     }
 
     /// The POST of `body` (a `tools/call` of `tool` when given) with this client's headers.
