@@ -7,6 +7,8 @@
 //! Also the span and metric vocabulary both sides use (attribute names, the duration
 //! histograms' bucket boundaries), so that a client span and a server span of one call say the
 //! same things the same way.
+// A client-only build uses the injecting half.
+#![cfg_attr(not(feature = "server"), allow(dead_code))]
 
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
 use opentelemetry::trace::{SpanKind, TraceContextExt, Tracer};
