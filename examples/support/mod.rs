@@ -27,14 +27,22 @@ impl ServeFromArgs for McpServer {
     /// On an unknown argument or a missing address, and as [`McpServer::serve_stdio`] or
     /// [`McpServer::serve_http`] fail.
     async fn serve_from_args(self) -> Result<()> {
+        // OpenTelemetry: traces and metrics over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set
+        // (docs/observability.md); the export stops (flushing) when serving ends.
+        let telemetry = mcpwire::otel::init_from_env(self.name())
+            .map_err(|error| Error::Startup(error.to_string()))?;
+        let this = match telemetry {
+            Some(_) => self.layer(mcpwire::otel::Tracing::new()),
+            None => self,
+        };
         let args = Args::parse(std::env::args().skip(1))?;
         let Some(addr) = args.http else {
             if args.auth.is_some() {
                 return Err(usage("--auth-* options need --http".into()));
             }
-            return self.serve_stdio().await;
+            return this.serve_stdio().await;
         };
-        serve_http_at(self, addr, args.auth).await
+        serve_http_at(this, addr, args.auth).await
     }
 }
 

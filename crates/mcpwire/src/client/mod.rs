@@ -115,6 +115,8 @@ mod server_details;
 mod session;
 #[cfg(all(test, unix))]
 mod stdio_tests;
+#[cfg(feature = "otel")]
+mod traced;
 mod transport;
 
 pub use builder::ClientBuilder;

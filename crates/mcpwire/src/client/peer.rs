@@ -119,8 +119,29 @@ impl Peer {
     }
 
     /// Sends one request and waits for its result. `request_state` (2026-07-28) goes in the
-    /// params exactly as the server sent it.
+    /// params exactly as the server sent it. With `otel`, a CLIENT span (`traced.rs`).
     pub(crate) async fn request(
+        self: &Arc<Self>,
+        method: &str,
+        #[cfg_attr(not(feature = "otel"), allow(unused_mut))] mut params: Map<String, Value>,
+        request_state: Option<&RawValue>,
+        options: &CallOptions,
+    ) -> Result<Box<RawValue>, ClientError> {
+        #[cfg(feature = "otel")]
+        match super::traced::open(self.mode().version, method, &params) {
+            Some(span) => {
+                span.inject(&mut params);
+                return span
+                    .run(self.request_once(method, params, request_state, options))
+                    .await;
+            }
+            None => super::traced::inject_current(&mut params),
+        }
+        self.request_once(method, params, request_state, options)
+            .await
+    }
+
+    async fn request_once(
         self: &Arc<Self>,
         method: &str,
         params: Map<String, Value>,

@@ -26,8 +26,22 @@ struct InputRequest {
     params: Option<Value>,
 }
 
-/// Sends `method` and runs its input rounds to the final result.
+/// Sends `method` and runs its input rounds to the final result. With `otel`, the rounds are
+/// one CLIENT span, whose context every round's request carries (one trace).
 pub(crate) async fn request_with_input(
+    session: &Session,
+    method: &str,
+    params: Map<String, Value>,
+    options: &CallOptions,
+) -> Result<Box<RawValue>, ClientError> {
+    #[cfg(feature = "otel")]
+    if let Some(span) = super::traced::open(session.peer().mode().version, method, &params) {
+        return span.run(rounds(session, method, params, options)).await;
+    }
+    rounds(session, method, params, options).await
+}
+
+async fn rounds(
     session: &Session,
     method: &str,
     params: Map<String, Value>,

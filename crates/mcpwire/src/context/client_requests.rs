@@ -113,6 +113,61 @@ impl ClientRequests {
         }
     }
 
+    /// [`send`](Self::send) as a child span of the request's span (`request_span`, or the
+    /// resolver's span when one is current): a CLIENT span named after the method, as the
+    /// conventions have a server's own requests, whose context goes to the client in the
+    /// request's `params._meta` (`traceparent`, `tracestate`). The params and the answer are
+    /// not recorded.
+    #[cfg(feature = "otel")]
+    pub async fn send_traced<P: Serialize>(
+        &self,
+        outbound: &Outbound,
+        method: &str,
+        params: &P,
+        timeout: Duration,
+        request_span: &opentelemetry::Context,
+    ) -> Result<Box<RawValue>, ClientRequestError> {
+        use crate::wire::trace::{self, key};
+        use opentelemetry::KeyValue;
+        use opentelemetry::trace::{SpanKind, Status, TraceContextExt};
+
+        let current = opentelemetry::Context::current();
+        let parent = if current.has_active_span() {
+            &current
+        } else {
+            request_span
+        };
+        let cx = trace::child(
+            parent,
+            method.to_owned(),
+            SpanKind::Client,
+            vec![KeyValue::new(key::METHOD, method.to_owned())],
+        );
+        let mut params = serde_json::to_value(params).unwrap_or(serde_json::Value::Null);
+        trace::inject_into_params(&cx, &mut params);
+        let answer = self.send(outbound, method, &params, timeout).await;
+        let span = cx.span();
+        match &answer {
+            Ok(_) => {}
+            Err(ClientRequestError::Rejected(error)) => {
+                let code = error.code.to_string();
+                span.set_attribute(KeyValue::new(key::ERROR_TYPE, code.clone()));
+                span.set_attribute(KeyValue::new(key::STATUS_CODE, code));
+                span.set_status(Status::error(error.message.clone()));
+            }
+            Err(other) => {
+                let kind = match other {
+                    ClientRequestError::TimedOut(_) => "timeout",
+                    _ => "disconnected",
+                };
+                span.set_attribute(KeyValue::new(key::ERROR_TYPE, kind));
+                span.set_status(Status::error(other.to_string()));
+            }
+        }
+        span.end();
+        answer
+    }
+
     /// Routes a client's response to the request waiting for it. Returns `false` for an id
     /// nothing waits for (unknown, answered, or given up on).
     pub fn complete(&self, response: ResponseIn) -> bool {

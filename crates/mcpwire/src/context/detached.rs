@@ -157,6 +157,8 @@ impl DetachedContext {
             client_requests: None,
             client_request_timeout: Duration::ZERO,
             open_url_elicitations: Default::default(),
+            #[cfg(feature = "otel")]
+            trace: Default::default(),
             task: None,
         })
     }

@@ -96,6 +96,10 @@ pub(crate) struct RequestScope {
     pub(crate) open_url_elicitations: std::sync::Mutex<Vec<String>>,
     /// The task this call runs as (tasks extension), if it runs as one.
     pub(crate) task: Option<task::TaskLink>,
+    /// The caller's trace context, and the request's span once `otel::Tracing` opened one
+    /// (feature `otel`).
+    #[cfg(feature = "otel")]
+    pub(crate) trace: crate::wire::trace::RequestTrace,
 }
 
 impl Context {
@@ -508,9 +512,21 @@ impl Context {
             return Err(ClientRequestError::NoBackChannel);
         };
         let timeout = self.inner.client_request_timeout;
+        #[cfg(feature = "otel")]
+        if let Some(request_span) = self.inner.trace.span() {
+            return requests
+                .send_traced(&self.inner.outbound, method, params, timeout, request_span)
+                .await;
+        }
         requests
             .send(&self.inner.outbound, method, params, timeout)
             .await
+    }
+
+    /// The request's trace: the caller's context and the request's span (feature `otel`).
+    #[cfg(feature = "otel")]
+    pub(crate) fn trace(&self) -> &crate::wire::trace::RequestTrace {
+        &self.inner.trace
     }
 
     /// Tells the client that the URL-mode elicitation `elicitation_id` finished (the user

@@ -25,6 +25,9 @@ pub(crate) struct Served {
     pub(crate) client_info: Option<Arc<Implementation>>,
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) progress_token: Option<ProgressToken>,
+    /// The caller's trace context from `_meta` (feature `otel`).
+    #[cfg(feature = "otel")]
+    pub(crate) remote_trace: Option<Arc<crate::wire::trace::RemoteTrace>>,
 }
 
 /// Classifies a request (other than `initialize`).
@@ -57,6 +60,8 @@ pub(crate) fn classify_meta(meta: RequestMeta, session: &Session) -> Result<Serv
             capabilities: handshake.capabilities.clone(),
             client_info: Some(handshake.client_info.clone()),
             log_level: Some(session.log_level()),
+            #[cfg(feature = "otel")]
+            remote_trace: crate::wire::trace::RemoteTrace::new(meta.traceparent, meta.tracestate),
             progress_token: meta.progress_token,
         });
     }
@@ -81,5 +86,7 @@ pub(crate) fn classify_meta(meta: RequestMeta, session: &Session) -> Result<Serv
         client_info: meta.client_info.map(Arc::new),
         log_level: meta.log_level,
         progress_token: meta.progress_token,
+        #[cfg(feature = "otel")]
+        remote_trace: crate::wire::trace::RemoteTrace::new(meta.traceparent, meta.tracestate),
     })
 }

@@ -38,6 +38,15 @@ pub struct RequestMeta {
     /// The opt-in to progress notifications (both revisions).
     #[serde(rename = "progressToken")]
     pub progress_token: Option<ProgressToken>,
+    /// The caller's W3C trace context (`traceparent`), as the OpenTelemetry conventions for MCP
+    /// carry it in `params._meta` (feature `otel`).
+    #[cfg(feature = "otel")]
+    #[serde(rename = "traceparent")]
+    pub traceparent: Option<String>,
+    /// The vendor part of the caller's W3C trace context (`tracestate`; feature `otel`).
+    #[cfg(feature = "otel")]
+    #[serde(rename = "tracestate")]
+    pub tracestate: Option<String>,
 }
 
 /// Reads only `params._meta` of any request.

@@ -80,6 +80,12 @@ pub(crate) async fn resolve<'p>(
     if count == 0 {
         return Ok(Resolved { plan, values });
     }
+    #[cfg(feature = "otel")]
+    let round_started = context
+        .trace()
+        .span()
+        .is_some()
+        .then(std::time::SystemTime::now);
     let mut next = NextRound::default();
     let mut waits_for = plan.waits_for.clone();
     // Started resolvers, in start order, not yet polled. Each is polled once here: most finish
@@ -141,6 +147,10 @@ pub(crate) async fn resolve<'p>(
         }
     }
     if !next.requests.is_empty() {
+        #[cfg(feature = "otel")]
+        if let (Some(started), Some(parent)) = (round_started, context.trace().span()) {
+            traced::input_required(parent, started, &next);
+        }
         return Err(Stop::InputRequired(InputRequired {
             requests: next.requests,
             state: next.state,
@@ -185,7 +195,12 @@ fn start(
         sources: inputs,
     });
     let context = context.clone();
-    async move {
+    #[cfg(feature = "otel")]
+    let span = context
+        .trace()
+        .span()
+        .map(|parent| traced::resolver(parent, name));
+    let run = async move {
         let outcome: ResolverOutcome = match AssertUnwindSafe(body).catch_unwind().await {
             Ok(outcome) => outcome,
             Err(panic) => {
@@ -207,6 +222,90 @@ fn start(
             },
         };
         (node, outcome)
+    };
+    #[cfg(feature = "otel")]
+    return traced::run(span, run);
+    #[cfg(not(feature = "otel"))]
+    run
+}
+
+/// Resolver spans (feature `otel`): `resolve {name}`, a child of the request's span, around
+/// each resolver's run (and its 2025-11-25 question, whose own span is the request to the
+/// client); and the `input_required` span of a 2026-07-28 round that ends in questions.
+#[cfg(feature = "otel")]
+mod traced {
+    use super::{NextRound, NodeOutcome, Stop};
+    use crate::wire::trace::{self, key};
+    use opentelemetry::context::FutureExt as _;
+    use opentelemetry::trace::{SpanKind, Status, TraceContextExt, Tracer};
+    use opentelemetry::{Context as OtelContext, KeyValue};
+
+    /// The attribute naming the resolver.
+    const RESOLVER: &str = "mcpwire.resolver.name";
+
+    pub(super) fn resolver(parent: &OtelContext, name: &'static str) -> OtelContext {
+        trace::child(
+            parent,
+            format!("resolve {name}"),
+            SpanKind::Internal,
+            vec![KeyValue::new(RESOLVER, name)],
+        )
+    }
+
+    /// `run` inside `span` (when there is one), which ends with it: an error status when the
+    /// resolver failed (its message is not recorded: it may quote the arguments).
+    pub(super) async fn run(
+        span: Option<OtelContext>,
+        run: impl Future<Output = (usize, NodeOutcome)> + Send,
+    ) -> (usize, NodeOutcome) {
+        let Some(cx) = span else { return run.await };
+        let (node, outcome) = run.with_context(cx.clone()).await;
+        let span = cx.span();
+        match &outcome {
+            NodeOutcome::Value(_) => {}
+            NodeOutcome::Ask(_) => {
+                span.set_attribute(KeyValue::new("mcpwire.resolver.asked", true))
+            }
+            NodeOutcome::Stop(stop) => {
+                let kind = match stop {
+                    Stop::Protocol(error) => error.code.to_string(),
+                    Stop::InputRequired(_) => "input_required".to_owned(),
+                    Stop::Failed(_) | Stop::InvalidArguments(_) => "resolver_error".to_owned(),
+                };
+                span.set_attribute(KeyValue::new(key::ERROR_TYPE, kind));
+                span.set_status(Status::error(""));
+            }
+        }
+        span.end();
+        (node, outcome)
+    }
+
+    /// The span of a 2026-07-28 round that ends in `input_required`: from the round's start to
+    /// its questions, naming the keys asked (resolver keys, never the questions' text).
+    pub(super) fn input_required(
+        parent: &OtelContext,
+        started: std::time::SystemTime,
+        next: &NextRound,
+    ) {
+        let keys: Vec<opentelemetry::StringValue> = next
+            .requests
+            .keys()
+            .map(|key| opentelemetry::StringValue::from(key.clone()))
+            .collect();
+        let tracer = trace::tracer();
+        let span = tracer
+            .span_builder("input_required")
+            .with_kind(SpanKind::Internal)
+            .with_start_time(started)
+            .with_attributes([
+                KeyValue::new("mcpwire.input_requests.count", keys.len() as i64),
+                KeyValue::new(
+                    "mcpwire.input_requests.keys",
+                    opentelemetry::Value::Array(keys.into()),
+                ),
+            ])
+            .start_with_context(&tracer, parent);
+        drop(span);
     }
 }
 

@@ -5,3 +5,5 @@
 pub(crate) mod header_params;
 pub(crate) mod header_value;
 pub(crate) mod lines;
+#[cfg(feature = "otel")]
+pub(crate) mod trace;

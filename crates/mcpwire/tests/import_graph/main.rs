@@ -39,7 +39,7 @@ const LAYERS: &[&[&str]] = &[
     &["lib"],
     &["transport", "auth"],
     &["dispatch", "client"],
-    &["server", "tasks", "layer"],
+    &["server", "tasks", "layer", "otel"],
     &["resolve"],
     &["request_state", "context"],
     &["error"],

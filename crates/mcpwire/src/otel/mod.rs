@@ -1,0 +1,50 @@
+//! OpenTelemetry traces and metrics (feature `otel`), as the OpenTelemetry semantic conventions
+//! for MCP describe them.
+//!
+//! - **Server:** the [`Tracing`] layer gives each request a SERVER span
+//!   (`tools/call order_book`), continuing the caller's trace from `params._meta`
+//!   (`traceparent`, `tracestate`), with a child span per resolver (`resolve check_stock`), per
+//!   request the server sends the client on 2025-11-25 (`elicitation/create`,
+//!   `sampling/createMessage`, `roots/list`) and per 2026-07-28 round that ends in
+//!   `input_required`; and records `mcp.server.operation.duration`.
+//! - **Client:** with the feature on, [`Client`](crate::client::Client) calls are CLIENT spans
+//!   (children of the caller's current OpenTelemetry context) whose context goes to the server
+//!   in `params._meta`; a 2026-07-28 call's rounds share one span, so one trace; and it records
+//!   `mcp.client.operation.duration`.
+//! - **Export:** [`init`] (or [`init_from_env`]) sends both over OTLP/HTTP configured by the
+//!   standard `OTEL_*` variables. Any other exporter works too: spans and instruments come
+//!   from the global providers.
+//!
+//! Argument values, answers and results are never span attributes unless the author opts in
+//! ([`Tracing::record_arguments`]). The guide (`docs/observability.md`) has the details.
+//!
+//! # Examples
+//!
+//! ```no_run
+//! use mcpwire::prelude::*;
+//!
+//! /// Adds two numbers.
+//! #[tool]
+//! async fn add(a: i64, b: i64) -> i64 { a + b }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     // OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:4318 OTEL_SERVICE_NAME=calc …
+//!     let telemetry = mcpwire::otel::init("calc")?;
+//!     McpServer::new("calc")
+//!         .tool(add)?
+//!         .layer(mcpwire::otel::Tracing::new())
+//!         .serve_http("127.0.0.1:8080")
+//!         .await?;
+//!     telemetry.shutdown().await;
+//!     Ok(())
+//! }
+//! ```
+
+mod export;
+#[cfg(feature = "server")]
+mod tracing;
+
+pub use export::{OtelError, Telemetry, init, init_from_env};
+#[cfg(feature = "server")]
+pub use tracing::{Tracing, TracingService};

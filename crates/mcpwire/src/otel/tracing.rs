@@ -1,0 +1,255 @@
+//! [`Tracing`]: the layer that gives every MCP request a SERVER span and a
+//! `mcp.server.operation.duration` measurement.
+
+use crate::layer::{McpFuture, McpRequest, McpResponse, McpService, Outcome};
+use crate::protocol::Era;
+use crate::wire::trace::{self, DURATION_BUCKETS, key};
+use opentelemetry::context::FutureExt as _;
+use opentelemetry::global::BoxedTracer;
+use opentelemetry::metrics::Histogram;
+use opentelemetry::trace::{SpanKind, Status, TraceContextExt, Tracer};
+use opentelemetry::{Context as OtelContext, KeyValue, global};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+use std::time::Instant;
+use tower_layer::Layer;
+use tower_service::Service;
+
+/// A layer that traces every MCP request, as the OpenTelemetry semantic conventions for MCP
+/// describe: a SERVER span named `{mcp.method.name} {target}` (`tools/call order_book`,
+/// `prompts/get greet`, `resources/read`, `tools/list`), a child of the caller's span when the
+/// request's `params._meta` carries a `traceparent`, with the attributes `mcp.method.name`,
+/// `mcp.protocol.version`, `mcp.session.id` (2025-11-25 over HTTP), `jsonrpc.request.id`,
+/// `gen_ai.tool.name` and `gen_ai.operation.name` (`execute_tool`), `gen_ai.prompt.name`,
+/// `mcp.resource.uri`, `network.transport` (`tcp` over HTTP, `pipe` on stdio and in memory),
+/// and on failure `error.type` (the JSON-RPC code, or `tool_error` for an `isError` result) and
+/// `rpc.response.status_code`; and one `mcp.server.operation.duration` measurement (seconds,
+/// the conventions' buckets) with the low-cardinality ones among them.
+///
+/// Under a request's span: one `resolve {name}` span per resolver run, the server's own
+/// requests to the client on 2025-11-25 (`elicitation/create`, `sampling/createMessage`,
+/// `roots/list`: CLIENT spans, their context sent along in `_meta`), and on 2026-07-28 an
+/// `input_required` span when the round ends in questions.
+///
+/// Argument values and results are not recorded unless [`Tracing::record_arguments`] says
+/// so. Spans and instruments come from the global providers ([`init`](super::init) installs
+/// them): build the layer after installing them. Added first, it is the outermost layer and
+/// its span covers the other layers' work too.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::prelude::*;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+/// let server = McpServer::new("calc").tool(add)?.layer(mcpwire::otel::Tracing::new());
+/// let mut client = server.serve_memory().await?;
+/// let reply = client
+///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},"_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}}"#)
+///     .await
+///     .unwrap();
+/// assert!(reply.contains(r#""text":"5""#));
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Tracing {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    tracer: BoxedTracer,
+    duration: Histogram<f64>,
+    record_arguments: bool,
+}
+
+impl std::fmt::Debug for Tracing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tracing")
+            .field("record_arguments", &self.shared.record_arguments)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Tracing {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Tracing {
+    /// The layer, with the tracer and the meter of the global providers as they are now.
+    ///
+    /// ```
+    /// let server = mcpwire::McpServer::new("calc").layer(mcpwire::otel::Tracing::new());
+    /// # drop(server);
+    /// ```
+    pub fn new() -> Self {
+        Self::build(false)
+    }
+
+    /// Also records a tool call's and a prompt's arguments, as the JSON the client sent, in the
+    /// opt-in attribute `gen_ai.tool.call.arguments` (tools) or `mcpwire.prompt.arguments`
+    /// (prompts). Off by default: arguments may carry personal data, and span attributes go to
+    /// whoever runs the collector.
+    ///
+    /// ```
+    /// let tracing = mcpwire::otel::Tracing::new().record_arguments(true);
+    /// # let _ = mcpwire::McpServer::new("calc").layer(tracing);
+    /// ```
+    pub fn record_arguments(self, record: bool) -> Self {
+        Self::build(record)
+    }
+
+    fn build(record_arguments: bool) -> Self {
+        let meter = global::meter_with_scope(trace::scope());
+        let duration = meter
+            .f64_histogram("mcp.server.operation.duration")
+            .with_unit("s")
+            .with_description(
+                "MCP request or notification duration as observed on the receiver from the \
+                 time it was received until the result or ack is sent.",
+            )
+            .with_boundaries(DURATION_BUCKETS.to_vec())
+            .build();
+        Self {
+            shared: Arc::new(Shared {
+                tracer: trace::tracer(),
+                duration,
+                record_arguments,
+            }),
+        }
+    }
+}
+
+impl Layer<McpService> for Tracing {
+    type Service = TracingService;
+
+    fn layer(&self, inner: McpService) -> TracingService {
+        TracingService {
+            shared: self.shared.clone(),
+            inner,
+        }
+    }
+}
+
+/// The service of a [`Tracing`] layer.
+#[derive(Clone)]
+pub struct TracingService {
+    shared: Arc<Shared>,
+    inner: McpService,
+}
+
+impl std::fmt::Debug for TracingService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TracingService")
+    }
+}
+
+impl Service<McpRequest> for TracingService {
+    type Response = McpResponse;
+    type Error = Infallible;
+    type Future = McpFuture;
+
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: McpRequest) -> McpFuture {
+        let started = Instant::now();
+        let method = request.method();
+        let target = request.target();
+        let request_trace = request.context().trace();
+        let parent = request_trace.remote().unwrap_or_else(OtelContext::current);
+        let transport = if request.context().headers().is_some() {
+            "tcp"
+        } else {
+            "pipe"
+        };
+        // The measurement's attributes: the low-cardinality ones.
+        let mut measured = Vec::with_capacity(6);
+        measured.push(KeyValue::new(key::METHOD, method.to_owned()));
+        measured.push(KeyValue::new(
+            key::PROTOCOL_VERSION,
+            request.protocol_version().to_owned(),
+        ));
+        measured.push(KeyValue::new(key::NETWORK_TRANSPORT, transport));
+        trace::target_attributes(method, target, false, &mut measured);
+        let mut attributes = measured.clone();
+        attributes.push(KeyValue::new(
+            key::REQUEST_ID,
+            request.request_id().to_string(),
+        ));
+        if request.era() == Era::Legacy
+            && let Some(session) = request.session_id()
+        {
+            attributes.push(KeyValue::new(key::SESSION_ID, session.to_owned()));
+        }
+        if let Some(uri) = target.filter(|_| method == "resources/read") {
+            attributes.push(KeyValue::new(key::RESOURCE_URI, uri.to_owned()));
+        }
+        if request.is_retried_round() {
+            attributes.push(KeyValue::new("mcpwire.retried_round", true));
+        }
+        if self.shared.record_arguments
+            && let Some(arguments) = request.arguments()
+        {
+            let name = match method {
+                "tools/call" => Some("gen_ai.tool.call.arguments"),
+                "prompts/get" => Some("mcpwire.prompt.arguments"),
+                _ => None,
+            };
+            if let Some(name) = name {
+                attributes.push(KeyValue::new(name, arguments.get().to_owned()));
+            }
+        }
+        let tracer = &self.shared.tracer;
+        let span = tracer
+            .span_builder(trace::span_name(method, target))
+            .with_kind(SpanKind::Server)
+            .with_attributes(attributes)
+            .start_with_context(tracer, &parent);
+        let cx = parent.with_span(span);
+        request_trace.set_span(cx.clone());
+        let answering = self.inner.call(request);
+        let shared = self.shared.clone();
+        Box::pin(async move {
+            let Ok(response) = answering.with_context(cx.clone()).await;
+            let span = cx.span();
+            match response.outcome() {
+                Outcome::Error { code } => {
+                    let code = code.to_string();
+                    span.set_attribute(KeyValue::new(key::ERROR_TYPE, code.clone()));
+                    span.set_attribute(KeyValue::new(key::STATUS_CODE, code.clone()));
+                    let message = response
+                        .as_error()
+                        .map(|error| error.message.clone())
+                        .unwrap_or_default();
+                    span.set_status(Status::error(message));
+                    measured.push(KeyValue::new(key::ERROR_TYPE, code));
+                }
+                Outcome::ToolError => {
+                    span.set_attribute(KeyValue::new(key::ERROR_TYPE, "tool_error"));
+                    span.set_status(Status::error(""));
+                    measured.push(KeyValue::new(key::ERROR_TYPE, "tool_error"));
+                }
+                Outcome::InputRequired => {
+                    span.set_attribute(KeyValue::new("mcpwire.result_type", "input_required"))
+                }
+                Outcome::TaskCreated => {
+                    span.set_attribute(KeyValue::new("mcpwire.result_type", "task"))
+                }
+                _ => {}
+            }
+            span.end();
+            shared
+                .duration
+                .record(started.elapsed().as_secs_f64(), &measured);
+            Ok(response)
+        })
+    }
+}

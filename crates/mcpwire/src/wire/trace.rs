@@ -1,0 +1,256 @@
+//! Trace context in `params._meta` (feature `otel`), as the OpenTelemetry semantic conventions
+//! for MCP carry it: W3C `traceparent` and `tracestate` keys next to the request's other `_meta`
+//! entries, injected by whoever sends a request and extracted by whoever serves it. Shared by
+//! both sides: the server's request spans (`otel::Tracing`), its resolver and question spans
+//! (`resolve`, `context`), and the client's CLIENT spans.
+//!
+//! Also the span and metric vocabulary both sides use (attribute names, the duration
+//! histograms' bucket boundaries), so that a client span and a server span of one call say the
+//! same things the same way.
+// A client-only build uses the injecting half.
+#![cfg_attr(not(feature = "server"), allow(dead_code))]
+
+use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
+use opentelemetry::trace::{SpanKind, TraceContextExt, Tracer};
+use opentelemetry::{Context as OtelContext, InstrumentationScope, KeyValue, global};
+use opentelemetry_sdk::propagation::TraceContextPropagator;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+/// The `_meta` key of the W3C trace parent.
+pub(crate) const TRACEPARENT: &str = "traceparent";
+/// The `_meta` key of the W3C trace state.
+pub(crate) const TRACESTATE: &str = "tracestate";
+
+/// The attribute names of the conventions.
+pub(crate) mod key {
+    pub(crate) const METHOD: &str = "mcp.method.name";
+    pub(crate) const PROTOCOL_VERSION: &str = "mcp.protocol.version";
+    pub(crate) const SESSION_ID: &str = "mcp.session.id";
+    pub(crate) const RESOURCE_URI: &str = "mcp.resource.uri";
+    pub(crate) const REQUEST_ID: &str = "jsonrpc.request.id";
+    pub(crate) const TOOL_NAME: &str = "gen_ai.tool.name";
+    pub(crate) const PROMPT_NAME: &str = "gen_ai.prompt.name";
+    pub(crate) const OPERATION_NAME: &str = "gen_ai.operation.name";
+    pub(crate) const NETWORK_TRANSPORT: &str = "network.transport";
+    pub(crate) const ERROR_TYPE: &str = "error.type";
+    pub(crate) const STATUS_CODE: &str = "rpc.response.status_code";
+}
+
+/// The explicit bucket boundaries the conventions give the MCP duration histograms (seconds).
+pub(crate) const DURATION_BUCKETS: [f64; 14] = [
+    0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
+];
+
+/// The instrumentation scope of every span and instrument mcpwire makes.
+pub(crate) fn scope() -> InstrumentationScope {
+    InstrumentationScope::builder("mcpwire")
+        .with_version(env!("CARGO_PKG_VERSION"))
+        .build()
+}
+
+/// A tracer of the global tracer provider (a no-op one until an application installs one).
+pub(crate) fn tracer() -> global::BoxedTracer {
+    global::tracer_with_scope(scope())
+}
+
+/// The caller's trace context as a request's `_meta` carried it (not yet parsed: most
+/// requests are never traced, and parsing waits for a span that needs a parent).
+#[derive(Debug)]
+pub(crate) struct RemoteTrace {
+    traceparent: String,
+    tracestate: Option<String>,
+}
+
+impl RemoteTrace {
+    /// The trace context of a `_meta` with these entries; `None` without a `traceparent`.
+    pub(crate) fn new(
+        traceparent: Option<String>,
+        tracestate: Option<String>,
+    ) -> Option<Arc<Self>> {
+        traceparent.map(|traceparent| {
+            Arc::new(Self {
+                traceparent,
+                tracestate,
+            })
+        })
+    }
+
+    /// The remote parent it names; `None` when the `traceparent` is malformed (the span then
+    /// starts a trace of its own rather than failing the request).
+    pub(crate) fn context(&self) -> Option<OtelContext> {
+        let cx = TraceContextPropagator::new().extract(self);
+        cx.span().span_context().is_valid().then_some(cx)
+    }
+}
+
+impl Extractor for RemoteTrace {
+    fn get(&self, key: &str) -> Option<&str> {
+        match key {
+            TRACEPARENT => Some(&self.traceparent),
+            TRACESTATE => self.tracestate.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn keys(&self) -> Vec<&str> {
+        let mut keys = vec![TRACEPARENT];
+        if self.tracestate.is_some() {
+            keys.push(TRACESTATE);
+        }
+        keys
+    }
+}
+
+/// One request's trace on the server: the caller's context, and the context of the request's
+/// span once the `otel::Tracing` layer opened one. Resolver spans and the server's requests to
+/// the client become its children.
+#[derive(Debug, Default)]
+pub(crate) struct RequestTrace {
+    remote: Option<Arc<RemoteTrace>>,
+    span: OnceLock<OtelContext>,
+}
+
+impl RequestTrace {
+    pub(crate) fn new(remote: Option<Arc<RemoteTrace>>) -> Self {
+        Self {
+            remote,
+            span: OnceLock::new(),
+        }
+    }
+
+    /// The caller's trace context, if its `_meta` carried a valid one.
+    pub(crate) fn remote(&self) -> Option<OtelContext> {
+        self.remote.as_deref().and_then(RemoteTrace::context)
+    }
+
+    /// The context whose active span is the request's span; `None` when no tracing layer
+    /// serves the request (then no child span is made either).
+    pub(crate) fn span(&self) -> Option<&OtelContext> {
+        self.span.get()
+    }
+
+    /// Records the request's span (the first layer to open one wins).
+    pub(crate) fn set_span(&self, cx: OtelContext) {
+        let _ = self.span.set(cx);
+    }
+}
+
+/// Writes `cx`'s span context into a `_meta` object as `traceparent` (and `tracestate`).
+pub(crate) fn inject(cx: &OtelContext, meta: &mut Map<String, Value>) {
+    struct Into<'a>(&'a mut Map<String, Value>);
+    impl Injector for Into<'_> {
+        fn set(&mut self, key: &str, value: String) {
+            self.0.insert(key.to_owned(), Value::String(value));
+        }
+    }
+    if cx.span().span_context().is_valid() {
+        TraceContextPropagator::new().inject_context(cx, &mut Into(meta));
+    }
+}
+
+/// `params` (a JSON object) with `cx`'s trace context added to its `_meta`.
+pub(crate) fn inject_into_params(cx: &OtelContext, params: &mut Value) {
+    if let Some(params) = params.as_object_mut() {
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(meta) = meta.as_object_mut() {
+            inject(cx, meta);
+        }
+    }
+}
+
+/// The conventions' span name, `{mcp.method.name} {target}`, where the target is the tool's or
+/// the prompt's name (a resource URI is left out: it is the high-cardinality kind).
+pub(crate) fn span_name(method: &str, target: Option<&str>) -> Cow<'static, str> {
+    match (method, target) {
+        ("tools/call" | "prompts/get", Some(target)) => Cow::Owned(format!("{method} {target}")),
+        _ => Cow::Owned(method.to_owned()),
+    }
+}
+
+/// The attributes that name what a request is for: `gen_ai.tool.name` and
+/// `gen_ai.operation.name` (`execute_tool`) for a tool call, `gen_ai.prompt.name`, and (on
+/// spans only, `uri_too`) `mcp.resource.uri`.
+pub(crate) fn target_attributes(
+    method: &str,
+    target: Option<&str>,
+    uri_too: bool,
+    into: &mut Vec<KeyValue>,
+) {
+    let Some(target) = target else { return };
+    match method {
+        "tools/call" => {
+            into.push(KeyValue::new(key::TOOL_NAME, target.to_owned()));
+            into.push(KeyValue::new(key::OPERATION_NAME, "execute_tool"));
+        }
+        "prompts/get" => into.push(KeyValue::new(key::PROMPT_NAME, target.to_owned())),
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" if uri_too => {
+            into.push(KeyValue::new(key::RESOURCE_URI, target.to_owned()))
+        }
+        _ => {}
+    }
+}
+
+/// A child span of `parent` (INTERNAL, or `kind`), with `attributes`; returns the context whose
+/// active span it is.
+pub(crate) fn child(
+    parent: &OtelContext,
+    name: impl Into<Cow<'static, str>>,
+    kind: SpanKind,
+    attributes: Vec<KeyValue>,
+) -> OtelContext {
+    let tracer = tracer();
+    let span = tracer
+        .span_builder(name)
+        .with_kind(kind)
+        .with_attributes(attributes)
+        .start_with_context(&tracer, parent);
+    parent.with_span(span)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_traceparent_round_trips_through_meta() {
+        let remote = RemoteTrace::new(
+            Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()),
+            Some("rojo=00f067aa0ba902b7".into()),
+        )
+        .unwrap();
+        let cx = remote.context().expect("a valid parent");
+        let mut meta = Map::new();
+        inject(&cx, &mut meta);
+        assert_eq!(
+            meta[TRACEPARENT],
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        );
+        assert_eq!(meta[TRACESTATE], "rojo=00f067aa0ba902b7");
+    }
+
+    #[test]
+    fn a_malformed_traceparent_is_no_parent() {
+        let remote = RemoteTrace::new(Some("00-nonsense".into()), None).unwrap();
+        assert!(remote.context().is_none());
+        let mut meta = Map::new();
+        inject(&OtelContext::new(), &mut meta);
+        assert!(meta.is_empty());
+    }
+
+    #[test]
+    fn span_names_follow_the_conventions() {
+        assert_eq!(
+            span_name("tools/call", Some("order_book")),
+            "tools/call order_book"
+        );
+        assert_eq!(
+            span_name("resources/read", Some("file:///a")),
+            "resources/read"
+        );
+        assert_eq!(span_name("tools/list", None), "tools/list");
+    }
+}
