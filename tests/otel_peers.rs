@@ -97,7 +97,7 @@ fn wait_for(what: &str, ready: impl Fn(&[Span]) -> bool) -> Vec<Span> {
         .block_on(receiver.wait_for_spans(WAIT, what, ready))
 }
 
-fn find<'a>(spans: &'a [Span], f: impl Fn(&Span) -> bool) -> Option<&'a Span> {
+fn find(spans: &[Span], f: impl Fn(&Span) -> bool) -> Option<&Span> {
     spans.iter().find(|s| f(s))
 }
 
