@@ -503,3 +503,36 @@ async fn a_server_without_the_layer_makes_no_spans() {
     assert_eq!(trace.len(), 2, "{}", dump(&trace));
     assert!(trace.iter().all(|s| s.kind != SERVER), "{}", dump(&spans));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_that_ends_records_its_duration() {
+    let url = serve().await;
+    let client = connect(&url, EraChoice::Legacy).await;
+    client
+        .call_tool("order_book", json!({"title": "Dune"}))
+        .await
+        .unwrap();
+    // The client ends its session (DELETE): the server records how long it lasted.
+    client.close().await;
+    let metric = "mcp.server.session.duration";
+    let points = receiver()
+        .wait_for_points(WAIT, metric, |points| {
+            points.iter().any(|p| p.metric == metric)
+        })
+        .await;
+    let point = points.iter().rev().find(|p| p.metric == metric).unwrap();
+    assert_eq!(point.unit, "s", "{point:?}");
+    assert!(point.count >= 1, "{point:?}");
+    let attr = |key: &str| point.attributes.get(key).map(String::as_str);
+    assert_eq!(
+        attr("mcp.protocol.version"),
+        Some("2025-11-25"),
+        "{point:?}"
+    );
+    assert_eq!(attr("network.transport"), Some("tcp"), "{point:?}");
+    assert_eq!(
+        attr("mcp.session.id"),
+        None,
+        "no high-cardinality attribute: {point:?}"
+    );
+}

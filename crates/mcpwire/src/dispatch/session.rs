@@ -61,6 +61,9 @@ pub(crate) struct Session {
     initialized: std::sync::atomic::AtomicBool,
     /// URIs subscribed to with `resources/subscribe`.
     subscriptions: Mutex<Watched>,
+    /// When `initialize` opened it (for `mcp.server.session.duration`).
+    #[cfg(feature = "otel")]
+    opened: std::sync::OnceLock<std::time::Instant>,
 }
 
 impl Session {
@@ -117,7 +120,28 @@ impl Session {
             .clone()
     }
 
+    /// Records `mcp.server.session.duration` for a session that ended (once `initialize`
+    /// opened it), served over `transport` (`tcp`, `pipe`).
+    #[cfg(feature = "otel")]
+    pub(crate) fn record_end(&self, transport: &'static str) {
+        use crate::wire::trace::{self, key};
+        use opentelemetry::KeyValue;
+        let Some(opened) = self.opened.get() else {
+            return;
+        };
+        let version = self.handshake().protocol_version.to_string();
+        trace::server_session_duration().record(
+            opened.elapsed().as_secs_f64(),
+            &[
+                KeyValue::new(key::PROTOCOL_VERSION, version),
+                KeyValue::new(key::NETWORK_TRANSPORT, transport),
+            ],
+        );
+    }
+
     pub(crate) fn set_handshake(&self, handshake: Handshake) {
+        #[cfg(feature = "otel")]
+        let _ = self.opened.set(std::time::Instant::now());
         *self.handshake.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(handshake);
         self.initialized
             .store(true, std::sync::atomic::Ordering::Release);

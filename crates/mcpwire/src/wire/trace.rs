@@ -43,6 +43,22 @@ pub(crate) const DURATION_BUCKETS: [f64; 14] = [
     0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
 ];
 
+/// `mcp.server.session.duration`: how long a 2025-11-25 session lasted, from `initialize` to
+/// its end (seconds, the conventions' buckets), from the global meter provider as it is when
+/// the first session ends.
+pub(crate) fn server_session_duration() -> &'static opentelemetry::metrics::Histogram<f64> {
+    static HISTOGRAM: std::sync::OnceLock<opentelemetry::metrics::Histogram<f64>> =
+        std::sync::OnceLock::new();
+    HISTOGRAM.get_or_init(|| {
+        global::meter_with_scope(scope())
+            .f64_histogram("mcp.server.session.duration")
+            .with_unit("s")
+            .with_description("The duration of the MCP session as observed on the MCP server.")
+            .with_boundaries(DURATION_BUCKETS.to_vec())
+            .build()
+    })
+}
+
 /// The instrumentation scope of every span and instrument mcpwire makes.
 pub(crate) fn scope() -> InstrumentationScope {
     InstrumentationScope::builder("mcpwire")

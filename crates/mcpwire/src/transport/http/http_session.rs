@@ -211,6 +211,14 @@ impl HttpSession {
     pub(super) fn end(&self) {
         self.release();
         self.forget_events();
+        self.record_end();
+    }
+
+    /// Records how long the session lasted (`mcp.server.session.duration`, feature `otel`):
+    /// by the replica that ends it.
+    pub(super) fn record_end(&self) {
+        #[cfg(feature = "otel")]
+        self.session.record_end("tcp");
     }
 
     /// Ends this replica's copy of a shared session (another replica may carry on with it): its
@@ -228,6 +236,7 @@ impl HttpSession {
         self.session.close();
         if !self.shared {
             self.forget_events();
+            self.record_end();
         }
     }
 

@@ -400,10 +400,14 @@ impl Sessions {
     /// Ends the session named `id` (DELETE), on every replica; `false` when there was none.
     pub(super) async fn remove(&self, id: &str, caller: &Caller) -> bool {
         let table = &self.table;
-        let here = self.end_here(id);
         let Some(store) = &table.fleet.sessions else {
-            return here;
+            let removed = table.lock().remove(id);
+            return removed.map(|session| session.end()).is_some();
         };
+        if let Some(session) = table.lock().remove(id) {
+            session.release();
+            session.record_end();
+        }
         if let Err(error) = store.delete(caller.principal.as_deref(), id).await {
             tracing::warn!(%error, session = id, "the session store did not take the end of a session");
         }
