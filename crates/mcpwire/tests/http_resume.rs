@@ -188,3 +188,60 @@ async fn a_client_that_reads_too_slowly_loses_its_stream_not_its_events() {
     }
     assert_eq!(all[LINES]["result"]["content"][0]["text"], "done");
 }
+
+/// The in-memory store, saying which sessions it was told to forget.
+#[derive(Default)]
+struct Forgetful {
+    inner: MemoryEventStore,
+    forgotten: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl mcpwire::transport::http::EventStore for Forgetful {
+    fn append<'a>(
+        &'a self,
+        session: &'a str,
+        stream: u64,
+        line: &'a str,
+    ) -> mcpwire::transport::http::EventFuture<'a, Option<String>> {
+        self.inner.append(session, stream, line)
+    }
+    fn after<'a>(
+        &'a self,
+        session: &'a str,
+        last: &'a str,
+    ) -> mcpwire::transport::http::EventFuture<'a, Option<mcpwire::transport::http::Replay>> {
+        self.inner.after(session, last)
+    }
+    fn forget<'a>(&'a self, session: &'a str) -> mcpwire::transport::http::EventFuture<'a, ()> {
+        self.forgotten.lock().unwrap().push(session.to_owned());
+        self.inner.forget(session)
+    }
+}
+
+#[tokio::test]
+async fn a_deleted_session_s_events_are_forgotten() {
+    let store = Forgetful::default();
+    let forgotten = store.forgotten.clone();
+    let server = start_http(
+        McpServer::new("resume")
+            .tool(add)
+            .unwrap()
+            .http()
+            .event_store(store),
+    )
+    .await;
+    let session = server.initialize().await;
+    let deleted = server
+        .client
+        .delete(&server.url)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), 200);
+    eventually("the store forgets the session's events", || {
+        forgotten.lock().unwrap().contains(&session)
+    })
+    .await;
+}
