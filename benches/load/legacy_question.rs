@@ -5,11 +5,8 @@
 use super::{Client, Era, Tool, call_body};
 use bytes::Bytes;
 use http_body_util::BodyExt;
-use hyper::client::conn::http1;
 use hyper::header;
-use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
-use tokio::net::TcpStream;
 
 impl Client {
     /// Calls `confirm_order` as request `id`, accepts the question its stream asks, and returns
@@ -58,17 +55,7 @@ impl Client {
     /// Accepts the question `question` on the second connection.
     async fn answer(&mut self, question: &Value) -> Result<(), String> {
         if self.answerer.as_ref().is_none_or(|a| a.is_closed()) {
-            let stream = TcpStream::connect(self.addr)
-                .await
-                .map_err(|e| format!("connect {}: {e}", self.addr))?;
-            stream.set_nodelay(true).map_err(|e| e.to_string())?;
-            let (sender, connection) = http1::handshake(TokioIo::new(stream))
-                .await
-                .map_err(|e| format!("handshake: {e}"))?;
-            tokio::spawn(async move {
-                let _ = connection.await;
-            });
-            self.answerer = Some(sender);
+            self.answerer = Some(super::open(self.addr).await?);
         }
         let body = json!({"jsonrpc": "2.0", "id": question,
             "result": {"action": "accept", "content": {"confirm": true}}});

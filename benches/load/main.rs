@@ -156,6 +156,21 @@ struct Options {
     server_pid: Option<u32>,
 }
 
+/// A keep-alive HTTP/1.1 connection to `addr` (`TCP_NODELAY`), driven in the background.
+async fn open(addr: SocketAddr) -> Result<SendRequest<Full<Bytes>>, String> {
+    let stream = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    stream.set_nodelay(true).map_err(|e| e.to_string())?;
+    let (sender, connection) = http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| format!("handshake: {e}"))?;
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(sender)
+}
+
 /// One keep-alive connection, with its session when it speaks 2025-11-25.
 struct Client {
     sender: SendRequest<Full<Bytes>>,
@@ -182,16 +197,7 @@ struct Answer {
 
 impl Client {
     async fn connect(target: Arc<Target>, era: Era) -> Result<Self, String> {
-        let stream = TcpStream::connect(target.addr)
-            .await
-            .map_err(|e| format!("connect {}: {e}", target.addr))?;
-        stream.set_nodelay(true).map_err(|e| e.to_string())?;
-        let (sender, connection) = http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| format!("handshake: {e}"))?;
-        tokio::spawn(async move {
-            let _ = connection.await;
-        });
+        let sender = open(target.addr).await?;
         let mut client = Self {
             sender,
             era,

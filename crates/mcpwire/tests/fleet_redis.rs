@@ -172,6 +172,14 @@ impl Drop for Replica {
     }
 }
 
+/// Replicas `a` and `b` of one fleet.
+async fn two_replicas(redis: &Redis) -> (Replica, Replica) {
+    (
+        Replica::start(redis, "a").await,
+        Replica::start(redis, "b").await,
+    )
+}
+
 /// Raw HTTP to one replica.
 struct Client {
     url: String,
@@ -308,10 +316,7 @@ fn is_response(id: u64) -> impl FnMut(&Value) -> bool {
 #[tokio::test]
 async fn any_replica_serves_any_request_of_a_session_and_delete_ends_it_everywhere() {
     let redis = Redis::start();
-    let (a, b) = (
-        Replica::start(&redis, "a").await,
-        Replica::start(&redis, "b").await,
-    );
+    let (a, b) = two_replicas(&redis).await;
     let (a, b) = (a.client(), b.client());
     let session = a.initialize(None).await;
     let answer = json_of(b.call(&session, 1, "slow", json!({"steps": 0})).await).await;
@@ -332,10 +337,7 @@ async fn any_replica_serves_any_request_of_a_session_and_delete_ends_it_everywhe
 #[tokio::test]
 async fn a_session_serves_only_its_principal_on_every_replica() {
     let redis = Redis::start();
-    let (a, b) = (
-        Replica::start(&redis, "a").await,
-        Replica::start(&redis, "b").await,
-    );
+    let (a, b) = two_replicas(&redis).await;
     let (a, b) = (a.client(), b.client());
     let session = a.initialize(Some("alice")).await;
     let ping = json!({"jsonrpc":"2.0","id":1,"method":"ping"});
@@ -393,10 +395,7 @@ async fn a_principals_cap_of_sessions_holds_across_replicas() {
 #[tokio::test]
 async fn an_answer_posted_to_another_replica_reaches_the_waiting_resolver() {
     let redis = Redis::start();
-    let (a, b) = (
-        Replica::start(&redis, "a").await,
-        Replica::start(&redis, "b").await,
-    );
+    let (a, b) = two_replicas(&redis).await;
     let (a, b) = (a.client(), b.client());
     let session = a.initialize(None).await;
     let mut stream = a.call(&session, 1, "greet", json!({})).await;
@@ -442,10 +441,7 @@ async fn a_cancellation_posted_to_another_replica_stops_the_request() {
 #[tokio::test]
 async fn a_stream_resumes_on_another_replica_and_follows_it_to_the_response() {
     let redis = Redis::start();
-    let (a, b) = (
-        Replica::start(&redis, "a").await,
-        Replica::start(&redis, "b").await,
-    );
+    let (a, b) = two_replicas(&redis).await;
     let (a, b) = (a.client(), b.client());
     let session = a.initialize(None).await;
     let call = json!({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"slow",
@@ -521,10 +517,7 @@ async fn a_stream_whose_replica_died_ends_with_an_error_on_another() {
 #[tokio::test]
 async fn changes_reach_listeners_on_every_replica_once() {
     let redis = Redis::start();
-    let (a, b) = (
-        Replica::start(&redis, "a").await,
-        Replica::start(&redis, "b").await,
-    );
+    let (a, b) = two_replicas(&redis).await;
     let (a, b) = (a.client(), b.client());
     let session = a.initialize(None).await;
     let subscribe = json!({"jsonrpc":"2.0","id":1,"method":"resources/subscribe",
@@ -568,10 +561,7 @@ async fn changes_reach_listeners_on_every_replica_once() {
 #[tokio::test]
 async fn without_redis_sessions_held_here_go_on_and_the_rest_are_refused_with_503() {
     let mut redis = Redis::start();
-    let (a, b) = (
-        Replica::start(&redis, "a").await,
-        Replica::start(&redis, "b").await,
-    );
+    let (a, b) = two_replicas(&redis).await;
     let (a, b) = (a.client(), b.client());
     let session = a.initialize(None).await;
     redis.stop();
@@ -644,10 +634,7 @@ async fn without_redis_sessions_held_here_go_on_and_the_rest_are_refused_with_50
 #[tokio::test]
 async fn a_catalog_change_on_one_replica_is_announced_on_every_replica() {
     let redis = Redis::start();
-    let (a, b) = (
-        Replica::start(&redis, "a").await,
-        Replica::start(&redis, "b").await,
-    );
+    let (a, b) = two_replicas(&redis).await;
     let session = a.client().initialize(None).await;
     let mut listening = b.client().get(&session, None).await;
     assert_eq!(listening.status(), 200);
