@@ -41,6 +41,11 @@ impl Client {
                     continue;
                 };
                 if message["id"] == id {
+                    // Read the stream to its end, so the connection can carry the next call
+                    // (a body dropped unread closes it).
+                    while let Some(rest) = body.frame().await {
+                        rest.map_err(|e| format!("body: {e}"))?;
+                    }
                     return Ok(Bytes::from(message.to_string()));
                 }
                 if message["method"] == "elicitation/create" && !answered {
