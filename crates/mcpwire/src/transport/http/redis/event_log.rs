@@ -2,7 +2,8 @@
 //! stream per session (`{prefix}e:{session}`, its bytes counted in `{prefix}eb:{session}`),
 //! whose entries carry the request stream they belong to (`s`), their number in it (`n`), the
 //! line (`p`), the replica running it (`o`), on the first the request it answers (`r`), on the
-//! last a mark (`z`). Writes are queued and sent by one writer per replica, many per round trip.
+//! last a mark (`z`). Writes are queued and sent by one writer per replica, many per round trip
+//! (it lingers 2 ms after the first entry of a round trip to gather more).
 
 use super::connection::Inner;
 use redis::Value;
@@ -21,6 +22,9 @@ const KEPT_FOR: Duration = Duration::from_secs(60 * 60);
 pub(super) const WRITE_BACKLOG: usize = 8192;
 /// Most entries one round trip carries.
 const BATCH: usize = 256;
+/// How long the writer waits for more entries after the first of a round trip: a round trip
+/// costs about as much CPU as a whole small request, so under load many entries share one.
+const LINGER: Duration = Duration::from_millis(2);
 
 /// Appends one entry and trims the oldest beyond the bounds. KEYS: log, bytes. ARGV: stream,
 /// number, kind (`line`, or `end` for a stream that ended without a last line), payload, max
@@ -153,6 +157,15 @@ fn start_writer(inner: &Arc<Inner>) -> mpsc::Sender<Pending> {
 async fn write(inner: Weak<Inner>, mut queue: mpsc::Receiver<Pending>) {
     let mut batch = Vec::with_capacity(BATCH);
     while queue.recv_many(&mut batch, BATCH).await > 0 {
+        if batch.len() < BATCH {
+            tokio::time::sleep(LINGER).await;
+            while batch.len() < BATCH {
+                match queue.try_recv() {
+                    Ok(pending) => batch.push(pending),
+                    Err(_) => break,
+                }
+            }
+        }
         let Some(inner) = inner.upgrade() else {
             return;
         };
