@@ -6,12 +6,13 @@ use super::envelope::{self, Kind, Outcome};
 use super::exchange::Exchange;
 use crate::context::Context;
 use crate::layer::McpService;
-use crate::layer::service::{Layers, serve};
+use crate::layer::service::{Layered, Layers, Reached};
 use crate::layer::{Answer, McpRequest, McpResponse, ResultKind};
 use crate::protocol::{Era, ErrorObject, RequestId};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
+use std::pin::pin;
 
 /// What a handler method (`tools/call`, `prompts/get`, `resources/read`) hands its layers.
 pub(crate) struct HandlerRequest {
@@ -25,14 +26,31 @@ pub(crate) struct HandlerRequest {
     pub(crate) own: Option<McpService>,
 }
 
-/// Runs a handler method's `handler` (given the outcome and whether it is a tool's `isError`
+/// Runs a handler method's handler (made by `handler` from the request's arguments and context
+/// once the layers passed it on; it gives the outcome and whether it is a tool's `isError`
 /// result) through the server-wide layers, then the handler's own.
-pub(crate) async fn around_handler(
+pub(crate) async fn around_handler<H, F>(
     exchange: &Exchange,
     layers: &Layers,
     request: HandlerRequest,
-    handler: impl Future<Output = (Outcome, bool)>,
-) -> Outcome {
+    handler: H,
+) -> Outcome
+where
+    H: FnOnce(Option<Box<RawValue>>, Context) -> F,
+    F: Future<Output = (Outcome, bool)>,
+{
+    let method = request.method;
+    let mut stack = Layered::start(layers.server(), mcp_request(exchange, request));
+    let (arguments, context) = match stack.reach().await {
+        Reached::Answered(answered) => return outcome(method, answered),
+        Reached::Handler(handed) => self::handed(handed),
+    };
+    let running = pin!(Some(handler(arguments, context)));
+    outcome(method, stack.finish(running, response).await)
+}
+
+/// The request the layers see, from what a handler method parsed.
+pub(crate) fn mcp_request(exchange: &Exchange, request: HandlerRequest) -> McpRequest {
     let HandlerRequest {
         method,
         target,
@@ -41,7 +59,7 @@ pub(crate) async fn around_handler(
         context,
         own,
     } = request;
-    let request = McpRequest {
+    McpRequest {
         method: Cow::Borrowed(method),
         target: Some(target),
         arguments,
@@ -50,17 +68,21 @@ pub(crate) async fn around_handler(
         binding: exchange.principal.clone(),
         handler_layers: own,
         hand_back: None,
-    };
-    let handled = async {
-        let (outcome, tool_error) = handler.await;
-        response(outcome, tool_error)
-    };
-    let answered = serve(layers.server(), request, handled).await;
-    let is_tool = method == "tools/call";
+    }
+}
+
+/// What the handler runs on, from the request the layers passed on: its arguments and context
+/// (the rest is dropped here, not kept while the handler runs).
+pub(crate) fn handed(request: McpRequest) -> (Option<Box<RawValue>>, Context) {
+    (request.arguments, request.context)
+}
+
+/// A handler method's outcome, from the layers' answer.
+pub(crate) fn outcome(method: &str, answered: McpResponse) -> Outcome {
     match answered.answer {
         Answer::Result { json, kind, .. } => Ok((json, kind_of(kind))),
         Answer::Error(error) => Err(error),
-        Answer::Refused(error) if is_tool => {
+        Answer::Refused(error) if method == "tools/call" => {
             Ok((McpResponse::refusal_result(&error.message), Kind::Complete))
         }
         Answer::Refused(error) => Err(error),
@@ -88,15 +110,15 @@ pub(crate) async fn around_method(
         handler_layers: None,
         hand_back: None,
     };
-    let handled = async {
-        McpResponse {
-            answer: match handler.await {
-                Ok(line) => Answer::Line(line),
-                Err(error) => Answer::Error(error),
-            },
+    let mut stack = Layered::start(layers.server(), request);
+    let answered = match stack.reach().await {
+        Reached::Answered(answered) => answered,
+        Reached::Handler(_) => {
+            let running = pin!(Some(handler));
+            stack.finish(running, line).await
         }
     };
-    match serve(layers.server(), request, handled).await.answer {
+    match answered.answer {
         Answer::Line(line) => Ok(line),
         Answer::Result { json, kind, .. } => Ok(envelope::result(
             &exchange.core,
@@ -109,7 +131,19 @@ pub(crate) async fn around_method(
     }
 }
 
-fn response(outcome: Outcome, tool_error: bool) -> McpResponse {
+/// A method's response line (or error), as the layers see it.
+fn line(written: Result<String, ErrorObject>) -> McpResponse {
+    McpResponse {
+        answer: match written {
+            Ok(line) => Answer::Line(line),
+            Err(error) => Answer::Error(error),
+        },
+    }
+}
+
+/// A handler method's outcome (and whether it is a tool's `isError` result), as the layers see
+/// it.
+pub(crate) fn response((outcome, tool_error): (Outcome, bool)) -> McpResponse {
     let answer = match outcome {
         Ok((json, kind)) => Answer::Result {
             json,

@@ -121,7 +121,7 @@ impl Service<McpRequest> for ConcurrencyLimitService {
 
     fn call(&mut self, request: McpRequest) -> McpFuture {
         let limit = self.limit.clone();
-        let mut inner = self.inner.clone();
+        let inner = self.inner.clone();
         Box::pin(async move {
             let place = match limit.places.clone().try_acquire_owned() {
                 Ok(place) => Some(place),
@@ -145,7 +145,7 @@ impl Service<McpRequest> for ConcurrencyLimitService {
                 .with_data(json!({ "limit": limit.limit }));
                 return Ok(McpResponse::refused(limit.refuse_as, error));
             };
-            inner.call(request).await
+            inner.call_next(request).await
         })
     }
 }

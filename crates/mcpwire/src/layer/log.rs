@@ -74,7 +74,7 @@ impl Service<McpRequest> for RequestLogService {
         let target = request.target().unwrap_or_default().to_owned();
         let principal = request.principal().unwrap_or_default().to_owned();
         let started = Instant::now();
-        let answering = self.inner.call(request);
+        let answering = self.inner.call_next(request);
         Box::pin(async move {
             let Ok(response) = answering.await;
             let duration_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -59,6 +59,7 @@ mod rate_limit;
 mod request;
 mod response;
 pub(crate) mod service;
+mod slot;
 mod timeout;
 
 pub use concurrency::{ConcurrencyLimit, ConcurrencyLimitService};

@@ -231,7 +231,7 @@ impl Service<McpRequest> for RateLimitService {
 
     fn call(&mut self, request: McpRequest) -> McpFuture {
         let limit = self.limit.clone();
-        let mut inner = self.inner.clone();
+        let inner = self.inner.clone();
         Box::pin(async move {
             let key = request.principal_key().unwrap_or_default();
             if let Err(Wait(wait)) = limit.take(key).await {
@@ -243,7 +243,7 @@ impl Service<McpRequest> for RateLimitService {
                 .with_data(json!({ "retryAfterMs": retry_ms }));
                 return Ok(McpResponse::refused(limit.refuse_as, error));
             }
-            inner.call(request).await
+            inner.call_next(request).await
         })
     }
 }

@@ -12,13 +12,11 @@ use std::convert::Infallible;
 use std::future::{Future, poll_fn};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context as TaskContext, Poll};
-use tokio::sync::oneshot;
 use tower_service::Service;
 
 /// Where the innermost service hands the request back to the dispatcher, which runs the handler
-/// and answers through the sender it is given.
-pub(crate) type HandBack = oneshot::Sender<oneshot::Sender<McpResponse>>;
+/// on it and leaves the response there.
+pub(crate) type HandBack = Arc<super::slot::Slot<McpRequest>>;
 
 /// One parsed MCP request on its way to its handler, as a layer sees it: its method, its target
 /// (a tool, a prompt, a resource URI), its arguments (read-only), the revision it is served
@@ -292,7 +290,15 @@ pub type McpFuture = Pin<Box<dyn Future<Output = Result<McpResponse, Infallible>
 /// ```
 #[derive(Clone)]
 pub struct McpService {
-    inner: Arc<dyn Erased>,
+    inner: Inner,
+}
+
+/// What an [`McpService`] is: the bottom of a stack (not boxed: its call hands the request back
+/// to the dispatcher), or a layer's service over the rest.
+#[derive(Clone)]
+enum Inner {
+    Endpoint,
+    Layer(Arc<dyn Erased>),
 }
 
 impl std::fmt::Debug for McpService {
@@ -345,25 +351,31 @@ impl McpService {
         S::Error: Into<BoxError>,
     {
         Self {
-            inner: Arc::new(Erase(service)),
+            inner: Inner::Layer(Arc::new(Erase(service))),
         }
     }
 
-    pub(crate) fn call_erased(&self, request: McpRequest) -> McpFuture {
-        self.inner.call(request)
+    /// The bottom of a stack.
+    pub(crate) fn endpoint() -> Self {
+        Self {
+            inner: Inner::Endpoint,
+        }
+    }
+
+    /// Calls the service if it is a layer's; gives the request back if it is the bottom of the
+    /// stack (which the dispatcher's side, `service.rs`, runs).
+    pub(crate) fn call_layer(&self, request: McpRequest) -> Called {
+        match &self.inner {
+            Inner::Layer(layer) => Called::Layer(layer.call(request)),
+            Inner::Endpoint => Called::Endpoint(request),
+        }
     }
 }
 
-impl Service<McpRequest> for McpService {
-    type Response = McpResponse;
-    type Error = Infallible;
-    type Future = McpFuture;
-
-    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, request: McpRequest) -> McpFuture {
-        self.call_erased(request)
-    }
+/// What [`McpService::call_layer`] did.
+pub(crate) enum Called {
+    /// The layer's future.
+    Layer(McpFuture),
+    /// The request, for the bottom of the stack.
+    Endpoint(McpRequest),
 }

@@ -1,23 +1,26 @@
 //! The service stack: [`McpLayer`] (what `McpServer::layer` takes), [`from_fn`] and [`Next`], and how the
-//! dispatcher runs a request through the stack ([`serve`]).
+//! dispatcher runs a request through the stack ([`Layered`]).
 //!
 //! A request is `'static` (tower's model: a layer may hold it across awaits, spawn, time it
-//! out), yet the handler at the bottom borrows the dispatcher's frame. So the innermost service
-//! ([`Endpoint`]) does not run the handler: it hands the request back to the dispatcher through
-//! a channel and waits for the response; the dispatcher, polling the layered future and the
-//! handler side by side, runs the handler when asked, and drops it when the layers drop their
-//! call (a timeout).
+//! out), yet the handler at the bottom borrows the dispatcher's frame. So the bottom of the
+//! stack ([`endpoint`]) does not run the handler: it hands the request itself back to the
+//! dispatcher through a [`Slot`] the request carries, and waits there for the response. The
+//! dispatcher, polling the layered future and then the handler side by side, builds the handler's
+//! call from the request it got back (nothing of it is copied), leaves the response in the slot,
+//! and drops the handler when the layers drop their call (a timeout). When the layers and the
+//! handler run on the dispatcher's task (the usual case) nothing is woken: the dispatcher polls
+//! the stack again right after the handler answered.
 
-use super::request::{BoxError, McpFuture, McpRequest, McpService};
+use super::request::{BoxError, Called, McpFuture, McpRequest, McpService};
 use super::response::McpResponse;
+use super::slot::{Polling, Slot};
 use crate::protocol::ErrorObject;
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::future::Future;
-use std::pin::{Pin, pin};
+use std::future::{Future, poll_fn};
+use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context as TaskContext, Poll};
-use tokio::sync::oneshot;
+use std::task::{Context as TaskContext, Poll, ready};
 use tower_layer::Layer;
 use tower_service::Service;
 
@@ -105,9 +108,7 @@ impl Next {
     /// # let _ = mcpwire::McpServer::new("demo").layer(pass);
     /// ```
     pub async fn run(self, request: McpRequest) -> McpResponse {
-        match self.inner.call_erased(request).await {
-            Ok(response) => response,
-        }
+        unwrap(self.inner.call_next(request).await)
     }
 }
 
@@ -196,39 +197,29 @@ where
     }
 }
 
-/// The bottom of a stack: runs the handler's own layers, if any are still to run, else hands
-/// the request back to the dispatcher and waits for its response.
-#[derive(Clone, Copy)]
-struct Endpoint;
-
-impl Service<McpRequest> for Endpoint {
-    type Response = McpResponse;
-    type Error = Infallible;
-    type Future = Handled;
-
-    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
+/// The bottom of a stack: runs the handler's own layers, if any are still to run, else (when
+/// polled) hands the request back to the dispatcher through the slot it carries, and waits
+/// there for the response.
+pub(crate) fn endpoint(mut request: McpRequest) -> Handled {
+    if let Some(layers) = request.handler_layers.take() {
+        return Handled::Layers(layers.call_erased(request));
     }
-
-    fn call(&mut self, mut request: McpRequest) -> Handled {
-        if let Some(layers) = request.handler_layers.take() {
-            return Handled::Layers(layers.call_erased(request));
-        }
-        let Some(hand_back) = request.hand_back.take() else {
-            return Handled::Done(Some(McpResponse::error(ErrorObject::internal())));
-        };
-        let (respond, response) = oneshot::channel();
-        // If the dispatcher is gone, so is whoever waits for this response.
-        let _ = hand_back.send(respond);
-        Handled::Waiting(response)
-    }
+    let Some(slot) = request.hand_back.take() else {
+        return Handled::Failed;
+    };
+    Handled::Waiting(Waiting {
+        slot,
+        request: Some(request),
+        done: false,
+    })
 }
 
-/// The future of [`Endpoint`].
-enum Handled {
+/// The future of the bottom of a stack.
+pub(crate) enum Handled {
     Layers(McpFuture),
-    Waiting(oneshot::Receiver<McpResponse>),
-    Done(Option<McpResponse>),
+    Waiting(Waiting),
+    /// Not reached: a request the dispatcher made carries its slot.
+    Failed,
 }
 
 impl Future for Handled {
@@ -237,13 +228,196 @@ impl Future for Handled {
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
         match self.get_mut() {
             Handled::Layers(future) => future.as_mut().poll(cx),
-            Handled::Waiting(response) => Pin::new(response).poll(cx).map(|answered| {
-                Ok(answered.unwrap_or_else(|_| McpResponse::error(ErrorObject::internal())))
-            }),
-            Handled::Done(response) => Poll::Ready(Ok(response
-                .take()
-                .unwrap_or_else(|| McpResponse::error(ErrorObject::internal())))),
+            Handled::Waiting(waiting) => {
+                let response = match waiting.request.take() {
+                    Some(request) => waiting.slot.hand(request, cx),
+                    None => waiting.slot.poll_response(cx),
+                };
+                let response = ready!(response);
+                waiting.done = true;
+                Poll::Ready(Ok(response))
+            }
+            Handled::Failed => Poll::Ready(Ok(McpResponse::error(ErrorObject::internal()))),
         }
+    }
+}
+
+/// The bottom of a stack: the request until it is handed back (on the first poll), then the
+/// wait for the dispatcher's response. Dropping it while the handler runs (a timeout) tells the
+/// dispatcher to drop the handler.
+pub(crate) struct Waiting {
+    slot: Arc<Slot<McpRequest>>,
+    request: Option<McpRequest>,
+    /// It took the response.
+    done: bool,
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        // Never polled: the request never reached the dispatcher, which goes on waiting for the
+        // layers' own answer. Alone with the slot: the dispatcher is gone, nobody to tell.
+        if self.request.is_none() && !self.done && Arc::strong_count(&self.slot) > 1 {
+            self.slot.abandon();
+        }
+    }
+}
+
+impl McpService {
+    /// Calls the service, its future boxed (tower's `Service::call`).
+    pub(crate) fn call_erased(&self, request: McpRequest) -> McpFuture {
+        match self.call_layer(request) {
+            Called::Layer(future) => future,
+            Called::Endpoint(request) => Box::pin(endpoint(request)),
+        }
+    }
+
+    /// Calls the service without boxing the bottom of the stack's future (what [`Next::run`],
+    /// the built-ins and the dispatcher use).
+    pub(crate) fn call_next(&self, request: McpRequest) -> Call {
+        match self.call_layer(request) {
+            Called::Layer(future) => Call::Layer(future),
+            Called::Endpoint(request) => Call::Endpoint(endpoint(request)),
+        }
+    }
+}
+
+impl Service<McpRequest> for McpService {
+    type Response = McpResponse;
+    type Error = Infallible;
+    type Future = McpFuture;
+
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: McpRequest) -> McpFuture {
+        self.call_erased(request)
+    }
+}
+
+/// The future of [`McpService::call_next`]: a layer's boxed future, or the bottom of the stack's,
+/// not boxed.
+pub(crate) enum Call {
+    Layer(McpFuture),
+    Endpoint(Handled),
+}
+
+impl Future for Call {
+    type Output = Result<McpResponse, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            Call::Layer(future) => future.as_mut().poll(cx),
+            Call::Endpoint(handled) => Pin::new(handled).poll(cx),
+        }
+    }
+}
+
+/// The dispatcher's hold on the slot: letting go of it tells the bottom of the stack.
+struct Dispatcher(Arc<Slot<McpRequest>>);
+
+impl Drop for Dispatcher {
+    fn drop(&mut self) {
+        if Arc::strong_count(&self.0) > 1 {
+            self.0.leave();
+        }
+    }
+}
+
+/// How a layered request's first stretch ended.
+pub(crate) enum Reached {
+    /// The request reached the handler: here it is back, to run the handler on.
+    Handler(McpRequest),
+    /// The layers answered by themselves (a refusal).
+    Answered(McpResponse),
+}
+
+/// One request on its way through a stack, driven by the dispatcher: first until it reaches the
+/// handler ([`Layered::reach`]), then beside the handler until the layers answer
+/// ([`Layered::finish`]).
+pub(crate) struct Layered {
+    slot: Dispatcher,
+    answer: Call,
+}
+
+impl Layered {
+    /// Sends `request` into `stack` (nothing runs until it is polled).
+    pub(crate) fn start(stack: &McpService, mut request: McpRequest) -> Self {
+        let slot = Arc::new(Slot::new());
+        request.hand_back = Some(Arc::clone(&slot));
+        Self {
+            slot: Dispatcher(slot),
+            answer: stack.call_next(request),
+        }
+    }
+
+    /// Polls the stack, marked as inside this dispatcher's poll.
+    fn poll_stack(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<McpResponse, Infallible>> {
+        let _inside = Polling::enter(&self.slot.0);
+        Pin::new(&mut self.answer).poll(cx)
+    }
+
+    /// Drives the layers until the request reaches the handler, or they answer without it.
+    pub(crate) fn reach(&mut self) -> impl Future<Output = Reached> + '_ {
+        poll_fn(move |cx| {
+            if let Poll::Ready(answered) = self.poll_stack(cx) {
+                return Poll::Ready(Reached::Answered(unwrap(answered)));
+            }
+            match self.slot.0.take(cx) {
+                Some(request) => Poll::Ready(Reached::Handler(request)),
+                None => Poll::Pending,
+            }
+        })
+    }
+
+    /// Runs the handler in `handler` (its output, made a response by `respond`, goes back up
+    /// the stack) beside the layers, and returns their answer. The handler is dropped
+    /// (`handler` set to `None`) when the layers drop their call (a timeout), or answer before
+    /// it is done. Pinned by the caller, where it was made: the handler's future, often large,
+    /// is not moved again.
+    pub(crate) fn finish<'a, F>(
+        &'a mut self,
+        mut handler: Pin<&'a mut Option<F>>,
+        respond: fn(F::Output) -> McpResponse,
+    ) -> impl Future<Output = McpResponse> + 'a
+    where
+        F: Future,
+    {
+        // Right after `reach`, the layers were just polled: the handler comes first.
+        let mut fresh = true;
+        poll_fn(move |cx| {
+            if !fresh {
+                if let Poll::Ready(answered) = self.poll_stack(cx) {
+                    return Poll::Ready(unwrap(answered));
+                }
+                if handler.is_some() && self.slot.0.abandoned(cx) {
+                    handler.set(None);
+                }
+            }
+            let first = std::mem::replace(&mut fresh, false);
+            let Some(running) = handler.as_mut().as_pin_mut() else {
+                return Poll::Pending;
+            };
+            match running.poll(cx) {
+                Poll::Ready(output) => {
+                    handler.set(None);
+                    self.slot.0.answer(respond(output), cx);
+                    self.poll_stack(cx).map(unwrap)
+                }
+                Poll::Pending => {
+                    if first && self.slot.0.abandoned(cx) {
+                        handler.set(None);
+                    }
+                    Poll::Pending
+                }
+            }
+        })
+    }
+}
+
+fn unwrap(result: Result<McpResponse, Infallible>) -> McpResponse {
+    match result {
+        Ok(response) => response,
     }
 }
 
@@ -309,7 +483,7 @@ impl LayerSet {
             layers
                 .iter()
                 .rev()
-                .fold(McpService::new(Endpoint), |inner, layer| layer.wrap(inner))
+                .fold(McpService::endpoint(), |inner, layer| layer.wrap(inner))
         };
         let server: Vec<&Arc<dyn McpLayer>> = self.server.iter().collect();
         let mut grouped: Vec<(HandlerKey, Vec<&Arc<dyn McpLayer>>)> = Vec::new();
@@ -349,50 +523,160 @@ impl Layers {
     }
 }
 
-/// Runs `request` through `stack`; when the stack passes it to the bottom, runs `handler` and
-/// hands its response back up. A stack that answers without passing the request on never runs
-/// the handler; one that drops its call (a timeout) drops the handler with it.
-pub(crate) async fn serve<F>(stack: &McpService, mut request: McpRequest, handler: F) -> McpResponse
-where
-    F: Future<Output = McpResponse>,
-{
-    let (hand_back, handed_back) = oneshot::channel();
-    request.hand_back = Some(hand_back);
-    let mut layered = stack.call_erased(request);
-    let respond = tokio::select! {
-        biased;
-        Ok(response) = &mut layered => return response,
-        handed = handed_back => match handed {
-            Ok(respond) => respond,
-            // The request was dropped on the way down: the stack answers by itself.
-            Err(_) => return unwrap(layered.await),
-        },
-    };
-    let mut respond = respond;
-    let mut handler = pin!(handler);
-    enum Step {
-        Handled(McpResponse),
-        Dropped,
-        Answered(McpResponse),
+#[cfg(test)]
+mod tests {
+    //! The hand-back between the stack and the dispatcher when the bottom of the stack does not
+    //! run on the dispatcher's task, or not right away: the cases the usual path (all on one
+    //! task, nothing woken) does not exercise.
+
+    use crate::layer::{self, McpRequest, McpResponse, Next, Timeout};
+    use crate::prelude::*;
+    use crate::protocol::ErrorObject;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    /// Adds two numbers after `ms` milliseconds.
+    #[tool]
+    async fn slow_add(a: i64, b: i64, ms: u64) -> i64 {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+        a + b
     }
-    let step = tokio::select! {
-        biased;
-        Ok(response) = &mut layered => Step::Answered(response),
-        () = respond.closed() => Step::Dropped,
-        response = &mut handler => Step::Handled(response),
-    };
-    match step {
-        Step::Answered(response) => response,
-        Step::Dropped => unwrap(layered.await),
-        Step::Handled(response) => {
-            let _ = respond.send(response);
-            unwrap(layered.await)
+
+    static STUCK_DROPPED: AtomicBool = AtomicBool::new(false);
+
+    /// Sets its flag when dropped.
+    struct Flag(&'static AtomicBool);
+
+    impl Drop for Flag {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::SeqCst);
         }
     }
-}
 
-fn unwrap(result: Result<McpResponse, Infallible>) -> McpResponse {
-    match result {
-        Ok(response) => response,
+    /// Never finishes in time; says when it is dropped.
+    #[tool]
+    async fn stuck() -> String {
+        let _flag = Flag(&STUCK_DROPPED);
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        "late".to_owned()
+    }
+
+    static HOLDER_DONE: AtomicBool = AtomicBool::new(false);
+
+    /// Never finishes in time.
+    #[tool]
+    async fn stuck_too() -> String {
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        "late".to_owned()
+    }
+
+    fn call(id: u64, tool: &str, arguments: serde_json::Value) -> String {
+        serde_json::json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments},
+        })
+        .to_string()
+    }
+
+    async fn ask(client: &mut crate::transport::MemoryClient, request: String) -> String {
+        tokio::time::timeout(Duration::from_secs(10), client.request(request))
+            .await
+            .expect("answered in time")
+            .expect("answered")
+    }
+
+    /// Waits (at most 5 s) until `flag` is set.
+    async fn set(flag: &AtomicBool) -> bool {
+        for _ in 0..500 {
+            if flag.load(Ordering::SeqCst) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        false
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_rest_of_the_stack_may_run_on_another_task_or_wait_before_it_goes_on() {
+        let spawning = layer::from_fn(|request: McpRequest, next: Next| async move {
+            match tokio::spawn(next.run(request)).await {
+                Ok(response) => response,
+                Err(_) => McpResponse::error(ErrorObject::internal()),
+            }
+        });
+        let waiting = layer::from_fn(|request: McpRequest, next: Next| async move {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            tokio::task::yield_now().await;
+            next.run(request).await
+        });
+        let server = McpServer::new("hand-back")
+            .tool(slow_add)
+            .unwrap()
+            .layer(waiting)
+            .layer(spawning)
+            .tool_layer("slow_add", Timeout::new(Duration::from_secs(10)));
+        let mut client = server.serve_memory().await.unwrap();
+        for (id, ms) in [(1, 0), (2, 20), (3, 0)] {
+            let reply = ask(
+                &mut client,
+                call(
+                    id,
+                    "slow_add",
+                    serde_json::json!({"a": 2, "b": id, "ms": ms}),
+                ),
+            )
+            .await;
+            assert!(
+                reply.contains(&format!(r#""text":"{}""#, 2 + id)),
+                "{reply}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_layer_that_drops_its_call_and_answers_later_has_the_handler_dropped_first() {
+        let giving_up = layer::from_fn(|request: McpRequest, next: Next| async move {
+            let call = next.run(request);
+            // The handler starts, then the call is dropped: the handler is dropped with it,
+            // while this layer is still running.
+            let _ = tokio::time::timeout(Duration::from_millis(50), call).await;
+            match set(&STUCK_DROPPED).await {
+                true => McpResponse::tool_error("gave up; the tool was dropped"),
+                false => McpResponse::tool_error("gave up; the tool still runs"),
+            }
+        });
+        let server = McpServer::new("giving-up")
+            .tool(stuck)
+            .unwrap()
+            .layer(giving_up);
+        let mut client = server.serve_memory().await.unwrap();
+        let reply = ask(&mut client, call(1, "stuck", serde_json::json!({}))).await;
+        assert!(reply.contains("the tool was dropped"), "{reply}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_spawned_bottom_of_the_stack_ends_when_the_dispatcher_is_gone() {
+        // Outermost, the timeout answers and the dispatcher is done with the request; the
+        // spawned rest of the stack, still waiting for the tool, must end too.
+        let holding = layer::from_fn(|request: McpRequest, next: Next| async move {
+            let spawned = tokio::spawn(async move {
+                let response = next.run(request).await;
+                HOLDER_DONE.store(true, Ordering::SeqCst);
+                response
+            });
+            match spawned.await {
+                Ok(response) => response,
+                Err(_) => McpResponse::error(ErrorObject::internal()),
+            }
+        });
+        let server = McpServer::new("gone")
+            .tool(stuck_too)
+            .unwrap()
+            .layer(Timeout::new(Duration::from_millis(50)))
+            .layer(holding);
+        let mut client = server.serve_memory().await.unwrap();
+        let reply = ask(&mut client, call(1, "stuck_too", serde_json::json!({}))).await;
+        assert!(reply.contains("timed out"), "{reply}");
+        assert!(set(&HOLDER_DONE).await, "the spawned stack ended");
     }
 }

@@ -101,7 +101,7 @@ impl Service<McpRequest> for TimeoutService {
 
     fn call(&mut self, request: McpRequest) -> McpFuture {
         let Timeout { after, refuse_as } = self.timeout;
-        let running = self.inner.call(request);
+        let running = self.inner.call_next(request);
         Box::pin(async move {
             match tokio::time::timeout(after, running).await {
                 Ok(answered) => answered,

@@ -50,12 +50,13 @@ pub(crate) async fn get_prompt(
     let request = HandlerRequest {
         method: "prompts/get",
         target: Cow::Borrowed(name),
-        arguments: arguments.clone(),
+        // Handed back with the request once the layers pass it on.
+        arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: context.clone(),
+        context,
         own: layers.handler(HandlerKind::Prompt, name),
     };
-    let handler = async {
+    let handler = |arguments, context| async {
         let rendered = render(
             exchange,
             id,

@@ -60,12 +60,13 @@ pub(crate) async fn read_resource(
     let request = HandlerRequest {
         method: "resources/read",
         target: Cow::Owned(params.uri.clone()),
-        arguments: arguments.clone(),
+        // Handed back with the request once the layers pass it on.
+        arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: context.clone(),
+        context,
         own: layers.handler(HandlerKind::Resource, resource.definition.uri),
     };
-    let handler = async {
+    let handler = |arguments, context| async {
         let answer = read(
             exchange,
             id,

@@ -8,10 +8,10 @@ use crate::dispatch::envelope::{Kind, Outcome, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
-use crate::dispatch::layered::{HandlerRequest, around_handler};
+use crate::dispatch::layered::{self, HandlerRequest};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
-use crate::layer::service::HandlerKind;
+use crate::layer::service::{HandlerKind, Layered, Reached};
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, RequestId};
@@ -19,13 +19,14 @@ use crate::resolve::Stop;
 use crate::server::handler::failure;
 use crate::server::tool::RegisteredTool;
 use std::borrow::Cow;
+use std::pin::pin;
 use std::sync::Arc;
 
 /// Runs the tool `params` names.
 pub(crate) async fn call_tool(
     exchange: &Exchange,
     id: &RequestId,
-    params: CallToolParams,
+    mut params: CallToolParams,
     served: Served,
 ) -> Outcome {
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
@@ -35,19 +36,35 @@ pub(crate) async fn call_tool(
     let Some(layers) = exchange.core.layers.as_deref() else {
         return run_tool(exchange, id, params, served, tool, None).await.0;
     };
+    // Not through `around_handler`, and not boxed: the tool's future is pinned here, where the
+    // unlayered path keeps it, so a layered call moves and allocates no more of it.
     let name = tool.definition.name;
     let context = request_context(exchange, id, served.clone());
     let request = HandlerRequest {
         method: "tools/call",
         target: Cow::Borrowed(name),
-        arguments: params.arguments.clone(),
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: context.clone(),
+        // Handed back with the request once the layers pass it on.
+        arguments: params.arguments.take(),
+        context,
         own: layers.handler(HandlerKind::Tool, name),
     };
-    let handler = run_tool(exchange, id, params, served, tool, Some(context));
-    // Boxed: the unlayered path keeps its future small.
-    Box::pin(around_handler(exchange, layers, request, handler)).await
+    let mut stack = Layered::start(layers.server(), layered::mcp_request(exchange, request));
+    let (arguments, context) = match stack.reach().await {
+        Reached::Answered(answered) => return layered::outcome("tools/call", answered),
+        Reached::Handler(handed) => layered::handed(handed),
+    };
+    params.arguments = arguments;
+    let running = pin!(Some(run_tool(
+        exchange,
+        id,
+        params,
+        served,
+        tool,
+        Some(context),
+    )));
+    let answered = stack.finish(running, layered::response).await;
+    layered::outcome("tools/call", answered)
 }
 
 /// Runs an admitted tool; the outcome, and whether it is an `isError` result.
