@@ -177,6 +177,19 @@ impl ClientRequests {
         }
     }
 
+    /// As [`complete`](ClientRequests::complete), but gives the response back when nothing
+    /// here waits for it (another replica may).
+    #[cfg(feature = "http")]
+    pub(crate) fn deliver(&self, response: ResponseIn) -> Option<ResponseIn> {
+        match self.lock().remove(&response.id) {
+            Some(waiter) => {
+                let _ = waiter.send(response.outcome);
+                None
+            }
+            None => Some(response),
+        }
+    }
+
     /// Fails every outstanding request: the client is gone.
     pub fn disconnect(&self) {
         self.lock().clear();

@@ -60,6 +60,8 @@ mod store;
 pub use memory::{DEFAULT_CAPACITY, MemoryTaskStore};
 pub use options::{DEFAULT_POLL_INTERVAL, DEFAULT_TTL};
 pub(crate) use options::{TaskOptions, advertise};
+#[cfg(feature = "http")]
+pub(crate) use record::now_ms;
 pub use record::{TaskChange, TaskRecord};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]

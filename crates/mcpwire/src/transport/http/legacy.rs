@@ -102,7 +102,6 @@ pub(super) async fn request(
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
-    let request_id = serde_json::to_string(&id).expect("ids serialize");
     let saver = changes_session.then(|| (endpoint.clone(), session.clone()));
     let limit = endpoint.core.limits.max_requests_in_flight;
     let started = session.session.track_with(id.clone(), limit, || {
@@ -124,7 +123,7 @@ pub(super) async fn request(
         return reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
     }
     let work = async move { answer.await.ok() };
-    resume::answer(endpoint, session, activity, request_id, work, lines).await
+    resume::answer(endpoint, session, activity, &id, work, lines).await
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a
@@ -166,19 +165,16 @@ pub(super) async fn response(
     match lookup(endpoint, headers, caller).await {
         Ok(session) => {
             let id = response.id.clone();
-            if session.shared {
-                // The question may have been asked by another replica: pass the answer on
-                // when it is not waited for here.
-                let line = response_line(&response);
-                if !session.session.client_requests().complete(response) {
+            match session.session.client_requests().deliver(response) {
+                None => {}
+                // The question may have been asked by another replica: pass the answer on.
+                Some(unclaimed) if session.shared => {
+                    let line = response_line(&unclaimed);
                     let session = session.id.to_string();
-                    endpoint
-                        .fleet
-                        .send(Message::ClientResponse { session, line })
-                        .await;
+                    let message = Message::ClientResponse { session, line };
+                    endpoint.fleet.send(message).await;
                 }
-            } else if !session.session.client_requests().complete(response) {
-                tracing::debug!(%id, "response to an unknown server request; ignored");
+                Some(_) => tracing::debug!(%id, "response to an unknown server request; ignored"),
             }
             reply::empty(StatusCode::ACCEPTED)
         }

@@ -15,6 +15,7 @@ use super::sse;
 use crate::context::CLOSE_STREAM;
 use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
+use crate::protocol::jsonrpc::RequestId;
 use axum::response::Response;
 use futures_util::StreamExt;
 use std::collections::VecDeque;
@@ -33,7 +34,7 @@ pub(super) async fn answer<F>(
     endpoint: &Endpoint,
     session: Arc<HttpSession>,
     activity: Activity,
-    request_id: String,
+    request_id: &RequestId,
     work: F,
     lines: Receiver<String>,
 ) -> Response
@@ -50,6 +51,8 @@ where
     let (listener, mut events) = mpsc::channel(endpoint.core.limits.max_queued_messages);
     session.relays.lock().insert(stream_id, Some(listener));
     let store = endpoint.events.clone();
+    // Only a stream needs the request's id as JSON (a JSON answer never does).
+    let request_id = serde_json::to_string(request_id).expect("ids serialize");
     store.begin(&session.id, stream_id, &request_id).await;
     // An empty first event gives the client an id to resume from before anything else arrives.
     let priming = store.priming_id(stream_id);

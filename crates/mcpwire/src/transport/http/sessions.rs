@@ -34,6 +34,7 @@ use super::fleet::{Fleet, Message};
 use super::http_session::{Clock, HttpSession};
 use super::shared::{SessionRecord, Unavailable};
 use crate::dispatch::session::{Session, SessionState};
+use crate::tasks::now_ms;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
@@ -166,7 +167,7 @@ impl Table {
         SessionRecord {
             id: session.id.to_string(),
             principal: session.owner.principal().map(str::to_owned),
-            created_at_ms: unix_ms().saturating_sub(age),
+            created_at_ms: now_ms().saturating_sub(age),
             state,
         }
     }
@@ -174,7 +175,7 @@ impl Table {
     /// A copy here of the session `record` holds, for `caller`; `None` when the record is
     /// unreadable, the session is past its lifetime, or there is no room.
     fn carry_on(&self, record: SessionRecord, caller: &Caller) -> Option<Arc<HttpSession>> {
-        let age = unix_ms().saturating_sub(record.created_at_ms);
+        let age = now_ms().saturating_sub(record.created_at_ms);
         if age >= self.limits.lifetime.as_millis() as u64 {
             return None;
         }
@@ -458,13 +459,6 @@ impl Sessions {
     pub(super) fn len(&self) -> usize {
         self.table.lock().by_id.len()
     }
-}
-
-/// Milliseconds since the Unix epoch.
-fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_millis() as u64)
 }
 
 async fn reap_periodically(table: Weak<Table>) {

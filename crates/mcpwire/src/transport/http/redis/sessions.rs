@@ -4,6 +4,7 @@
 
 use super::super::shared::{SessionRecord, SessionStore, SharedFuture, Unavailable, idle_ms};
 use super::connection::Inner;
+use crate::tasks::now_ms;
 use sha2::{Digest, Sha256};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -65,12 +66,6 @@ impl RedisSessions {
     fn owner_key(&self, principal: Option<&str>) -> String {
         format!("{}o:{}", self.inner.prefix, Self::owner_tag(principal))
     }
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_millis() as u64)
 }
 
 impl SessionStore for RedisSessions {
