@@ -6,9 +6,10 @@
 //! Each case draws a method, a target (a name or URI of any kind, known or not), extra fields in
 //! `params`, `Mcp-Method`/`Mcp-Name` headers (absent, right or wrong, plain or Base64), the era
 //! (a 2025-11-25 session, or a stateless 2026-07-28 request) and a grant. The property: a
-//! handler runs only if the grant holds its scopes; a refused request runs nothing; a request
-//! the grant does not cover is refused with `403 insufficient_scope` (on 2026-07-28 a header
-//! that disagrees with the body is refused first, with `400`, as the spec orders).
+//! handler runs only if the grant holds its scopes; a refused request runs nothing, not even the
+//! server's middleware (a server-wide layer counts what reaches it); a request the grant does not
+//! cover is refused with `403 insufficient_scope` (on 2026-07-28 a header that disagrees with
+//! the body is refused first, with `400`, as the spec orders).
 
 mod http_support;
 
@@ -23,6 +24,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many handlers (tool and prompt bodies, resource readers, the completer) have run.
 static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many requests have reached the server's layer.
+static LAYERED: AtomicUsize = AtomicUsize::new(0);
 
 fn ran() -> &'static str {
     RUNS.fetch_add(1, Ordering::SeqCst);
@@ -317,7 +321,13 @@ fn world() -> &'static World {
                 .completion(|_request, _ctx| async {
                     ran();
                     Completion::default()
-                });
+                })
+                .layer(mcpwire::layer::from_fn(
+                    |request: mcpwire::layer::McpRequest, next: mcpwire::layer::Next| {
+                        LAYERED.fetch_add(1, Ordering::SeqCst);
+                        next.run(request)
+                    },
+                ));
             let router = server.http().into_router().await.unwrap();
             let running =
                 start_router(router.layer(axum::middleware::from_fn(grant_from_header))).await;
@@ -388,9 +398,10 @@ proptest! {
 
     #[test]
     fn a_scoped_handler_runs_only_when_the_grant_allows_it(case in cases()) {
-        let before = RUNS.load(Ordering::SeqCst);
+        let (before, layered_before) = (RUNS.load(Ordering::SeqCst), LAYERED.load(Ordering::SeqCst));
         let (status, answer) = send(&case);
         let runs = RUNS.load(Ordering::SeqCst) - before;
+        let layered = LAYERED.load(Ordering::SeqCst) - layered_before;
         let needed = needed(case.method, case.target);
         let allowed = needed.is_some_and(|needed| needed.iter().all(|s| case.scopes.contains(s)));
         let code = answer["error"]["code"].as_i64();
@@ -402,6 +413,7 @@ proptest! {
             prop_assert_eq!(status, 403, "{:?}: {}", case, answer);
             prop_assert_eq!(code, Some(-32003), "{:?}: {}", case, answer);
             prop_assert_eq!(runs, 0, "a refused request ran a handler: {:?}", case);
+            prop_assert_eq!(layered, 0, "a refused request reached a layer: {:?}", case);
         } else if case.headers_disagree() || needed.is_none() {
             prop_assert!(code.is_some(), "{:?}: {}", case, answer);
             prop_assert_eq!(runs, 0, "{:?}", case);
@@ -410,6 +422,7 @@ proptest! {
             prop_assert!(answer.get("result").is_some(), "{:?}: {}", case, answer);
             let expected_runs = usize::from(runs_a_handler(case.method));
             prop_assert_eq!(runs, expected_runs, "{:?}: {}", case, answer);
+            prop_assert_eq!(layered, 1, "{:?}: {}", case, answer);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Tasks and authorization: a task of a scoped tool is seen, answered, cancelled and watched
-//! only with a grant holding the tool's scopes, and one principal holds at most its quota of
-//! unfinished tasks, so it cannot fill the store.
+//! only with a grant holding the tool's scopes (decided before the server's middleware sees the
+//! request), and one principal holds at most its quota of unfinished tasks, so it cannot fill
+//! the store.
 
 mod http_support;
 mod tasks_support;
@@ -8,6 +9,7 @@ mod tasks_support;
 use http_support::*;
 use mcpwire::prelude::*;
 use serde_json::json;
+use std::sync::{Arc, Mutex};
 use tasks_support::*;
 
 /// Runs until cancelled.
@@ -61,9 +63,26 @@ fn server() -> McpServer {
         .unwrap()
 }
 
+/// What a server-wide layer saw: each request's method, and whether its grant held `jobs:run`.
+type Seen = Arc<Mutex<Vec<(String, bool)>>>;
+
+fn seeing(seen: &Seen) -> impl mcpwire::layer::McpLayer {
+    let seen = seen.clone();
+    mcpwire::layer::from_fn(
+        move |request: mcpwire::layer::McpRequest, next: mcpwire::layer::Next| {
+            let scoped = request.grant().is_some_and(|g| g.has_scope("jobs:run"));
+            seen.lock()
+                .unwrap()
+                .push((request.method().to_owned(), scoped));
+            next.run(request)
+        },
+    )
+}
+
 #[tokio::test]
 async fn a_task_of_a_scoped_tool_needs_the_scopes_at_every_step() {
-    let running = serve(server()).await;
+    let seen = Seen::default();
+    let running = serve(server().layer(seeing(&seen))).await;
     let runner = Caller::new(&running.url)
         .signed_in_as("alice")
         .granted("jobs:run");
@@ -99,8 +118,25 @@ async fn a_task_of_a_scoped_tool_needs_the_scopes_at_every_step() {
         let body: serde_json::Value = refused.json().await.unwrap();
         assert_eq!(body["error"]["code"], -32003, "{body}");
     }
+    // Every refusal was decided before the server's layer: it saw none of them.
+    let unscoped: Vec<_> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, scoped)| !scoped)
+        .cloned()
+        .collect();
+    assert!(
+        unscoped.is_empty(),
+        "the layer saw refused requests: {unscoped:?}"
+    );
     // The refused cancel changed nothing; with the scope it works.
     assert_eq!(result(runner.get(&task).await)["status"], "working");
+    assert!(
+        seen.lock()
+            .unwrap()
+            .contains(&("tasks/get".to_owned(), true))
+    );
     result(runner.cancel(&task).await);
     assert_eq!(result(runner.get(&task).await)["status"], "cancelled");
     running.shut_down().await.unwrap();

@@ -90,19 +90,80 @@ pub(crate) fn outcome(method: &str, answered: McpResponse) -> Outcome {
     }
 }
 
-/// Runs a method other than the handler methods (a list, `ping`, `tasks/get`, …), whose
-/// `handler` writes its own response line, through the server-wide layers.
-pub(crate) async fn around_method(
+/// The server-wide layers a method other than the handler methods (a list, `ping`,
+/// `tasks/get`, …) runs through, once authorization admitted it: nothing at all on a server
+/// without layers.
+pub(crate) struct Around<'a> {
+    exchange: &'a Exchange,
+    id: &'a RequestId,
+    era: Era,
+    method: &'a str,
+    /// The layers, and the context the request shows them.
+    layers: Option<(&'a Layers, Context)>,
+}
+
+impl<'a> Around<'a> {
+    /// The layers of `exchange`'s server around `method` (with `context` made only when the
+    /// server has layers).
+    pub(crate) fn new(
+        exchange: &'a Exchange,
+        (id, era): (&'a RequestId, Era),
+        method: &'a str,
+        context: impl FnOnce() -> Context,
+    ) -> Self {
+        let layers = exchange
+            .core
+            .layers
+            .as_deref()
+            .map(|layers| (layers, context()));
+        Self {
+            exchange,
+            id,
+            era,
+            method,
+            layers,
+        }
+    }
+
+    /// Runs `handler`, which writes the method's response line, through the layers; `target`
+    /// is what the layers see as the request's target.
+    pub(crate) async fn run(
+        self,
+        target: Option<&str>,
+        handler: impl Future<Output = Result<String, ErrorObject>>,
+    ) -> Result<String, ErrorObject> {
+        match self.layers {
+            None => handler.await,
+            // Boxed: the unlayered path keeps its future small.
+            Some((layers, context)) => {
+                let target = target.map(|target| Cow::Owned(target.to_owned()));
+                Box::pin(around_method(
+                    self.exchange,
+                    layers,
+                    (self.id, self.era),
+                    (self.method, target),
+                    context,
+                    handler,
+                ))
+                .await
+            }
+        }
+    }
+}
+
+/// Runs a method other than the handler methods, whose `handler` writes its own response line,
+/// through the server-wide layers.
+async fn around_method(
     exchange: &Exchange,
     layers: &Layers,
     (id, era): (&RequestId, Era),
-    method: &str,
+    (method, target): (&str, Option<Cow<'static, str>>),
     context: Context,
     handler: impl Future<Output = Result<String, ErrorObject>>,
 ) -> Result<String, ErrorObject> {
     let request = McpRequest {
         method: method_name(method),
-        target: None,
+        target,
         arguments: None,
         retried: false,
         context,

@@ -4,7 +4,7 @@
 use super::envelope::{self, Kind};
 use super::era::{Served, classify};
 use super::exchange::{Exchange, parse};
-use super::layered::around_method;
+use super::layered::Around;
 use super::methods::lists::{Listed, list};
 use super::methods::{completion, lifecycle, listen, prompts, resources, tasks, tools};
 use super::reply::{Reply, reply};
@@ -70,46 +70,35 @@ async fn route(
     {
         return Err(mismatch.clone());
     }
-    match exchange.core.layers.as_deref() {
-        // The handler methods run their layers themselves, once authorization admitted them.
-        Some(layers) if !matches!(method, "tools/call" | "prompts/get" | "resources/read") => {
-            let context = request_context(exchange, id, served.clone());
-            let era = served.era;
-            let handled = method_of(exchange, id, method, params, served);
-            // Boxed: the unlayered path keeps its future small.
-            Box::pin(around_method(
-                exchange,
-                layers,
-                (id, era),
-                method,
-                context,
-                handled,
-            ))
-            .await
-        }
-        _ => method_of(exchange, id, method, params, served).await,
-    }
+    let around = Around::new(exchange, (id, served.era), method, || {
+        request_context(exchange, id, served.clone())
+    });
+    method_of(exchange, id, (method, params), served, around).await
 }
 
-/// Serves the request with its method's file.
+/// Serves the request with its method's file: the scope decision first (for the methods that
+/// may need scopes), then the server's layers (`around`; the handler methods run theirs
+/// themselves, between the decision and the handler), then the method.
 async fn method_of(
     exchange: &Exchange,
     id: &RequestId,
-    method: &str,
-    params: Option<Box<RawValue>>,
+    (method, params): (&str, Option<Box<RawValue>>),
     served: Served,
+    around: Around<'_>,
 ) -> Result<String, ErrorObject> {
     let core = &exchange.core;
     let era = served.era;
     let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
     let principal = exchange.principal.as_deref();
     let listed = Kind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
+    // Each method's work is a future the layers start, so a layer runs before it.
     let list_of = |what| {
-        list(exchange, what, params.as_deref(), |page| {
-            respond(page, listed)
-        })
+        let params = params.as_deref();
+        async move { list(exchange, what, params, |page| respond(page, listed)) }
     };
     let answered = |(json, kind): (String, Kind)| respond(&json, kind);
+    let done =
+        |json: fn(&Exchange) -> String| async move { Ok(respond(&json(exchange), Kind::Complete)) };
     match (method, era) {
         ("tools/call", _) if core.offers_tools() => {
             let params = parse(params.as_deref())?;
@@ -129,45 +118,71 @@ async fn method_of(
                 .await
                 .map(answered)
         }
-        ("tools/list", _) if core.offers_tools() => list_of(Listed::Tools),
-        ("prompts/list", _) if core.offers_prompts() => list_of(Listed::Prompts),
-        ("resources/list", _) if core.offers_resources() => list_of(Listed::Resources),
+        ("tools/list", _) if core.offers_tools() => around.run(None, list_of(Listed::Tools)).await,
+        ("prompts/list", _) if core.offers_prompts() => {
+            around.run(None, list_of(Listed::Prompts)).await
+        }
+        ("resources/list", _) if core.offers_resources() => {
+            around.run(None, list_of(Listed::Resources)).await
+        }
         ("resources/templates/list", _) if core.offers_resources() => {
-            list_of(Listed::ResourceTemplates)
+            around.run(None, list_of(Listed::ResourceTemplates)).await
         }
         ("completion/complete", _) if core.completer.is_some() => {
             let params = parse(params.as_deref())?;
-            completion::complete(exchange, id, params, served)
+            completion::admit(exchange, &params)?;
+            let completing = completion::complete(exchange, id, params, served);
+            around
+                .run(None, async { completing.await.map(answered) })
                 .await
-                .map(answered)
         }
-        ("ping", Era::Legacy) => Ok(respond("{}", Kind::Complete)),
-        ("server/discover", Era::Modern) => {
-            Ok(respond(&lifecycle::discover(exchange), Kind::Complete))
-        }
+        ("ping", Era::Legacy) => around.run(None, done(|_| "{}".to_owned())).await,
+        ("server/discover", Era::Modern) => around.run(None, done(lifecycle::discover)).await,
         (task_methods::GET | task_methods::UPDATE | task_methods::CANCEL, Era::Modern)
             if core.tasks.is_some() =>
         {
-            let json = tasks::serve(exchange, method, params.as_deref(), &served).await?;
-            Ok(respond(&json, Kind::Complete))
+            let request = tasks::admit(exchange, method, params.as_deref(), &served).await?;
+            let serving = async {
+                let json = tasks::serve(exchange, request).await?;
+                Ok(respond(&json, Kind::Complete))
+            };
+            around.run(None, serving).await
         }
         ("subscriptions/listen", Era::Modern) => {
             let params = parse(params.as_deref())?;
-            listen::listen(exchange, id, params, &served).await
+            let listening = listen::admit(exchange, params, &served).await?;
+            around
+                .run(None, listen::listen(exchange, id, listening))
+                .await
         }
         ("resources/subscribe", Era::Legacy) if core.offers_resources() => {
-            resources::subscribe(exchange, parse(params.as_deref())?)?;
-            Ok(respond("{}", Kind::Complete))
+            let params = parse(params.as_deref())?;
+            resources::admit_subscription(exchange, &params)?;
+            let subscribing = async {
+                resources::subscribe(exchange, &params)?;
+                Ok(respond("{}", Kind::Complete))
+            };
+            around.run(Some(&params.uri), subscribing).await
         }
         ("resources/unsubscribe", Era::Legacy) if core.offers_resources() => {
-            resources::unsubscribe(exchange, parse(params.as_deref())?);
-            Ok(respond("{}", Kind::Complete))
+            let params = parse(params.as_deref())?;
+            let unsubscribing = async {
+                resources::unsubscribe(exchange, &params);
+                Ok(respond("{}", Kind::Complete))
+            };
+            around.run(Some(&params.uri), unsubscribing).await
         }
         ("logging/setLevel", Era::Legacy) => {
-            let params: SetLevelParams = parse(params.as_deref())?;
-            exchange.session.set_log_level(params.level);
-            Ok(respond("{}", Kind::Complete))
+            let setting = async {
+                let params: SetLevelParams = parse(params.as_deref())?;
+                exchange.session.set_log_level(params.level);
+                Ok(respond("{}", Kind::Complete))
+            };
+            around.run(None, setting).await
         }
-        _ => Err(ErrorObject::method_not_found(method)),
+        _ => {
+            let unknown = async { Err(ErrorObject::method_not_found(method)) };
+            around.run(None, unknown).await
+        }
     }
 }

@@ -75,7 +75,8 @@ impl McpRequest {
     }
 
     /// What the request is for: the tool's name (`tools/call`), the prompt's name
-    /// (`prompts/get`) or the URI read (`resources/read`); `None` for any other method.
+    /// (`prompts/get`), the URI read (`resources/read`) or watched (`resources/subscribe`,
+    /// `resources/unsubscribe`); `None` for any other method.
     ///
     /// ```
     /// # use mcpwire::layer::{self, McpRequest, McpResponse, Next};

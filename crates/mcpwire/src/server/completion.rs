@@ -58,26 +58,23 @@ impl McpServer {
     }
 }
 
-/// Answers one `completion/complete` request, once `admit` accepted the scopes of the prompt or
-/// resource template it refers to.
+/// Answers one `completion/complete` request, whose reference [`check_reference`] accepted
+/// and whose caller holds the scopes it returned.
 pub(crate) async fn complete(
-    core: &ServerCore,
     completer: &Completer,
     request: CompleteParams,
     context: Context,
-    admit: impl FnOnce(&'static [&'static str]) -> Result<(), ErrorObject>,
-) -> Result<CompleteResult, ErrorObject> {
-    admit(check_reference(core, &request)?)?;
+) -> CompleteResult {
     let mut completion = completer(request, context).await;
     if completion.values.len() > crate::protocol::completion::MAX_VALUES {
         completion = Completion::from_values(std::mem::take(&mut completion.values));
     }
-    Ok(CompleteResult { completion })
+    CompleteResult { completion }
 }
 
 /// Checks that the request names a registered prompt and one of its arguments, or a registered
 /// resource template and one of its variables; returns the scopes that prompt or template needs.
-fn check_reference(
+pub(crate) fn check_reference(
     core: &ServerCore,
     request: &CompleteParams,
 ) -> Result<&'static [&'static str], ErrorObject> {

@@ -1,4 +1,5 @@
-//! `completion/complete`.
+//! `completion/complete`: admitted on the prompt or resource template its `ref` names, then
+//! answered by the server's completer.
 
 use crate::dispatch::authorize;
 use crate::dispatch::envelope::{Kind, Outcome, to_json};
@@ -10,28 +11,32 @@ use crate::protocol::jsonrpc::code;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::server::completion;
 
-/// Answers `completion/complete` with the server's completer, given the request's context; a
-/// panic in the completer is an internal error, and the server keeps serving.
+/// Admits `params`: the server has a completer, the `ref` names a registered prompt (and one of
+/// its arguments) or resource template (and one of its variables), and the caller's grant holds
+/// that prompt's or template's scopes.
+pub(crate) fn admit(exchange: &Exchange, params: &CompleteParams) -> Result<(), ErrorObject> {
+    let core = &exchange.core;
+    if core.completer.is_none() {
+        return Err(ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found"));
+    }
+    authorize::admit(exchange, completion::check_reference(core, params)?)
+}
+
+/// Answers an admitted `completion/complete` with the server's completer, given the request's
+/// context; a panic in the completer is an internal error, and the server keeps serving.
 pub(crate) async fn complete(
     exchange: &Exchange,
     id: &RequestId,
     params: CompleteParams,
     served: Served,
 ) -> Outcome {
-    let core = &exchange.core;
-    let Some(completer) = core.completer.as_ref() else {
+    let Some(completer) = exchange.core.completer.as_ref() else {
         return Err(ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found"));
     };
     let context = request_context(exchange, id, served);
-    let admit = |scopes: &[&str]| authorize::admit(exchange, scopes);
-    let completing = completion::complete(core, completer, params, context, admit);
-    let answer = caught(completing, "the completer")
-        .await
-        .unwrap_or_else(|| {
-            Err(ErrorObject::new(
-                code::INTERNAL_ERROR,
-                "Internal error: the completer failed",
-            ))
-        })?;
+    let completing = completion::complete(completer, params, context);
+    let answer = caught(completing, "the completer").await.ok_or_else(|| {
+        ErrorObject::new(code::INTERNAL_ERROR, "Internal error: the completer failed")
+    })?;
     Ok((to_json(&answer), Kind::Complete))
 }

@@ -12,7 +12,7 @@ use crate::context::Change;
 use crate::dispatch::authorize;
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::Exchange;
-use crate::dispatch::watched::{Watched, admit, over_the_cap};
+use crate::dispatch::watched::{self, Watched, over_the_cap};
 use crate::protocol::jsonrpc::{RequestId, notification_line, result_line};
 use crate::protocol::list_changed::ListChangedParams;
 use crate::protocol::meta::{SERVER_INFO, SUBSCRIPTION_ID};
@@ -28,14 +28,23 @@ use std::sync::Arc;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
-/// Serves one listen request; returns the closing response line, or the error that refused the
-/// filter before it was acknowledged (a resource URI that is unknown or too long, too many).
-pub(crate) async fn listen(
+/// A listen request admitted: the filter it is honoured with, the URIs it watches, and the task
+/// changes it follows (subscribed before the acknowledgement, so no change after it is missed).
+pub(crate) struct Listening {
+    honored: SubscriptionFilter,
+    watched: Watched,
+    task_changes: Option<broadcast::Receiver<Arc<TaskRecord>>>,
+}
+
+/// Admits one listen request: the filter the server honours, every resource URI it watches
+/// admitted like a `resources/subscribe`, and only the caller's own tasks, each of a tool whose
+/// scopes the caller holds. Refuses a filter that is unknown, too long or too large, or that
+/// watches a task or a resource the caller's grant does not allow.
+pub(crate) async fn admit(
     exchange: &Exchange,
-    id: &RequestId,
     params: ListenParams,
     served: &Served,
-) -> Result<String, ErrorObject> {
+) -> Result<Listening, ErrorObject> {
     let core = &exchange.core;
     let asks_tasks = params
         .notifications
@@ -46,7 +55,6 @@ pub(crate) async fn listen(
         return Err(not_negotiated("subscriptions/listen with taskIds"));
     }
     let mut honored = params.notifications.honored_by(&core.discover_capabilities);
-    // Subscribed before the acknowledgement, so no change after it is missed.
     let mut task_changes = match (&core.tasks, &honored.task_ids) {
         (Some(tasks), Some(_)) => Some(tasks.subscribe()),
         _ => None,
@@ -56,6 +64,26 @@ pub(crate) async fn listen(
         task_changes = None;
     }
     let watched = watch(exchange, &honored)?;
+    Ok(Listening {
+        honored,
+        watched,
+        task_changes,
+    })
+}
+
+/// Serves one admitted listen request: acknowledges its filter, forwards the changes it asked
+/// for, and returns the closing response line once the client leaves or the server stops.
+pub(crate) async fn listen(
+    exchange: &Exchange,
+    id: &RequestId,
+    listening: Listening,
+) -> Result<String, ErrorObject> {
+    let core = &exchange.core;
+    let Listening {
+        honored,
+        watched,
+        mut task_changes,
+    } = listening;
     let mut changes = core.notifier.subscribe();
     let ack = Subscribed::new(
         id.clone(),
@@ -159,7 +187,7 @@ fn watch(exchange: &Exchange, filter: &SubscriptionFilter) -> Result<Watched, Er
     let core = &exchange.core;
     let mut watched = Watched::default();
     for uri in filter.resource_subscriptions.iter().flatten() {
-        let scopes = admit(core, Era::Modern, uri)?;
+        let scopes = watched::admit(core, Era::Modern, uri)?;
         authorize::admit(exchange, scopes)?;
         watched
             .insert(uri, core.limits.max_subscriptions)

@@ -137,11 +137,19 @@ async fn read(
     }
 }
 
-/// `resources/subscribe`: watches a URI a registered resource serves, within the session's cap.
-pub(crate) fn subscribe(exchange: &Exchange, params: SubscribeParams) -> Result<(), ErrorObject> {
+/// Admits `resources/subscribe`: a registered resource serves the URI, and the caller's grant
+/// holds its scopes.
+pub(crate) fn admit_subscription(
+    exchange: &Exchange,
+    params: &SubscribeParams,
+) -> Result<(), ErrorObject> {
+    let scopes = watched::admit(&exchange.core, crate::protocol::Era::Legacy, &params.uri)?;
+    authorize::admit(exchange, scopes)
+}
+
+/// An admitted `resources/subscribe`: watches the URI, within the session's cap.
+pub(crate) fn subscribe(exchange: &Exchange, params: &SubscribeParams) -> Result<(), ErrorObject> {
     let core = &exchange.core;
-    let scopes = watched::admit(core, crate::protocol::Era::Legacy, &params.uri)?;
-    authorize::admit(exchange, scopes)?;
     exchange
         .session
         .subscribe(&params.uri, core.limits.max_subscriptions)
@@ -151,6 +159,6 @@ pub(crate) fn subscribe(exchange: &Exchange, params: SubscribeParams) -> Result<
 }
 
 /// `resources/unsubscribe`.
-pub(crate) fn unsubscribe(exchange: &Exchange, params: UnsubscribeParams) {
+pub(crate) fn unsubscribe(exchange: &Exchange, params: &UnsubscribeParams) {
     exchange.session.unsubscribe(&params.uri);
 }

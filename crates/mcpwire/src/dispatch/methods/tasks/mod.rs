@@ -59,13 +59,26 @@ pub(crate) fn store_failed(error: StoreError) -> ErrorObject {
     }
 }
 
-/// Answers `tasks/get`, `tasks/update` or `tasks/cancel` with its result object.
-pub(crate) async fn serve(
+/// A `tasks/get`, `tasks/update` or `tasks/cancel` admitted: the caller's task, found, of a
+/// tool whose scopes the caller holds.
+pub(crate) enum TaskRequest {
+    /// `tasks/get`.
+    Get(TaskRecord),
+    /// `tasks/update`, with the answers it brings.
+    Update(TaskRecord, Map<String, Value>),
+    /// `tasks/cancel`.
+    Cancel(TaskRecord),
+}
+
+/// Admits `tasks/get`, `tasks/update` or `tasks/cancel`: the request declared the extension,
+/// its params parse, and the task it names is the caller's own, of a tool whose scopes the
+/// caller's grant holds.
+pub(crate) async fn admit(
     exchange: &Exchange,
     method: &str,
     params: Option<&RawValue>,
     served: &Served,
-) -> Result<String, ErrorObject> {
+) -> Result<TaskRequest, ErrorObject> {
     if !negotiated(served) {
         return Err(not_negotiated(method));
     }
@@ -77,8 +90,9 @@ pub(crate) async fn serve(
     match method {
         GET => {
             let params: TasksGetParams = parse(params)?;
-            let task = find(exchange, tasks, &params.task_id).await?;
-            Ok(serde_json::to_string(&task.to_detailed()).expect("tasks serialize"))
+            Ok(TaskRequest::Get(
+                find(exchange, tasks, &params.task_id).await?,
+            ))
         }
         UPDATE => {
             let params: TasksUpdateParams = parse(params)?;
@@ -90,13 +104,38 @@ pub(crate) async fn serve(
                     ));
                 }
             };
-            find(exchange, tasks, &params.task_id).await?;
-            update(tasks, &params.task_id, answers).await?;
-            Ok("{}".to_owned())
+            let task = find(exchange, tasks, &params.task_id).await?;
+            Ok(TaskRequest::Update(task, answers))
         }
         CANCEL => {
             let params: TasksCancelParams = parse(params)?;
-            let task = find(exchange, tasks, &params.task_id).await?;
+            Ok(TaskRequest::Cancel(
+                find(exchange, tasks, &params.task_id).await?,
+            ))
+        }
+        _ => Err(ErrorObject::method_not_found(method)),
+    }
+}
+
+/// Serves an admitted `tasks/*` request; returns its result object.
+pub(crate) async fn serve(
+    exchange: &Exchange,
+    request: TaskRequest,
+) -> Result<String, ErrorObject> {
+    let tasks = exchange
+        .core
+        .tasks
+        .as_ref()
+        .ok_or_else(ErrorObject::internal)?;
+    match request {
+        TaskRequest::Get(task) => {
+            Ok(serde_json::to_string(&task.to_detailed()).expect("tasks serialize"))
+        }
+        TaskRequest::Update(task, answers) => {
+            update(tasks, &task.id, answers).await?;
+            Ok("{}".to_owned())
+        }
+        TaskRequest::Cancel(task) => {
             if task.status.is_terminal() {
                 return Ok("{}".to_owned());
             }
@@ -110,7 +149,6 @@ pub(crate) async fn serve(
             }
             Ok("{}".to_owned())
         }
-        _ => Err(ErrorObject::method_not_found(method)),
     }
 }
 
