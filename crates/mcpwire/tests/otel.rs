@@ -414,6 +414,85 @@ async fn failures_carry_error_type_and_status_code() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_answered_before_the_layers_are_traced_once_too() {
+    let url = serve().await;
+    for (era, version) in ERAS {
+        let (trace_id, client) = traced(&format!("unlayered {version}"), async {
+            let client = connect(&url, era).await;
+            // An unknown tool: refused by the dispatcher, before any layer.
+            let unknown = client
+                .request(
+                    "tools/call",
+                    json!({"name": "no_such_tool", "arguments": {}}),
+                )
+                .await;
+            assert!(unknown.is_err(), "{unknown:?}");
+            let ordered = client
+                .call_tool("order_book", json!({"title": "Dune"}))
+                .await;
+            assert!(ordered.is_ok(), "{ordered:?}");
+            client
+        })
+        .await;
+        let spans = receiver()
+            .wait_for_spans(WAIT, "the refused call", |spans| {
+                let trace = in_trace(spans, &trace_id);
+                !named(&trace, "tools/call").is_empty()
+                    && !named(&trace, "tools/call order_book").is_empty()
+            })
+            .await;
+        let trace = in_trace(&spans, &trace_id);
+        let context = format!("[{version}]\n{}", dump(&trace));
+        let refused = one(&trace, "tools/call");
+        assert_eq!(refused.kind, SERVER, "{context}");
+        assert_eq!(
+            refused.attr("mcp.method.name"),
+            Some("tools/call"),
+            "{context}"
+        );
+        assert_eq!(
+            refused.attr("mcp.protocol.version"),
+            Some(version),
+            "{context}"
+        );
+        assert_eq!(refused.attr("error.type"), Some("-32602"), "{context}");
+        assert_eq!(
+            refused.attr("rpc.response.status_code"),
+            Some("-32602"),
+            "{context}"
+        );
+        assert_eq!(refused.status, 2, "{context}");
+        // The caller's span is its parent: the client's CLIENT span of the same call.
+        let parent = trace
+            .iter()
+            .find(|s| s.span_id == refused.parent_span_id)
+            .expect("the refused span's parent is in the trace");
+        assert_eq!(parent.kind, CLIENT, "{context}");
+        // A call that reached the layers has one SERVER span, the layer's.
+        let served: Vec<_> = trace
+            .iter()
+            .filter(|s| s.kind == SERVER && s.attr("gen_ai.tool.name") == Some("order_book"))
+            .collect();
+        assert_eq!(served.len(), 1, "{context}");
+        assert_eq!(named(&trace, "tools/call").len(), 1, "{context}");
+        drop(client);
+    }
+    // `initialize` never reaches the layers; it is traced as well.
+    let spans = receiver()
+        .wait_for_spans(WAIT, "initialize", |spans| {
+            spans
+                .iter()
+                .any(|s| s.name == "initialize" && s.kind == SERVER)
+        })
+        .await;
+    let initialize = spans
+        .iter()
+        .find(|s| s.name == "initialize" && s.kind == SERVER)
+        .unwrap();
+    assert_eq!(initialize.attr("error.type"), None, "{initialize:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_duration_histograms_follow_the_conventions() {
     let url = serve().await;
     for (era, _) in ERAS {

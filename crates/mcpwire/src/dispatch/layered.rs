@@ -59,6 +59,8 @@ pub(crate) fn mcp_request(exchange: &Exchange, request: HandlerRequest) -> McpRe
         context,
         own,
     } = request;
+    #[cfg(feature = "otel")]
+    super::unlayered::reached_layers();
     McpRequest {
         method: Cow::Borrowed(method),
         target: Some(target),
@@ -161,6 +163,8 @@ async fn around_method(
     context: Context,
     handler: impl Future<Output = Result<String, ErrorObject>>,
 ) -> Result<String, ErrorObject> {
+    #[cfg(feature = "otel")]
+    super::unlayered::reached_layers();
     let request = McpRequest {
         method: method_name(method),
         target,

@@ -20,4 +20,6 @@ pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod runner;
 pub(crate) mod session;
+#[cfg(feature = "otel")]
+pub(crate) mod unlayered;
 pub(crate) mod watched;

@@ -22,25 +22,52 @@ pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
 
 /// Handles `request` and returns the response line with its error code.
 pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
-    let Request { id, method, params } = request;
-    let outcome = if method == "initialize" {
-        lifecycle::initialize(exchange, params.as_deref()).map(|json| result_line(&id, &json))
-    } else {
-        match classify(params.as_deref(), &exchange.session) {
-            Ok(served) => route(exchange, &id, &method, params, served).await,
-            Err(error) => Err(error),
-        }
-    };
-    reply(&id, outcome, exchange.grant.as_deref())
+    let served = (request.method != "initialize")
+        .then(|| classify(request.params.as_deref(), &exchange.session));
+    answer(exchange, request, served).await
 }
 
 /// Handles `request` (not `initialize`) as the caller already classified it, and returns the
 /// response line with its error code: [`respond`] without reading `_meta` again.
 #[cfg(feature = "http")]
 pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served: Served) -> Reply {
+    debug_assert_ne!(request.method, "initialize");
+    answer(exchange, request, Some(Ok(served))).await
+}
+
+/// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`.
+async fn answer(
+    exchange: &Exchange,
+    request: Request,
+    served: Option<Result<Served, ErrorObject>>,
+) -> Reply {
+    #[cfg(feature = "otel")]
+    if let Some(arrival) =
+        super::unlayered::arrival(exchange, (&request.id, &request.method), served.as_ref())
+    {
+        return arrival
+            .answer(
+                exchange,
+                Box::pin(answer_untraced(exchange, request, served)),
+            )
+            .await;
+    }
+    answer_untraced(exchange, request, served).await
+}
+
+async fn answer_untraced(
+    exchange: &Exchange,
+    request: Request,
+    served: Option<Result<Served, ErrorObject>>,
+) -> Reply {
     let Request { id, method, params } = request;
-    debug_assert_ne!(method, "initialize");
-    let outcome = route(exchange, &id, &method, params, served).await;
+    let outcome = match served {
+        None => {
+            lifecycle::initialize(exchange, params.as_deref()).map(|json| result_line(&id, &json))
+        }
+        Some(Ok(served)) => route(exchange, &id, &method, params, served).await,
+        Some(Err(error)) => Err(error),
+    };
     reply(&id, outcome, exchange.grant.as_deref())
 }
 

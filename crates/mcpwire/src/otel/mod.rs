@@ -43,7 +43,7 @@
 
 mod export;
 #[cfg(feature = "server")]
-mod tracing;
+pub(crate) mod tracing;
 
 pub use export::{OtelError, Telemetry, init, init_from_env};
 #[cfg(feature = "server")]

@@ -2,7 +2,7 @@
 //! `mcp.server.operation.duration` measurement.
 
 use crate::layer::{McpFuture, McpRequest, McpResponse, McpService, Outcome};
-use crate::protocol::Era;
+use crate::protocol::{Era, RequestId};
 use crate::wire::trace::{self, DURATION_BUCKETS, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::global::BoxedTracer;
@@ -12,7 +12,7 @@ use opentelemetry::{Context as OtelContext, KeyValue, global};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 use tower_layer::Layer;
 use tower_service::Service;
 
@@ -31,6 +31,12 @@ use tower_service::Service;
 /// requests to the client on 2025-11-25 (`elicitation/create`, `sampling/createMessage`,
 /// `roots/list`: CLIENT spans, their context sent along in `_meta`), and on 2026-07-28 an
 /// `input_required` span when the round ends in questions.
+///
+/// Added server-wide, it also traces the requests the server answers before its layers run:
+/// `initialize`, and requests refused there (by authorization, for an unknown tool, prompt,
+/// resource or task, or for malformed parameters): a SERVER span named after the method, with
+/// the same attributes but the target, `error.type` and `rpc.response.status_code` when refused,
+/// and its `mcp.server.operation.duration` measurement.
 ///
 /// Argument values and results are not recorded unless [`Tracing::record_arguments`] says
 /// so. Spans and instruments come from the global providers ([`init`](super::init) installs
@@ -251,5 +257,63 @@ impl Service<McpRequest> for TracingService {
                 .record(started.elapsed().as_secs_f64(), &measured);
             Ok(response)
         })
+    }
+}
+
+/// A request the server answered before its layers ran, as [`Tracing`] records it.
+pub(crate) struct Unlayered<'a> {
+    pub(crate) method: &'a str,
+    pub(crate) request_id: &'a RequestId,
+    /// The revision it was served under; `None` for `initialize` and unclassified requests.
+    pub(crate) protocol_version: Option<&'a str>,
+    pub(crate) session_id: Option<&'a str>,
+    pub(crate) transport: &'static str,
+    /// The caller's span, or the current context.
+    pub(crate) parent: OtelContext,
+    /// When the request arrived.
+    pub(crate) started: (Instant, SystemTime),
+    /// The JSON-RPC error code it was answered with, if any.
+    pub(crate) error_code: Option<i32>,
+}
+
+impl Tracing {
+    /// Records a request the server answered before its layers ran: a SERVER span (over the
+    /// time it took) and a duration measurement.
+    pub(crate) fn record_unlayered(&self, request: Unlayered<'_>) {
+        let mut measured = Vec::with_capacity(5);
+        measured.push(KeyValue::new(key::METHOD, request.method.to_owned()));
+        if let Some(version) = request.protocol_version {
+            measured.push(KeyValue::new(key::PROTOCOL_VERSION, version.to_owned()));
+        }
+        measured.push(KeyValue::new(key::NETWORK_TRANSPORT, request.transport));
+        if let Some(code) = request.error_code {
+            measured.push(KeyValue::new(key::ERROR_TYPE, code.to_string()));
+        }
+        let mut attributes = measured.clone();
+        attributes.push(KeyValue::new(
+            key::REQUEST_ID,
+            request.request_id.to_string(),
+        ));
+        if let Some(session) = request.session_id {
+            attributes.push(KeyValue::new(key::SESSION_ID, session.to_owned()));
+        }
+        let tracer = &self.shared.tracer;
+        let (started, started_at) = request.started;
+        let span = tracer
+            .span_builder(request.method.to_owned())
+            .with_kind(SpanKind::Server)
+            .with_start_time(started_at)
+            .with_attributes(attributes)
+            .start_with_context(tracer, &request.parent);
+        let cx = request.parent.with_span(span);
+        let span = cx.span();
+        if let Some(code) = request.error_code {
+            span.set_attribute(KeyValue::new(key::STATUS_CODE, code.to_string()));
+            span.set_status(Status::error(format!("JSON-RPC error {code}")));
+        }
+        span.end();
+        self.shared
+            .duration
+            .record(started.elapsed().as_secs_f64(), &measured);
     }
 }

@@ -61,6 +61,9 @@ pub struct McpServer {
     pub(crate) tasks: crate::tasks::TaskOptions,
     /// Middleware: server-wide and per-handler layers (`mcpwire::layer`).
     layers: LayerSet,
+    /// The server-wide tracing layer, if one was added.
+    #[cfg(feature = "otel")]
+    tracing: Option<crate::otel::Tracing>,
 }
 
 impl McpServer {
@@ -100,6 +103,8 @@ impl McpServer {
             completer: None,
             tasks: crate::tasks::TaskOptions::default(),
             layers: LayerSet::default(),
+            #[cfg(feature = "otel")]
+            tracing: None,
         }
     }
 
@@ -645,6 +650,12 @@ impl McpServer {
     /// # drop(server);
     /// ```
     pub fn layer(mut self, layer: impl McpLayer) -> Self {
+        #[cfg(feature = "otel")]
+        if let Some(tracing) = (&layer as &dyn std::any::Any).downcast_ref::<crate::otel::Tracing>()
+        {
+            // It also traces the requests answered before the layers run.
+            self.tracing = Some(tracing.clone());
+        }
         self.layers.add(Arc::new(layer));
         self
     }
@@ -781,6 +792,10 @@ impl McpServer {
         core.ephemeral_keys = ephemeral_keys;
         check_layered(&core, &self.layers)?;
         core.layers = self.layers.build().map(Arc::new);
+        #[cfg(feature = "otel")]
+        {
+            core.tracing = self.tracing;
+        }
         if let Some(guard) = self.replay_guard {
             core.replay_guard = guard;
         }

@@ -79,6 +79,10 @@ pub(crate) struct ServerCore {
     /// The middleware stacks (`mcpwire::layer`); `None` without any layer, and then requests
     /// take a path without them.
     pub(crate) layers: Option<Arc<crate::layer::service::Layers>>,
+    /// The server-wide tracing layer, which also traces the requests answered before the
+    /// layers run.
+    #[cfg(feature = "otel")]
+    pub(crate) tracing: Option<crate::otel::Tracing>,
 }
 
 impl ServerCore {
@@ -144,6 +148,8 @@ impl ServerCore {
             tasks: None,
             local_grant: None,
             layers: None,
+            #[cfg(feature = "otel")]
+            tracing: None,
         }
     }
 
