@@ -55,6 +55,7 @@ async fn answer(
     answer_untraced(exchange, request, served).await
 }
 
+/// [`answer`], without a span for a request the layers never saw.
 async fn answer_untraced(
     exchange: &Exchange,
     request: Request,
