@@ -15,6 +15,7 @@ use super::request::{BoxError, Called, McpFuture, McpRequest, McpService};
 use super::response::McpResponse;
 use super::slot::{Polling, Slot};
 use crate::protocol::ErrorObject;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::{Future, poll_fn};
@@ -107,8 +108,10 @@ impl Next {
     /// let pass = layer::from_fn(|request: McpRequest, next: Next| next.run(request));
     /// # let _ = mcpwire::McpServer::new("demo").layer(pass);
     /// ```
-    pub async fn run(self, request: McpRequest) -> McpResponse {
-        unwrap(self.inner.call_next(request).await)
+    pub fn run(self, request: McpRequest) -> impl Future<Output = McpResponse> + Send + 'static {
+        // Not an `async fn`: one state machine less on every poll of the stack. The rest of the
+        // stack is called here (tower's `call` is eager too); it runs when this is polled.
+        futures_util::FutureExt::map(self.inner.call_next(request), unwrap as Unwrap)
     }
 }
 
@@ -175,6 +178,7 @@ pub struct FromFnService<F> {
 }
 
 type Wrap = fn(McpResponse) -> Result<McpResponse, Infallible>;
+type Unwrap = fn(Result<McpResponse, Infallible>) -> McpResponse;
 
 impl<F, Fut> Service<McpRequest> for FromFnService<F>
 where
@@ -313,13 +317,46 @@ impl Future for Call {
     }
 }
 
-/// The dispatcher's hold on the slot: letting go of it tells the bottom of the stack.
+/// The dispatcher's hold on the slot: letting go of it tells the bottom of the stack, if it
+/// still holds the slot; else the slot is kept for the thread's next layered request.
 struct Dispatcher(Arc<Slot<McpRequest>>);
+
+/// How many used slots each thread keeps for its next layered requests: one per request in
+/// flight on it, up to this many (a few hundred bytes each), saves an allocation per request.
+const SPARE_SLOTS: usize = 16;
+
+thread_local! {
+    static SPARE: RefCell<Vec<Arc<Slot<McpRequest>>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Dispatcher {
+    /// A slot for a new request: a spare one of this thread, else a new one.
+    fn new() -> Self {
+        let spare = SPARE
+            .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
+            .ok()
+            .flatten();
+        Self(spare.unwrap_or_else(|| Arc::new(Slot::new())))
+    }
+}
 
 impl Drop for Dispatcher {
     fn drop(&mut self) {
-        if Arc::strong_count(&self.0) > 1 {
-            self.0.leave();
+        match Arc::get_mut(&mut self.0) {
+            // Nobody else holds it: kept, made new, for the next request.
+            Some(slot) => {
+                slot.reset();
+                let slot = Arc::clone(&self.0);
+                // Not kept while the thread ends.
+                let _ = SPARE.try_with(|spare| {
+                    if let Ok(mut spare) = spare.try_borrow_mut()
+                        && spare.len() < SPARE_SLOTS
+                    {
+                        spare.push(slot);
+                    }
+                });
+            }
+            None => self.0.leave(),
         }
     }
 }
@@ -343,10 +380,10 @@ pub(crate) struct Layered {
 impl Layered {
     /// Sends `request` into `stack` (nothing runs until it is polled).
     pub(crate) fn start(stack: &McpService, mut request: McpRequest) -> Self {
-        let slot = Arc::new(Slot::new());
-        request.hand_back = Some(Arc::clone(&slot));
+        let slot = Dispatcher::new();
+        request.hand_back = Some(Arc::clone(&slot.0));
         Self {
-            slot: Dispatcher(slot),
+            slot,
             answer: stack.call_next(request),
         }
     }

@@ -94,6 +94,16 @@ impl<Q> Slot<Q> {
         }
     }
 
+    /// Makes a used slot new again, for another request (see `service.rs`'s spare slots): only
+    /// its one owner can (no lock needed).
+    pub(crate) fn reset(&mut self) {
+        let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
+        state.stage = Stage::Down;
+        state.dispatcher = None;
+        state.endpoint = None;
+        state.endpoint_inside = false;
+    }
+
     fn lock(&self) -> MutexGuard<'_, SlotState<Q>> {
         // Nothing panics while the lock is held; a poisoned lock is still consistent.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
