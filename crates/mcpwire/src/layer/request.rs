@@ -18,7 +18,14 @@ use tower_service::Service;
 
 /// Where the innermost service hands the request back to the dispatcher, which runs the handler
 /// on it and leaves the response there.
-pub(crate) type HandBack = Arc<super::slot::Slot<McpRequest>>;
+pub(crate) type HandBack = Arc<super::slot::Slot<Handed>>;
+
+/// What of a request the bottom of the stack hands back: what the handler runs on (the rest is
+/// dropped there).
+pub(crate) struct Handed {
+    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) context: Context,
+}
 
 /// One parsed MCP request on its way to its handler, as a layer sees it: its method, its target
 /// (a tool, a prompt, a resource URI), its arguments (read-only), the revision it is served

@@ -11,7 +11,7 @@
 //! handler run on the dispatcher's task (the usual case) nothing is woken: the dispatcher polls
 //! the stack again right after the handler answered.
 
-use super::request::{BoxError, Called, McpFuture, McpRequest, McpService};
+use super::request::{BoxError, Called, Handed, McpFuture, McpRequest, McpService};
 use super::response::McpResponse;
 use super::slot::{Polling, Slot};
 use crate::protocol::ErrorObject;
@@ -213,7 +213,10 @@ pub(crate) fn endpoint(mut request: McpRequest) -> Handled {
     };
     Handled::Waiting(Waiting {
         slot,
-        request: Some(request),
+        request: Some(Handed {
+            arguments: request.arguments,
+            context: request.context,
+        }),
         done: false,
     })
 }
@@ -250,8 +253,8 @@ impl Future for Handled {
 /// wait for the dispatcher's response. Dropping it while the handler runs (a timeout) tells the
 /// dispatcher to drop the handler.
 pub(crate) struct Waiting {
-    slot: Arc<Slot<McpRequest>>,
-    request: Option<McpRequest>,
+    slot: Arc<Slot<Handed>>,
+    request: Option<Handed>,
     /// It took the response.
     done: bool,
 }
@@ -319,14 +322,14 @@ impl Future for Call {
 
 /// The dispatcher's hold on the slot: letting go of it tells the bottom of the stack, if it
 /// still holds the slot; else the slot is kept for the thread's next layered request.
-struct Dispatcher(Arc<Slot<McpRequest>>);
+struct Dispatcher(Arc<Slot<Handed>>);
 
 /// How many used slots each thread keeps for its next layered requests: one per request in
 /// flight on it, up to this many (a few hundred bytes each), saves an allocation per request.
 const SPARE_SLOTS: usize = 16;
 
 thread_local! {
-    static SPARE: RefCell<Vec<Arc<Slot<McpRequest>>>> = const { RefCell::new(Vec::new()) };
+    static SPARE: RefCell<Vec<Arc<Slot<Handed>>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Dispatcher {
@@ -363,8 +366,8 @@ impl Drop for Dispatcher {
 
 /// How a layered request's first stretch ended.
 pub(crate) enum Reached {
-    /// The request reached the handler: here it is back, to run the handler on.
-    Handler(McpRequest),
+    /// The request reached the handler: here is what of it the handler runs on.
+    Handler(Handed),
     /// The layers answered by themselves (a refusal).
     Answered(McpResponse),
 }

@@ -125,7 +125,12 @@ impl<Q> Slot<Q> {
                 // once).
                 _ => return Poll::Ready(McpResponse::error(ErrorObject::internal())),
             }
-            register(&mut state.endpoint, cx.waker());
+            // Inside the dispatcher's poll, nobody needs to wake the bottom of the stack when
+            // the response is there: the dispatcher polls the stack right after leaving it
+            // (and a bottom of the stack polled elsewhere later registers its waker then).
+            if !inside {
+                register(&mut state.endpoint, cx.waker());
+            }
             state.endpoint_inside = inside;
             state.dispatcher.take()
         };
