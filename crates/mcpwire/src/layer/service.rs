@@ -111,7 +111,18 @@ impl Next {
     pub fn run(self, request: McpRequest) -> impl Future<Output = McpResponse> + Send + 'static {
         // Not an `async fn`: one state machine less on every poll of the stack. The rest of the
         // stack is called here (tower's `call` is eager too); it runs when this is polled.
-        futures_util::FutureExt::map(self.inner.call_next(request), unwrap as Unwrap)
+        Passed(self.inner.call_next(request))
+    }
+}
+
+/// The future of [`Next::run`]: the rest of the stack's, its (infallible) result unwrapped.
+struct Passed(Call);
+
+impl Future for Passed {
+    type Output = McpResponse;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<McpResponse> {
+        Pin::new(&mut self.get_mut().0).poll(cx).map(unwrap)
     }
 }
 
@@ -178,7 +189,6 @@ pub struct FromFnService<F> {
 }
 
 type Wrap = fn(McpResponse) -> Result<McpResponse, Infallible>;
-type Unwrap = fn(Result<McpResponse, Infallible>) -> McpResponse;
 
 impl<F, Fut> Service<McpRequest> for FromFnService<F>
 where
