@@ -5,6 +5,7 @@
 use super::envelope::{self, Kind, Outcome};
 use super::exchange::Exchange;
 use crate::context::Context;
+use crate::layer::Handed;
 use crate::layer::McpService;
 use crate::layer::service::{Layered, Layers, Reached};
 use crate::layer::{Answer, McpRequest, McpResponse, ResultKind};
@@ -74,8 +75,8 @@ pub(crate) fn mcp_request(exchange: &Exchange, request: HandlerRequest) -> McpRe
 }
 
 /// What the handler runs on, from the request the layers passed on: its arguments and context
-/// (the rest is dropped here, not kept while the handler runs).
-pub(crate) fn handed(request: McpRequest) -> (Option<Box<RawValue>>, Context) {
+/// (the rest was dropped at the bottom of the stack, not kept while the handler runs).
+pub(crate) fn handed(request: Handed) -> (Option<Box<RawValue>>, Context) {
     (request.arguments, request.context)
 }
 

@@ -38,6 +38,20 @@ pub(crate) fn start(
     served: Served,
     invocation: Invocation<'_>,
 ) -> Result<HandlerCall, ErrorObject> {
+    let era = served.era;
+    start_in(exchange, era, invocation, |given| {
+        given.unwrap_or_else(|| request_context(exchange, id, served))
+    })
+}
+
+/// [`start`] for a request served under `era`, whose context `context` makes (from the
+/// invocation's, if it has one) once the round's inputs are verified.
+pub(crate) fn start_in(
+    exchange: &Exchange,
+    era: Era,
+    invocation: Invocation<'_>,
+    context: impl FnOnce(Option<Context>) -> Context,
+) -> Result<HandlerCall, ErrorObject> {
     let Invocation {
         target,
         handler,
@@ -46,14 +60,14 @@ pub(crate) fn start(
         state,
         uri,
         once,
-        context,
+        context: given,
     } = invocation;
-    let round = match served.era {
+    let round = match era {
         Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
         Era::Legacy => RoundInputs::default(),
     };
     Ok(HandlerCall {
-        context: context.unwrap_or_else(|| request_context(exchange, id, served)),
+        context: context(given),
         arguments,
         handler: handler.clone(),
         round,

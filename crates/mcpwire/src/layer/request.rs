@@ -6,17 +6,26 @@ use crate::context::{Context, Grant};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::{Era, RequestId};
+use futures_util::FutureExt;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::convert::Infallible;
 use std::future::{Future, poll_fn};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll, Waker};
 use tower_service::Service;
 
 /// Where the innermost service hands the request back to the dispatcher, which runs the handler
 /// on it and leaves the response there.
-pub(crate) type HandBack = Arc<super::slot::Slot<McpRequest>>;
+pub(crate) type HandBack = Arc<super::slot::Slot<Handed>>;
+
+/// What of a request the bottom of the stack hands back: what the handler runs on (the rest is
+/// dropped there).
+pub(crate) struct Handed {
+    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) context: Context,
+}
 
 /// One parsed MCP request on its way to its handler, as a layer sees it: its method, its target
 /// (a tool, a prompt, a resource URI), its arguments (read-only), the revision it is served
@@ -324,6 +333,21 @@ where
 {
     fn call(&self, request: McpRequest) -> McpFuture {
         let mut service = self.0.clone();
+        // Most services are ready at once (the built-ins, `from_fn`): then the service is called
+        // right away and only its future is boxed. A service that is not (tower's
+        // `ConcurrencyLimit`, …) is polled again, with the caller's waker, when the future is.
+        let mut probe = TaskContext::from_waker(Waker::noop());
+        match service.poll_ready(&mut probe) {
+            Poll::Ready(Ok(())) => {
+                return Box::pin(FutureExt::map(service.call(request), |answered| {
+                    Ok(answered.unwrap_or_else(|error| failed(error.into())))
+                }));
+            }
+            Poll::Ready(Err(error)) => {
+                return Box::pin(std::future::ready(Ok(failed(error.into()))));
+            }
+            Poll::Pending => {}
+        }
         Box::pin(async move {
             if let Err(error) = poll_fn(|cx| service.poll_ready(cx)).await {
                 return Ok(failed(error.into()));

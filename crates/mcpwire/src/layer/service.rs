@@ -11,10 +11,11 @@
 //! handler run on the dispatcher's task (the usual case) nothing is woken: the dispatcher polls
 //! the stack again right after the handler answered.
 
-use super::request::{BoxError, Called, McpFuture, McpRequest, McpService};
+use super::request::{BoxError, Called, Handed, McpFuture, McpRequest, McpService};
 use super::response::McpResponse;
 use super::slot::{Polling, Slot};
 use crate::protocol::ErrorObject;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::{Future, poll_fn};
@@ -107,8 +108,21 @@ impl Next {
     /// let pass = layer::from_fn(|request: McpRequest, next: Next| next.run(request));
     /// # let _ = mcpwire::McpServer::new("demo").layer(pass);
     /// ```
-    pub async fn run(self, request: McpRequest) -> McpResponse {
-        unwrap(self.inner.call_next(request).await)
+    pub fn run(self, request: McpRequest) -> impl Future<Output = McpResponse> + Send + 'static {
+        // Not an `async fn`: one state machine less on every poll of the stack. The rest of the
+        // stack is called here (tower's `call` is eager too); it runs when this is polled.
+        Passed(self.inner.call_next(request))
+    }
+}
+
+/// The future of [`Next::run`]: the rest of the stack's, its (infallible) result unwrapped.
+struct Passed(Call);
+
+impl Future for Passed {
+    type Output = McpResponse;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<McpResponse> {
+        Pin::new(&mut self.get_mut().0).poll(cx).map(unwrap)
     }
 }
 
@@ -209,7 +223,10 @@ pub(crate) fn endpoint(mut request: McpRequest) -> Handled {
     };
     Handled::Waiting(Waiting {
         slot,
-        request: Some(request),
+        request: Some(Handed {
+            arguments: request.arguments,
+            context: request.context,
+        }),
         done: false,
     })
 }
@@ -246,8 +263,8 @@ impl Future for Handled {
 /// wait for the dispatcher's response. Dropping it while the handler runs (a timeout) tells the
 /// dispatcher to drop the handler.
 pub(crate) struct Waiting {
-    slot: Arc<Slot<McpRequest>>,
-    request: Option<McpRequest>,
+    slot: Arc<Slot<Handed>>,
+    request: Option<Handed>,
     /// It took the response.
     done: bool,
 }
@@ -313,21 +330,54 @@ impl Future for Call {
     }
 }
 
-/// The dispatcher's hold on the slot: letting go of it tells the bottom of the stack.
-struct Dispatcher(Arc<Slot<McpRequest>>);
+/// The dispatcher's hold on the slot: letting go of it tells the bottom of the stack, if it
+/// still holds the slot; else the slot is kept for the thread's next layered request.
+struct Dispatcher(Arc<Slot<Handed>>);
+
+/// How many used slots each thread keeps for its next layered requests: one per request in
+/// flight on it, up to this many (a few hundred bytes each), saves an allocation per request.
+const SPARE_SLOTS: usize = 16;
+
+thread_local! {
+    static SPARE: RefCell<Vec<Arc<Slot<Handed>>>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Dispatcher {
+    /// A slot for a new request: a spare one of this thread, else a new one.
+    fn new() -> Self {
+        let spare = SPARE
+            .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
+            .ok()
+            .flatten();
+        Self(spare.unwrap_or_else(|| Arc::new(Slot::new())))
+    }
+}
 
 impl Drop for Dispatcher {
     fn drop(&mut self) {
-        if Arc::strong_count(&self.0) > 1 {
-            self.0.leave();
+        match Arc::get_mut(&mut self.0) {
+            // Nobody else holds it: kept, made new, for the next request.
+            Some(slot) => {
+                slot.reset();
+                let slot = Arc::clone(&self.0);
+                // Not kept while the thread ends.
+                let _ = SPARE.try_with(|spare| {
+                    if let Ok(mut spare) = spare.try_borrow_mut()
+                        && spare.len() < SPARE_SLOTS
+                    {
+                        spare.push(slot);
+                    }
+                });
+            }
+            None => self.0.leave(),
         }
     }
 }
 
 /// How a layered request's first stretch ended.
 pub(crate) enum Reached {
-    /// The request reached the handler: here it is back, to run the handler on.
-    Handler(McpRequest),
+    /// The request reached the handler: here is what of it the handler runs on.
+    Handler(Handed),
     /// The layers answered by themselves (a refusal).
     Answered(McpResponse),
 }
@@ -343,10 +393,10 @@ pub(crate) struct Layered {
 impl Layered {
     /// Sends `request` into `stack` (nothing runs until it is polled).
     pub(crate) fn start(stack: &McpService, mut request: McpRequest) -> Self {
-        let slot = Arc::new(Slot::new());
-        request.hand_back = Some(Arc::clone(&slot));
+        let slot = Dispatcher::new();
+        request.hand_back = Some(Arc::clone(&slot.0));
         Self {
-            slot: Dispatcher(slot),
+            slot,
             answer: stack.call_next(request),
         }
     }

@@ -94,6 +94,16 @@ impl<Q> Slot<Q> {
         }
     }
 
+    /// Makes a used slot new again, for another request (see `service.rs`'s spare slots): only
+    /// its one owner can (no lock needed).
+    pub(crate) fn reset(&mut self) {
+        let state = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
+        state.stage = Stage::Down;
+        state.dispatcher = None;
+        state.endpoint = None;
+        state.endpoint_inside = false;
+    }
+
     fn lock(&self) -> MutexGuard<'_, SlotState<Q>> {
         // Nothing panics while the lock is held; a poisoned lock is still consistent.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
@@ -115,7 +125,12 @@ impl<Q> Slot<Q> {
                 // once).
                 _ => return Poll::Ready(McpResponse::error(ErrorObject::internal())),
             }
-            register(&mut state.endpoint, cx.waker());
+            // Inside the dispatcher's poll, nobody needs to wake the bottom of the stack when
+            // the response is there: the dispatcher polls the stack right after leaving it
+            // (and a bottom of the stack polled elsewhere later registers its waker then).
+            if !inside {
+                register(&mut state.endpoint, cx.waker());
+            }
             state.endpoint_inside = inside;
             state.dispatcher.take()
         };

@@ -10,7 +10,7 @@ use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::layered::{self, HandlerRequest};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
+use crate::dispatch::runner::{Invocation, request_context, run, start, start_in, stopped};
 use crate::layer::service::{HandlerKind, Layered, Reached};
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
@@ -39,7 +39,14 @@ pub(crate) async fn call_tool(
     // Not through `around_handler`, and not boxed: the tool's future is pinned here, where the
     // unlayered path keeps it, so a layered call moves and allocates no more of it.
     let name = tool.definition.name;
-    let context = request_context(exchange, id, served.clone());
+    // A call that may become a task keeps the request's `Served` for it; any other moves it
+    // into the context the layers see.
+    let era = served.era;
+    let (context, served) =
+        match era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
+            true => (request_context(exchange, id, served.clone()), Some(served)),
+            false => (request_context(exchange, id, served), None),
+        };
     let request = HandlerRequest {
         method: "tools/call",
         target: Cow::Borrowed(name),
@@ -55,14 +62,12 @@ pub(crate) async fn call_tool(
         Reached::Handler(handed) => layered::handed(handed),
     };
     params.arguments = arguments;
-    let running = pin!(Some(run_tool(
-        exchange,
-        id,
-        params,
-        served,
-        tool,
-        Some(context),
-    )));
+    let running = pin!(Some(async move {
+        match served {
+            Some(served) => run_tool(exchange, id, params, served, tool, Some(context)).await,
+            None => run_plain(exchange, id, params, tool, Scope::Made(era, context)).await,
+        }
+    }));
     let answered = stack.finish(running, layered::response).await;
     layered::outcome("tools/call", answered)
 }
@@ -89,27 +94,45 @@ async fn run_tool(
             return (Err(refused), false);
         }
     }
+    run_plain(exchange, id, params, tool, Scope::Served(served, context)).await
+}
+
+/// What a tool's context is made from.
+enum Scope {
+    /// The request's revision data (and the context, if the layers made it already).
+    Served(Served, Option<Context>),
+    /// The context the layers made, and the revision family.
+    Made(Era, Context),
+}
+
+/// Runs an admitted tool, not as a task; the outcome, and whether it is an `isError` result.
+async fn run_plain(
+    exchange: &Exchange,
+    id: &RequestId,
+    params: CallToolParams,
+    tool: Arc<RegisteredTool>,
+    scope: Scope,
+) -> (Outcome, bool) {
     let target = Target {
         method: "tools/call",
         name: tool.definition.name,
         arguments: params.arguments.as_deref(),
         principal: exchange.principal.as_deref(),
     };
-    let started = start(
-        exchange,
-        id,
-        served,
-        Invocation {
-            target,
-            handler: &tool.handler,
-            arguments: params.arguments.clone(),
-            responses: params.input_responses.as_deref(),
-            state: params.request_state.as_deref(),
-            uri: None,
-            once: tool.definition.once,
-            context,
-        },
-    );
+    let invocation = |context| Invocation {
+        target,
+        handler: &tool.handler,
+        arguments: params.arguments.clone(),
+        responses: params.input_responses.as_deref(),
+        state: params.request_state.as_deref(),
+        uri: None,
+        once: tool.definition.once,
+        context,
+    };
+    let started = match scope {
+        Scope::Served(served, context) => start(exchange, id, served, invocation(context)),
+        Scope::Made(era, context) => start_in(exchange, era, invocation(None), |_| context),
+    };
     let call = match started {
         Ok(call) => call,
         Err(error) => return (Err(error), false),
