@@ -107,17 +107,19 @@ pub(crate) struct Around<'a> {
 
 impl<'a> Around<'a> {
     /// The layers of `exchange`'s server around `method` (with `context` made only when the
-    /// server has layers).
+    /// server has layers, and `method` is not one of the handler methods, which run theirs
+    /// themselves).
     pub(crate) fn new(
         exchange: &'a Exchange,
         (id, era): (&'a RequestId, Era),
         method: &'a str,
         context: impl FnOnce() -> Context,
     ) -> Self {
-        let layers = exchange
-            .core
-            .layers
-            .as_deref()
+        // The handler methods run their layers themselves, between authorization and the
+        // handler (`around_handler`): nothing is made for them here.
+        let own_layers = matches!(method, "tools/call" | "prompts/get" | "resources/read");
+        let layers = (exchange.core.layers.as_deref())
+            .filter(|_| !own_layers)
             .map(|layers| (layers, context()));
         Self {
             exchange,

@@ -14,6 +14,7 @@ use crate::protocol::logging::SetLevelParams;
 use crate::protocol::{Era, ErrorObject, tasks as task_methods};
 use crate::server::cache::CacheHint;
 use serde_json::value::RawValue;
+use std::future::Future;
 
 /// Handles `request` and returns the response line.
 pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
@@ -36,23 +37,33 @@ pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served
 }
 
 /// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`.
-async fn answer(
-    exchange: &Exchange,
+/// Not an `async fn`: its two ways are two variants of one small future, and the untraced way
+/// keeps the answer's future in place (an `async fn` here doubled its size, and every request
+/// copied it).
+#[cfg(feature = "otel")]
+fn answer<'a>(
+    exchange: &'a Exchange,
     request: Request,
     served: Option<Result<Served, ErrorObject>>,
-) -> Reply {
-    #[cfg(feature = "otel")]
-    if let Some(arrival) =
-        super::unlayered::arrival(exchange, (&request.id, &request.method), served.as_ref())
-    {
-        return arrival
-            .answer(
-                exchange,
-                Box::pin(answer_untraced(exchange, request, served)),
-            )
-            .await;
+) -> impl Future<Output = Reply> + 'a {
+    use futures_util::future::Either;
+    match super::unlayered::arrival(exchange, (&request.id, &request.method), served.as_ref()) {
+        Some(arrival) => Either::Left(arrival.answer(
+            exchange,
+            Box::pin(answer_untraced(exchange, request, served)),
+        )),
+        None => Either::Right(answer_untraced(exchange, request, served)),
     }
-    answer_untraced(exchange, request, served).await
+}
+
+/// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`.
+#[cfg(not(feature = "otel"))]
+fn answer<'a>(
+    exchange: &'a Exchange,
+    request: Request,
+    served: Option<Result<Served, ErrorObject>>,
+) -> impl Future<Output = Reply> + 'a {
+    answer_untraced(exchange, request, served)
 }
 
 /// [`answer`], without a span for a request the layers never saw.
@@ -125,8 +136,6 @@ async fn method_of(
         async move { list(exchange, what, params, |page| respond(page, listed)) }
     };
     let answered = |(json, kind): (String, Kind)| respond(&json, kind);
-    let done =
-        |json: fn(&Exchange) -> String| async move { Ok(respond(&json(exchange), Kind::Complete)) };
     match (method, era) {
         ("tools/call", _) if core.offers_tools() => {
             let params = parse(params.as_deref())?;
@@ -156,6 +165,28 @@ async fn method_of(
         ("resources/templates/list", _) if core.offers_resources() => {
             around.run(None, list_of(Listed::ResourceTemplates)).await
         }
+        // The other methods are rarer, and their futures larger: boxed, so that the calls and
+        // lists above move and keep a smaller future.
+        _ => Box::pin(rest_of(exchange, id, (method, params), served, around)).await,
+    }
+}
+
+/// Serves the methods [`method_of`] does not: completions, subscriptions, tasks, `ping`,
+/// `server/discover`, `logging/setLevel`, and any unknown method (`-32601`).
+async fn rest_of(
+    exchange: &Exchange,
+    id: &RequestId,
+    (method, params): (&str, Option<Box<RawValue>>),
+    served: Served,
+    around: Around<'_>,
+) -> Result<String, ErrorObject> {
+    let core = &exchange.core;
+    let era = served.era;
+    let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
+    let answered = |(json, kind): (String, Kind)| respond(&json, kind);
+    let done =
+        |json: fn(&Exchange) -> String| async move { Ok(respond(&json(exchange), Kind::Complete)) };
+    match (method, era) {
         ("completion/complete", _) if core.completer.is_some() => {
             let params = parse(params.as_deref())?;
             completion::admit(exchange, &params)?;
