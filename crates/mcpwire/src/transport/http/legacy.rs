@@ -122,7 +122,7 @@ pub(super) async fn request(
     if let Err(refused) = started {
         return reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
     }
-    let work = async move { answer.await.ok() };
+    let work = Box::pin(async move { answer.await.ok() });
     resume::answer(endpoint, session, activity, &id, work, lines).await
 }
 

@@ -57,12 +57,14 @@ pub(super) async fn handle(
         grant: caller.grant.clone(),
         mismatch: None,
     };
-    let work = async move {
+    // Boxed where it is made: the futures around this one (the HTTP handler's, moved whole
+    // by each service wrapper on the way in) then hold a pointer, not the request's whole work.
+    let work = Box::pin(async move {
         let unfinished = Unfinished;
         let reply = respond_served(&exchange, request, served).await;
         std::mem::forget(unfinished);
         Some(reply)
-    };
+    });
     reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await
 }
 

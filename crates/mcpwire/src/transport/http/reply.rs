@@ -82,11 +82,7 @@ pub(super) enum Decision {
 }
 
 /// Waits for the handler's reply or its first line.
-pub(super) async fn decide<F>(work: F, mut lines: Receiver<String>) -> Decision
-where
-    F: Future<Output = Option<Reply>> + Send + 'static,
-{
-    let mut work: Work = Box::pin(work);
+pub(super) async fn decide(mut work: Work, mut lines: Receiver<String>) -> Decision {
     let mut queue = VecDeque::new();
     tokio::select! {
         biased;
@@ -112,15 +108,12 @@ where
 
 /// Answers with JSON when `work` finishes before `lines` yields, else with SSE. `work` yields
 /// `None` when the request was cancelled: the stream then ends without a response.
-pub(super) async fn answer<F>(
-    work: F,
+pub(super) async fn answer(
+    work: Work,
     lines: Receiver<String>,
     era: Era,
     keep_alive: Duration,
-) -> Response
-where
-    F: Future<Output = Option<Reply>> + Send + 'static,
-{
+) -> Response {
     match decide(work, lines).await {
         Decision::Json(reply) => finished(era, reply),
         Decision::Stream { queue, work, lines } => {

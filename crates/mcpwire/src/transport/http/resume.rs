@@ -13,13 +13,11 @@ use super::http_session::{Activity, HttpSession};
 use super::reply::{self, Decision, Work};
 use super::sse;
 use crate::context::CLOSE_STREAM;
-use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::RequestId;
 use axum::response::Response;
 use futures_util::StreamExt;
 use std::collections::VecDeque;
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc::error::TrySendError;
@@ -30,17 +28,14 @@ const RETRY: Duration = Duration::from_secs(1);
 
 /// Answers a session request: JSON when the handler finishes before sending anything, else a
 /// resumable event stream. `activity` (the client's connection) lasts as long as the response.
-pub(super) async fn answer<F>(
+pub(super) async fn answer(
     endpoint: &Endpoint,
     session: Arc<HttpSession>,
     activity: Activity,
     request_id: &RequestId,
-    work: F,
+    work: Work,
     lines: Receiver<String>,
-) -> Response
-where
-    F: Future<Output = Option<Reply>> + Send + 'static,
-{
+) -> Response {
     let (queue, work, lines) = match reply::decide(work, lines).await {
         Decision::Json(reply) => {
             return reply::finished(Era::Legacy, reply);
