@@ -427,6 +427,9 @@ async fn requests_answered_before_the_layers_are_traced_once_too() {
                 )
                 .await;
             assert!(unknown.is_err(), "{unknown:?}");
+            // A method the server does not answer: named `_OTHER`, never the client's text.
+            let made_up = client.request("made/up-method", json!({})).await;
+            assert!(made_up.is_err(), "{made_up:?}");
             let ordered = client
                 .call_tool("order_book", json!({"title": "Dune"}))
                 .await;
@@ -439,6 +442,7 @@ async fn requests_answered_before_the_layers_are_traced_once_too() {
                 let trace = in_trace(spans, &trace_id);
                 !named(&trace, "tools/call").is_empty()
                     && !named(&trace, "tools/call order_book").is_empty()
+                    && !named(&trace, "_OTHER").is_empty()
             })
             .await;
         let trace = in_trace(&spans, &trace_id);
@@ -462,6 +466,15 @@ async fn requests_answered_before_the_layers_are_traced_once_too() {
             "{context}"
         );
         assert_eq!(refused.status, 2, "{context}");
+        let other = one(&trace, "_OTHER");
+        assert_eq!(other.attr("mcp.method.name"), Some("_OTHER"), "{context}");
+        assert_eq!(other.attr("error.type"), Some("-32601"), "{context}");
+        assert!(
+            trace
+                .iter()
+                .all(|s| s.kind != SERVER || !s.name.contains("made/up")),
+            "{context}"
+        );
         // The caller's span is its parent: the client's CLIENT span of the same call.
         let parent = trace
             .iter()

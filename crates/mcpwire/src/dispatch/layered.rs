@@ -239,23 +239,7 @@ fn kind_of(kind: ResultKind) -> Kind {
 
 /// The method's name as the request keeps it: borrowed for the methods the server knows.
 fn method_name(method: &str) -> Cow<'static, str> {
-    const KNOWN: &[&str] = &[
-        "tools/list",
-        "prompts/list",
-        "resources/list",
-        "resources/templates/list",
-        "completion/complete",
-        "ping",
-        "server/discover",
-        "tasks/get",
-        "tasks/update",
-        "tasks/cancel",
-        "subscriptions/listen",
-        "resources/subscribe",
-        "resources/unsubscribe",
-        "logging/setLevel",
-    ];
-    match KNOWN.iter().find(|known| **known == method) {
+    match crate::protocol::methods::known(method) {
         Some(known) => Cow::Borrowed(known),
         None => Cow::Owned(method.chars().take(128).collect()),
     }

@@ -168,6 +168,7 @@ impl Service<McpRequest> for TracingService {
     fn call(&mut self, request: McpRequest) -> McpFuture {
         let started = Instant::now();
         let method = request.method();
+        let named = trace::method_attribute(method);
         let target = request.target();
         let request_trace = request.context().trace();
         let parent = request_trace.remote().unwrap_or_else(OtelContext::current);
@@ -178,7 +179,7 @@ impl Service<McpRequest> for TracingService {
         };
         // The measurement's attributes: the low-cardinality ones.
         let mut measured = Vec::with_capacity(6);
-        measured.push(KeyValue::new(key::METHOD, method.to_owned()));
+        measured.push(KeyValue::new(key::METHOD, named));
         measured.push(KeyValue::new(
             key::PROTOCOL_VERSION,
             request.protocol_version().to_owned(),
@@ -215,7 +216,7 @@ impl Service<McpRequest> for TracingService {
         }
         let tracer = &self.shared.tracer;
         let span = tracer
-            .span_builder(trace::span_name(method, target))
+            .span_builder(trace::span_name(named, target))
             .with_kind(SpanKind::Server)
             .with_attributes(attributes)
             .start_with_context(tracer, &parent);
@@ -281,7 +282,8 @@ impl Tracing {
     /// time it took) and a duration measurement.
     pub(crate) fn record_unlayered(&self, request: Unlayered<'_>) {
         let mut measured = Vec::with_capacity(5);
-        measured.push(KeyValue::new(key::METHOD, request.method.to_owned()));
+        let named = trace::method_attribute(request.method);
+        measured.push(KeyValue::new(key::METHOD, named));
         if let Some(version) = request.protocol_version {
             measured.push(KeyValue::new(key::PROTOCOL_VERSION, version.to_owned()));
         }
@@ -300,7 +302,7 @@ impl Tracing {
         let tracer = &self.shared.tracer;
         let (started, started_at) = request.started;
         let span = tracer
-            .span_builder(request.method.to_owned())
+            .span_builder(named)
             .with_kind(SpanKind::Server)
             .with_start_time(started_at)
             .with_attributes(attributes)

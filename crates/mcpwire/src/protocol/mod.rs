@@ -40,6 +40,8 @@ pub(crate) mod lifecycle;
 pub(crate) mod list_changed;
 pub(crate) mod logging;
 pub(crate) mod meta;
+#[cfg(feature = "server")]
+pub(crate) mod methods;
 mod pagination;
 pub(crate) mod progress;
 pub(crate) mod prompts;

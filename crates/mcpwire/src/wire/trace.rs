@@ -187,6 +187,13 @@ pub(crate) fn span_name(method: &str, target: Option<&str>) -> Cow<'static, str>
     }
 }
 
+/// `mcp.method.name` of a request to the server: the method, when it is one the server answers;
+/// `_OTHER` for any other, so that a client cannot make up span names and metric series.
+#[cfg(feature = "server")]
+pub(crate) fn method_attribute(method: &str) -> &'static str {
+    crate::protocol::methods::known(method).unwrap_or("_OTHER")
+}
+
 /// The attributes that name what a request is for: `gen_ai.tool.name` and
 /// `gen_ai.operation.name` (`execute_tool`) for a tool call, `gen_ai.prompt.name`, and (on
 /// spans only, `uri_too`) `mcp.resource.uri`.
