@@ -20,7 +20,7 @@ use common::{
     HttpExample, example_bin, free_port, peer_python_server, run_with_deadline, workspace_root,
 };
 use mcpwire::client::{Client, EraChoice};
-use otel_support::{CLIENT, INTERNAL, Receiver, SERVER, Span, dump, one};
+use otel_support::{CLIENT, Exporting, INTERNAL, SERVER, Span, dump, exporting, one};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::Command;
@@ -29,40 +29,10 @@ use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(30);
 
-struct Setup {
-    receiver: Receiver,
-    runtime: tokio::runtime::Runtime,
-    _telemetry: mcpwire::otel::Telemetry,
-}
-
 /// The receiver and our own export to it (for our client), once per process.
-fn setup() -> &'static Setup {
-    static SETUP: OnceLock<Setup> = OnceLock::new();
-    SETUP.get_or_init(|| std::thread::spawn(start).join().unwrap())
-}
-
-fn start() -> Setup {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let receiver = runtime.block_on(Receiver::start());
-    // SAFETY: set once, before any test of this binary goes past `setup()` (they all wait on
-    // its `OnceLock`); nothing else here writes the environment.
-    unsafe {
-        std::env::set_var("OTEL_EXPORTER_OTLP_ENDPOINT", &receiver.url);
-        std::env::set_var("OTEL_BSP_SCHEDULE_DELAY", "50");
-        std::env::remove_var("OTEL_SERVICE_NAME");
-    }
-    let telemetry = runtime
-        .block_on(async { mcpwire::otel::init("mcpwire-test-client") })
-        .unwrap();
-    Setup {
-        receiver,
-        runtime,
-        _telemetry: telemetry,
-    }
+fn setup() -> &'static Exporting {
+    static SETUP: OnceLock<Exporting> = OnceLock::new();
+    SETUP.get_or_init(|| exporting("mcpwire-test-client"))
 }
 
 /// The Python interpreter of the venv with the OpenTelemetry SDK (`MCP_PEER_PYTHON_OTEL`).

@@ -18,7 +18,9 @@ use mcpwire::protocol::{ElicitAction, ElicitResult};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::trace::{TraceContextExt, Tracer};
 use opentelemetry::{Context as OtelContext, global};
-use otel_support::{CLIENT, INTERNAL, Receiver, SERVER, Span, dump, named, one};
+use otel_support::{
+    CLIENT, Exporting, INTERNAL, Receiver, SERVER, Span, dump, exporting, named, one,
+};
 use serde_json::json;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -30,46 +32,10 @@ const ERAS: [(EraChoice, &str); 2] = [
     (EraChoice::Modern, "2026-07-28"),
 ];
 
-struct Setup {
-    receiver: Receiver,
-    _telemetry: mcpwire::otel::Telemetry,
-    _runtime: tokio::runtime::Runtime,
-}
-
-/// The receiver, and `otel::init` pointed at it (once per process, on a runtime of its own that
-/// outlives each test's).
+/// The receiver, and `otel::init` pointed at it (once per process).
 fn receiver() -> &'static Receiver {
-    static SETUP: OnceLock<Setup> = OnceLock::new();
-    &SETUP
-        .get_or_init(|| std::thread::spawn(start).join().unwrap())
-        .receiver
-}
-
-/// Starts the receiver and the export (on a thread outside the tests' runtimes).
-fn start() -> Setup {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let receiver = runtime.block_on(Receiver::start());
-    // SAFETY: set once, before any test of this binary goes past `receiver()` (they
-    // all wait on this `OnceLock`), and nothing else in this process writes the
-    // environment.
-    unsafe {
-        std::env::set_var("OTEL_EXPORTER_OTLP_ENDPOINT", &receiver.url);
-        std::env::set_var("OTEL_BSP_SCHEDULE_DELAY", "50");
-        std::env::set_var("OTEL_METRIC_EXPORT_INTERVAL", "200");
-        std::env::remove_var("OTEL_SERVICE_NAME");
-    }
-    let telemetry = runtime
-        .block_on(async { mcpwire::otel::init("otel-shop") })
-        .unwrap();
-    Setup {
-        receiver,
-        _telemetry: telemetry,
-        _runtime: runtime,
-    }
+    static SETUP: OnceLock<Exporting> = OnceLock::new();
+    &SETUP.get_or_init(|| exporting("otel-shop")).receiver
 }
 
 #[derive(Clone, Debug)]

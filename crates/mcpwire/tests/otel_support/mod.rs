@@ -316,3 +316,43 @@ pub fn one<'a>(spans: &'a [Span], name: &str) -> &'a Span {
         ),
     }
 }
+
+/// A [`Receiver`], and `mcpwire::otel::init` exporting to it, on a runtime of their own that
+/// outlives each test's.
+pub struct Exporting {
+    pub receiver: Receiver,
+    pub runtime: tokio::runtime::Runtime,
+    _telemetry: mcpwire::otel::Telemetry,
+}
+
+/// Starts the receiver and `mcpwire::otel::init(service)` pointed at it, on a thread outside
+/// the tests' runtimes. Call it once per test binary (behind a `OnceLock`), before any test
+/// reads the environment: it sets the `OTEL_*` variables the export reads.
+pub fn exporting(service: &'static str) -> Exporting {
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let receiver = runtime.block_on(Receiver::start());
+        // SAFETY: called once per process, before any test goes past the `OnceLock` it sits
+        // behind (they all wait on it), and nothing else in the process writes the environment.
+        unsafe {
+            std::env::set_var("OTEL_EXPORTER_OTLP_ENDPOINT", &receiver.url);
+            std::env::set_var("OTEL_BSP_SCHEDULE_DELAY", "50");
+            std::env::set_var("OTEL_METRIC_EXPORT_INTERVAL", "200");
+            std::env::remove_var("OTEL_SERVICE_NAME");
+        }
+        let telemetry = runtime
+            .block_on(async { mcpwire::otel::init(service) })
+            .unwrap();
+        Exporting {
+            receiver,
+            runtime,
+            _telemetry: telemetry,
+        }
+    })
+    .join()
+    .unwrap()
+}
