@@ -1,6 +1,7 @@
 //! The examples' command line: stdio by default, Streamable HTTP with `--http ADDR`, protected
 //! with `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`, behind the proxies
-//! `MCP_TRUSTED_PROXIES` lists (comma-separated addresses or networks), as one replica of a fleet
+//! `MCP_TRUSTED_PROXIES` lists (comma-separated addresses or networks; the client named in
+//! `X-Forwarded-For`, or in `Forwarded` with `MCP_FORWARDING_HEADER=forwarded`), as one replica of a fleet
 //! when `MCP_REDIS_URL` is set (`redis://HOST:PORT` or `unix:///path/redis.sock`; sessions,
 //! streams, questions, changes and the `#[tool(once)]` record shared in Redis under
 //! `mcp:{server name}:`, this replica named by `MCP_REPLICA_ID`, random by default), so each
@@ -83,6 +84,16 @@ async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) 
     // `HttpServer::trusted_proxies`).
     if let Ok(proxies) = std::env::var("MCP_TRUSTED_PROXIES") {
         http = http.trusted_proxies(proxies.split(',').filter(|p| !p.trim().is_empty()));
+    }
+    // The header the balancer writes: `X-Forwarded-For` unless `MCP_FORWARDING_HEADER=forwarded`.
+    if let Ok(name) = std::env::var("MCP_FORWARDING_HEADER") {
+        use mcpwire::transport::http::ForwardingHeader;
+        let header = ForwardingHeader::from_name(&name).ok_or_else(|| {
+            Error::Startup(format!(
+                "MCP_FORWARDING_HEADER={name:?}: expected x-forwarded-for or forwarded"
+            ))
+        })?;
+        http = http.forwarding_header(header);
     }
     let http = match auth {
         Some(auth) => auth.protect(http),

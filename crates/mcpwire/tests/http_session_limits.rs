@@ -233,6 +233,52 @@ async fn behind_a_trusted_proxy_anonymous_callers_are_told_apart_by_their_forwar
 }
 
 #[tokio::test]
+async fn a_client_cannot_pick_its_address_with_a_forwarded_header_the_proxy_passes_through() {
+    // nginx and HAProxy as documented append the peer to X-Forwarded-For and pass the client's
+    // own `Forwarded` through untouched. An anonymous attacker who sends a fresh `Forwarded:
+    // for=` with every `initialize` must still count as the one network it is.
+    let http = server(Arc::default()).http().max_sessions(4);
+    let server = start_http(http.trusted_proxies(["127.0.0.1"])).await;
+    let victim = server
+        .initialize_with(&[("x-forwarded-for", "203.0.113.7")])
+        .await;
+    for n in 0..20 {
+        let made_up = format!("for=192.0.2.{n}");
+        server
+            .initialize_with(&[
+                ("forwarded", made_up.as_str()),
+                ("x-forwarded-for", "198.51.100.9"),
+            ])
+            .await;
+    }
+    assert_eq!(server.legacy(&victim, &add_call(1)).await.status(), 200);
+}
+
+#[tokio::test]
+async fn behind_a_proxy_writing_forwarded_its_for_names_the_client_and_x_forwarded_for_is_ignored()
+{
+    let http = server(Arc::default())
+        .http()
+        .max_sessions(4)
+        .trusted_proxies(["127.0.0.1"])
+        .forwarding_header(mcpwire::transport::http::ForwardingHeader::Forwarded);
+    let server = start_http(http).await;
+    let victim = server
+        .initialize_with(&[("forwarded", "for=203.0.113.7")])
+        .await;
+    for n in 0..20 {
+        let made_up = format!("192.0.2.{n}");
+        server
+            .initialize_with(&[
+                ("x-forwarded-for", made_up.as_str()),
+                ("forwarded", "for=198.51.100.9"),
+            ])
+            .await;
+    }
+    assert_eq!(server.legacy(&victim, &add_call(1)).await.status(), 200);
+}
+
+#[tokio::test]
 async fn without_trusted_proxies_every_caller_behind_the_proxy_is_one_owner() {
     let server = start_http(server(Arc::default()).http().max_sessions(4)).await;
     let victim = server

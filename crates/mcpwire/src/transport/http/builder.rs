@@ -4,7 +4,7 @@ use super::endpoint::{Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::fleet::{Fleet, random_replica_id};
 use super::origin::HostPolicy;
-use super::proxies::{NotANetwork, TrustedProxies};
+use super::proxies::{ForwardingHeader, NotANetwork, TrustedProxies};
 use super::routes;
 use super::serve::run;
 use super::sessions::SessionLimits;
@@ -295,11 +295,12 @@ impl HttpServer {
     }
 
     /// The proxies (addresses like `10.0.0.5`, networks like `10.0.0.0/8`) whose forwarding
-    /// headers name the client: for a request from one of them, the client's address (which
+    /// header names the client: for a request from one of them, the client's address (which
     /// anonymous 2025-11-25 sessions are counted by, for fair eviction) is taken from
-    /// `Forwarded` (RFC 7239), else `X-Forwarded-For`, as the right-most address that is not
-    /// itself a trusted proxy. From any other peer those headers are ignored (default: no
-    /// trusted proxy). Behind nginx or HAProxy on the same machine, that is `127.0.0.1`.
+    /// `X-Forwarded-For` (or the header [`HttpServer::forwarding_header`] chose), as the
+    /// right-most address that is not itself a trusted proxy. From any other peer forwarding
+    /// headers are ignored (default: no trusted proxy). Behind nginx or HAProxy on the same
+    /// machine, that is `127.0.0.1`.
     ///
     /// An entry that is neither an address nor a network fails start-up.
     ///
@@ -325,11 +326,36 @@ impl HttpServer {
     {
         match TrustedProxies::parse(proxies) {
             Ok(trusted) => {
-                self.settings.trusted_proxies = trusted;
+                let header = self.settings.trusted_proxies.header();
+                self.settings.trusted_proxies = trusted.reading(header);
                 self.bad_proxy = None;
             }
             Err(NotANetwork(entry)) => self.bad_proxy = Some(entry),
         }
+        self
+    }
+
+    /// The one header a [trusted proxy](HttpServer::trusted_proxies) names the client in:
+    /// [`ForwardingHeader::XForwardedFor`] (the default) or [`ForwardingHeader::Forwarded`].
+    /// The other is never read, not even when the chosen one is missing: the balancer writes
+    /// one of them and passes the other through from the client, who could otherwise pick its
+    /// own address. Choose the header your balancer writes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::transport::http::ForwardingHeader;
+    ///
+    /// let server = McpServer::new("demo")
+    ///     .http()
+    ///     .trusted_proxies(["127.0.0.1"])
+    ///     .forwarding_header(ForwardingHeader::Forwarded);
+    /// # drop(server);
+    /// ```
+    pub fn forwarding_header(mut self, header: ForwardingHeader) -> Self {
+        let trusted = std::mem::take(&mut self.settings.trusted_proxies);
+        self.settings.trusted_proxies = trusted.reading(header);
         self
     }
 

@@ -66,6 +66,7 @@ mod sse;
 
 pub use builder::HttpServer;
 pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};
+pub use proxies::ForwardingHeader;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis::RedisFleet;

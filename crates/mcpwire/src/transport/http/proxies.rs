@@ -1,18 +1,73 @@
 //! Trusted proxies: behind a load balancer every request comes from the balancer's address, so
 //! anonymous 2025-11-25 sessions would all count as one network. When the peer is a configured
-//! trusted proxy, the client's address is taken from `Forwarded` (RFC 7239), else
-//! `X-Forwarded-For`: the right-most address that is not itself a trusted proxy (the one the
-//! nearest trusted proxy saw). From any other peer those headers are ignored: anyone can send
-//! them.
+//! trusted proxy, the client's address is taken from the one forwarding header the operator
+//! chose ([`ForwardingHeader`]: `X-Forwarded-For` by default, or `Forwarded`, RFC 7239): the
+//! right-most address that is not itself a trusted proxy (the one the nearest trusted proxy saw).
+//! The other header is never read, not even as a fallback: a balancer sets or appends one of
+//! them, and passes the other through from the client as it came. From any other peer both are
+//! ignored: anyone can send them.
 
 use http::HeaderMap;
 use ipnet::IpNet;
 use std::net::IpAddr;
 
-/// The proxies whose forwarding headers are believed.
+/// The proxies whose forwarding header is believed, and which header that is.
 #[derive(Clone, Debug, Default)]
 pub(super) struct TrustedProxies {
     networks: Vec<IpNet>,
+    header: ForwardingHeader,
+}
+
+/// The one header a trusted proxy names the client in
+/// ([`HttpServer::forwarding_header`](super::HttpServer::forwarding_header)).
+///
+/// Only the header the balancer itself writes can be believed: it appends the address it saw to
+/// that header, whatever the client put there before; any other header the client sent comes
+/// through untouched. nginx (`proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for`) and
+/// HAProxy (`option forwardfor`) write `X-Forwarded-For`, the default.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::McpServer;
+/// use mcpwire::transport::http::ForwardingHeader;
+///
+/// // Behind a proxy that appends `for=` to `Forwarded` (RFC 7239) instead.
+/// let server = McpServer::new("demo")
+///     .http()
+///     .trusted_proxies(["10.0.0.0/8"])
+///     .forwarding_header(ForwardingHeader::Forwarded);
+/// # drop(server);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ForwardingHeader {
+    /// `X-Forwarded-For: client, proxy1, …` (the default).
+    #[default]
+    XForwardedFor,
+    /// `Forwarded: for=client, for=proxy1` (RFC 7239).
+    Forwarded,
+}
+
+impl ForwardingHeader {
+    /// Reads the header's name: `x-forwarded-for` or `forwarded` (any case); `None` for
+    /// anything else.
+    ///
+    /// ```
+    /// use mcpwire::transport::http::ForwardingHeader;
+    ///
+    /// assert_eq!(ForwardingHeader::from_name("Forwarded"), Some(ForwardingHeader::Forwarded));
+    /// assert_eq!(ForwardingHeader::from_name("x-real-ip"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        let name = name.trim();
+        if name.eq_ignore_ascii_case("x-forwarded-for") {
+            Some(Self::XForwardedFor)
+        } else if name.eq_ignore_ascii_case("forwarded") {
+            Some(Self::Forwarded)
+        } else {
+            None
+        }
+    }
 }
 
 /// An entry that is neither an address nor a network.
@@ -36,7 +91,21 @@ impl TrustedProxies {
                     .map_err(|_| NotANetwork(entry.to_owned()))
             })
             .collect::<Result<_, _>>()?;
-        Ok(Self { networks })
+        Ok(Self {
+            networks,
+            header: ForwardingHeader::default(),
+        })
+    }
+
+    /// Names the client from `header` alone.
+    pub(super) fn reading(mut self, header: ForwardingHeader) -> Self {
+        self.header = header;
+        self
+    }
+
+    /// The header the client is named in.
+    pub(super) fn header(&self) -> ForwardingHeader {
+        self.header
     }
 
     fn trusts(&self, address: IpAddr) -> bool {
@@ -51,11 +120,9 @@ impl TrustedProxies {
         if !self.trusts(peer) {
             return peer;
         }
-        let forwarded = forwarded_for(headers);
-        let chain = if forwarded.is_empty() {
-            x_forwarded_for(headers)
-        } else {
-            forwarded
+        let chain = match self.header {
+            ForwardingHeader::XForwardedFor => x_forwarded_for(headers),
+            ForwardingHeader::Forwarded => forwarded_for(headers),
         };
         // Right to left: the addresses our own proxies added, then the first one they did not.
         chain
@@ -164,8 +231,33 @@ mod tests {
     }
 
     #[test]
-    fn forwarded_wins_over_x_forwarded_for_and_reads_every_node_form() {
-        let proxies = TrustedProxies::parse(["::1", "127.0.0.1"]).unwrap();
+    fn only_the_chosen_header_is_read_never_the_other_as_a_fallback() {
+        let proxies = TrustedProxies::parse(["127.0.0.1"]).unwrap();
+        // The balancer appended to X-Forwarded-For; the client's own Forwarded came through.
+        let spoofed = headers(&[
+            ("forwarded", "for=192.0.2.99"),
+            ("x-forwarded-for", "203.0.113.7"),
+        ]);
+        assert_eq!(
+            proxies.client_of(ip("127.0.0.1"), &spoofed),
+            ip("203.0.113.7")
+        );
+        let only_forwarded = headers(&[("forwarded", "for=192.0.2.99")]);
+        assert_eq!(
+            proxies.client_of(ip("127.0.0.1"), &only_forwarded),
+            ip("127.0.0.1")
+        );
+        let rfc = proxies.clone().reading(ForwardingHeader::Forwarded);
+        assert_eq!(rfc.client_of(ip("127.0.0.1"), &spoofed), ip("192.0.2.99"));
+        let only_x = headers(&[("x-forwarded-for", "203.0.113.7")]);
+        assert_eq!(rfc.client_of(ip("127.0.0.1"), &only_x), ip("127.0.0.1"));
+    }
+
+    #[test]
+    fn forwarded_reads_every_node_form() {
+        let proxies = TrustedProxies::parse(["::1", "127.0.0.1"])
+            .unwrap()
+            .reading(ForwardingHeader::Forwarded);
         let both = headers(&[
             (
                 "forwarded",
