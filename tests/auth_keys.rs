@@ -126,6 +126,53 @@ async fn keys_older_than_their_maximum_age_are_fetched_again() {
     assert_eq!(endpoint.asked.load(SeqCst), 4);
 }
 
+/// A token from `key` for alice, expiring `seconds` from now.
+fn expiring_token(key: &Key, seconds: u64) -> String {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let claims = json!({"iss": ISSUER, "aud": AUDIENCE, "sub": "alice", "exp": now + seconds});
+    let mut header = Header::new(Algorithm::ES256);
+    header.kid = Some(key.kid.clone());
+    encode(&header, &claims, &key.private).unwrap()
+}
+
+#[tokio::test]
+async fn a_reused_token_is_refused_once_it_expires() {
+    let key = Key::new("k1");
+    let endpoint = Arc::new(Endpoint::default());
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&key]));
+    let base = serve(endpoint.clone()).await;
+    let checks = verifier(&base).leeway(0);
+    let token = expiring_token(&key, 2);
+    assert!(checks.verify(&token).await.is_ok());
+    assert!(checks.verify(&token).await.is_ok(), "reused");
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let refused = checks.verify(&token).await.unwrap_err();
+    assert!(matches!(refused, TokenError::Invalid(_)), "{refused:?}");
+}
+
+#[tokio::test]
+async fn a_changed_key_set_drops_the_tokens_verified_with_the_old_one() {
+    let old = Key::new("k1");
+    let endpoint = Arc::new(Endpoint::default());
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&old]));
+    let base = serve(endpoint.clone()).await;
+    let checks = verifier(&base).refetch_cooldown(Duration::ZERO);
+    let token = old.token();
+    assert!(checks.verify(&token).await.is_ok());
+    // The authorization server replaces its key; a token naming the new one makes the server
+    // fetch the set again.
+    let new = Key::new("k2");
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&new]));
+    assert!(checks.verify(&token).await.is_ok(), "no fetch yet");
+    assert!(checks.verify(&new.token()).await.is_ok());
+    assert_eq!(endpoint.asked.load(SeqCst), 2);
+    let refused = checks.verify(&token).await.unwrap_err();
+    assert!(matches!(refused, TokenError::Invalid(_)), "{refused:?}");
+}
+
 #[tokio::test]
 async fn failed_fetches_count_toward_the_cooldown() {
     let key = Key::new("k1");

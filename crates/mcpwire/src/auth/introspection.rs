@@ -1,6 +1,7 @@
 //! `IntrospectionVerifier`: opaque tokens, asked of the authorization server (RFC 7662).
 
 use super::body::read_capped;
+use super::token_cache::{TokenCache, TokenKey};
 use super::{TokenError, TokenVerifier, VerifiedToken};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -12,9 +13,6 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How long asking the introspection endpoint may take.
 const TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The most answers kept (by a hash of the token, never the token itself).
-const MAX_CACHED: usize = 10_000;
 
 /// The largest introspection answer read.
 const MAX_ANSWER_BYTES: usize = 64 * 1024;
@@ -32,7 +30,9 @@ const REFUSALS_FOR: Duration = Duration::from_secs(10);
 /// A token passes when the answer says `active: true`, names a subject (`sub`, else
 /// `username`), its `aud` names the audience, `iss` (when given) is the issuer, and `exp` (when
 /// given) is in the future. Answers are cached by a SHA-256 of the token until the earlier of
-/// its `exp` and the cache time (60 s by default), at most 10,000 of them. Refusals (an
+/// its `exp` and the cache time (60 s by default), at most 10,000 of them (the one that would
+/// expire soonest makes room; a token over 4 KiB is asked about every time), `exp` checked
+/// again on every use, as [`JwtVerifier`](super::JwtVerifier) keeps its tokens. Refusals (an
 /// inactive token, another audience, …) are cached too, briefly (10 s by default, at most
 /// 10,000), so that the same bogus token sent again and again is asked about once; an
 /// endpoint that could not be reached is never cached. Answers are read up to 64 KiB, with or
@@ -57,12 +57,12 @@ pub struct IntrospectionVerifier {
     client_secret: String,
     audience: String,
     issuer: Option<String>,
-    cache_for: Duration,
     refusals_for: Duration,
     http: reqwest::Client,
-    cache: Mutex<HashMap<[u8; 32], (VerifiedToken, SystemTime)>>,
+    /// Answers that passed.
+    verified: TokenCache,
     /// Refusals: why, and until when.
-    refused: Mutex<HashMap<[u8; 32], (String, Instant)>>,
+    refused: Mutex<HashMap<TokenKey, (String, Instant)>>,
 }
 
 impl IntrospectionVerifier {
@@ -80,10 +80,9 @@ impl IntrospectionVerifier {
             client_secret: client_secret.into(),
             audience: audience.into(),
             issuer: None,
-            cache_for: Duration::from_secs(60),
             refusals_for: REFUSALS_FOR,
             http: reqwest::Client::new(),
-            cache: Mutex::new(HashMap::new()),
+            verified: TokenCache::new(),
             refused: Mutex::new(HashMap::new()),
         }
     }
@@ -110,7 +109,7 @@ impl IntrospectionVerifier {
     /// # drop(v);
     /// ```
     pub fn cache_for(mut self, duration: Duration) -> Self {
-        self.cache_for = duration;
+        self.verified.kept_for = duration;
         self
     }
 
@@ -129,12 +128,12 @@ impl IntrospectionVerifier {
     }
 
     async fn check(&self, token: &str) -> Result<VerifiedToken, TokenError> {
-        let key: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-        let now = SystemTime::now();
-        if let Some((verified, until)) = self.cache.lock().expect("cache lock").get(&key)
-            && *until > now
+        let key: TokenKey = Sha256::digest(token.as_bytes()).into();
+        let kept = self.verified.key(token);
+        if let Some(kept) = &kept
+            && let Some(verified) = self.verified.get(kept, 0, 0)
         {
-            return Ok(verified.clone());
+            return Ok(verified);
         }
         if let Some((why, until)) = self.refused.lock().expect("cache lock").get(&key)
             && *until > Instant::now()
@@ -151,20 +150,14 @@ impl IntrospectionVerifier {
                 return Err(refusal);
             }
         };
-        let mut until = now + self.cache_for;
-        if let Some(exp) = verified.expires_at {
-            until = until.min(UNIX_EPOCH + Duration::from_secs(exp));
-        }
-        let mut cache = self.cache.lock().expect("cache lock");
-        cache.retain(|_, (_, until)| *until > now);
-        if cache.len() < MAX_CACHED && !self.cache_for.is_zero() {
-            cache.insert(key, (verified.clone(), until));
+        if let Some(kept) = kept {
+            self.verified.insert(kept, &verified, 0, 0, Duration::MAX);
         }
         Ok(verified)
     }
 
     /// Keeps a refusal for a while (when there is room, after dropping the expired ones).
-    fn remember_refusal(&self, key: [u8; 32], why: &str) {
+    fn remember_refusal(&self, key: TokenKey, why: &str) {
         if self.refusals_for.is_zero() {
             return;
         }

@@ -4,8 +4,10 @@ use super::TokenError;
 use super::body::read_capped;
 use jsonwebtoken::DecodingKey;
 use jsonwebtoken::jwk::{Jwk, JwkSet};
+use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, RwLock};
 
@@ -88,6 +90,8 @@ impl JwksSource {
 #[derive(Default)]
 struct Fetched {
     keys: Vec<Key>,
+    /// A SHA-256 of the set as fetched, to tell a changed set from the same one again.
+    digest: [u8; 32],
     /// When `keys` were fetched (`None`: never).
     at: Option<Instant>,
     /// When a fetch was last tried, and why it failed if it did.
@@ -104,6 +108,8 @@ pub(super) struct KeyCache {
     http: reqwest::Client,
     fetched: RwLock<Fetched>,
     fetching: Mutex<()>,
+    /// Counts the changes of the key set: tokens verified with an older one are verified again.
+    generation: AtomicU64,
 }
 
 impl KeyCache {
@@ -115,7 +121,23 @@ impl KeyCache {
             http: reqwest::Client::new(),
             fetched: RwLock::new(Fetched::default()),
             fetching: Mutex::new(()),
+            generation: AtomicU64::new(0),
         }
+    }
+
+    /// How much longer the keys fetched may be used before they are fetched again (zero when
+    /// none are): a token verified with them is not reused past that.
+    pub(super) async fn fresh_for(&self) -> Duration {
+        match self.fetched.read().await.at {
+            Some(at) => self.max_age.saturating_sub(at.elapsed()),
+            None => Duration::ZERO,
+        }
+    }
+
+    /// The key set's generation: it changes whenever a fetch brings a set that differs from
+    /// the one before.
+    pub(super) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// The key named `kid` (or the only key, for a token that names none).
@@ -159,6 +181,12 @@ impl KeyCache {
         let now = Instant::now();
         match fetched {
             Ok(set) => {
+                let digest: [u8; 32] =
+                    Sha256::digest(serde_json::to_vec(&set).unwrap_or_default()).into();
+                if state.at.is_none() || digest != state.digest {
+                    self.generation.fetch_add(1, Ordering::AcqRel);
+                }
+                state.digest = digest;
                 state.keys = decoded(&set);
                 state.at = Some(now);
                 state.tried = Some((now, None));

@@ -1,6 +1,7 @@
 //! `JwtVerifier`: signed JWT access tokens, checked against a JWKS.
 
 use super::jwks::KeyCache;
+use super::token_cache::TokenCache;
 use super::{JwksSource, TokenError, TokenVerifier, VerifiedToken};
 use jsonwebtoken::{Algorithm, Validation, decode, decode_header};
 use serde_json::{Map, Value};
@@ -44,6 +45,8 @@ pub struct JwtVerifier {
     algorithms: Vec<Algorithm>,
     /// The claim checks (issuer, audience, required claims, leeway), set up once.
     validation: Validation,
+    /// Tokens verified lately.
+    verified: TokenCache,
 }
 
 impl JwtVerifier {
@@ -60,6 +63,7 @@ impl JwtVerifier {
             keys: KeyCache::new(jwks),
             algorithms: DEFAULT_ALGORITHMS.to_vec(),
             validation,
+            verified: TokenCache::new(),
         }
     }
 
@@ -126,7 +130,62 @@ impl JwtVerifier {
         self
     }
 
+    /// How long a verified token is reused without checking its signature again (60 s by
+    /// default; never past its `exp`, whose and `nbf`'s checks are made again on every use).
+    /// Tokens are kept by a SHA-256 of the token, at most 10,000 of them (the one that would
+    /// expire soonest makes room), none longer than 4 KiB; only valid tokens are kept, so
+    /// invalid ones cannot push them out. A token is not reused past the
+    /// [age](Self::keys_max_age) of the keys that verified it, and when a fetch brings a changed
+    /// key set every kept token is verified again on its next use: a withdrawn key stops
+    /// working within this bound. Zero verifies every request.
+    ///
+    /// Most clients send the same token with every request until it expires; verifying an
+    /// ES256 signature costs about 20 times what the rest of a small call does.
+    ///
+    /// ```
+    /// # use mcpwire::auth::{JwksSource, JwtVerifier};
+    /// let verifier = JwtVerifier::new("iss", "aud", JwksSource::parse("jwks.json"))
+    ///     .cache_for(std::time::Duration::from_secs(10));
+    /// # drop(verifier);
+    /// ```
+    pub fn cache_for(mut self, duration: std::time::Duration) -> Self {
+        self.verified.kept_for = duration;
+        self
+    }
+
+    /// The most verified tokens kept (10,000 by default; see [`cache_for`](Self::cache_for)).
+    ///
+    /// ```
+    /// # use mcpwire::auth::{JwksSource, JwtVerifier};
+    /// let verifier = JwtVerifier::new("iss", "aud", JwksSource::parse("jwks.json"))
+    ///     .cache_capacity(1_000);
+    /// # drop(verifier);
+    /// ```
+    pub fn cache_capacity(mut self, tokens: usize) -> Self {
+        self.verified.capacity = tokens;
+        self
+    }
+
     async fn check(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+        let key = self.verified.key(token);
+        let generation = self.keys.generation();
+        let leeway = self.validation.leeway;
+        if let Some(key) = &key
+            && let Some(verified) = self.verified.get(key, generation, leeway)
+        {
+            return Ok(verified);
+        }
+        let verified = self.verify_signed(token).await?;
+        if let Some(key) = key {
+            // The generation read before the keys were: a set fetched meanwhile is newer.
+            let fresh_for = self.keys.fresh_for().await;
+            self.verified
+                .insert(key, &verified, generation, leeway, fresh_for);
+        }
+        Ok(verified)
+    }
+
+    async fn verify_signed(&self, token: &str) -> Result<VerifiedToken, TokenError> {
         let invalid = |why: String| TokenError::Invalid(why);
         let header = decode_header(token).map_err(|e| invalid(format!("header: {e}")))?;
         if !self.algorithms.contains(&header.alg) {

@@ -54,6 +54,7 @@ mod jwks;
 mod jwt;
 mod layer;
 mod resource;
+mod token_cache;
 mod verified;
 mod verifier;
 
