@@ -266,3 +266,22 @@ async fn a_trusted_proxy_entry_that_is_no_network_fails_start_up() {
     let error = http.into_router().await.unwrap_err();
     assert!(error.to_string().contains("lb.internal"), "{error}");
 }
+
+#[tokio::test]
+async fn a_handshake_over_its_bound_is_refused_naming_size_and_limit() {
+    let server = start_http(server(Arc::default()).http().max_handshake_bytes(1024)).await;
+    let body = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion": LEGACY,
+        "capabilities": {"experimental": {"big": "x".repeat(2000)}},
+        "clientInfo": {"name": "test", "version": "1"}}});
+    let response = server.post_raw(body.to_string(), &[]).await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers().get("mcp-session-id").is_none());
+    let answer = json_of(response).await;
+    assert_eq!(answer["id"], 0);
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(answer["error"]["data"]["limit"], 1024);
+    assert!(answer["error"]["data"]["size"].as_u64().unwrap() > 2000);
+    // A usual handshake is well under it.
+    server.initialize().await;
+}

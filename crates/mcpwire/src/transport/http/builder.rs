@@ -75,6 +75,7 @@ impl McpServer {
                     lifetime: Duration::from_secs(24 * 60 * 60),
                     max: 10_000,
                     max_per_principal: 100,
+                    max_handshake_bytes: 16 * 1024,
                 },
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),

@@ -58,6 +58,19 @@ pub(super) async fn initialize(
         endpoint.sessions.end_here(&session.id);
         return reply::json(StatusCode::OK, answer.line);
     }
+    // What the session keeps of the handshake is held for its life (and, shared, in its record).
+    let kept = serde_json::to_string(&session.session.state()).map_or(usize::MAX, |s| s.len());
+    let limit = endpoint.sessions.max_handshake_bytes();
+    if kept > limit {
+        endpoint.sessions.end_here(&session.id);
+        let message = format!(
+            "Invalid params: the client's capabilities and clientInfo take {kept} bytes; \
+             this server keeps at most {limit}"
+        );
+        let error = ErrorObject::new(code::INVALID_PARAMS, message)
+            .with_data(serde_json::json!({"size": kept, "limit": limit}));
+        return reply::error(StatusCode::OK, Some(&id), &error);
+    }
     if let Err(error) = endpoint.sessions.share(&session).await {
         tracing::warn!(%error, "a new session could not be shared with the fleet; refused");
         endpoint.sessions.end_here(&session.id);

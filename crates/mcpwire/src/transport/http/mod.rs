@@ -60,6 +60,7 @@ mod reply;
 mod resume;
 mod routes;
 mod serve;
+mod session_settings;
 mod sessions;
 mod shared;
 mod sse;

@@ -51,6 +51,8 @@ pub(super) struct SessionLimits {
     pub(super) max: usize,
     /// The most sessions one principal holds at once.
     pub(super) max_per_principal: usize,
+    /// The most bytes a session keeps of its handshake (checked by `initialize`).
+    pub(super) max_handshake_bytes: usize,
 }
 
 /// The live sessions.
@@ -260,6 +262,11 @@ impl Sessions {
         });
         tokio::spawn(reap_periodically(Arc::downgrade(&table)));
         Self { table }
+    }
+
+    /// The most bytes a session keeps of its handshake.
+    pub(super) fn max_handshake_bytes(&self) -> usize {
+        self.table.limits.max_handshake_bytes
     }
 
     /// Opens a session for `caller`, making room when its owner or the table is full.
@@ -537,6 +544,7 @@ mod tests {
             lifetime: Duration::from_secs(3600),
             max,
             max_per_principal,
+            max_handshake_bytes: 16 * 1024,
         };
         let events = Arc::new(MemoryEventStore::default());
         Sessions::new(

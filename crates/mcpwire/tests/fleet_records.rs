@@ -1,0 +1,266 @@
+//! The session records a fleet keeps in Redis are bounded by what the server allows, not by
+//! what a client sends: the handshake kept is capped. Each test counts what Redis itself saw
+//! (`INFO`, `MEMORY USAGE`, `SCAN`), not only what the replicas answered. Two replicas, each on
+//! a runtime of its own, share a Redis child of the test.
+#![cfg(feature = "redis")]
+
+mod http_support;
+mod redis_support;
+
+use http_support::*;
+use mcpwire::prelude::*;
+use mcpwire::transport::HttpServer;
+use mcpwire::transport::http::RedisFleet;
+use redis_support::Redis;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const PREFIX: &str = "mcp:records-test:";
+
+/// Logs at `info`, then answers.
+#[tool]
+async fn chatty(ctx: Context) -> String {
+    ctx.info("something happened").await;
+    "ok".into()
+}
+
+/// One replica: a server on 127.0.0.1 on a runtime of its own (stopped when dropped).
+struct Replica {
+    url: String,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Replica {
+    async fn start(redis: &Redis, id: &str) -> Self {
+        Self::start_with(redis, id, |http| http).await
+    }
+
+    async fn start_with(
+        redis: &Redis,
+        id: &str,
+        configure: impl FnOnce(HttpServer) -> HttpServer + Send + 'static,
+    ) -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (url_sender, url) = tokio::sync::oneshot::channel::<String>();
+        let (redis_url, id) = (redis.url(), id.to_owned());
+        runtime.spawn(async move {
+            let fleet = RedisFleet::connect(&redis_url, PREFIX)
+                .await
+                .expect("the test's Redis answers")
+                .with_replica_id(id);
+            let server = McpServer::new("records-test").tool(chatty).unwrap();
+            let router = configure(server.http().fleet(&fleet).allow_any_host())
+                .into_router()
+                .await
+                .unwrap();
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let _ = url_sender.send(format!("http://{}/mcp", listener.local_addr().unwrap()));
+            let router = router.layer(axum::middleware::from_fn(authenticate));
+            let app = router.into_make_service_with_connect_info::<std::net::SocketAddr>();
+            let _ = axum::serve(listener, app).await;
+        });
+        let url = tokio::time::timeout(Duration::from_secs(10), url)
+            .await
+            .expect("the replica started within 10 s")
+            .unwrap();
+        Replica {
+            url,
+            runtime: Some(runtime),
+        }
+    }
+
+    /// POSTs `body` (with the session and the user, when given).
+    async fn post(&self, session: Option<&str>, user: Option<&str>, body: &Value) -> Response {
+        let mut request = reqwest::Client::new()
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", LEGACY)
+            .timeout(Duration::from_secs(20))
+            .body(body.to_string());
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session);
+        }
+        if let Some(user) = user {
+            request = request.header("x-user", user);
+        }
+        let response = request.send().await.expect("the replica answers");
+        let status = response.status().as_u16();
+        let session = response
+            .headers()
+            .get("mcp-session-id")
+            .map(|id| id.to_str().unwrap().to_owned());
+        let text = response.text().await.unwrap();
+        Response {
+            status,
+            session,
+            text,
+        }
+    }
+
+    /// `initialize` with `capabilities`, as `user` (anonymous when `None`).
+    async fn initialize_with(&self, user: Option<&str>, capabilities: Value) -> Response {
+        let body = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+            "protocolVersion": LEGACY,
+            "capabilities": capabilities,
+            "clientInfo": {"name": "records-test", "version": "1"}}});
+        self.post(None, user, &body).await
+    }
+
+    /// A session of `user`, initialized (with `capabilities`).
+    async fn open(&self, user: Option<&str>, capabilities: Value) -> String {
+        let response = self.initialize_with(user, capabilities).await;
+        assert_eq!(response.status, 200, "{}", response.text);
+        let session = response.session.expect("a session id");
+        let initialized = json!({"jsonrpc":"2.0","method":"notifications/initialized"});
+        let done = self.post(Some(&session), user, &initialized).await;
+        assert_eq!(done.status, 202);
+        session
+    }
+
+    /// The status of a `ping` in `session`.
+    async fn ping(&self, session: &str, user: Option<&str>) -> u16 {
+        let ping = json!({"jsonrpc":"2.0","id":1,"method":"ping"});
+        self.post(Some(session), user, &ping).await.status
+    }
+}
+
+/// What a replica answered.
+struct Response {
+    status: u16,
+    session: Option<String>,
+    text: String,
+}
+
+impl Response {
+    /// The JSON-RPC messages of the body (JSON, or SSE `data:` lines).
+    fn messages(&self) -> Vec<Value> {
+        match serde_json::from_str::<Value>(&self.text) {
+            Ok(value) => vec![value],
+            Err(_) => parse_events(&self.text),
+        }
+    }
+}
+
+/// A connection of the test's own to the fleet's Redis.
+async fn redis_of(redis: &Redis) -> redis::aio::MultiplexedConnection {
+    redis::Client::open(redis.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap()
+}
+
+/// One number of `INFO section`.
+async fn info(redis: &mut redis::aio::MultiplexedConnection, section: &str, name: &str) -> u64 {
+    let text: String = redis::cmd("INFO")
+        .arg(section)
+        .query_async(redis)
+        .await
+        .unwrap();
+    let wanted = format!("{name}:");
+    text.lines()
+        .find_map(|line| line.strip_prefix(&wanted))
+        .map_or(0, |value| value.trim().parse().unwrap())
+}
+
+/// The keys matching `pattern` (a full `SCAN`).
+async fn keys(redis: &mut redis::aio::MultiplexedConnection, pattern: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut cursor = 0u64;
+    loop {
+        let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
+            .arg(cursor)
+            .arg("MATCH")
+            .arg(pattern)
+            .arg("COUNT")
+            .arg(1000)
+            .query_async(redis)
+            .await
+            .unwrap();
+        found.extend(batch);
+        if next == 0 {
+            return found;
+        }
+        cursor = next;
+    }
+}
+
+/// The keys holding session `id`'s record (whatever its principal).
+async fn record_keys(redis: &mut redis::aio::MultiplexedConnection, id: &str) -> Vec<String> {
+    keys(redis, &format!("{PREFIX}[rs]:*:{id}")).await
+}
+
+/// `experimental` capabilities of about `bytes` bytes.
+fn capabilities_of(bytes: usize) -> Value {
+    json!({"experimental": {"padding": {"blob": "x".repeat(bytes)}}})
+}
+
+#[tokio::test]
+async fn a_handshake_larger_than_the_bound_is_refused_and_never_reaches_redis() {
+    let redis = Redis::start();
+    let (a, b) = (
+        Replica::start(&redis, "a").await,
+        Replica::start(&redis, "b").await,
+    );
+    let mut store = redis_of(&redis).await;
+    let before = info(&mut store, "memory", "used_memory").await;
+    let mut answers = Vec::new();
+    for round in 0..20 {
+        let replica = if round % 2 == 0 { &a } else { &b };
+        answers.push(
+            replica
+                .initialize_with(None, capabilities_of(3_000_000))
+                .await,
+        );
+    }
+    let grown = info(&mut store, "memory", "used_memory")
+        .await
+        .saturating_sub(before);
+    eprintln!("used_memory grew by {grown} bytes after 20 initializes with 3 MB capabilities");
+    assert!(
+        grown < 1024 * 1024,
+        "20 initializes with 3 MB of capabilities grew Redis by {grown} bytes"
+    );
+    for answer in &answers {
+        assert_eq!(answer.status, 200);
+        assert_eq!(answer.session, None, "no session opened");
+        let error = &answer.messages()[0]["error"];
+        assert_eq!(error["code"], -32602, "{error}");
+        assert_eq!(error["data"]["limit"], 16 * 1024, "{error}");
+        assert!(
+            error["data"]["size"].as_u64().unwrap() > 3_000_000,
+            "{error}"
+        );
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains("16384"), "{message}");
+    }
+    // Under the bound: kept, and its record in Redis is about as large as the handshake.
+    let session = a.open(None, capabilities_of(12 * 1024)).await;
+    let [key] = record_keys(&mut store, &session).await.try_into().unwrap();
+    let usage: u64 = redis::cmd("MEMORY")
+        .arg("USAGE")
+        .arg(&key)
+        .query_async(&mut store)
+        .await
+        .unwrap();
+    eprintln!("MEMORY USAGE of a record with 12 KiB of capabilities: {usage}");
+    assert!(usage < 20 * 1024, "the record takes {usage} bytes");
+    assert_eq!(
+        b.ping(&session, None).await,
+        200,
+        "served on the other replica"
+    );
+}
