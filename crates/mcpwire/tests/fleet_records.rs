@@ -1,6 +1,7 @@
 //! The session records a fleet keeps in Redis are bounded by what the server allows, not by
-//! what a client sends: the handshake kept is capped. Each test counts what Redis itself saw
-//! (`INFO`, `MEMORY USAGE`, `SCAN`), not only what the replicas answered. Two replicas, each on
+//! what a client sends: the handshake kept is capped, and an evicted session leaves nothing in
+//! Redis. Each test counts what Redis itself saw (`INFO`, `MEMORY USAGE`, `SCAN`), not only
+//! what the replicas answered. Two replicas, each on
 //! a runtime of its own, share a Redis child of the test.
 #![cfg(feature = "redis")]
 
@@ -263,4 +264,35 @@ async fn a_handshake_larger_than_the_bound_is_refused_and_never_reaches_redis() 
         200,
         "served on the other replica"
     );
+}
+
+#[tokio::test]
+async fn a_session_evicted_on_one_replica_ends_in_redis_and_on_every_replica() {
+    let redis = Redis::start();
+    let a = Replica::start_with(&redis, "a", |http| http.max_sessions(1)).await;
+    let b = Replica::start(&redis, "b").await;
+    let mut store = redis_of(&redis).await;
+    let alice = a.open(Some("alice"), json!({})).await;
+    assert_eq!(b.ping(&alice, Some("alice")).await, 200, "b holds a copy");
+    // a is full: bob's session evicts alice's (idle).
+    let bob = a.open(Some("bob"), json!({})).await;
+    eprintln!(
+        "record keys of the evicted session: {:?}",
+        record_keys(&mut store, &alice).await
+    );
+    assert!(
+        record_keys(&mut store, &alice).await.is_empty(),
+        "the evicted session's record is gone from Redis"
+    );
+    let mut status = 0;
+    for _ in 0..100 {
+        status = b.ping(&alice, Some("alice")).await;
+        if status == 404 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(status, 404, "ended on the other replica too");
+    assert_eq!(a.ping(&alice, Some("alice")).await, 404);
+    assert_eq!(b.ping(&bob, Some("bob")).await, 200);
 }

@@ -33,7 +33,7 @@ pub(super) async fn initialize(
     headers: HeaderMap,
     caller: &Caller,
 ) -> Response {
-    let session = match endpoint.sessions.create(caller) {
+    let session = match endpoint.sessions.create(caller).await {
         Ok(session) => session,
         Err(Full) => {
             let error = ErrorObject::new(code::INTERNAL_ERROR, "Server busy: too many sessions");

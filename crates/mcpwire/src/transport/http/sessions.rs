@@ -24,8 +24,8 @@
 //! the table lacks loads it from the store (bound to its principal), a copy asks the store now
 //! and then whether its session still lives (which also keeps it alive there), the per-principal
 //! cap is counted by the store across the fleet, and a session that ends (DELETE, eviction,
-//! lifetime) ends on every replica through the bus. A copy that idles out here, or makes room
-//! here, only goes from this replica.
+//! lifetime) ends on every replica through the bus; DELETE and eviction (here, or by the
+//! store's cap) also delete its record. A copy that idles out here only goes from this replica.
 
 use super::caller::{Caller, Owner};
 use super::events::EventStore;
@@ -136,19 +136,25 @@ impl Table {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Makes room for a newcomer of `owner`: ends (or, shared, lets go of) the session chosen.
-    fn make_room_for(&self, live: &mut Live, owner: &Owner) -> Result<(), Full> {
-        if let Some(id) = self.make_room(live, owner)?
-            && let Some(evicted) = live.remove(&id)
-        {
-            tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
-            if evicted.shared {
-                evicted.release();
-            } else {
-                evicted.end();
-            }
+    /// Makes room for a newcomer of `owner`: ends the session chosen. A shared one is returned,
+    /// its copy here ended: eviction ends it for the whole fleet, as DELETE does, and the
+    /// caller ends it there (see [`Sessions::end_in_fleet`]).
+    fn make_room_for(&self, live: &mut Live, owner: &Owner) -> Result<Evicted, Full> {
+        let Some(id) = self.make_room(live, owner)? else {
+            return Ok(None);
+        };
+        let Some(evicted) = live.remove(&id) else {
+            return Ok(None);
+        };
+        tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
+        if evicted.shared {
+            evicted.release();
+            evicted.record_end();
+            Ok(Some(evicted))
+        } else {
+            evicted.end();
+            Ok(None)
         }
-        Ok(())
     }
 
     /// How often a copy asks the store whether its session lives: a quarter of the idle
@@ -174,9 +180,14 @@ impl Table {
         }
     }
 
-    /// A copy here of the session `record` holds, for `caller`; `None` when the record is
-    /// unreadable, the session is past its lifetime, or there is no room.
-    fn carry_on(&self, record: SessionRecord, caller: &Caller) -> Option<Arc<HttpSession>> {
+    /// A copy here of the session `record` holds, for `caller`, and the shared session evicted
+    /// to make room for it, if any; `None` when the record is unreadable, the session is past
+    /// its lifetime, or there is no room.
+    fn carry_on(
+        &self,
+        record: SessionRecord,
+        caller: &Caller,
+    ) -> Option<(Arc<HttpSession>, Evicted)> {
         let age = now_ms().saturating_sub(record.created_at_ms);
         if age >= self.limits.lifetime.as_millis() as u64 {
             return None;
@@ -187,9 +198,9 @@ impl Table {
         let owner = caller.owner();
         let mut live = self.lock();
         if let Some(session) = live.by_id.get(record.id.as_str()) {
-            return Some(session.clone());
+            return Some((session.clone(), None));
         }
-        self.make_room_for(&mut live, &owner).ok()?;
+        let evicted = self.make_room_for(&mut live, &owner).ok()?;
         let session = Arc::new(HttpSession::carried_on(
             record.id,
             Session::restored(state, self.max_subscriptions),
@@ -201,7 +212,7 @@ impl Table {
             true,
         ));
         live.insert(session.clone());
-        Some(session)
+        Some((session, evicted))
     }
 
     fn expired(&self, session: &HttpSession, now: u64) -> bool {
@@ -236,6 +247,9 @@ impl Table {
 /// Why no session could be opened.
 pub(super) struct Full;
 
+/// A shared session evicted here, to be ended for the whole fleet.
+type Evicted = Option<Arc<HttpSession>>;
+
 impl Sessions {
     /// An empty table; sessions end when `shutdown` is cancelled. Starts the reaper of idle
     /// sessions on the current runtime.
@@ -269,21 +283,48 @@ impl Sessions {
         self.table.limits.max_handshake_bytes
     }
 
-    /// Opens a session for `caller`, making room when its owner or the table is full.
-    pub(super) fn create(&self, caller: &Caller) -> Result<Arc<HttpSession>, Full> {
+    /// Opens a session for `caller`, making room when its owner or the table is full (a shared
+    /// session evicted for it ends on every replica).
+    pub(super) async fn create(&self, caller: &Caller) -> Result<Arc<HttpSession>, Full> {
         let table = &self.table;
         let owner = caller.owner();
-        let mut live = table.lock();
-        table.make_room_for(&mut live, &owner)?;
-        let session = Arc::new(HttpSession::new(
-            owner,
-            table.shutdown.child_token(),
-            table.clock.clone(),
-            table.events.clone(),
-            table.fleet.shares_sessions(),
-        ));
-        live.insert(session.clone());
+        let (session, evicted) = {
+            let mut live = table.lock();
+            let evicted = table.make_room_for(&mut live, &owner)?;
+            let session = Arc::new(HttpSession::new(
+                owner,
+                table.shutdown.child_token(),
+                table.clock.clone(),
+                table.events.clone(),
+                table.fleet.shares_sessions(),
+            ));
+            live.insert(session.clone());
+            (session, evicted)
+        };
+        if let Some(evicted) = evicted {
+            self.end_in_fleet(evicted.owner.principal(), &evicted.id)
+                .await;
+        }
         Ok(session)
+    }
+
+    /// Ends the shared session `id` of `principal` for the whole fleet, its copy here already
+    /// ended: its record goes from the store, the other replicas end their copies, its events
+    /// go.
+    async fn end_in_fleet(&self, principal: Option<&str>, id: &str) {
+        let table = &self.table;
+        if let Some(store) = &table.fleet.sessions
+            && let Err(error) = store.delete(principal, id).await
+        {
+            tracing::warn!(%error, session = id, "the session store did not take the end of a session");
+        }
+        table
+            .fleet
+            .send(Message::SessionEnded {
+                session: id.to_owned(),
+            })
+            .await;
+        table.events.forget(id).await;
     }
 
     /// Shares the session `initialize` just opened with the fleet (when sessions are shared):
@@ -306,8 +347,11 @@ impl Sessions {
             self.end_here(&id);
             table
                 .fleet
-                .send(Message::SessionEnded { session: id })
+                .send(Message::SessionEnded {
+                    session: id.clone(),
+                })
                 .await;
+            table.events.forget(&id).await;
         }
         Ok(())
     }
@@ -397,7 +441,11 @@ impl Sessions {
             }
         };
         match table.carry_on(record, caller) {
-            Some(session) => {
+            Some((session, evicted)) => {
+                if let Some(evicted) = evicted {
+                    self.end_in_fleet(evicted.owner.principal(), &evicted.id)
+                        .await;
+                }
                 session.touch();
                 Lookup::Found(session)
             }
@@ -408,25 +456,16 @@ impl Sessions {
     /// Ends the session named `id` (DELETE), on every replica; `false` when there was none.
     pub(super) async fn remove(&self, id: &str, caller: &Caller) -> bool {
         let table = &self.table;
-        let Some(store) = &table.fleet.sessions else {
+        if !table.fleet.shares_sessions() {
             let removed = table.lock().remove(id);
             return removed.map(|session| session.end()).is_some();
-        };
-        if let Some(session) = table.lock().remove(id) {
+        }
+        let removed = table.lock().remove(id);
+        if let Some(session) = removed {
             session.release();
             session.record_end();
         }
-        if let Err(error) = store.delete(caller.principal.as_deref(), id).await {
-            tracing::warn!(%error, session = id, "the session store did not take the end of a session");
-        }
-        table
-            .fleet
-            .send(Message::SessionEnded {
-                session: id.to_owned(),
-            })
-            .await;
-        let (events, id) = (table.events.clone(), id.to_owned());
-        events.forget(&id).await;
+        self.end_in_fleet(caller.principal.as_deref(), id).await;
         true
     }
 
@@ -572,11 +611,11 @@ mod tests {
     async fn a_full_table_evicts_the_idlest_and_refuses_when_all_are_busy() {
         let sessions = table(Duration::from_secs(60), 2, 10);
         let me = anonymous();
-        let first = sessions.create(&me).ok().unwrap();
+        let first = sessions.create(&me).await.ok().unwrap();
         let _busy_first = first.activity();
-        let second = sessions.create(&me).ok().unwrap();
+        let second = sessions.create(&me).await.ok().unwrap();
         tokio::time::advance(Duration::from_millis(1)).await;
-        let third = sessions.create(&me).ok().unwrap();
+        let third = sessions.create(&me).await.ok().unwrap();
         assert_eq!(sessions.len(), 2);
         assert!(
             !sessions.get(&second.id, &me).await.is_found(),
@@ -585,14 +624,14 @@ mod tests {
         assert!(second.closed.is_cancelled());
         let _busy_third = third.activity();
         let stranger = principal("stranger");
-        let strangers = sessions.create(&stranger).ok().unwrap();
+        let strangers = sessions.create(&stranger).await.ok().unwrap();
         let _busy_stranger = strangers.activity();
         assert!(
             !sessions.get(&first.id, &me).await.is_found(),
             "a busy session goes to an owner holding fewer"
         );
         assert!(
-            sessions.create(&principal("other")).is_err(),
+            sessions.create(&principal("other")).await.is_err(),
             "every owner holds one session, and they are busy or its own"
         );
     }
@@ -600,8 +639,8 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn idle_sessions_expire_and_busy_ones_do_not() {
         let sessions = table(Duration::from_millis(20), 10, 10);
-        let idle = sessions.create(&anonymous()).ok().unwrap();
-        let busy = sessions.create(&anonymous()).ok().unwrap();
+        let idle = sessions.create(&anonymous()).await.ok().unwrap();
+        let busy = sessions.create(&anonymous()).await.ok().unwrap();
         let _activity = busy.activity();
         tokio::time::sleep(Duration::from_millis(80)).await;
         assert!(!sessions.get(&idle.id, &anonymous()).await.is_found());
@@ -612,7 +651,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_session_ends_at_its_lifetime_however_busy() {
         let sessions = table(Duration::from_secs(60), 10, 10);
-        let session = sessions.create(&anonymous()).ok().unwrap();
+        let session = sessions.create(&anonymous()).await.ok().unwrap();
         let _streaming = session.activity();
         tokio::time::sleep(Duration::from_secs(3599)).await;
         assert!(sessions.get(&session.id, &anonymous()).await.is_found());
@@ -625,13 +664,13 @@ mod tests {
     async fn a_principal_at_its_cap_replaces_its_own_least_recently_used_session() {
         let sessions = table(Duration::from_secs(60), 100, 2);
         let bob = principal("bob");
-        let alice = sessions.create(&principal("alice")).ok().unwrap();
-        let first = sessions.create(&bob).ok().unwrap();
+        let alice = sessions.create(&principal("alice")).await.ok().unwrap();
+        let first = sessions.create(&bob).await.ok().unwrap();
         tokio::time::advance(Duration::from_millis(1)).await;
-        let second = sessions.create(&bob).ok().unwrap();
+        let second = sessions.create(&bob).await.ok().unwrap();
         tokio::time::advance(Duration::from_millis(1)).await;
         let _busy_first = first.activity();
-        let third = sessions.create(&bob).ok().unwrap();
+        let third = sessions.create(&bob).await.ok().unwrap();
         assert!(!sessions.get(&second.id, &bob).await.is_found());
         assert!(sessions.get(&first.id, &bob).await.is_found());
         assert!(sessions.get(&third.id, &bob).await.is_found());
@@ -648,8 +687,8 @@ mod tests {
     async fn anonymous_callers_take_room_only_from_anonymous_sessions() {
         let sessions = table(Duration::from_secs(60), 2, 10);
         let alice = principal("alice");
-        let authenticated = sessions.create(&alice).ok().unwrap();
-        let anonymous_one = sessions.create(&anonymous()).ok().unwrap();
+        let authenticated = sessions.create(&alice).await.ok().unwrap();
+        let anonymous_one = sessions.create(&anonymous()).await.ok().unwrap();
         let _busy = anonymous_one.activity();
         assert!(
             sessions
@@ -658,12 +697,13 @@ mod tests {
                     peer: Some("10.0.0.9".parse().unwrap()),
                     ..Caller::default()
                 })
+                .await
                 .is_err(),
             "only a busy anonymous session of an owner no larger could make room"
         );
         assert!(sessions.get(&authenticated.id, &alice).await.is_found());
         assert!(
-            sessions.create(&principal("bob")).is_ok(),
+            sessions.create(&principal("bob")).await.is_ok(),
             "an idle session of alice's is fair game"
         );
     }
