@@ -1,8 +1,9 @@
 //! The session records a fleet keeps in Redis are bounded by what the server allows, not by
-//! what a client sends: the handshake kept is capped, and an evicted session leaves nothing in
-//! Redis. Each test counts what Redis itself saw (`INFO`, `MEMORY USAGE`, `SCAN`), not only
-//! what the replicas answered. Two replicas, each on
-//! a runtime of its own, share a Redis child of the test.
+//! what a client sends: the handshake kept is capped, an evicted session leaves nothing in
+//! Redis, and a change to a session writes one field that no replica reads back. Each test
+//! counts what Redis itself saw (`INFO`, `MEMORY USAGE`, `SCAN`, `EXISTS`, `INFO
+//! commandstats`), not only what the replicas answered. Two replicas, each on a runtime of its
+//! own, share a Redis child of the test.
 #![cfg(feature = "redis")]
 
 mod http_support;
@@ -177,6 +178,19 @@ async fn info(redis: &mut redis::aio::MultiplexedConnection, section: &str, name
         .map_or(0, |value| value.trim().parse().unwrap())
 }
 
+/// How many times Redis ran `command` (`INFO commandstats`, scripts' calls included).
+async fn calls(redis: &mut redis::aio::MultiplexedConnection, command: &str) -> u64 {
+    let text: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(redis)
+        .await
+        .unwrap();
+    let wanted = format!("cmdstat_{command}:calls=");
+    text.lines()
+        .find_map(|line| line.strip_prefix(&wanted))
+        .map_or(0, |rest| rest.split(',').next().unwrap().parse().unwrap())
+}
+
 /// The keys matching `pattern` (a full `SCAN`).
 async fn keys(redis: &mut redis::aio::MultiplexedConnection, pattern: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -295,4 +309,74 @@ async fn a_session_evicted_on_one_replica_ends_in_redis_and_on_every_replica() {
     assert_eq!(status, 404, "ended on the other replica too");
     assert_eq!(a.ping(&alice, Some("alice")).await, 404);
     assert_eq!(b.ping(&bob, Some("bob")).await, 200);
+}
+
+#[tokio::test]
+async fn a_log_level_change_writes_one_field_and_no_replica_reads_the_record_back() {
+    let redis = Redis::start();
+    let (a, b) = (
+        Replica::start(&redis, "a").await,
+        Replica::start(&redis, "b").await,
+    );
+    let mut store = redis_of(&redis).await;
+    let session = a.open(None, capabilities_of(12 * 1024)).await;
+    let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call",
+        "params":{"name":"chatty","arguments":{}}});
+    let logs = |response: &Response| {
+        response
+            .messages()
+            .iter()
+            .filter(|m| m["method"] == "notifications/message")
+            .count()
+    };
+    assert_eq!(
+        logs(&b.post(Some(&session), None, &call).await),
+        1,
+        "b holds a copy"
+    );
+    let (gets, hgetalls, hsets) = (
+        calls(&mut store, "get").await,
+        calls(&mut store, "hgetall").await,
+        calls(&mut store, "hset").await,
+    );
+    let written = info(&mut store, "stats", "total_net_input_bytes").await;
+    for round in 0..20 {
+        let level = if round % 2 == 0 { "warning" } else { "error" };
+        let set = json!({"jsonrpc":"2.0","id":3,"method":"logging/setLevel",
+            "params":{"level": level}});
+        let answer = a.post(Some(&session), None, &set).await;
+        assert_eq!(answer.messages()[0]["result"], json!({}), "{}", answer.text);
+    }
+    // b's copy learns the level (`error`: the info message is no longer sent).
+    let mut sent = usize::MAX;
+    for _ in 0..100 {
+        sent = logs(&b.post(Some(&session), None, &call).await);
+        if sent == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(sent, 0, "b applies the level set on a");
+    let written = info(&mut store, "stats", "total_net_input_bytes").await - written;
+    eprintln!(
+        "20 setLevel: get +{}, hgetall +{}, hset +{}, {written} bytes into Redis",
+        calls(&mut store, "get").await - gets,
+        calls(&mut store, "hgetall").await - hgetalls,
+        calls(&mut store, "hset").await - hsets,
+    );
+    assert_eq!(
+        calls(&mut store, "get").await - gets,
+        0,
+        "no replica read a record back"
+    );
+    assert_eq!(calls(&mut store, "hgetall").await - hgetalls, 0);
+    assert_eq!(
+        calls(&mut store, "hset").await - hsets,
+        20,
+        "one field written a change"
+    );
+    assert!(
+        written < 20 * 4 * 1024,
+        "20 level changes sent Redis {written} bytes (the record is over 12 KiB)"
+    );
 }

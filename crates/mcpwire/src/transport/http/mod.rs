@@ -60,6 +60,7 @@ mod reply;
 mod resume;
 mod routes;
 mod serve;
+mod session_change;
 mod session_settings;
 mod sessions;
 mod shared;
@@ -70,4 +71,5 @@ pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis::RedisFleet;
+pub use session_change::SessionChange;
 pub use shared::{BusEvent, FleetBus, SessionRecord, SessionStore, SharedFuture, Unavailable};

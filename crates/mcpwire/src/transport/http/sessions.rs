@@ -24,14 +24,16 @@
 //! the table lacks loads it from the store (bound to its principal), a copy asks the store now
 //! and then whether its session still lives (which also keeps it alive there), the per-principal
 //! cap is counted by the store across the fleet, and a session that ends (DELETE, eviction,
-//! lifetime) ends on every replica through the bus; DELETE and eviction (here, or by the
-//! store's cap) also delete its record. A copy that idles out here only goes from this replica.
+//! lifetime) ends on every replica through the bus; DELETE and eviction (here, or by the store's
+//! cap) also delete its record. A copy that idles out here only goes from this replica. A change to a session (log level, subscriptions) is written to its field
+//! of the record and carried to the other copies by the bus, which apply it as it is.
 
 use super::caller::{Caller, Owner};
 use super::events::EventStore;
 use super::eviction::{self, Candidate};
 use super::fleet::{Fleet, Message};
 use super::http_session::{Clock, HttpSession};
+use super::session_change::SessionChange;
 use super::shared::{SessionRecord, Unavailable};
 use crate::dispatch::session::{Session, SessionState};
 use crate::tasks::now_ms;
@@ -356,27 +358,47 @@ impl Sessions {
         Ok(())
     }
 
-    /// Writes a session's record again (its log level or subscriptions changed), so other
-    /// replicas' copies reload it.
-    pub(super) async fn save(&self, session: &HttpSession) {
+    /// Makes `change` (taken here) to the session's record in the store, and tells the other
+    /// replicas, whose copies apply it as it is (see [`Sessions::apply`]).
+    pub(super) async fn change(&self, session: &HttpSession, change: SessionChange) {
         let table = &self.table;
         let Some(store) = &table.fleet.sessions else {
             return;
         };
-        match store
-            .save(&table.record_of(session), table.limits.idle_timeout)
-            .await
-        {
-            Ok(_) => {
+        let (principal, idle) = (session.owner.principal(), table.limits.idle_timeout);
+        match store.update(principal, &session.id, &change, idle).await {
+            Ok(true) => {
                 let id = session.id.to_string();
-                table
-                    .fleet
-                    .send(Message::SessionChanged { session: id })
-                    .await;
+                let message = Message::SessionChanged {
+                    session: id,
+                    change: Some(change),
+                };
+                table.fleet.send(message).await;
             }
+            Ok(false) => tracing::debug!(session = %session.id, "a change to a session gone"),
             Err(error) => {
                 tracing::warn!(%error, session = %session.id, "a session's change was not shared")
             }
+        }
+    }
+
+    /// Applies `change`, made on another replica, to the copy here of the session `id`, if any.
+    pub(super) fn apply(&self, id: &str, change: &SessionChange) {
+        let Some(held) = self.held(id) else {
+            return;
+        };
+        match change {
+            SessionChange::LogLevel(level) => held.session.set_log_level(*level),
+            SessionChange::Subscribed(uri) => {
+                let cap = self.table.max_subscriptions;
+                if held.session.subscribe(uri, cap).is_err() {
+                    tracing::warn!(
+                        session = id,
+                        "a subscription made elsewhere is over the cap here"
+                    );
+                }
+            }
+            SessionChange::Unsubscribed(uri) => held.session.unsubscribe(uri),
         }
     }
 
@@ -482,7 +504,8 @@ impl Sessions {
         self.table.lock().by_id.get(id).cloned()
     }
 
-    /// Reloads the copy here of the session `id` (its record changed on another replica).
+    /// Reloads the copy here of the session `id` (its record changed on another replica, which
+    /// did not say how).
     pub(super) async fn reload(&self, id: &str) {
         let table = &self.table;
         let (Some(store), Some(session)) = (&table.fleet.sessions, self.held(id)) else {
