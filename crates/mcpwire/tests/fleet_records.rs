@@ -1,9 +1,9 @@
 //! The session records a fleet keeps in Redis are bounded by what the server allows, not by
-//! what a client sends: the handshake kept is capped, an evicted session leaves nothing in
-//! Redis, and a change to a session writes one field that no replica reads back. Each test
-//! counts what Redis itself saw (`INFO`, `MEMORY USAGE`, `SCAN`, `EXISTS`, `INFO
-//! commandstats`), not only what the replicas answered. Two replicas, each on a runtime of its
-//! own, share a Redis child of the test.
+//! what a client sends: the handshake kept is capped, anonymous sessions are capped per network
+//! across replicas, an evicted session leaves nothing in Redis, and a change to a session writes
+//! one field that no replica reads back. Each test counts what Redis itself saw (`INFO`,
+//! `MEMORY USAGE`, `SCAN`, `EXISTS`, `INFO commandstats`), not only what the replicas answered.
+//! Two replicas, each on a runtime of its own, share a Redis child of the test.
 #![cfg(feature = "redis")]
 
 mod http_support;
@@ -278,6 +278,46 @@ async fn a_handshake_larger_than_the_bound_is_refused_and_never_reaches_redis() 
         200,
         "served on the other replica"
     );
+}
+
+#[tokio::test]
+async fn anonymous_sessions_of_one_network_are_capped_across_replicas() {
+    let redis = Redis::start();
+    let (a, b) = (
+        Replica::start(&redis, "a").await,
+        Replica::start(&redis, "b").await,
+    );
+    let mut store = redis_of(&redis).await;
+    // The default cap, 100, plus one, opened from 127.0.0.1 on both replicas in turn.
+    let mut sessions = Vec::new();
+    for round in 0..101 {
+        let replica = if round % 2 == 0 { &a } else { &b };
+        sessions.push(replica.open(None, json!({})).await);
+    }
+    let records = keys(&mut store, &format!("{PREFIX}[rs]:-:*")).await;
+    eprintln!(
+        "{} anonymous records in Redis after 101 initializes",
+        records.len()
+    );
+    assert_eq!(records.len(), 100, "anonymous records in Redis");
+    assert!(
+        record_keys(&mut store, &sessions[0]).await.is_empty(),
+        "the least recently used one went"
+    );
+    // It ended on every replica; the newest lives on both.
+    for replica in [&a, &b] {
+        assert_eq!(replica.ping(&sessions[0], None).await, 404);
+        assert_eq!(replica.ping(&sessions[100], None).await, 200);
+    }
+    // Every key of the network's cap expires.
+    for key in keys(&mut store, &format!("{PREFIX}*")).await {
+        let ttl: i64 = redis::cmd("PTTL")
+            .arg(&key)
+            .query_async(&mut store)
+            .await
+            .unwrap();
+        assert!(ttl > 0, "{key} has no expiry ({ttl})");
+    }
 }
 
 #[tokio::test]

@@ -268,6 +268,31 @@ async fn a_trusted_proxy_entry_that_is_no_network_fails_start_up() {
 }
 
 #[tokio::test]
+async fn a_network_at_its_cap_replaces_its_own_least_recently_used_session() {
+    let http = server(Arc::default()).http().max_sessions_per_network(3);
+    let server = start_http(http).await;
+    let neighbour = server.reached_from([127, 0, 0, 2]).initialize().await;
+    let sessions = [
+        server.initialize().await,
+        server.initialize().await,
+        server.initialize().await,
+        server.initialize().await,
+    ];
+    assert_eq!(
+        server.legacy(&sessions[0], &add_call(1)).await.status(),
+        404
+    );
+    for kept in &sessions[1..] {
+        assert_eq!(server.legacy(kept, &add_call(1)).await.status(), 200);
+    }
+    let neighbours = server.reached_from([127, 0, 0, 2]);
+    assert_eq!(
+        neighbours.legacy(&neighbour, &add_call(1)).await.status(),
+        200
+    );
+}
+
+#[tokio::test]
 async fn a_handshake_over_its_bound_is_refused_naming_size_and_limit() {
     let server = start_http(server(Arc::default()).http().max_handshake_bytes(1024)).await;
     let body = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{

@@ -71,5 +71,5 @@ pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis::RedisFleet;
-pub use session_change::SessionChange;
+pub use session_change::{SessionCaps, SessionChange};
 pub use shared::{BusEvent, FleetBus, SessionRecord, SessionStore, SharedFuture, Unavailable};

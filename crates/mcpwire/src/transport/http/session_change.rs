@@ -1,6 +1,7 @@
 //! What a [`SessionStore`](super::SessionStore) is told beyond whole records: a
-//! [`SessionChange`] to one field of a live session, so no replica rewrites or reads back the
-//! whole record for a log level.
+//! [`SessionChange`] to one field of a live session (so no replica rewrites or reads back the
+//! whole record for a log level), and the [`SessionCaps`] a new session is held to across the
+//! fleet.
 
 use crate::dispatch::session::SessionState;
 use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
@@ -68,6 +69,23 @@ impl SessionChange {
         }
         Some(serde_json::to_string(&state).expect("states serialize"))
     }
+}
+
+/// How many sessions one caller holds across the fleet, as
+/// [`SessionStore::create_capped`](super::SessionStore::create_capped) counts them: an
+/// authenticated principal at most `per_principal`, the anonymous callers of one network at
+/// most `per_network`. Beyond a cap, the caller's least recently used sessions are deleted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionCaps {
+    /// The most sessions of one principal (`HttpServer::max_sessions_per_principal`).
+    pub per_principal: usize,
+    /// The network of an anonymous session (an IPv4 address such as `192.0.2.7`, or an IPv6
+    /// /64 such as `2001:db8:1:2::/64`); `None` for a principal's session, or when the peer is
+    /// unknown (then it counts against no network).
+    pub network: Option<String>,
+    /// The most anonymous sessions of one network (`HttpServer::max_sessions_per_network`).
+    pub per_network: usize,
 }
 
 #[cfg(test)]

@@ -12,8 +12,10 @@
 //!
 //! - an authenticated principal holds at most `max_per_principal` sessions: beyond that, its
 //!   `initialize` replaces its own least recently used session;
-//! - anonymous callers are told apart by network (see [`Owner`]) and only ever take room from
-//!   anonymous sessions, so an anonymous flood cannot evict an authenticated session;
+//! - anonymous callers are told apart by network (see [`Owner`]), hold at most
+//!   `max_per_network` sessions a network (replaced the same way; not counted when the peer is
+//!   unknown), and only ever take room from anonymous sessions, so an anonymous flood cannot
+//!   evict an authenticated session;
 //! - when the table is full, `initialize` evicts a session of the owner holding the most (see
 //!   `eviction.rs`); when no session may be evicted, it is refused with `503`.
 //!
@@ -23,9 +25,10 @@
 //! of the fleet and this table holds the copies this replica serves. A request naming a session
 //! the table lacks loads it from the store (bound to its principal), a copy asks the store now
 //! and then whether its session still lives (which also keeps it alive there), the per-principal
-//! cap is counted by the store across the fleet, and a session that ends (DELETE, eviction,
-//! lifetime) ends on every replica through the bus; DELETE and eviction (here, or by the store's
-//! cap) also delete its record. A copy that idles out here only goes from this replica. A change to a session (log level, subscriptions) is written to its field
+//! and per-network caps are counted by the store across the fleet, and a session that ends
+//! (DELETE, eviction, lifetime) ends on every replica through the bus; DELETE and eviction
+//! (here, or by the store's caps) also delete its record. A copy that idles out here only goes
+//! from this replica. A change to a session (log level, subscriptions) is written to its field
 //! of the record and carried to the other copies by the bus, which apply it as it is.
 
 use super::caller::{Caller, Owner};
@@ -33,7 +36,7 @@ use super::events::EventStore;
 use super::eviction::{self, Candidate};
 use super::fleet::{Fleet, Message};
 use super::http_session::{Clock, HttpSession};
-use super::session_change::SessionChange;
+use super::session_change::{SessionCaps, SessionChange};
 use super::shared::{SessionRecord, Unavailable};
 use crate::dispatch::session::{Session, SessionState};
 use crate::tasks::now_ms;
@@ -53,6 +56,8 @@ pub(super) struct SessionLimits {
     pub(super) max: usize,
     /// The most sessions one principal holds at once.
     pub(super) max_per_principal: usize,
+    /// The most sessions the anonymous callers of one network hold at once.
+    pub(super) max_per_network: usize,
     /// The most bytes a session keeps of its handshake (checked by `initialize`).
     pub(super) max_handshake_bytes: usize,
 }
@@ -159,6 +164,16 @@ impl Table {
         }
     }
 
+    /// How many sessions `owner` may hold: a principal `max_per_principal`, the anonymous
+    /// callers of a known network `max_per_network`; `None` when the peer is unknown.
+    fn cap_of(&self, owner: &Owner) -> Option<usize> {
+        match owner {
+            Owner::Principal(_) => Some(self.limits.max_per_principal),
+            Owner::Anonymous(Some(_)) => Some(self.limits.max_per_network),
+            Owner::Anonymous(None) => None,
+        }
+    }
+
     /// How often a copy asks the store whether its session lives: a quarter of the idle
     /// timeout, so the store's expiry is pushed back in time.
     fn validation_every_ms(&self) -> u64 {
@@ -227,10 +242,10 @@ impl Table {
     /// The session that makes room for a newcomer of `owner`; `Err` when room is needed and
     /// none may be made.
     fn make_room(&self, live: &Live, owner: &Owner) -> Result<Option<Arc<str>>, Full> {
-        // Shared, the store counts a principal's sessions across the fleet.
+        // Shared, the store counts a principal's (a network's) sessions across the fleet.
         if !self.fleet.shares_sessions()
-            && !owner.is_anonymous()
-            && live.held(owner) >= self.limits.max_per_principal
+            && let Some(cap) = self.cap_of(owner)
+            && live.held(owner) >= cap
         {
             return Ok(live.victim(owner, |s| s.owner == *owner));
         }
@@ -265,6 +280,7 @@ impl Sessions {
         let limits = SessionLimits {
             max: limits.max.max(1),
             max_per_principal: limits.max_per_principal.max(1),
+            max_per_network: limits.max_per_network.max(1),
             ..limits
         };
         let table = Arc::new(Table {
@@ -330,22 +346,24 @@ impl Sessions {
     }
 
     /// Shares the session `initialize` just opened with the fleet (when sessions are shared):
-    /// the store keeps it, and the principal's sessions beyond its cap end everywhere.
+    /// the store keeps it, and the sessions of its principal (or network) beyond the cap end
+    /// everywhere.
     pub(super) async fn share(&self, session: &HttpSession) -> Result<(), Unavailable> {
         let table = &self.table;
         let Some(store) = &table.fleet.sessions else {
             return Ok(());
         };
         let record = table.record_of(session);
+        let caps = SessionCaps {
+            per_principal: table.limits.max_per_principal,
+            network: session.owner.network(),
+            per_network: table.limits.max_per_network,
+        };
         let evicted = store
-            .create(
-                &record,
-                table.limits.idle_timeout,
-                table.limits.max_per_principal,
-            )
+            .create_capped(&record, table.limits.idle_timeout, &caps)
             .await?;
         for id in evicted {
-            tracing::info!(session = %id, "a principal over its cap of sessions; its least recently used one ended");
+            tracing::info!(session = %id, "a caller over its cap of sessions; its least recently used one ended");
             self.end_here(&id);
             table
                 .fleet
@@ -606,6 +624,7 @@ mod tests {
             lifetime: Duration::from_secs(3600),
             max,
             max_per_principal,
+            max_per_network: 100,
             max_handshake_bytes: 16 * 1024,
         };
         let events = Arc::new(MemoryEventStore::default());
@@ -704,6 +723,47 @@ mod tests {
                 .is_found()
         );
         assert_eq!(sessions.len(), 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_network_at_its_cap_replaces_its_own_least_recently_used_session() {
+        let limits = SessionLimits {
+            idle_timeout: Duration::from_secs(60),
+            lifetime: Duration::from_secs(3600),
+            max: 100,
+            max_per_principal: 100,
+            max_per_network: 2,
+            max_handshake_bytes: 16 * 1024,
+        };
+        let events = Arc::new(MemoryEventStore::default());
+        let sessions = Sessions::new(
+            limits,
+            CancellationToken::new(),
+            events,
+            Fleet::default(),
+            100,
+        );
+        let from = |peer: &str| Caller {
+            principal: None,
+            peer: Some(peer.parse().unwrap()),
+            ..Caller::default()
+        };
+        let (here, there) = (from("10.0.0.1"), from("10.0.0.2"));
+        let first = sessions.create(&here).await.ok().unwrap();
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let second = sessions.create(&here).await.ok().unwrap();
+        let elsewhere = sessions.create(&there).await.ok().unwrap();
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let _third = sessions.create(&here).await.ok().unwrap();
+        assert!(first.closed.is_cancelled(), "the network's oldest went");
+        assert!(sessions.get(&second.id, &here).await.is_found());
+        assert!(sessions.get(&elsewhere.id, &there).await.is_found());
+        assert_eq!(sessions.len(), 3);
+        // Callers whose address is unknown are not counted per network.
+        for _ in 0..3 {
+            sessions.create(&anonymous()).await.ok().unwrap();
+        }
+        assert_eq!(sessions.len(), 6);
     }
 
     #[tokio::test(start_paused = true)]

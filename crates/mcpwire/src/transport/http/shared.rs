@@ -4,7 +4,7 @@
 //! in one process. `RedisFleet` (feature `redis`) implements both, and the
 //! [`EventStore`](super::EventStore); implement them to put a fleet on another backend.
 
-use super::session_change::SessionChange;
+use super::session_change::{SessionCaps, SessionChange};
 use futures_util::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use std::future::Future;
@@ -150,6 +150,21 @@ pub trait SessionStore: Send + Sync + 'static {
 
     /// Ends the session everywhere.
     fn delete<'a>(&'a self, principal: Option<&'a str>, id: &'a str) -> SharedFuture<'a, ()>;
+
+    /// Keeps a new session like [`create`](SessionStore::create), and also holds the anonymous
+    /// callers of one network to `caps.per_network` sessions across the fleet (beyond it, the
+    /// network's least recently used ones are deleted, and their ids returned). The SDK calls
+    /// this one. By default: `create` with `caps.per_principal`, so a store that does not
+    /// implement it does not cap anonymous sessions per network (the replicas leave counting
+    /// to the store when sessions are shared).
+    fn create_capped<'a>(
+        &'a self,
+        record: &'a SessionRecord,
+        idle: Duration,
+        caps: &'a SessionCaps,
+    ) -> SharedFuture<'a, Vec<String>> {
+        self.create(record, idle, caps.per_principal)
+    }
 
     /// Makes `change` to the live session `id` of `principal` (its log level, a subscription),
     /// leaving its expiry as it is; `false` when it is gone. A store that keeps fields writes

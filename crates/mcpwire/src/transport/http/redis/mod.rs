@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | a session | `{prefix}r:{principal hash}:{id}` | hash (one field per part), expiring when idle |
 //! | a principal's sessions | `{prefix}o:{principal hash}` | sorted set (id by last use) |
+//! | an anonymous network's sessions | `{prefix}n:{network hash}` | sorted set (id by last use) |
 //! | a session's events | `{prefix}e:{id}`, `{prefix}eb:{id}` (bytes kept) | stream, integer |
 //! | a replica is alive | `{prefix}alive:{replica}` | string, expiring |
 //! | the bus | channel `{prefix}bus` | pub/sub |

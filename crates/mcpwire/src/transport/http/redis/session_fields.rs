@@ -8,6 +8,7 @@
 //! | `h` | the handshake: the state's other members (revision, client capabilities and info), JSON |
 //! | `l` | the log level, JSON (absent: none set) |
 //! | `u:{uri}` | one per subscription |
+//! | `n` | the hash of an anonymous session's network (its cap's set) |
 
 use super::super::session_change::SessionChange;
 use super::super::shared::{SessionRecord, Unavailable};
@@ -18,7 +19,7 @@ const LOG_LEVEL: &str = "log_level";
 const SUBSCRIPTIONS: &str = "subscriptions";
 const SUBSCRIPTION: &str = "u:";
 
-/// The fields of `record`.
+/// The fields of `record` (its network aside).
 pub(super) fn fields_of(record: &SessionRecord) -> Result<Vec<(String, String)>, Unavailable> {
     let mut state: Map<String, Value> = serde_json::from_str(&record.state)
         .map_err(|_| Unavailable::new("a session state that is no JSON object"))?;

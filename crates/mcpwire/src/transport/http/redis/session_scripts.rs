@@ -1,6 +1,6 @@
 //! The Lua scripts of [`RedisSessions`](super::sessions::RedisSessions): each keeps a record
-//! (a hash) and the sorted set that caps its principal's sessions consistent in one round
-//! trip. No script creates a key without an expiry: a record is made with one, and
+//! (a hash) and the sorted set that caps its principal's or network's sessions consistent in
+//! one round trip. No script creates a key without an expiry: a record is made with one, and
 //! written to only while it exists.
 
 use std::sync::LazyLock;
@@ -32,28 +32,38 @@ return evicted
     )
 });
 
-/// Pushes back a live record's expiry and marks it used in its principal's set; 0 when the
-/// record is gone. KEYS: record. ARGV: idle ms, now ms, id, owner set ('' for an anonymous
-/// session).
+/// Pushes back a live record's expiry and marks it used in its principal's set (given) or its
+/// network's (named by the record's `n`); 0 when the record is gone. KEYS: record. ARGV: idle
+/// ms, now ms, id, owner set ('' for an anonymous session), network set key prefix.
 pub(super) static TOUCH: LazyLock<redis::Script> = LazyLock::new(|| {
     redis::Script::new(
         r"
 if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return 0 end
-if ARGV[4] == '' then return 1 end
-redis.call('ZADD', ARGV[4], 'XX', ARGV[2], ARGV[3])
-redis.call('PEXPIRE', ARGV[4], ARGV[1])
+local set = ARGV[4]
+if set == '' then
+  local network = redis.call('HGET', KEYS[1], 'n')
+  if not network then return 1 end
+  set = ARGV[5] .. network
+end
+redis.call('ZADD', set, 'XX', ARGV[2], ARGV[3])
+redis.call('PEXPIRE', set, ARGV[1])
 return 1
 ",
     )
 });
 
-/// Deletes a record and takes it out of its principal's set. KEYS: record. ARGV: id, owner set
-/// ('' for an anonymous session).
+/// Deletes a record and takes it out of its principal's or network's set. KEYS: record. ARGV:
+/// id, owner set ('' for an anonymous session), network set key prefix.
 pub(super) static DELETE: LazyLock<redis::Script> = LazyLock::new(|| {
     redis::Script::new(
         r"
+local set = ARGV[2]
+if set == '' then
+  local network = redis.call('HGET', KEYS[1], 'n')
+  if network then set = ARGV[3] .. network end
+end
 redis.call('DEL', KEYS[1])
-if ARGV[2] ~= '' then redis.call('ZREM', ARGV[2], ARGV[1]) end
+if set ~= '' then redis.call('ZREM', set, ARGV[1]) end
 return 1
 ",
     )
@@ -75,14 +85,16 @@ return 1
     )
 });
 
-/// Replaces a live record's fields and pushes back its expiry; 0 when it is gone. KEYS:
-/// record. ARGV: idle ms, then the fields and values.
+/// Replaces a live record's fields (its network kept) and pushes back its expiry; 0 when it is
+/// gone. KEYS: record. ARGV: idle ms, then the fields and values.
 pub(super) static SAVE: LazyLock<redis::Script> = LazyLock::new(|| {
     redis::Script::new(
         r"
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local network = redis.call('HGET', KEYS[1], 'n')
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+if network then redis.call('HSET', KEYS[1], 'n', network) end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 ",

@@ -1,9 +1,10 @@
 //! The session records of a [`RedisFleet`](super::RedisFleet): one hash per session under its
-//! principal's hash (see `session_fields.rs`), expiring when idle, and one sorted set per
-//! principal (its sessions by last use) that caps how many it holds across the fleet. A change writes one field; nothing reads a record back but a replica that lacks
+//! principal's hash (see `session_fields.rs`), expiring when idle, one sorted set per principal
+//! and one per anonymous network (its sessions by last use) that cap how many it holds across
+//! the fleet. A change writes one field; nothing reads a record back but a replica that lacks
 //! the session.
 
-use super::super::session_change::SessionChange;
+use super::super::session_change::{SessionCaps, SessionChange};
 use super::super::shared::{SessionRecord, SessionStore, SharedFuture, idle_ms};
 use super::connection::Inner;
 use super::session_fields::{fields_of, record_of, write_of};
@@ -44,12 +45,17 @@ impl RedisSessions {
         format!("{}{id}", self.record_prefix(principal))
     }
 
-    /// The set capping a principal's sessions; `''` for anonymous ones.
+    /// The set capping a principal's sessions; `''` for anonymous ones (their network's set is
+    /// named in their record).
     fn owner_key(&self, principal: Option<&str>) -> String {
         match principal {
             Some(_) => format!("{}o:{}", self.inner.prefix, Self::owner_tag(principal)),
             None => String::new(),
         }
+    }
+
+    fn network_prefix(&self) -> String {
+        format!("{}n:", self.inner.prefix)
     }
 }
 
@@ -61,22 +67,44 @@ impl SessionStore for RedisSessions {
         max_per_principal: usize,
     ) -> SharedFuture<'a, Vec<String>> {
         Box::pin(async move {
+            let caps = SessionCaps {
+                per_principal: max_per_principal,
+                network: None,
+                per_network: 0,
+            };
+            self.create_capped(record, idle, &caps).await
+        })
+    }
+
+    fn create_capped<'a>(
+        &'a self,
+        record: &'a SessionRecord,
+        idle: Duration,
+        caps: &'a SessionCaps,
+    ) -> SharedFuture<'a, Vec<String>> {
+        Box::pin(async move {
             let principal = record.principal.as_deref();
-            let cap = if principal.is_some() {
-                max_per_principal.max(1)
-            } else {
-                0
+            let mut fields = fields_of(record)?;
+            let (set, cap) = match (principal, &caps.network) {
+                (Some(_), _) => (self.owner_key(principal), caps.per_principal.max(1)),
+                (None, Some(network)) => {
+                    let network = tag(network);
+                    let set = format!("{}{network}", self.network_prefix());
+                    fields.push(("n".to_owned(), network));
+                    (set, caps.per_network.max(1))
+                }
+                (None, None) => (self.record_key(principal, &record.id), 0),
             };
             let mut invocation = CREATE.prepare_invoke();
             invocation
                 .key(self.record_key(principal, &record.id))
-                .key(self.owner_key(principal))
+                .key(set)
                 .arg(idle_ms(idle))
                 .arg(now_ms())
                 .arg(cap)
                 .arg(self.record_prefix(principal))
                 .arg(&record.id);
-            for (field, value) in fields_of(record)? {
+            for (field, value) in fields {
                 invocation.arg(field).arg(value);
             }
             let mut connection = self.inner.connection.clone();
@@ -156,7 +184,8 @@ impl SessionStore for RedisSessions {
                 .arg(idle_ms(idle))
                 .arg(now_ms())
                 .arg(id)
-                .arg(self.owner_key(principal));
+                .arg(self.owner_key(principal))
+                .arg(self.network_prefix());
             let mut connection = self.inner.connection.clone();
             let live: i64 = self
                 .inner
@@ -172,7 +201,8 @@ impl SessionStore for RedisSessions {
             invocation
                 .key(self.record_key(principal, id))
                 .arg(id)
-                .arg(self.owner_key(principal));
+                .arg(self.owner_key(principal))
+                .arg(self.network_prefix());
             let mut connection = self.inner.connection.clone();
             self.inner
                 .run(
