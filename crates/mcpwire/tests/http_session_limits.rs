@@ -312,3 +312,47 @@ async fn a_trusted_proxy_entry_that_is_no_network_fails_start_up() {
     let error = http.into_router().await.unwrap_err();
     assert!(error.to_string().contains("lb.internal"), "{error}");
 }
+
+#[tokio::test]
+async fn a_network_at_its_cap_replaces_its_own_least_recently_used_session() {
+    let http = server(Arc::default()).http().max_sessions_per_network(3);
+    let server = start_http(http).await;
+    let neighbour = server.reached_from([127, 0, 0, 2]).initialize().await;
+    let sessions = [
+        server.initialize().await,
+        server.initialize().await,
+        server.initialize().await,
+        server.initialize().await,
+    ];
+    assert_eq!(
+        server.legacy(&sessions[0], &add_call(1)).await.status(),
+        404
+    );
+    for kept in &sessions[1..] {
+        assert_eq!(server.legacy(kept, &add_call(1)).await.status(), 200);
+    }
+    let neighbours = server.reached_from([127, 0, 0, 2]);
+    assert_eq!(
+        neighbours.legacy(&neighbour, &add_call(1)).await.status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn a_handshake_over_its_bound_is_refused_naming_size_and_limit() {
+    let server = start_http(server(Arc::default()).http().max_handshake_bytes(1024)).await;
+    let body = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion": LEGACY,
+        "capabilities": {"experimental": {"big": "x".repeat(2000)}},
+        "clientInfo": {"name": "test", "version": "1"}}});
+    let response = server.post_raw(body.to_string(), &[]).await;
+    assert_eq!(response.status(), 200);
+    assert!(response.headers().get("mcp-session-id").is_none());
+    let answer = json_of(response).await;
+    assert_eq!(answer["id"], 0);
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(answer["error"]["data"]["limit"], 1024);
+    assert!(answer["error"]["data"]["size"].as_u64().unwrap() > 2000);
+    // A usual handshake is well under it.
+    server.initialize().await;
+}

@@ -75,6 +75,8 @@ impl McpServer {
                     lifetime: Duration::from_secs(24 * 60 * 60),
                     max: 10_000,
                     max_per_principal: 100,
+                    max_per_network: 100,
+                    max_handshake_bytes: 16 * 1024,
                 },
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
@@ -385,8 +387,7 @@ impl HttpServer {
     /// The most 2025-11-25 sessions one authenticated [`Principal`](crate::context::Principal)
     /// holds at once (default 100). Beyond it, the principal's `initialize` replaces its own
     /// least recently used session, so one caller cannot fill the table. Anonymous callers
-    /// have no such cap (behind a proxy they would all share its address); a network holding
-    /// the most sessions gives up its own first (see [`HttpServer::max_sessions`]).
+    /// are capped per network instead (see [`HttpServer::max_sessions_per_network`]).
     ///
     /// ```
     /// # use mcpwire::prelude::*;

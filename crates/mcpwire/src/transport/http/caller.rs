@@ -75,6 +75,16 @@ impl Owner {
     pub(super) fn is_anonymous(&self) -> bool {
         matches!(self, Owner::Anonymous(_))
     }
+
+    /// The network of an anonymous owner whose peer is known, as text: `192.0.2.7`,
+    /// `2001:db8:1:2::/64`.
+    pub(super) fn network(&self) -> Option<String> {
+        match self {
+            Owner::Anonymous(Some(IpAddr::V4(v4))) => Some(v4.to_string()),
+            Owner::Anonymous(Some(IpAddr::V6(v6))) => Some(format!("{v6}/64")),
+            _ => None,
+        }
+    }
 }
 
 /// The network an address stands for: IPv4 as is (IPv4-mapped IPv6 included), IPv6 by /64.
@@ -124,5 +134,14 @@ mod tests {
         assert_eq!(alice("10.0.0.1").owner().principal(), Some("alice"));
         assert!(!alice("10.0.0.1").owner().is_anonymous());
         assert_eq!(Caller::default().owner(), Owner::Anonymous(None));
+        assert_eq!(Caller::default().owner().network(), None);
+        assert_eq!(
+            anonymous("::ffff:10.0.0.1").network().as_deref(),
+            Some("10.0.0.1")
+        );
+        assert_eq!(
+            anonymous("2001:db8:1:2::9").network().as_deref(),
+            Some("2001:db8:1:2::/64")
+        );
     }
 }

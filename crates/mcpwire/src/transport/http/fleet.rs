@@ -3,6 +3,7 @@
 //! client's answers and cancellations for requests another replica runs). Each replica acts on
 //! the others' messages and ignores its own echo.
 
+use super::session_change::SessionChange;
 use super::shared::{BusEvent, FleetBus, SessionStore};
 use crate::context::{Change, Notifier};
 use crate::protocol::ChangedList;
@@ -30,8 +31,13 @@ pub(super) enum Message {
     ResourceUpdated { uri: String },
     /// A session ended (DELETE, eviction, lifetime): every replica ends its copy.
     SessionEnded { session: String },
-    /// A session's record changed (log level, subscriptions): copies reload it.
-    SessionChanged { session: String },
+    /// A session changed (log level, subscriptions): copies apply `change`; without one (from
+    /// an earlier version), they reload the record.
+    SessionChanged {
+        session: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        change: Option<SessionChange>,
+    },
     /// The client's answer (a JSON-RPC response line) to a request of the server's, for the
     /// replica waiting for it.
     ClientResponse { session: String, line: String },

@@ -1,5 +1,5 @@
 //! What this replica does with the other replicas' messages: their changes reach its listeners,
-//! sessions ended elsewhere end here, changed ones are reloaded, and the client's answers and
+//! sessions ended elsewhere end here, changes to sessions are applied, and the client's answers and
 //! cancellations reach the requests running here.
 
 use super::endpoint::Endpoint;
@@ -20,7 +20,14 @@ impl Receiver for Endpoint {
                         tracing::debug!(session, "a session ended on another replica");
                     }
                 }
-                Message::SessionChanged { session } => self.sessions.reload(&session).await,
+                Message::SessionChanged {
+                    session,
+                    change: Some(change),
+                } => self.sessions.apply(&session, &change),
+                Message::SessionChanged {
+                    session,
+                    change: None,
+                } => self.sessions.reload(&session).await,
                 Message::ClientResponse { session, line } => {
                     let (Some(held), Ok(Incoming::Response(response))) =
                         (self.sessions.held(&session), Incoming::parse(&line))

@@ -12,6 +12,7 @@ use super::endpoint::Endpoint;
 use super::fleet::Message;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID, check_sent};
 use super::http_session::HttpSession;
+use super::session_change::SessionChange;
 use super::sessions::{Full, Lookup};
 use super::{reply, resume};
 use crate::context::Outbound;
@@ -33,7 +34,7 @@ pub(super) async fn initialize(
     headers: HeaderMap,
     caller: &Caller,
 ) -> Response {
-    let session = match endpoint.sessions.create(caller) {
+    let session = match endpoint.sessions.create(caller).await {
         Ok(session) => session,
         Err(Full) => {
             let error = ErrorObject::new(code::INTERNAL_ERROR, "Server busy: too many sessions");
@@ -57,6 +58,19 @@ pub(super) async fn initialize(
     if answer.error_code.is_some() {
         endpoint.sessions.end_here(&session.id);
         return reply::json(StatusCode::OK, answer.line);
+    }
+    // What the session keeps of the handshake is held for its life (and, shared, in its record).
+    let kept = serde_json::to_string(&session.session.state()).map_or(usize::MAX, |s| s.len());
+    let limit = endpoint.sessions.max_handshake_bytes();
+    if kept > limit {
+        endpoint.sessions.end_here(&session.id);
+        let message = format!(
+            "Invalid params: the client's capabilities and clientInfo take {kept} bytes; \
+             this server keeps at most {limit}"
+        );
+        let error = ErrorObject::new(code::INVALID_PARAMS, message)
+            .with_data(serde_json::json!({"size": kept, "limit": limit}));
+        return reply::error(StatusCode::OK, Some(&id), &error);
     }
     if let Err(error) = endpoint.sessions.share(&session).await {
         tracing::warn!(%error, "a new session could not be shared with the fleet; refused");
@@ -82,10 +96,10 @@ pub(super) async fn request(
     };
     let activity = session.activity();
     // A change other replicas' copies of the session must see.
-    let changes_session = matches!(
-        request.method.as_str(),
-        "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
-    ) && session.shared;
+    let change = session
+        .shared
+        .then(|| SessionChange::of_request(&request.method, request.params.as_deref()))
+        .flatten();
     let (outbound, lines) = Outbound::closable_channel(endpoint.core.limits.max_queued_messages);
     // Mirrored headers are optional here, but one that disagrees with the body is refused (after
     // the scope decision, which the body alone drives).
@@ -102,16 +116,16 @@ pub(super) async fn request(
     };
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
-    let saver = changes_session.then(|| (endpoint.clone(), session.clone()));
+    let saver = change.map(|change| (endpoint.clone(), session.clone(), change));
     let limit = endpoint.core.limits.max_requests_in_flight;
     let started = session.session.track_with(id.clone(), limit, || {
         let id = id.clone();
         tokio::spawn(async move {
             let reply = respond(&exchange, request).await;
-            if let Some((endpoint, session)) = saver
+            if let Some((endpoint, session, change)) = saver
                 && reply.error_code.is_none()
             {
-                endpoint.sessions.save(&session).await;
+                endpoint.sessions.change(&session, change).await;
             }
             if exchange.session.finish(&id) {
                 let _ = answered.send(reply);

@@ -60,6 +60,8 @@ mod reply;
 mod resume;
 mod routes;
 mod serve;
+mod session_change;
+mod session_settings;
 mod sessions;
 mod shared;
 mod sse;
@@ -70,4 +72,5 @@ pub use proxies::ForwardingHeader;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis::RedisFleet;
+pub use session_change::{SessionCaps, SessionChange};
 pub use shared::{BusEvent, FleetBus, SessionRecord, SessionStore, SharedFuture, Unavailable};

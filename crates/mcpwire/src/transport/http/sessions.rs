@@ -12,8 +12,10 @@
 //!
 //! - an authenticated principal holds at most `max_per_principal` sessions: beyond that, its
 //!   `initialize` replaces its own least recently used session;
-//! - anonymous callers are told apart by network (see [`Owner`]) and only ever take room from
-//!   anonymous sessions, so an anonymous flood cannot evict an authenticated session;
+//! - anonymous callers are told apart by network (see [`Owner`]), hold at most
+//!   `max_per_network` sessions a network (replaced the same way; not counted when the peer is
+//!   unknown), and only ever take room from anonymous sessions, so an anonymous flood cannot
+//!   evict an authenticated session;
 //! - when the table is full, `initialize` evicts a session of the owner holding the most (see
 //!   `eviction.rs`); when no session may be evicted, it is refused with `503`.
 //!
@@ -23,15 +25,18 @@
 //! of the fleet and this table holds the copies this replica serves. A request naming a session
 //! the table lacks loads it from the store (bound to its principal), a copy asks the store now
 //! and then whether its session still lives (which also keeps it alive there), the per-principal
-//! cap is counted by the store across the fleet, and a session that ends (DELETE, eviction,
-//! lifetime) ends on every replica through the bus. A copy that idles out here, or makes room
-//! here, only goes from this replica.
+//! and per-network caps are counted by the store across the fleet, and a session that ends
+//! (DELETE, eviction, lifetime) ends on every replica through the bus; DELETE and eviction
+//! (here, or by the store's caps) also delete its record. A copy that idles out here only goes
+//! from this replica. A change to a session (log level, subscriptions) is written to its field
+//! of the record and carried to the other copies by the bus, which apply it as it is.
 
 use super::caller::{Caller, Owner};
 use super::events::EventStore;
 use super::eviction::{self, Candidate};
 use super::fleet::{Fleet, Message};
 use super::http_session::{Clock, HttpSession};
+use super::session_change::{SessionCaps, SessionChange};
 use super::shared::{SessionRecord, Unavailable};
 use crate::dispatch::session::{Session, SessionState};
 use crate::tasks::now_ms;
@@ -51,6 +56,10 @@ pub(super) struct SessionLimits {
     pub(super) max: usize,
     /// The most sessions one principal holds at once.
     pub(super) max_per_principal: usize,
+    /// The most sessions the anonymous callers of one network hold at once.
+    pub(super) max_per_network: usize,
+    /// The most bytes a session keeps of its handshake (checked by `initialize`).
+    pub(super) max_handshake_bytes: usize,
 }
 
 /// The live sessions.
@@ -134,19 +143,35 @@ impl Table {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Makes room for a newcomer of `owner`: ends (or, shared, lets go of) the session chosen.
-    fn make_room_for(&self, live: &mut Live, owner: &Owner) -> Result<(), Full> {
-        if let Some(id) = self.make_room(live, owner)?
-            && let Some(evicted) = live.remove(&id)
-        {
-            tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
-            if evicted.shared {
-                evicted.release();
-            } else {
-                evicted.end();
-            }
+    /// Makes room for a newcomer of `owner`: ends the session chosen. A shared one is returned,
+    /// its copy here ended: eviction ends it for the whole fleet, as DELETE does, and the
+    /// caller ends it there (see [`Sessions::end_in_fleet`]).
+    fn make_room_for(&self, live: &mut Live, owner: &Owner) -> Result<Evicted, Full> {
+        let Some(id) = self.make_room(live, owner)? else {
+            return Ok(None);
+        };
+        let Some(evicted) = live.remove(&id) else {
+            return Ok(None);
+        };
+        tracing::info!(session = %evicted.id, owner = ?evicted.owner, "no room for a new session; evicted one");
+        if evicted.shared {
+            evicted.release();
+            evicted.record_end();
+            Ok(Some(evicted))
+        } else {
+            evicted.end();
+            Ok(None)
         }
-        Ok(())
+    }
+
+    /// How many sessions `owner` may hold: a principal `max_per_principal`, the anonymous
+    /// callers of a known network `max_per_network`; `None` when the peer is unknown.
+    fn cap_of(&self, owner: &Owner) -> Option<usize> {
+        match owner {
+            Owner::Principal(_) => Some(self.limits.max_per_principal),
+            Owner::Anonymous(Some(_)) => Some(self.limits.max_per_network),
+            Owner::Anonymous(None) => None,
+        }
     }
 
     /// How often a copy asks the store whether its session lives: a quarter of the idle
@@ -172,9 +197,14 @@ impl Table {
         }
     }
 
-    /// A copy here of the session `record` holds, for `caller`; `None` when the record is
-    /// unreadable, the session is past its lifetime, or there is no room.
-    fn carry_on(&self, record: SessionRecord, caller: &Caller) -> Option<Arc<HttpSession>> {
+    /// A copy here of the session `record` holds, for `caller`, and the shared session evicted
+    /// to make room for it, if any; `None` when the record is unreadable, the session is past
+    /// its lifetime, or there is no room.
+    fn carry_on(
+        &self,
+        record: SessionRecord,
+        caller: &Caller,
+    ) -> Option<(Arc<HttpSession>, Evicted)> {
         let age = now_ms().saturating_sub(record.created_at_ms);
         if age >= self.limits.lifetime.as_millis() as u64 {
             return None;
@@ -185,9 +215,9 @@ impl Table {
         let owner = caller.owner();
         let mut live = self.lock();
         if let Some(session) = live.by_id.get(record.id.as_str()) {
-            return Some(session.clone());
+            return Some((session.clone(), None));
         }
-        self.make_room_for(&mut live, &owner).ok()?;
+        let evicted = self.make_room_for(&mut live, &owner).ok()?;
         let session = Arc::new(HttpSession::carried_on(
             record.id,
             Session::restored(state, self.max_subscriptions),
@@ -199,7 +229,7 @@ impl Table {
             true,
         ));
         live.insert(session.clone());
-        Some(session)
+        Some((session, evicted))
     }
 
     fn expired(&self, session: &HttpSession, now: u64) -> bool {
@@ -212,10 +242,10 @@ impl Table {
     /// The session that makes room for a newcomer of `owner`; `Err` when room is needed and
     /// none may be made.
     fn make_room(&self, live: &Live, owner: &Owner) -> Result<Option<Arc<str>>, Full> {
-        // Shared, the store counts a principal's sessions across the fleet.
+        // Shared, the store counts a principal's (a network's) sessions across the fleet.
         if !self.fleet.shares_sessions()
-            && !owner.is_anonymous()
-            && live.held(owner) >= self.limits.max_per_principal
+            && let Some(cap) = self.cap_of(owner)
+            && live.held(owner) >= cap
         {
             return Ok(live.victim(owner, |s| s.owner == *owner));
         }
@@ -234,6 +264,9 @@ impl Table {
 /// Why no session could be opened.
 pub(super) struct Full;
 
+/// A shared session evicted here, to be ended for the whole fleet.
+type Evicted = Option<Arc<HttpSession>>;
+
 impl Sessions {
     /// An empty table; sessions end when `shutdown` is cancelled. Starts the reaper of idle
     /// sessions on the current runtime.
@@ -247,6 +280,7 @@ impl Sessions {
         let limits = SessionLimits {
             max: limits.max.max(1),
             max_per_principal: limits.max_per_principal.max(1),
+            max_per_network: limits.max_per_network.max(1),
             ..limits
         };
         let table = Arc::new(Table {
@@ -262,70 +296,127 @@ impl Sessions {
         Self { table }
     }
 
-    /// Opens a session for `caller`, making room when its owner or the table is full.
-    pub(super) fn create(&self, caller: &Caller) -> Result<Arc<HttpSession>, Full> {
+    /// The most bytes a session keeps of its handshake.
+    pub(super) fn max_handshake_bytes(&self) -> usize {
+        self.table.limits.max_handshake_bytes
+    }
+
+    /// Opens a session for `caller`, making room when its owner or the table is full (a shared
+    /// session evicted for it ends on every replica).
+    pub(super) async fn create(&self, caller: &Caller) -> Result<Arc<HttpSession>, Full> {
         let table = &self.table;
         let owner = caller.owner();
-        let mut live = table.lock();
-        table.make_room_for(&mut live, &owner)?;
-        let session = Arc::new(HttpSession::new(
-            owner,
-            table.shutdown.child_token(),
-            table.clock.clone(),
-            table.events.clone(),
-            table.fleet.shares_sessions(),
-        ));
-        live.insert(session.clone());
+        let (session, evicted) = {
+            let mut live = table.lock();
+            let evicted = table.make_room_for(&mut live, &owner)?;
+            let session = Arc::new(HttpSession::new(
+                owner,
+                table.shutdown.child_token(),
+                table.clock.clone(),
+                table.events.clone(),
+                table.fleet.shares_sessions(),
+            ));
+            live.insert(session.clone());
+            (session, evicted)
+        };
+        if let Some(evicted) = evicted {
+            self.end_in_fleet(evicted.owner.principal(), &evicted.id)
+                .await;
+        }
         Ok(session)
     }
 
+    /// Ends the shared session `id` of `principal` for the whole fleet, its copy here already
+    /// ended: its record goes from the store, the other replicas end their copies, its events
+    /// go.
+    async fn end_in_fleet(&self, principal: Option<&str>, id: &str) {
+        let table = &self.table;
+        if let Some(store) = &table.fleet.sessions
+            && let Err(error) = store.delete(principal, id).await
+        {
+            tracing::warn!(%error, session = id, "the session store did not take the end of a session");
+        }
+        table
+            .fleet
+            .send(Message::SessionEnded {
+                session: id.to_owned(),
+            })
+            .await;
+        table.events.forget(id).await;
+    }
+
     /// Shares the session `initialize` just opened with the fleet (when sessions are shared):
-    /// the store keeps it, and the principal's sessions beyond its cap end everywhere.
+    /// the store keeps it, and the sessions of its principal (or network) beyond the cap end
+    /// everywhere.
     pub(super) async fn share(&self, session: &HttpSession) -> Result<(), Unavailable> {
         let table = &self.table;
         let Some(store) = &table.fleet.sessions else {
             return Ok(());
         };
         let record = table.record_of(session);
+        let caps = SessionCaps {
+            per_principal: table.limits.max_per_principal,
+            network: session.owner.network(),
+            per_network: table.limits.max_per_network,
+        };
         let evicted = store
-            .create(
-                &record,
-                table.limits.idle_timeout,
-                table.limits.max_per_principal,
-            )
+            .create_capped(&record, table.limits.idle_timeout, &caps)
             .await?;
         for id in evicted {
-            tracing::info!(session = %id, "a principal over its cap of sessions; its least recently used one ended");
+            tracing::info!(session = %id, "a caller over its cap of sessions; its least recently used one ended");
             self.end_here(&id);
             table
                 .fleet
-                .send(Message::SessionEnded { session: id })
+                .send(Message::SessionEnded {
+                    session: id.clone(),
+                })
                 .await;
+            table.events.forget(&id).await;
         }
         Ok(())
     }
 
-    /// Writes a session's record again (its log level or subscriptions changed), so other
-    /// replicas' copies reload it.
-    pub(super) async fn save(&self, session: &HttpSession) {
+    /// Makes `change` (taken here) to the session's record in the store, and tells the other
+    /// replicas, whose copies apply it as it is (see [`Sessions::apply`]).
+    pub(super) async fn change(&self, session: &HttpSession, change: SessionChange) {
         let table = &self.table;
         let Some(store) = &table.fleet.sessions else {
             return;
         };
-        match store
-            .save(&table.record_of(session), table.limits.idle_timeout)
-            .await
-        {
-            Ok(_) => {
+        let (principal, idle) = (session.owner.principal(), table.limits.idle_timeout);
+        match store.update(principal, &session.id, &change, idle).await {
+            Ok(true) => {
                 let id = session.id.to_string();
-                table
-                    .fleet
-                    .send(Message::SessionChanged { session: id })
-                    .await;
+                let message = Message::SessionChanged {
+                    session: id,
+                    change: Some(change),
+                };
+                table.fleet.send(message).await;
             }
+            Ok(false) => tracing::debug!(session = %session.id, "a change to a session gone"),
             Err(error) => {
                 tracing::warn!(%error, session = %session.id, "a session's change was not shared")
             }
+        }
+    }
+
+    /// Applies `change`, made on another replica, to the copy here of the session `id`, if any.
+    pub(super) fn apply(&self, id: &str, change: &SessionChange) {
+        let Some(held) = self.held(id) else {
+            return;
+        };
+        match change {
+            SessionChange::LogLevel(level) => held.session.set_log_level(*level),
+            SessionChange::Subscribed(uri) => {
+                let cap = self.table.max_subscriptions;
+                if held.session.subscribe(uri, cap).is_err() {
+                    tracing::warn!(
+                        session = id,
+                        "a subscription made elsewhere is over the cap here"
+                    );
+                }
+            }
+            SessionChange::Unsubscribed(uri) => held.session.unsubscribe(uri),
         }
     }
 
@@ -390,7 +481,11 @@ impl Sessions {
             }
         };
         match table.carry_on(record, caller) {
-            Some(session) => {
+            Some((session, evicted)) => {
+                if let Some(evicted) = evicted {
+                    self.end_in_fleet(evicted.owner.principal(), &evicted.id)
+                        .await;
+                }
                 session.touch();
                 Lookup::Found(session)
             }
@@ -401,25 +496,16 @@ impl Sessions {
     /// Ends the session named `id` (DELETE), on every replica; `false` when there was none.
     pub(super) async fn remove(&self, id: &str, caller: &Caller) -> bool {
         let table = &self.table;
-        let Some(store) = &table.fleet.sessions else {
+        if !table.fleet.shares_sessions() {
             let removed = table.lock().remove(id);
             return removed.map(|session| session.end()).is_some();
-        };
-        if let Some(session) = table.lock().remove(id) {
+        }
+        let removed = table.lock().remove(id);
+        if let Some(session) = removed {
             session.release();
             session.record_end();
         }
-        if let Err(error) = store.delete(caller.principal.as_deref(), id).await {
-            tracing::warn!(%error, session = id, "the session store did not take the end of a session");
-        }
-        table
-            .fleet
-            .send(Message::SessionEnded {
-                session: id.to_owned(),
-            })
-            .await;
-        let (events, id) = (table.events.clone(), id.to_owned());
-        events.forget(&id).await;
+        self.end_in_fleet(caller.principal.as_deref(), id).await;
         true
     }
 
@@ -436,7 +522,8 @@ impl Sessions {
         self.table.lock().by_id.get(id).cloned()
     }
 
-    /// Reloads the copy here of the session `id` (its record changed on another replica).
+    /// Reloads the copy here of the session `id` (its record changed on another replica, which
+    /// did not say how).
     pub(super) async fn reload(&self, id: &str) {
         let table = &self.table;
         let (Some(store), Some(session)) = (&table.fleet.sessions, self.held(id)) else {
@@ -537,6 +624,8 @@ mod tests {
             lifetime: Duration::from_secs(3600),
             max,
             max_per_principal,
+            max_per_network: 100,
+            max_handshake_bytes: 16 * 1024,
         };
         let events = Arc::new(MemoryEventStore::default());
         Sessions::new(
@@ -564,11 +653,11 @@ mod tests {
     async fn a_full_table_evicts_the_idlest_and_refuses_when_all_are_busy() {
         let sessions = table(Duration::from_secs(60), 2, 10);
         let me = anonymous();
-        let first = sessions.create(&me).ok().unwrap();
+        let first = sessions.create(&me).await.ok().unwrap();
         let _busy_first = first.activity();
-        let second = sessions.create(&me).ok().unwrap();
+        let second = sessions.create(&me).await.ok().unwrap();
         tokio::time::advance(Duration::from_millis(1)).await;
-        let third = sessions.create(&me).ok().unwrap();
+        let third = sessions.create(&me).await.ok().unwrap();
         assert_eq!(sessions.len(), 2);
         assert!(
             !sessions.get(&second.id, &me).await.is_found(),
@@ -577,14 +666,14 @@ mod tests {
         assert!(second.closed.is_cancelled());
         let _busy_third = third.activity();
         let stranger = principal("stranger");
-        let strangers = sessions.create(&stranger).ok().unwrap();
+        let strangers = sessions.create(&stranger).await.ok().unwrap();
         let _busy_stranger = strangers.activity();
         assert!(
             !sessions.get(&first.id, &me).await.is_found(),
             "a busy session goes to an owner holding fewer"
         );
         assert!(
-            sessions.create(&principal("other")).is_err(),
+            sessions.create(&principal("other")).await.is_err(),
             "every owner holds one session, and they are busy or its own"
         );
     }
@@ -592,8 +681,8 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn idle_sessions_expire_and_busy_ones_do_not() {
         let sessions = table(Duration::from_millis(20), 10, 10);
-        let idle = sessions.create(&anonymous()).ok().unwrap();
-        let busy = sessions.create(&anonymous()).ok().unwrap();
+        let idle = sessions.create(&anonymous()).await.ok().unwrap();
+        let busy = sessions.create(&anonymous()).await.ok().unwrap();
         let _activity = busy.activity();
         tokio::time::sleep(Duration::from_millis(80)).await;
         assert!(!sessions.get(&idle.id, &anonymous()).await.is_found());
@@ -604,7 +693,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_session_ends_at_its_lifetime_however_busy() {
         let sessions = table(Duration::from_secs(60), 10, 10);
-        let session = sessions.create(&anonymous()).ok().unwrap();
+        let session = sessions.create(&anonymous()).await.ok().unwrap();
         let _streaming = session.activity();
         tokio::time::sleep(Duration::from_secs(3599)).await;
         assert!(sessions.get(&session.id, &anonymous()).await.is_found());
@@ -617,13 +706,13 @@ mod tests {
     async fn a_principal_at_its_cap_replaces_its_own_least_recently_used_session() {
         let sessions = table(Duration::from_secs(60), 100, 2);
         let bob = principal("bob");
-        let alice = sessions.create(&principal("alice")).ok().unwrap();
-        let first = sessions.create(&bob).ok().unwrap();
+        let alice = sessions.create(&principal("alice")).await.ok().unwrap();
+        let first = sessions.create(&bob).await.ok().unwrap();
         tokio::time::advance(Duration::from_millis(1)).await;
-        let second = sessions.create(&bob).ok().unwrap();
+        let second = sessions.create(&bob).await.ok().unwrap();
         tokio::time::advance(Duration::from_millis(1)).await;
         let _busy_first = first.activity();
-        let third = sessions.create(&bob).ok().unwrap();
+        let third = sessions.create(&bob).await.ok().unwrap();
         assert!(!sessions.get(&second.id, &bob).await.is_found());
         assert!(sessions.get(&first.id, &bob).await.is_found());
         assert!(sessions.get(&third.id, &bob).await.is_found());
@@ -637,11 +726,52 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_network_at_its_cap_replaces_its_own_least_recently_used_session() {
+        let limits = SessionLimits {
+            idle_timeout: Duration::from_secs(60),
+            lifetime: Duration::from_secs(3600),
+            max: 100,
+            max_per_principal: 100,
+            max_per_network: 2,
+            max_handshake_bytes: 16 * 1024,
+        };
+        let events = Arc::new(MemoryEventStore::default());
+        let sessions = Sessions::new(
+            limits,
+            CancellationToken::new(),
+            events,
+            Fleet::default(),
+            100,
+        );
+        let from = |peer: &str| Caller {
+            principal: None,
+            peer: Some(peer.parse().unwrap()),
+            ..Caller::default()
+        };
+        let (here, there) = (from("10.0.0.1"), from("10.0.0.2"));
+        let first = sessions.create(&here).await.ok().unwrap();
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let second = sessions.create(&here).await.ok().unwrap();
+        let elsewhere = sessions.create(&there).await.ok().unwrap();
+        tokio::time::advance(Duration::from_millis(1)).await;
+        let _third = sessions.create(&here).await.ok().unwrap();
+        assert!(first.closed.is_cancelled(), "the network's oldest went");
+        assert!(sessions.get(&second.id, &here).await.is_found());
+        assert!(sessions.get(&elsewhere.id, &there).await.is_found());
+        assert_eq!(sessions.len(), 3);
+        // Callers whose address is unknown are not counted per network.
+        for _ in 0..3 {
+            sessions.create(&anonymous()).await.ok().unwrap();
+        }
+        assert_eq!(sessions.len(), 6);
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn anonymous_callers_take_room_only_from_anonymous_sessions() {
         let sessions = table(Duration::from_secs(60), 2, 10);
         let alice = principal("alice");
-        let authenticated = sessions.create(&alice).ok().unwrap();
-        let anonymous_one = sessions.create(&anonymous()).ok().unwrap();
+        let authenticated = sessions.create(&alice).await.ok().unwrap();
+        let anonymous_one = sessions.create(&anonymous()).await.ok().unwrap();
         let _busy = anonymous_one.activity();
         assert!(
             sessions
@@ -650,12 +780,13 @@ mod tests {
                     peer: Some("10.0.0.9".parse().unwrap()),
                     ..Caller::default()
                 })
+                .await
                 .is_err(),
             "only a busy anonymous session of an owner no larger could make room"
         );
         assert!(sessions.get(&authenticated.id, &alice).await.is_found());
         assert!(
-            sessions.create(&principal("bob")).is_ok(),
+            sessions.create(&principal("bob")).await.is_ok(),
             "an idle session of alice's is fair game"
         );
     }

@@ -4,6 +4,7 @@
 //! in one process. `RedisFleet` (feature `redis`) implements both, and the
 //! [`EventStore`](super::EventStore); implement them to put a fleet on another backend.
 
+use super::session_change::{SessionCaps, SessionChange};
 use futures_util::stream::BoxStream;
 use serde::{Deserialize, Serialize};
 use std::future::Future;
@@ -135,8 +136,8 @@ pub trait SessionStore: Send + Sync + 'static {
         id: &'a str,
     ) -> SharedFuture<'a, Option<SessionRecord>>;
 
-    /// Replaces a live session's record (its log level or subscriptions changed), touching it;
-    /// `false` when it is gone.
+    /// Replaces a live session's record, touching it; `false` when it is gone. (The SDK makes
+    /// changes with [`update`](SessionStore::update).)
     fn save<'a>(&'a self, record: &'a SessionRecord, idle: Duration) -> SharedFuture<'a, bool>;
 
     /// Records activity: the session lives `idle` from now; `false` when it is gone.
@@ -149,6 +150,43 @@ pub trait SessionStore: Send + Sync + 'static {
 
     /// Ends the session everywhere.
     fn delete<'a>(&'a self, principal: Option<&'a str>, id: &'a str) -> SharedFuture<'a, ()>;
+
+    /// Keeps a new session like [`create`](SessionStore::create), and also holds the anonymous
+    /// callers of one network to `caps.per_network` sessions across the fleet (beyond it, the
+    /// network's least recently used ones are deleted, and their ids returned). The SDK calls
+    /// this one. By default: `create` with `caps.per_principal`, so a store that does not
+    /// implement it does not cap anonymous sessions per network (the replicas leave counting
+    /// to the store when sessions are shared).
+    fn create_capped<'a>(
+        &'a self,
+        record: &'a SessionRecord,
+        idle: Duration,
+        caps: &'a SessionCaps,
+    ) -> SharedFuture<'a, Vec<String>> {
+        self.create(record, idle, caps.per_principal)
+    }
+
+    /// Makes `change` to the live session `id` of `principal` (its log level, a subscription),
+    /// leaving its expiry as it is; `false` when it is gone. A store that keeps fields writes
+    /// only the one changed; by default the record is loaded, changed and
+    /// [`save`](SessionStore::save)d whole.
+    fn update<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        id: &'a str,
+        change: &'a SessionChange,
+        idle: Duration,
+    ) -> SharedFuture<'a, bool> {
+        Box::pin(async move {
+            let Some(mut record) = self.load(principal, id).await? else {
+                return Ok(false);
+            };
+            record.state = change
+                .applied_to(&record.state)
+                .ok_or_else(|| Unavailable::new("an unreadable session record"))?;
+            self.save(&record, idle).await
+        })
+    }
 }
 
 /// What a [`FleetBus`] subscription yields.

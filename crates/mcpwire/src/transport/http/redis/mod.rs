@@ -5,8 +5,9 @@
 //!
 //! | what | key | type |
 //! |---|---|---|
-//! | a session | `{prefix}s:{principal hash}:{id}` | string (JSON record), expiring when idle |
+//! | a session | `{prefix}r:{principal hash}:{id}` | hash (one field per part), expiring when idle |
 //! | a principal's sessions | `{prefix}o:{principal hash}` | sorted set (id by last use) |
+//! | an anonymous network's sessions | `{prefix}n:{network hash}` | sorted set (id by last use) |
 //! | a session's events | `{prefix}e:{id}`, `{prefix}eb:{id}` (bytes kept) | stream, integer |
 //! | a replica is alive | `{prefix}alive:{replica}` | string, expiring |
 //! | the bus | channel `{prefix}bus` | pub/sub |
@@ -17,6 +18,8 @@ mod event_log;
 mod events;
 mod fleet_setting;
 mod follower;
+mod session_fields;
+mod session_scripts;
 mod sessions;
 
 pub use connection::RedisFleet;

@@ -1,42 +1,31 @@
-//! The session records of a [`RedisFleet`](super::RedisFleet): one string per session under its
-//! principal's hash, expiring when idle, and one sorted set per principal (its sessions by last
-//! use) that caps how many it holds across the fleet.
+//! The session records of a [`RedisFleet`](super::RedisFleet): one hash per session under its
+//! principal's hash (see `session_fields.rs`), expiring when idle, one sorted set per principal
+//! and one per anonymous network (its sessions by last use) that cap how many it holds across
+//! the fleet. A change writes one field; nothing reads a record back but a replica that lacks
+//! the session.
 
-use super::super::shared::{SessionRecord, SessionStore, SharedFuture, Unavailable, idle_ms};
+use super::super::session_change::{SessionCaps, SessionChange};
+use super::super::shared::{SessionRecord, SessionStore, SharedFuture, idle_ms};
 use super::connection::Inner;
+use super::session_fields::{fields_of, record_of, write_of};
+use super::session_scripts::{CREATE, DELETE, SAVE, TOUCH, UPDATE};
 use crate::tasks::now_ms;
 use sha2::{Digest, Sha256};
-use std::sync::{Arc, LazyLock};
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
-
-/// Keeps the record, drops members whose records expired, and deletes the least recently used
-/// sessions over the cap. KEYS: record, owner set. ARGV: record JSON, idle ms, now ms, cap (0:
-/// anonymous, no set), record key prefix of the owner, id.
-static CREATE: LazyLock<redis::Script> = LazyLock::new(|| {
-    redis::Script::new(
-        r"
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-local cap = tonumber(ARGV[4])
-if cap == 0 then return {} end
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[6])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-for _, member in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
-  if redis.call('EXISTS', ARGV[5] .. member) == 0 then redis.call('ZREM', KEYS[2], member) end
-end
-local evicted = {}
-while redis.call('ZCARD', KEYS[2]) > cap do
-  local oldest = redis.call('ZPOPMIN', KEYS[2])
-  redis.call('DEL', ARGV[5] .. oldest[1])
-  table.insert(evicted, oldest[1])
-end
-return evicted
-",
-    )
-});
 
 /// The [`SessionStore`] of a [`RedisFleet`](super::RedisFleet).
 pub(super) struct RedisSessions {
     inner: Arc<Inner>,
+}
+
+/// A short hash of `text` for keys (a principal or an address is nobody's business).
+fn tag(text: &str) -> String {
+    Sha256::digest(text.as_bytes())[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl RedisSessions {
@@ -44,27 +33,29 @@ impl RedisSessions {
         Self { inner }
     }
 
-    /// The hash of a principal in keys (a principal may be long, and is nobody's business).
     fn owner_tag(principal: Option<&str>) -> String {
-        match principal {
-            None => "-".to_owned(),
-            Some(principal) => Sha256::digest(principal.as_bytes())[..12]
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect(),
-        }
+        principal.map_or_else(|| "-".to_owned(), tag)
     }
 
     fn record_prefix(&self, principal: Option<&str>) -> String {
-        format!("{}s:{}:", self.inner.prefix, Self::owner_tag(principal))
+        format!("{}r:{}:", self.inner.prefix, Self::owner_tag(principal))
     }
 
     fn record_key(&self, principal: Option<&str>, id: &str) -> String {
         format!("{}{id}", self.record_prefix(principal))
     }
 
+    /// The set capping a principal's sessions; `''` for anonymous ones (their network's set is
+    /// named in their record).
     fn owner_key(&self, principal: Option<&str>) -> String {
-        format!("{}o:{}", self.inner.prefix, Self::owner_tag(principal))
+        match principal {
+            Some(_) => format!("{}o:{}", self.inner.prefix, Self::owner_tag(principal)),
+            None => String::new(),
+        }
+    }
+
+    fn network_prefix(&self) -> String {
+        format!("{}n:", self.inner.prefix)
     }
 }
 
@@ -76,24 +67,47 @@ impl SessionStore for RedisSessions {
         max_per_principal: usize,
     ) -> SharedFuture<'a, Vec<String>> {
         Box::pin(async move {
-            let principal = record.principal.as_deref();
-            let json = serde_json::to_string(record).expect("records serialize");
-            let cap = if principal.is_some() {
-                max_per_principal.max(1)
-            } else {
-                0
+            let caps = SessionCaps {
+                per_principal: max_per_principal,
+                network: None,
+                per_network: 0,
             };
-            let mut connection = self.inner.connection.clone();
+            self.create_capped(record, idle, &caps).await
+        })
+    }
+
+    fn create_capped<'a>(
+        &'a self,
+        record: &'a SessionRecord,
+        idle: Duration,
+        caps: &'a SessionCaps,
+    ) -> SharedFuture<'a, Vec<String>> {
+        Box::pin(async move {
+            let principal = record.principal.as_deref();
+            let mut fields = fields_of(record)?;
+            let (set, cap) = match (principal, &caps.network) {
+                (Some(_), _) => (self.owner_key(principal), caps.per_principal.max(1)),
+                (None, Some(network)) => {
+                    let network = tag(network);
+                    let set = format!("{}{network}", self.network_prefix());
+                    fields.push(("n".to_owned(), network));
+                    (set, caps.per_network.max(1))
+                }
+                (None, None) => (self.record_key(principal, &record.id), 0),
+            };
             let mut invocation = CREATE.prepare_invoke();
             invocation
                 .key(self.record_key(principal, &record.id))
-                .key(self.owner_key(principal))
-                .arg(json)
+                .key(set)
                 .arg(idle_ms(idle))
                 .arg(now_ms())
                 .arg(cap)
                 .arg(self.record_prefix(principal))
                 .arg(&record.id);
+            for (field, value) in fields {
+                invocation.arg(field).arg(value);
+            }
+            let mut connection = self.inner.connection.clone();
             self.inner
                 .run("create session", invocation.invoke_async(&mut connection))
                 .await
@@ -107,30 +121,53 @@ impl SessionStore for RedisSessions {
     ) -> SharedFuture<'a, Option<SessionRecord>> {
         Box::pin(async move {
             let mut connection = self.inner.connection.clone();
-            let mut get = redis::cmd("GET");
-            get.arg(self.record_key(principal, id));
-            let read = get.query_async::<Option<String>>(&mut connection);
-            let Some(json) = self.inner.run("load session", read).await? else {
-                return Ok(None);
-            };
-            serde_json::from_str(&json)
-                .map(Some)
-                .map_err(|_| Unavailable::new("an unreadable session record"))
+            let mut all = redis::cmd("HGETALL");
+            all.arg(self.record_key(principal, id));
+            let read = all.query_async::<HashMap<String, String>>(&mut connection);
+            let fields = self.inner.run("load session", read).await?;
+            record_of(id, fields)
         })
     }
 
     fn save<'a>(&'a self, record: &'a SessionRecord, idle: Duration) -> SharedFuture<'a, bool> {
         Box::pin(async move {
-            let json = serde_json::to_string(record).expect("records serialize");
+            let mut invocation = SAVE.prepare_invoke();
+            invocation
+                .key(self.record_key(record.principal.as_deref(), &record.id))
+                .arg(idle_ms(idle));
+            for (field, value) in fields_of(record)? {
+                invocation.arg(field).arg(value);
+            }
             let mut connection = self.inner.connection.clone();
-            let mut set = redis::cmd("SET");
-            set.arg(self.record_key(record.principal.as_deref(), &record.id))
-                .arg(json)
-                .arg("PX")
-                .arg(idle_ms(idle))
-                .arg("XX");
-            let write = set.query_async::<Option<String>>(&mut connection);
-            Ok(self.inner.run("save session", write).await?.is_some())
+            let saved: i64 = self
+                .inner
+                .run("save session", invocation.invoke_async(&mut connection))
+                .await?;
+            Ok(saved == 1)
+        })
+    }
+
+    fn update<'a>(
+        &'a self,
+        principal: Option<&'a str>,
+        id: &'a str,
+        change: &'a SessionChange,
+        _idle: Duration,
+    ) -> SharedFuture<'a, bool> {
+        Box::pin(async move {
+            let (op, field, value) = write_of(change);
+            let mut invocation = UPDATE.prepare_invoke();
+            invocation
+                .key(self.record_key(principal, id))
+                .arg(op)
+                .arg(field)
+                .arg(value);
+            let mut connection = self.inner.connection.clone();
+            let updated: i64 = self
+                .inner
+                .run("update session", invocation.invoke_async(&mut connection))
+                .await?;
+            Ok(updated == 1)
         })
     }
 
@@ -141,43 +178,37 @@ impl SessionStore for RedisSessions {
         idle: Duration,
     ) -> SharedFuture<'a, bool> {
         Box::pin(async move {
-            let idle = idle_ms(idle);
-            let mut pipe = redis::pipe();
-            pipe.cmd("PEXPIRE")
-                .arg(self.record_key(principal, id))
-                .arg(idle);
-            if principal.is_some() {
-                let owner = self.owner_key(principal);
-                pipe.cmd("ZADD")
-                    .arg(&owner)
-                    .arg("XX")
-                    .arg(now_ms())
-                    .arg(id)
-                    .ignore();
-                pipe.cmd("PEXPIRE").arg(&owner).arg(idle).ignore();
-            }
+            let mut invocation = TOUCH.prepare_invoke();
+            invocation
+                .key(self.record_key(principal, id))
+                .arg(idle_ms(idle))
+                .arg(now_ms())
+                .arg(id)
+                .arg(self.owner_key(principal))
+                .arg(self.network_prefix());
             let mut connection = self.inner.connection.clone();
-            let (live,): (bool,) = self
+            let live: i64 = self
                 .inner
-                .run("touch session", pipe.query_async(&mut connection))
+                .run("touch session", invocation.invoke_async(&mut connection))
                 .await?;
-            Ok(live)
+            Ok(live == 1)
         })
     }
 
     fn delete<'a>(&'a self, principal: Option<&'a str>, id: &'a str) -> SharedFuture<'a, ()> {
         Box::pin(async move {
-            let mut pipe = redis::pipe();
-            pipe.cmd("DEL").arg(self.record_key(principal, id)).ignore();
-            if principal.is_some() {
-                pipe.cmd("ZREM")
-                    .arg(self.owner_key(principal))
-                    .arg(id)
-                    .ignore();
-            }
+            let mut invocation = DELETE.prepare_invoke();
+            invocation
+                .key(self.record_key(principal, id))
+                .arg(id)
+                .arg(self.owner_key(principal))
+                .arg(self.network_prefix());
             let mut connection = self.inner.connection.clone();
             self.inner
-                .run("delete session", pipe.query_async::<()>(&mut connection))
+                .run(
+                    "delete session",
+                    invocation.invoke_async::<()>(&mut connection),
+                )
                 .await
         })
     }
