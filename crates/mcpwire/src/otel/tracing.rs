@@ -3,11 +3,13 @@
 
 use crate::layer::{McpFuture, McpRequest, McpResponse, McpService, Outcome};
 use crate::protocol::{Era, RequestId};
-use crate::wire::trace::{self, DURATION_BUCKETS, key};
+use crate::wire::trace::{self, DURATION_BUCKETS, MAX_REQUEST_ID_BYTES, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::global::BoxedTracer;
 use opentelemetry::metrics::Histogram;
-use opentelemetry::trace::{Link, SpanKind, Status, TraceContextExt, Tracer};
+use opentelemetry::trace::{
+    Link, SpanContext, SpanKind, Status, TraceContextExt, TraceState, Tracer,
+};
 use opentelemetry::{Context as OtelContext, KeyValue, global};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -19,12 +21,14 @@ use tower_service::Service;
 /// A layer that traces every MCP request, as the OpenTelemetry semantic conventions for MCP
 /// describe: a SERVER span named `{mcp.method.name} {target}` (`tools/call order_book`,
 /// `prompts/get greet`, `resources/read`, `tools/list`), with the attributes `mcp.method.name`,
-/// `mcp.protocol.version`, `mcp.session.id` (2025-11-25 over HTTP), `jsonrpc.request.id`,
-/// `gen_ai.tool.name` and `gen_ai.operation.name` (`execute_tool`), `gen_ai.prompt.name`,
-/// `mcp.resource.uri`, `network.transport` (`tcp` over HTTP, `pipe` on stdio and in memory),
-/// and on failure `error.type` (the JSON-RPC code, or `tool_error` for an `isError` result) and
-/// `rpc.response.status_code`; and one `mcp.server.operation.duration` measurement (seconds,
-/// the conventions' buckets) with the low-cardinality ones among them.
+/// `mcp.protocol.version`, `mcp.session.id` (2025-11-25 over HTTP: a hash of the id, never the
+/// id), `jsonrpc.request.id` (at most 128 bytes), `gen_ai.tool.name` and `gen_ai.operation.name`
+/// (`execute_tool`), `gen_ai.prompt.name`, `mcp.resource.uri` (at most 1 KiB),
+/// `network.transport` (`tcp` over HTTP, `pipe` on stdio and in memory), and on failure
+/// `error.type` (the JSON-RPC code, or `tool_error` for an `isError` result) and
+/// `rpc.response.status_code`, with an `ERROR` status whose text is fixed (never the error's
+/// message); and one `mcp.server.operation.duration` measurement (seconds, the conventions'
+/// buckets) with the low-cardinality ones among them.
 ///
 /// The caller is not trusted by default: when the request's `params._meta` carries a
 /// `traceparent`, the span starts a trace of the server's own (a new trace id, sampled by the
@@ -176,12 +180,32 @@ impl Shared {
         match remote {
             Some(remote) if self.options.remote_parent => (remote, Vec::new()),
             Some(remote) => {
+                // The caller's ids and flags; not its `tracestate` (the caller's vendors' data,
+                // up to 32 entries of 512 bytes).
                 let caller = remote.span().span_context().clone();
+                let caller = SpanContext::new(
+                    caller.trace_id(),
+                    caller.span_id(),
+                    caller.trace_flags(),
+                    true,
+                    TraceState::NONE,
+                );
                 (OtelContext::current(), vec![Link::with_context(caller)])
             }
             None => (OtelContext::current(), Vec::new()),
         }
     }
+}
+
+/// `mcp.session.id` as exported: the first 16 bytes of the id's SHA-256, in hex. The id is an
+/// anonymous session's only credential; its hash still ties a session's spans together, and an
+/// operator who holds an id can compute it.
+fn session_attribute(id: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(id.as_bytes())[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 impl Layer<McpService> for Tracing {
@@ -241,15 +265,18 @@ impl Service<McpRequest> for TracingService {
         let mut attributes = measured.clone();
         attributes.push(KeyValue::new(
             key::REQUEST_ID,
-            request.request_id().to_string(),
+            trace::bounded(&request.request_id().to_string(), MAX_REQUEST_ID_BYTES),
         ));
         if request.era() == Era::Legacy
             && let Some(session) = request.session_id()
         {
-            attributes.push(KeyValue::new(key::SESSION_ID, session.to_owned()));
+            attributes.push(KeyValue::new(key::SESSION_ID, session_attribute(session)));
         }
         if let Some(uri) = target.filter(|_| method == "resources/read") {
-            attributes.push(KeyValue::new(key::RESOURCE_URI, uri.to_owned()));
+            attributes.push(KeyValue::new(
+                key::RESOURCE_URI,
+                trace::bounded(uri, MAX_URI_BYTES),
+            ));
         }
         if request.is_retried_round() {
             attributes.push(KeyValue::new("mcpwire.retried_round", true));
@@ -285,11 +312,8 @@ impl Service<McpRequest> for TracingService {
                     let code = code.to_string();
                     span.set_attribute(KeyValue::new(key::ERROR_TYPE, code.clone()));
                     span.set_attribute(KeyValue::new(key::STATUS_CODE, code.clone()));
-                    let message = response
-                        .as_error()
-                        .map(|error| error.message.clone())
-                        .unwrap_or_default();
-                    span.set_status(Status::error(message));
+                    // Never the error's message: it may quote arguments.
+                    span.set_status(Status::error(format!("JSON-RPC error {code}")));
                     measured.push(KeyValue::new(key::ERROR_TYPE, code));
                 }
                 Outcome::ToolError => {
@@ -347,10 +371,10 @@ impl Tracing {
         let mut attributes = measured.clone();
         attributes.push(KeyValue::new(
             key::REQUEST_ID,
-            request.request_id.to_string(),
+            trace::bounded(&request.request_id.to_string(), MAX_REQUEST_ID_BYTES),
         ));
         if let Some(session) = request.session_id {
-            attributes.push(KeyValue::new(key::SESSION_ID, session.to_owned()));
+            attributes.push(KeyValue::new(key::SESSION_ID, session_attribute(session)));
         }
         let (parent, links) = self.shared.origin(request.remote);
         let tracer = &self.shared.tracer;
@@ -372,5 +396,19 @@ impl Tracing {
         self.shared
             .duration
             .record(started.elapsed().as_secs_f64(), &measured);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_id_is_exported_as_a_short_hash() {
+        let hashed = session_attribute("0123456789abcdef");
+        assert_eq!(hashed.len(), 32);
+        assert!(hashed.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(hashed, session_attribute("0123456789abcdef"));
+        assert_ne!(hashed, session_attribute("0123456789abcdeg"));
     }
 }
