@@ -114,8 +114,11 @@ enum Era {
 
 const ERAS: [Era; 2] = [Era::Legacy, Era::Modern];
 
-/// Sends `method` with `params` (and `id`) to `server` under `era`, with `traceparent` in
-/// `_meta`; on 2025-11-25 in `session` (opened by the caller). Returns the response's text.
+/// The `tracestate` every raw request sends: the caller's vendors' data, never exported.
+const TRACESTATE: &str = "callervendor=private-tenant-7341";
+
+/// Sends `method` with `params` (and `id`) to `server` under `era`, with `traceparent` (and
+/// [`TRACESTATE`]) in `_meta`; on 2025-11-25 in `session` (opened by the caller). Returns the response's text.
 async fn send(
     server: &Running,
     era: Era,
@@ -128,11 +131,12 @@ async fn send(
             let mut body = modern_body(0, method, params);
             body["id"] = id;
             body["params"]["_meta"]["traceparent"] = json!(traceparent);
+            body["params"]["_meta"]["tracestate"] = json!(TRACESTATE);
             let response = server.post_with(&body, modern_headers(&body)).await;
             response.text().await.unwrap()
         }
         Era::Legacy => {
-            params["_meta"] = json!({"traceparent": traceparent});
+            params["_meta"] = json!({"traceparent": traceparent, "tracestate": TRACESTATE});
             let body = json!({"jsonrpc":"2.0","id":id,"method":method,"params":params});
             let session = session.expect("a 2025-11-25 session");
             let response = server.legacy(session, &body).await;
@@ -223,6 +227,10 @@ async fn a_callers_traceparent_is_a_link_and_its_flags_do_not_decide() {
                 receiver().trace(&trace_id).is_empty(),
                 "nothing in the caller's trace: {context}"
             );
+            assert!(
+                !receiver().exported_contains("private-tenant-7341"),
+                "the caller's tracestate exported: {context}"
+            );
         }
     }
 }
@@ -294,6 +302,45 @@ async fn a_handler_error_quoting_an_argument_leaves_a_fixed_status() {
         assert_eq!(span.status, 2, "{context}");
         assert_eq!(span.status_message, "JSON-RPC error -32602", "{context}");
         assert_eq!(span.attr("error.type"), Some("-32602"), "{context}");
+        assert!(
+            !receiver().exported_contains(&card),
+            "the argument exported: {context}"
+        );
+
+        // Our client's CLIENT span of the same error: the server's message is not its status.
+        let client = Client::builder()
+            .era(match era {
+                Era::Legacy => EraChoice::Legacy,
+                Era::Modern => EraChoice::Modern,
+            })
+            .connect_http(&server.url)
+            .await
+            .unwrap();
+        let card = format!("5500-SECRET-{era:?}-9876");
+        let (trace_id, answer) = traced(&format!("lookup {era:?}"), async {
+            client
+                .request(
+                    "tools/call",
+                    json!({"name": "lookup_card", "arguments": {"card": card}}),
+                )
+                .await
+        })
+        .await;
+        assert!(format!("{answer:?}").contains(&card), "{answer:?}");
+        let spans = receiver()
+            .wait_for_spans(WAIT, "our client's span", |spans| {
+                spans
+                    .iter()
+                    .any(|s| s.trace_id == trace_id && s.kind == CLIENT)
+            })
+            .await;
+        let context = format!("[{era:?}]\n{}", dump(&spans));
+        let ours = spans
+            .iter()
+            .find(|s| s.trace_id == trace_id && s.kind == CLIENT)
+            .unwrap();
+        assert_eq!(ours.status, 2, "{context}");
+        assert_eq!(ours.status_message, "JSON-RPC error -32602", "{context}");
         assert!(
             !receiver().exported_contains(&card),
             "the argument exported: {context}"
