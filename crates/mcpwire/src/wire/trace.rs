@@ -91,7 +91,7 @@ pub(crate) fn tracer() -> global::BoxedTracer {
 }
 
 /// The caller's trace context as a request's `_meta` carried it (not yet parsed: most
-/// requests are never traced, and parsing waits for a span that needs a parent).
+/// requests are never traced, and parsing waits for a span that links or follows it).
 #[derive(Debug)]
 pub(crate) struct RemoteTrace {
     traceparent: String,
@@ -112,8 +112,9 @@ impl RemoteTrace {
         })
     }
 
-    /// The remote parent it names; `None` when the `traceparent` is malformed (the span then
-    /// starts a trace of its own rather than failing the request).
+    /// The caller's context it names (the request span's link, or its parent when the callers
+    /// are trusted); `None` when the `traceparent` is malformed (the span then has neither,
+    /// rather than failing the request).
     pub(crate) fn context(&self) -> Option<OtelContext> {
         let cx = TraceContextPropagator::new().extract(self);
         cx.span().span_context().is_valid().then_some(cx)
