@@ -4,8 +4,10 @@
 //!
 //! - the official Python SDK's client (mcp 2.3.0, its OpenTelemetry instrumentation on through
 //!   `tests/peers/otel_run.py`) calls the `order_book` example (which exports when
-//!   `OTEL_EXPORTER_OTLP_ENDPOINT` is set): one trace whose CLIENT span is Python's and whose
-//!   SERVER and resolver spans are ours, `check_stock` once and `estimate_delivery` after it;
+//!   `OTEL_EXPORTER_OTLP_ENDPOINT` is set): the example does not trust its callers (the
+//!   default `otel::Tracing`), so its SERVER span starts a trace of its own that links
+//!   Python's CLIENT span (the W3C context Python sent, read back), with our resolver spans
+//!   under it, `check_stock` once and `estimate_delivery` after it;
 //! - our client calls the Python SDK's server (benches/peers/python/server.py, instrumented the
 //!   same way): its SERVER span continues our CLIENT span's trace.
 //!
@@ -118,29 +120,34 @@ fn python_client_calls_order_book(mode: &str, version: &str) {
             && s.kind == CLIENT
             && s.attr("mcp.method.name") == Some("tools/call")
     };
-    let spans = wait_for(&format!("the {version} trace"), |spans| {
+    // Our SERVER span of Python's call: the one linking Python's CLIENT span.
+    let serves = |s: &Span, call: &Span| {
+        s.service == service
+            && s.kind == SERVER
+            && s.name == "tools/call order_book"
+            && s.links
+                .contains(&(call.trace_id.clone(), call.span_id.clone()))
+    };
+    let spans = wait_for(&format!("the {version} traces"), |spans| {
         find(spans, is_python_call).is_some_and(|call| {
-            let trace = in_trace(spans, &call.trace_id);
-            trace.iter().any(|s| s.name == "resolve estimate_delivery")
-                && trace
+            find(spans, |s| serves(s, call)).is_some_and(|server_span| {
+                in_trace(spans, &server_span.trace_id)
                     .iter()
-                    .any(|s| s.kind == SERVER && s.service == service)
+                    .any(|s| s.name == "resolve estimate_delivery")
+            })
         })
     });
     let python_span = find(&spans, is_python_call).unwrap();
-    let trace = in_trace(&spans, &python_span.trace_id);
+    let server_span = find(&spans, |s| serves(s, python_span)).unwrap();
+    let trace = in_trace(&spans, &server_span.trace_id);
     let context = format!(
-        "[{version}]\n{}\nserver stderr:\n{}",
+        "[{version}]\nPython's: {python_span:?}\n{}\nserver stderr:\n{}",
         dump(&trace),
         server.stderr()
     );
-    let ours = |s: &&Span| s.service == service;
-    let server_span = trace
-        .iter()
-        .filter(ours)
-        .find(|s| s.kind == SERVER && s.name == "tools/call order_book")
-        .unwrap_or_else(|| panic!("no SERVER span of ours: {context}"));
-    assert_eq!(server_span.parent_span_id, python_span.span_id, "{context}");
+    // A trace of the server's own, not the caller's: a root, linking Python's span.
+    assert_ne!(server_span.trace_id, python_span.trace_id, "{context}");
+    assert_eq!(server_span.parent_span_id, "", "{context}");
     assert_eq!(server_span.scope, "mcpwire", "{context}");
     assert_eq!(
         server_span.attr("mcp.protocol.version"),
@@ -169,12 +176,12 @@ fn python_client_calls_order_book(mode: &str, version: &str) {
 }
 
 #[test]
-fn python_client_to_our_order_book_is_one_trace_on_2025_11_25() {
+fn python_client_to_our_order_book_is_linked_on_2025_11_25() {
     python_client_calls_order_book("legacy", "2025-11-25");
 }
 
 #[test]
-fn python_client_to_our_order_book_is_one_trace_on_2026_07_28() {
+fn python_client_to_our_order_book_is_linked_on_2026_07_28() {
     python_client_calls_order_book("2026-07-28", "2026-07-28");
 }
 

@@ -5,6 +5,10 @@
 //! what arrived: span names, kinds, parents, the conventions' attributes, the resolver graph,
 //! the question rounds, and the duration histograms.
 //!
+//! The server here trusts its callers (`Tracing::remote_parent(true)`): client and server are
+//! ours, in one process, and the tests follow one trace through both. What a server does with
+//! callers it does not trust (the default) is in `otel_untrusted.rs` and `otel_sampling.rs`.
+//!
 //! The exporter and the global providers are process-wide: one receiver and one `init` serve
 //! every test here, each test telling its spans apart by the trace of a root span it opens.
 
@@ -113,7 +117,7 @@ async fn serve() -> String {
         .unwrap()
         .tool(broken)
         .unwrap()
-        .layer(mcpwire::otel::Tracing::new());
+        .layer(mcpwire::otel::Tracing::new().remote_parent(true));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     tokio::spawn(

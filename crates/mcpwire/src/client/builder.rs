@@ -61,6 +61,8 @@ pub struct ClientBuilder {
     verdicts: Verdicts,
     #[cfg(feature = "auth")]
     oauth: Option<OAuth>,
+    #[cfg(feature = "otel")]
+    propagate_trace_context: bool,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -94,6 +96,8 @@ impl Default for ClientBuilder {
             verdicts: Verdicts::default(),
             #[cfg(feature = "auth")]
             oauth: None,
+            #[cfg(feature = "otel")]
+            propagate_trace_context: true,
         }
     }
 }
@@ -193,6 +197,31 @@ impl ClientBuilder {
     /// ```
     pub fn probe_timeout(mut self, timeout: Duration) -> Self {
         self.probe_timeout = timeout;
+        self
+    }
+
+    /// Whether each request carries the trace context of its CLIENT span to the server, in
+    /// `params._meta` (`traceparent`, `tracestate`), as the OpenTelemetry conventions for MCP
+    /// do (default `true`). Turn it off for a server you do not trust with your trace: it
+    /// would learn your trace and span ids and your `tracestate` (which may carry vendor or
+    /// tenant data), and a server that trusts its callers would record its spans in your trace.
+    /// The client's own spans are made either way.
+    ///
+    /// On by default because the usual server is one you chose to call, and following a call
+    /// into it is what tracing is for; since a server does not obey a caller's sampling
+    /// decision unless it trusts its callers (`otel::Tracing::remote_parent`), what it learns
+    /// from the context is two random ids.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let builder = mcpwire::client::Client::builder().propagate_trace_context(false);
+    /// # drop(builder);
+    /// ```
+    #[cfg(feature = "otel")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
+    pub fn propagate_trace_context(mut self, propagate: bool) -> Self {
+        self.propagate_trace_context = propagate;
         self
     }
 
@@ -513,6 +542,8 @@ impl ClientBuilder {
             timeout: self.timeout,
             max_rounds: self.max_rounds,
             max_pages: self.max_pages,
+            #[cfg(feature = "otel")]
+            propagate_trace_context: self.propagate_trace_context,
         };
         let mode = Mode {
             era: Era::Legacy,

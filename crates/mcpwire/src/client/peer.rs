@@ -33,6 +33,9 @@ pub(crate) struct Settings {
     pub(crate) timeout: Duration,
     pub(crate) max_rounds: u32,
     pub(crate) max_pages: usize,
+    /// Whether requests carry the caller's trace context in `_meta` (feature `otel`).
+    #[cfg(feature = "otel")]
+    pub(crate) propagate_trace_context: bool,
 }
 
 /// The era and revision requests are sent under.
@@ -130,12 +133,17 @@ impl Peer {
         #[cfg(feature = "otel")]
         match super::traced::open(self.mode().version, method, &params) {
             Some(span) => {
-                span.inject(&mut params);
+                if self.settings.propagate_trace_context {
+                    span.inject(&mut params);
+                }
                 return span
                     .run(self.request_once(method, params, request_state, options))
                     .await;
             }
-            None => super::traced::inject_current(&mut params),
+            None if self.settings.propagate_trace_context => {
+                super::traced::inject_current(&mut params)
+            }
+            None => {}
         }
         self.request_once(method, params, request_state, options)
             .await

@@ -4,10 +4,12 @@
 //! `params._meta` (`traceparent`, `tracestate`). A 2026-07-28 call that takes several rounds
 //! is one span (opened by `rounds.rs`): each round's request carries that span's context, so
 //! the server's spans of every round sit in one trace. Argument values and results are not
-//! recorded.
+//! recorded, nor the server's error messages (a span's status text is fixed); a resource URI is
+//! cut to 1 KiB. `ClientBuilder::propagate_trace_context(false)`
+//! keeps the context from servers the client does not trust.
 
 use super::error::ClientError;
-use crate::wire::trace::{self, DURATION_BUCKETS, key};
+use crate::wire::trace::{self, DURATION_BUCKETS, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::metrics::Histogram;
 use opentelemetry::trace::{SpanKind, Status, TraceContextExt};
@@ -69,7 +71,10 @@ pub(crate) fn open(
     trace::target_attributes(method, target, false, &mut measured);
     let mut attributes = measured.clone();
     if let Some(uri) = target.filter(|_| method.starts_with("resources/")) {
-        attributes.push(KeyValue::new(key::RESOURCE_URI, uri.to_owned()));
+        attributes.push(KeyValue::new(
+            key::RESOURCE_URI,
+            trace::bounded(uri, MAX_URI_BYTES),
+        ));
     }
     let cx = trace::child(
         &parent,
@@ -121,7 +126,8 @@ impl CallSpan {
             Err(ClientError::Rpc(error)) => {
                 let code = error.code.to_string();
                 span.set_attribute(KeyValue::new(key::STATUS_CODE, code.clone()));
-                span.set_status(Status::error(error.message.clone()));
+                // Never the server's message: the server chose it, and it may quote arguments.
+                span.set_status(Status::error(format!("JSON-RPC error {code}")));
                 Some(code)
             }
             Err(error) => {

@@ -152,8 +152,9 @@ impl ClientRequests {
             Err(ClientRequestError::Rejected(error)) => {
                 let code = error.code.to_string();
                 span.set_attribute(KeyValue::new(key::ERROR_TYPE, code.clone()));
-                span.set_attribute(KeyValue::new(key::STATUS_CODE, code));
-                span.set_status(Status::error(error.message.clone()));
+                span.set_attribute(KeyValue::new(key::STATUS_CODE, code.clone()));
+                // Never the client's message: the client chose it, and it may quote answers.
+                span.set_status(Status::error(format!("JSON-RPC error {code}")));
             }
             Err(other) => {
                 let kind = match other {
@@ -161,7 +162,7 @@ impl ClientRequests {
                     _ => "disconnected",
                 };
                 span.set_attribute(KeyValue::new(key::ERROR_TYPE, kind));
-                span.set_status(Status::error(other.to_string()));
+                span.set_status(Status::error(kind));
             }
         }
         span.end();

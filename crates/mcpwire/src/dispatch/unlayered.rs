@@ -9,7 +9,6 @@ use super::reply::Reply;
 use crate::otel::Tracing;
 use crate::otel::tracing::Unlayered;
 use crate::protocol::{Era, ErrorObject, RequestId};
-use opentelemetry::Context as OtelContext;
 use std::cell::Cell;
 use std::future::Future;
 use std::sync::Arc;
@@ -79,18 +78,14 @@ impl Arrival {
         let session_id = headers
             .filter(|_| self.era == Some(Era::Legacy))
             .and_then(|headers| headers.get("mcp-session-id")?.to_str().ok());
-        let parent = self
-            .remote
-            .as_ref()
-            .and_then(|remote| remote.context())
-            .unwrap_or_else(OtelContext::current);
+        let remote = self.remote.as_ref().and_then(|remote| remote.context());
         self.tracing.record_unlayered(Unlayered {
             method: &self.method,
             request_id: &self.id,
             protocol_version: self.protocol_version.as_deref(),
             session_id,
             transport: if headers.is_some() { "tcp" } else { "pipe" },
-            parent,
+            remote,
             started: self.started,
             error_code: reply.error_code,
         });

@@ -2,21 +2,23 @@
 //! for MCP describe them.
 //!
 //! - **Server:** the [`Tracing`] layer gives each request a SERVER span
-//!   (`tools/call order_book`), continuing the caller's trace from `params._meta`
-//!   (`traceparent`, `tracestate`), with a child span per resolver (`resolve check_stock`), per
+//!   (`tools/call order_book`) in a trace of the server's own, linking the caller's span
+//!   named in `params._meta` (`traceparent`; a child of it only for callers the operator trusts,
+//!   [`Tracing::remote_parent`]), with a child span per resolver (`resolve check_stock`), per
 //!   request the server sends the client on 2025-11-25 (`elicitation/create`,
 //!   `sampling/createMessage`, `roots/list`) and per 2026-07-28 round that ends in
 //!   `input_required`; and records `mcp.server.operation.duration`.
 //! - **Client:** with the feature on, [`Client`](crate::client::Client) calls are CLIENT spans
 //!   (children of the caller's current OpenTelemetry context) whose context goes to the server
-//!   in `params._meta`; a 2026-07-28 call's rounds share one span, so one trace; and it records
-//!   `mcp.client.operation.duration`.
+//!   in `params._meta` (unless `ClientBuilder::propagate_trace_context(false)`); a 2026-07-28
+//!   call's rounds share one span; and it records `mcp.client.operation.duration`.
 //! - **Export:** [`init`] (or [`init_from_env`]) sends both over OTLP/HTTP configured by the
 //!   standard `OTEL_*` variables. Any other exporter works too: spans and instruments come
 //!   from the global providers.
 //!
-//! Argument values, answers and results are never span attributes unless the author opts in
-//! ([`Tracing::record_arguments`]). The guide (`docs/observability.md`) has the details.
+//! Argument values, answers, results and error messages are never span attributes unless the
+//! author opts in ([`Tracing::record_arguments`], arguments only); request ids and URIs are
+//! bounded, session ids hashed. The guide (`docs/observability.md`) has the details.
 //!
 //! # Examples
 //!

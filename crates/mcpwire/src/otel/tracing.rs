@@ -3,11 +3,13 @@
 
 use crate::layer::{McpFuture, McpRequest, McpResponse, McpService, Outcome};
 use crate::protocol::{Era, RequestId};
-use crate::wire::trace::{self, DURATION_BUCKETS, key};
+use crate::wire::trace::{self, DURATION_BUCKETS, MAX_REQUEST_ID_BYTES, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::global::BoxedTracer;
 use opentelemetry::metrics::Histogram;
-use opentelemetry::trace::{SpanKind, Status, TraceContextExt, Tracer};
+use opentelemetry::trace::{
+    Link, SpanContext, SpanKind, Status, TraceContextExt, TraceState, Tracer,
+};
 use opentelemetry::{Context as OtelContext, KeyValue, global};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -18,14 +20,20 @@ use tower_service::Service;
 
 /// A layer that traces every MCP request, as the OpenTelemetry semantic conventions for MCP
 /// describe: a SERVER span named `{mcp.method.name} {target}` (`tools/call order_book`,
-/// `prompts/get greet`, `resources/read`, `tools/list`), a child of the caller's span when the
-/// request's `params._meta` carries a `traceparent`, with the attributes `mcp.method.name`,
-/// `mcp.protocol.version`, `mcp.session.id` (2025-11-25 over HTTP), `jsonrpc.request.id`,
-/// `gen_ai.tool.name` and `gen_ai.operation.name` (`execute_tool`), `gen_ai.prompt.name`,
-/// `mcp.resource.uri`, `network.transport` (`tcp` over HTTP, `pipe` on stdio and in memory),
-/// and on failure `error.type` (the JSON-RPC code, or `tool_error` for an `isError` result) and
-/// `rpc.response.status_code`; and one `mcp.server.operation.duration` measurement (seconds,
-/// the conventions' buckets) with the low-cardinality ones among them.
+/// `prompts/get greet`, `resources/read`, `tools/list`), with the attributes `mcp.method.name`,
+/// `mcp.protocol.version`, `mcp.session.id` (2025-11-25 over HTTP: a hash of the id, never the
+/// id), `jsonrpc.request.id` (at most 128 bytes), `gen_ai.tool.name` and `gen_ai.operation.name`
+/// (`execute_tool`), `gen_ai.prompt.name`, `mcp.resource.uri` (at most 1 KiB),
+/// `network.transport` (`tcp` over HTTP, `pipe` on stdio and in memory), and on failure
+/// `error.type` (the JSON-RPC code, or `tool_error` for an `isError` result) and
+/// `rpc.response.status_code`, with an `ERROR` status whose text is fixed (never the error's
+/// message); and one `mcp.server.operation.duration` measurement (seconds, the conventions'
+/// buckets) with the low-cardinality ones among them.
+///
+/// The caller is not trusted by default: when the request's `params._meta` carries a
+/// `traceparent`, the span starts a trace of the server's own (a new trace id, sampled by the
+/// server's sampler) and **links** the caller's span, as OpenTelemetry advises for requests
+/// from outside; [`Tracing::remote_parent`] makes it a child of the caller's span instead.
 ///
 /// Under a request's span: one `resolve {name}` span per resolver run, the server's own
 /// requests to the client on 2025-11-25 (`elicitation/create`, `sampling/createMessage`,
@@ -70,13 +78,21 @@ pub struct Tracing {
 struct Shared {
     tracer: BoxedTracer,
     duration: Histogram<f64>,
+    options: Options,
+}
+
+/// What the builder methods chose.
+#[derive(Clone, Copy, Debug, Default)]
+struct Options {
     record_arguments: bool,
+    remote_parent: bool,
 }
 
 impl std::fmt::Debug for Tracing {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tracing")
-            .field("record_arguments", &self.shared.record_arguments)
+            .field("record_arguments", &self.shared.options.record_arguments)
+            .field("remote_parent", &self.shared.options.remote_parent)
             .finish_non_exhaustive()
     }
 }
@@ -95,7 +111,7 @@ impl Tracing {
     /// # drop(server);
     /// ```
     pub fn new() -> Self {
-        Self::build(false)
+        Self::build(Options::default())
     }
 
     /// Also records a tool call's and a prompt's arguments, as the JSON the client sent, in the
@@ -108,10 +124,34 @@ impl Tracing {
     /// # let _ = mcpwire::McpServer::new("calc").layer(tracing);
     /// ```
     pub fn record_arguments(self, record: bool) -> Self {
-        Self::build(record)
+        Self::build(Options {
+            record_arguments: record,
+            ..self.shared.options
+        })
     }
 
-    fn build(record_arguments: bool) -> Self {
+    /// Whether the callers are trusted to choose the trace: with `true`, a request whose
+    /// `params._meta` carries a valid `traceparent` is a child of the caller's span, in the
+    /// caller's trace, and a parent-based sampler follows the caller's decision (the
+    /// `sampled` flag). Off by default: a request from the network then starts a trace of the
+    /// server's own, sampled by the server's sampler, with a link to the caller's span (its
+    /// trace and span ids are kept, its sampling decision is not obeyed), so that a client can
+    /// neither switch the server's tracing off nor have every request recorded under a trace id
+    /// of its choosing. Turn it on when every caller is your own (behind your gateway, or your
+    /// own services).
+    ///
+    /// ```
+    /// let tracing = mcpwire::otel::Tracing::new().remote_parent(true);
+    /// # let _ = mcpwire::McpServer::new("calc").layer(tracing);
+    /// ```
+    pub fn remote_parent(self, trusted: bool) -> Self {
+        Self::build(Options {
+            remote_parent: trusted,
+            ..self.shared.options
+        })
+    }
+
+    fn build(options: Options) -> Self {
         let meter = global::meter_with_scope(trace::scope());
         let duration = meter
             .f64_histogram("mcp.server.operation.duration")
@@ -126,10 +166,46 @@ impl Tracing {
             shared: Arc::new(Shared {
                 tracer: trace::tracer(),
                 duration,
-                record_arguments,
+                options,
             }),
         }
     }
+}
+
+impl Shared {
+    /// The parent of a request's span and its links, given the caller's context (`remote`):
+    /// the caller's span when callers are trusted; otherwise the current context (a new trace,
+    /// usually) and a link to the caller's span.
+    fn origin(&self, remote: Option<OtelContext>) -> (OtelContext, Vec<Link>) {
+        match remote {
+            Some(remote) if self.options.remote_parent => (remote, Vec::new()),
+            Some(remote) => {
+                // The caller's ids and flags; not its `tracestate` (the caller's vendors' data,
+                // up to 32 entries of 512 bytes).
+                let caller = remote.span().span_context().clone();
+                let caller = SpanContext::new(
+                    caller.trace_id(),
+                    caller.span_id(),
+                    caller.trace_flags(),
+                    true,
+                    TraceState::NONE,
+                );
+                (OtelContext::current(), vec![Link::with_context(caller)])
+            }
+            None => (OtelContext::current(), Vec::new()),
+        }
+    }
+}
+
+/// `mcp.session.id` as exported: the first 16 bytes of the id's SHA-256, in hex. The id is an
+/// anonymous session's only credential; its hash still ties a session's spans together, and an
+/// operator who holds an id can compute it.
+fn session_attribute(id: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(id.as_bytes())[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 impl Layer<McpService> for Tracing {
@@ -171,7 +247,7 @@ impl Service<McpRequest> for TracingService {
         let named = trace::method_attribute(method);
         let target = request.target();
         let request_trace = request.context().trace();
-        let parent = request_trace.remote().unwrap_or_else(OtelContext::current);
+        let (parent, links) = self.shared.origin(request_trace.remote());
         let transport = if request.context().headers().is_some() {
             "tcp"
         } else {
@@ -189,20 +265,23 @@ impl Service<McpRequest> for TracingService {
         let mut attributes = measured.clone();
         attributes.push(KeyValue::new(
             key::REQUEST_ID,
-            request.request_id().to_string(),
+            trace::bounded(&request.request_id().to_string(), MAX_REQUEST_ID_BYTES),
         ));
         if request.era() == Era::Legacy
             && let Some(session) = request.session_id()
         {
-            attributes.push(KeyValue::new(key::SESSION_ID, session.to_owned()));
+            attributes.push(KeyValue::new(key::SESSION_ID, session_attribute(session)));
         }
         if let Some(uri) = target.filter(|_| method == "resources/read") {
-            attributes.push(KeyValue::new(key::RESOURCE_URI, uri.to_owned()));
+            attributes.push(KeyValue::new(
+                key::RESOURCE_URI,
+                trace::bounded(uri, MAX_URI_BYTES),
+            ));
         }
         if request.is_retried_round() {
             attributes.push(KeyValue::new("mcpwire.retried_round", true));
         }
-        if self.shared.record_arguments
+        if self.shared.options.record_arguments
             && let Some(arguments) = request.arguments()
         {
             let name = match method {
@@ -219,6 +298,7 @@ impl Service<McpRequest> for TracingService {
             .span_builder(trace::span_name(named, target))
             .with_kind(SpanKind::Server)
             .with_attributes(attributes)
+            .with_links(links)
             .start_with_context(tracer, &parent);
         let cx = parent.with_span(span);
         request_trace.set_span(cx.clone());
@@ -232,11 +312,8 @@ impl Service<McpRequest> for TracingService {
                     let code = code.to_string();
                     span.set_attribute(KeyValue::new(key::ERROR_TYPE, code.clone()));
                     span.set_attribute(KeyValue::new(key::STATUS_CODE, code.clone()));
-                    let message = response
-                        .as_error()
-                        .map(|error| error.message.clone())
-                        .unwrap_or_default();
-                    span.set_status(Status::error(message));
+                    // Never the error's message: it may quote arguments.
+                    span.set_status(Status::error(format!("JSON-RPC error {code}")));
                     measured.push(KeyValue::new(key::ERROR_TYPE, code));
                 }
                 Outcome::ToolError => {
@@ -269,8 +346,8 @@ pub(crate) struct Unlayered<'a> {
     pub(crate) protocol_version: Option<&'a str>,
     pub(crate) session_id: Option<&'a str>,
     pub(crate) transport: &'static str,
-    /// The caller's span, or the current context.
-    pub(crate) parent: OtelContext,
+    /// The caller's trace context, if the request carried a valid one.
+    pub(crate) remote: Option<OtelContext>,
     /// When the request arrived.
     pub(crate) started: (Instant, SystemTime),
     /// The JSON-RPC error code it was answered with, if any.
@@ -294,11 +371,12 @@ impl Tracing {
         let mut attributes = measured.clone();
         attributes.push(KeyValue::new(
             key::REQUEST_ID,
-            request.request_id.to_string(),
+            trace::bounded(&request.request_id.to_string(), MAX_REQUEST_ID_BYTES),
         ));
         if let Some(session) = request.session_id {
-            attributes.push(KeyValue::new(key::SESSION_ID, session.to_owned()));
+            attributes.push(KeyValue::new(key::SESSION_ID, session_attribute(session)));
         }
+        let (parent, links) = self.shared.origin(request.remote);
         let tracer = &self.shared.tracer;
         let (started, started_at) = request.started;
         let span = tracer
@@ -306,8 +384,9 @@ impl Tracing {
             .with_kind(SpanKind::Server)
             .with_start_time(started_at)
             .with_attributes(attributes)
-            .start_with_context(tracer, &request.parent);
-        let cx = request.parent.with_span(span);
+            .with_links(links)
+            .start_with_context(tracer, &parent);
+        let cx = parent.with_span(span);
         let span = cx.span();
         if let Some(code) = request.error_code {
             span.set_attribute(KeyValue::new(key::STATUS_CODE, code.to_string()));
@@ -317,5 +396,19 @@ impl Tracing {
         self.shared
             .duration
             .record(started.elapsed().as_secs_f64(), &measured);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_id_is_exported_as_a_short_hash() {
+        let hashed = session_attribute("0123456789abcdef");
+        assert_eq!(hashed.len(), 32);
+        assert!(hashed.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(hashed, session_attribute("0123456789abcdef"));
+        assert_ne!(hashed, session_attribute("0123456789abcdeg"));
     }
 }

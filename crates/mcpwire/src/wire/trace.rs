@@ -38,6 +38,25 @@ pub(crate) mod key {
     pub(crate) const STATUS_CODE: &str = "rpc.response.status_code";
 }
 
+/// The most bytes of a JSON-RPC request id kept in `jsonrpc.request.id`: a client chooses its
+/// ids, and an id may be as long as the message.
+pub(crate) const MAX_REQUEST_ID_BYTES: usize = 128;
+
+/// The most bytes of a URI kept in `mcp.resource.uri`.
+pub(crate) const MAX_URI_BYTES: usize = 1024;
+
+/// `value` cut to at most `max` bytes, at a character boundary.
+pub(crate) fn bounded(value: &str, max: usize) -> String {
+    if value.len() <= max {
+        return value.to_owned();
+    }
+    let mut end = max;
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    value[..end].to_owned()
+}
+
 /// The explicit bucket boundaries the conventions give the MCP duration histograms (seconds).
 pub(crate) const DURATION_BUCKETS: [f64; 14] = [
     0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
@@ -72,7 +91,7 @@ pub(crate) fn tracer() -> global::BoxedTracer {
 }
 
 /// The caller's trace context as a request's `_meta` carried it (not yet parsed: most
-/// requests are never traced, and parsing waits for a span that needs a parent).
+/// requests are never traced, and parsing waits for a span that links or follows it).
 #[derive(Debug)]
 pub(crate) struct RemoteTrace {
     traceparent: String,
@@ -93,8 +112,9 @@ impl RemoteTrace {
         })
     }
 
-    /// The remote parent it names; `None` when the `traceparent` is malformed (the span then
-    /// starts a trace of its own rather than failing the request).
+    /// The caller's context it names (the request span's link, or its parent when the callers
+    /// are trusted); `None` when the `traceparent` is malformed (the span then has neither,
+    /// rather than failing the request).
     pub(crate) fn context(&self) -> Option<OtelContext> {
         let cx = TraceContextPropagator::new().extract(self);
         cx.span().span_context().is_valid().then_some(cx)
@@ -210,9 +230,9 @@ pub(crate) fn target_attributes(
             into.push(KeyValue::new(key::OPERATION_NAME, "execute_tool"));
         }
         "prompts/get" => into.push(KeyValue::new(key::PROMPT_NAME, target.to_owned())),
-        "resources/read" | "resources/subscribe" | "resources/unsubscribe" if uri_too => {
-            into.push(KeyValue::new(key::RESOURCE_URI, target.to_owned()))
-        }
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" if uri_too => into.push(
+            KeyValue::new(key::RESOURCE_URI, bounded(target, MAX_URI_BYTES)),
+        ),
         _ => {}
     }
 }
@@ -262,6 +282,15 @@ mod tests {
         let mut meta = Map::new();
         inject(&OtelContext::new(), &mut meta);
         assert!(meta.is_empty());
+    }
+
+    #[test]
+    fn bounded_cuts_at_a_character_boundary() {
+        assert_eq!(bounded("short", 128), "short");
+        assert_eq!(bounded(&"a".repeat(300), 128).len(), 128);
+        // "é" is two bytes: 127 ASCII bytes then "é" would end at 129, so it is left out.
+        let value = format!("{}é", "a".repeat(127));
+        assert_eq!(bounded(&value, 128), "a".repeat(127));
     }
 
     #[test]

@@ -48,6 +48,10 @@ pub struct Span {
     pub end: u64,
     /// 0 unset, 1 ok, 2 error.
     pub status: i32,
+    /// The status's description.
+    pub status_message: String,
+    /// The spans it links to: (trace id, span id).
+    pub links: Vec<(String, String)>,
 }
 
 impl Span {
@@ -73,6 +77,8 @@ struct Received {
     spans: Vec<Span>,
     points: Vec<Point>,
     bodies: Vec<String>,
+    /// Every request body as it arrived (protobuf), traces and metrics.
+    raw: Vec<Bytes>,
 }
 
 /// The receiver: its base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`) and what it got.
@@ -124,10 +130,11 @@ fn service(resource: &Option<opentelemetry_proto::tonic::resource::v1::Resource>
 }
 
 async fn traces(State(received): State<Arc<Mutex<Received>>>, body: Bytes) -> impl IntoResponse {
-    let Ok(request) = ExportTraceServiceRequest::decode(body) else {
+    let Ok(request) = ExportTraceServiceRequest::decode(body.clone()) else {
         return (StatusCode::BAD_REQUEST, Vec::new()).into_response();
     };
     let mut received = received.lock().unwrap();
+    received.raw.push(body);
     received.bodies.push(format!(
         "traces: {} spans",
         request
@@ -158,6 +165,16 @@ async fn traces(State(received): State<Arc<Mutex<Received>>>, body: Bytes) -> im
                     start: span.start_time_unix_nano,
                     end: span.end_time_unix_nano,
                     status: span.status.as_ref().map_or(0, |s| s.code),
+                    status_message: span
+                        .status
+                        .as_ref()
+                        .map(|s| s.message.clone())
+                        .unwrap_or_default(),
+                    links: span
+                        .links
+                        .iter()
+                        .map(|l| (hex(&l.trace_id), hex(&l.span_id)))
+                        .collect(),
                 });
             }
         }
@@ -170,10 +187,11 @@ async fn traces(State(received): State<Arc<Mutex<Received>>>, body: Bytes) -> im
 }
 
 async fn metrics(State(received): State<Arc<Mutex<Received>>>, body: Bytes) -> impl IntoResponse {
-    let Ok(request) = ExportMetricsServiceRequest::decode(body) else {
+    let Ok(request) = ExportMetricsServiceRequest::decode(body.clone()) else {
         return (StatusCode::BAD_REQUEST, Vec::new()).into_response();
     };
     let mut received = received.lock().unwrap();
+    received.raw.push(body);
     received.bodies.push("metrics".into());
     for resource_metrics in &request.resource_metrics {
         let service = service(&resource_metrics.resource);
@@ -229,6 +247,18 @@ impl Receiver {
 
     pub fn points(&self) -> Vec<Point> {
         self.received.lock().unwrap().points.clone()
+    }
+
+    /// Whether any request body received so far (spans and metrics, as the protobuf bytes
+    /// that arrived) contains `needle`: strings travel in protobuf as their UTF-8 bytes.
+    pub fn exported_contains(&self, needle: &str) -> bool {
+        let needle = needle.as_bytes();
+        self.received
+            .lock()
+            .unwrap()
+            .raw
+            .iter()
+            .any(|body| body.windows(needle.len()).any(|window| window == needle))
     }
 
     /// The spans of `trace_id`.
@@ -291,8 +321,15 @@ pub fn dump(spans: &[Span]) -> String {
         .iter()
         .map(|s| {
             format!(
-                "  {} [{}] kind={} trace={} id={} parent={} {:?}",
-                s.name, s.service, s.kind, s.trace_id, s.span_id, s.parent_span_id, s.attributes
+                "  {} [{}] kind={} trace={} id={} parent={} links={:?} {:?}",
+                s.name,
+                s.service,
+                s.kind,
+                s.trace_id,
+                s.span_id,
+                s.parent_span_id,
+                s.links,
+                s.attributes
             )
         })
         .collect::<Vec<_>>()
