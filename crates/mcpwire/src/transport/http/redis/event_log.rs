@@ -4,6 +4,10 @@
 //! line (`p`), the replica running it (`o`), on the first the request it answers (`r`), on the
 //! last a mark (`z`). Writes are queued and sent by one writer per replica, many per round trip
 //! (it lingers 2 ms after the first entry of a round trip to gather more).
+//!
+//! Only a stream's first entry (`begin`) makes a log: an entry for a log that is gone (the
+//! session was deleted while the stream ran) is dropped, so nothing makes a deleted session's
+//! keys again. Every write leaves both keys with an expiry.
 
 use super::connection::Inner;
 use redis::Value;
@@ -16,7 +20,7 @@ use tokio::sync::mpsc;
 const MAX_EVENTS: usize = 1024;
 /// Most bytes of events kept per session (as the in-memory store).
 pub(super) const MAX_BYTES: usize = 4 * 1024 * 1024;
-/// How long a session's log outlives the start of its last stream.
+/// How long a session's log outlives its last entry.
 const KEPT_FOR: Duration = Duration::from_secs(60 * 60);
 /// Most entries waiting for the writer; beyond, events are sent but not kept.
 pub(super) const WRITE_BACKLOG: usize = 8192;
@@ -29,12 +33,14 @@ const LINGER: Duration = Duration::from_millis(2);
 /// Appends one entry and trims the oldest beyond the bounds. KEYS: log, bytes. ARGV: stream,
 /// number, kind (`line`, or `end` for a stream that ended without a last line), payload, max
 /// events, max bytes, keep ms, owner, the request id (on a stream's first entry, else empty),
-/// `1` on its last entry.
+/// `1` on its last entry. Only a `begin` entry makes the log; both keys expire `keep ms` after
+/// the last entry.
 static APPEND: LazyLock<redis::Script> = LazyLock::new(|| {
     redis::Script::new(
         r"
 local size = string.len(ARGV[4])
 if size > tonumber(ARGV[6]) then return 0 end
+if ARGV[3] ~= 'begin' and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local fields = {'s', ARGV[1], 'n', ARGV[2], 'k', ARGV[3], 'p', ARGV[4], 'o', ARGV[8]}
 if ARGV[9] ~= '' then fields[#fields + 1] = 'r'; fields[#fields + 1] = ARGV[9] end
 if ARGV[10] == '1' then fields[#fields + 1] = 'z'; fields[#fields + 1] = '1' end
@@ -49,10 +55,8 @@ while redis.call('XLEN', KEYS[1]) > tonumber(ARGV[5]) or bytes > tonumber(ARGV[6
     if kept[i] == 'p' then bytes = redis.call('DECRBY', KEYS[2], string.len(kept[i + 1])) end
   end
 end
-if ARGV[9] ~= '' then
-  redis.call('PEXPIRE', KEYS[1], ARGV[7])
-  redis.call('PEXPIRE', KEYS[2], ARGV[7])
-end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+redis.call('PEXPIRE', KEYS[2], ARGV[7])
 return 1
 ",
     )
