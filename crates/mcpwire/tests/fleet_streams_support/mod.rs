@@ -176,7 +176,13 @@ impl Client {
 
     /// Calls `name` and reads its stream up to the first progress notification: the stream
     /// runs on this replica, and the returned event id resumes it.
-    pub async fn start_stream(&self, session: &str, id: u64, name: &str, arguments: Value) -> String {
+    pub async fn start_stream(
+        &self,
+        session: &str,
+        id: u64,
+        name: &str,
+        arguments: Value,
+    ) -> String {
         let mut body = legacy_call(id, name, arguments);
         body["params"]["_meta"] = json!({"progressToken": format!("p{id}")});
         let mut stream = self.post(Some(session), &body).await;

@@ -58,11 +58,13 @@ mod redis;
 mod relays;
 mod reply;
 mod resume;
+mod resumed;
 mod routes;
 mod serve;
 mod sessions;
 mod shared;
 mod sse;
+mod stream_settings;
 
 pub use builder::HttpServer;
 pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};

@@ -8,15 +8,19 @@
 //! | a session | `{prefix}s:{principal hash}:{id}` | string (JSON record), expiring when idle |
 //! | a principal's sessions | `{prefix}o:{principal hash}` | sorted set (id by last use) |
 //! | a session's events | `{prefix}e:{id}`, `{prefix}eb:{id}` (bytes kept) | stream, integer |
+//! | who runs a session's streams | `{prefix}eo:{id}` | hash (stream: begin, request, replica) |
 //! | a replica is alive | `{prefix}alive:{replica}` | string, expiring |
 //! | the bus | channel `{prefix}bus` | pub/sub |
+//!
+//! Every key expires (the events an hour after their last entry, with their owners).
 
 mod bus;
 mod connection;
 mod event_log;
 mod events;
 mod fleet_setting;
-mod follower;
+mod followers;
+mod reader;
 mod sessions;
 
 pub use connection::RedisFleet;
