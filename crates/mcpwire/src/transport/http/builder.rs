@@ -80,6 +80,7 @@ impl McpServer {
                 },
                 keep_alive: Duration::from_secs(15),
                 events: Arc::new(MemoryEventStore::default()),
+                max_resumed_streams: 8,
                 trusted_proxies: Default::default(),
                 fleet: Fleet {
                     replica: Arc::from(random_replica_id()),

@@ -24,6 +24,8 @@ pub(super) struct Endpoint {
     pub(super) keep_alive: Duration,
     /// The recent events of resumable session streams.
     pub(super) events: Arc<dyn EventStore>,
+    /// The most resumed GETs open on one session (on this replica).
+    pub(super) max_resumed_streams: usize,
     /// The proxies whose forwarding headers name the client.
     pub(super) trusted_proxies: TrustedProxies,
     /// The other replicas, when sessions are shared with them.
@@ -38,6 +40,7 @@ pub(super) struct Settings {
     pub(super) sessions: SessionLimits,
     pub(super) keep_alive: Duration,
     pub(super) events: Arc<dyn EventStore>,
+    pub(super) max_resumed_streams: usize,
     pub(super) trusted_proxies: TrustedProxies,
     pub(super) fleet: Fleet,
 }
@@ -68,6 +71,7 @@ impl Endpoint {
             max_drained_body_bytes: settings.max_drained_body_bytes,
             keep_alive: settings.keep_alive,
             events: settings.events,
+            max_resumed_streams: settings.max_resumed_streams.max(1),
             trusted_proxies: settings.trusted_proxies,
             fleet: settings.fleet,
         }

@@ -7,7 +7,9 @@
 //! spec puts each message on exactly one stream.
 //!
 //! 2026-07-28 has no GET stream (`405`), nor has a request without a session. With
-//! `Last-Event-ID`, a GET resumes the request stream that event belongs to instead. An id the
+//! `Last-Event-ID`, a GET resumes the request stream that event belongs to instead, bounded the
+//! same way (`resumed.rs`): one per request stream, and `max_resumed_streams` (8) per session,
+//! one more ending the oldest. An id the
 //! server does not know (never issued, or its events no longer kept) opens a fresh standalone
 //! stream with nothing replayed: the spec answers a GET with a stream or `405`, and `404` would
 //! tell a 2025-11-25 client its session is gone.

@@ -4,6 +4,7 @@
 use super::caller::{Caller, Owner};
 use super::events::EventStore;
 use super::relays::Relays;
+use super::resumed::Resumed;
 use crate::dispatch::session::Session;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -61,6 +62,8 @@ pub(super) struct HttpSession {
     standalone: Mutex<Option<CancellationToken>>,
     /// The live listeners of the session's resumable request streams.
     pub(super) relays: Relays,
+    /// The resumed GETs open on it here.
+    pub(super) resumed: Resumed,
     next_stream: AtomicU64,
     clock: Clock,
     events: Arc<dyn EventStore>,
@@ -131,6 +134,7 @@ impl HttpSession {
             busy: AtomicUsize::new(0),
             standalone: Mutex::new(None),
             relays: Relays::default(),
+            resumed: Resumed::default(),
             next_stream: AtomicU64::new(first_stream),
             validated: AtomicU64::new(clock.now_ms()),
             clock,

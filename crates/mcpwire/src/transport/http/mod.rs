@@ -58,6 +58,7 @@ mod redis;
 mod relays;
 mod reply;
 mod resume;
+mod resumed;
 mod routes;
 mod serve;
 mod session_change;
@@ -65,6 +66,7 @@ mod session_settings;
 mod sessions;
 mod shared;
 mod sse;
+mod stream_settings;
 
 pub use builder::HttpServer;
 pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};

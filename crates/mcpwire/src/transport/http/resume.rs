@@ -6,6 +6,9 @@
 //!
 //! The relay never waits for the client: a client that reads too slowly (its queue of
 //! `max_queued_messages` events is full) loses its live stream, not the events, and resumes.
+//!
+//! Resumed GETs are bounded per session (`resumed.rs`): one per request stream, and
+//! `max_resumed_streams` in all; a new one ends the one it replaces.
 
 use super::endpoint::Endpoint;
 use super::events::EventStore;
@@ -167,11 +170,32 @@ pub(super) async fn resume(
             None => futures_util::stream::empty().boxed(),
         }
     };
-    let ended = session.closed.clone().cancelled_owned();
-    let live = live.take_until(ended).map(move |event| {
-        let _connected = &activity;
+    let opened = session
+        .resumed
+        .open(stream, endpoint.max_resumed_streams, &session.closed);
+    let ended = opened.ended.clone().cancelled_owned();
+    let open = Open {
+        session: session.clone(),
+        number: opened.number,
+    };
+    let live = live.map(move |event| {
+        let _connected = (&activity, &open);
         event
     });
-    let events = futures_util::stream::iter(missed).chain(live);
+    let events = futures_util::stream::iter(missed)
+        .chain(live)
+        .take_until(ended);
     Some(sse::stream_with_ids(None, events, endpoint.keep_alive))
+}
+
+/// Holds a resumed GET's place among the session's; gives it back when the GET ends.
+struct Open {
+    session: Arc<HttpSession>,
+    number: u64,
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.session.resumed.close(self.number);
+    }
 }

@@ -2,8 +2,15 @@
 //! stream per session (`{prefix}e:{session}`, its bytes counted in `{prefix}eb:{session}`),
 //! whose entries carry the request stream they belong to (`s`), their number in it (`n`), the
 //! line (`p`), the replica running it (`o`), on the first the request it answers (`r`), on the
-//! last a mark (`z`). Writes are queued and sent by one writer per replica, many per round trip
-//! (it lingers 2 ms after the first entry of a round trip to gather more).
+//! last a mark (`z`). Beside it, `{prefix}eo:{session}` holds one small record per running
+//! stream (who runs it, where it begins, the request): what a follower reads to tell whether
+//! the stream's replica is alive, never the log. Writes are queued and sent by one writer per
+//! replica, many per round trip (it lingers 2 ms after the first entry of a round trip to
+//! gather more).
+//!
+//! Only a stream's first entry (`begin`) makes a log: an entry for a log that is gone (the
+//! session was deleted while the stream ran) is dropped, so nothing makes a deleted session's
+//! keys again. Every write leaves every key of the log with an expiry.
 
 use super::connection::Inner;
 use redis::Value;
@@ -16,7 +23,7 @@ use tokio::sync::mpsc;
 const MAX_EVENTS: usize = 1024;
 /// Most bytes of events kept per session (as the in-memory store).
 pub(super) const MAX_BYTES: usize = 4 * 1024 * 1024;
-/// How long a session's log outlives the start of its last stream.
+/// How long a session's log outlives its last entry.
 const KEPT_FOR: Duration = Duration::from_secs(60 * 60);
 /// Most entries waiting for the writer; beyond, events are sent but not kept.
 pub(super) const WRITE_BACKLOG: usize = 8192;
@@ -26,19 +33,23 @@ const BATCH: usize = 256;
 /// costs about as much CPU as a whole small request, so under load many entries share one.
 const LINGER: Duration = Duration::from_millis(2);
 
-/// Appends one entry and trims the oldest beyond the bounds. KEYS: log, bytes. ARGV: stream,
-/// number, kind (`line`, or `end` for a stream that ended without a last line), payload, max
-/// events, max bytes, keep ms, owner, the request id (on a stream's first entry, else empty),
-/// `1` on its last entry.
+/// Appends one entry and trims the oldest beyond the bounds. KEYS: log, bytes, owners. ARGV:
+/// stream, number, kind (`begin`, `line`, or `end` for a stream that ended without a last
+/// line), payload, max events, max bytes, keep ms, owner, the request id (on a stream's first
+/// entry, else empty), `1` on its last entry. Only a `begin` entry makes the log; a `begin`
+/// records the stream's owner, its last entry removes it; every key written expires `keep ms`
+/// after the last entry.
 static APPEND: LazyLock<redis::Script> = LazyLock::new(|| {
     redis::Script::new(
         r"
 local size = string.len(ARGV[4])
 if size > tonumber(ARGV[6]) then return 0 end
+local begin = ARGV[3] == 'begin'
+if not begin and redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local fields = {'s', ARGV[1], 'n', ARGV[2], 'k', ARGV[3], 'p', ARGV[4], 'o', ARGV[8]}
 if ARGV[9] ~= '' then fields[#fields + 1] = 'r'; fields[#fields + 1] = ARGV[9] end
 if ARGV[10] == '1' then fields[#fields + 1] = 'z'; fields[#fields + 1] = '1' end
-redis.call('XADD', KEYS[1], '*', unpack(fields))
+local id = redis.call('XADD', KEYS[1], '*', unpack(fields))
 local bytes = redis.call('INCRBY', KEYS[2], size)
 while redis.call('XLEN', KEYS[1]) > tonumber(ARGV[5]) or bytes > tonumber(ARGV[6]) do
   local first = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)[1]
@@ -49,10 +60,12 @@ while redis.call('XLEN', KEYS[1]) > tonumber(ARGV[5]) or bytes > tonumber(ARGV[6
     if kept[i] == 'p' then bytes = redis.call('DECRBY', KEYS[2], string.len(kept[i + 1])) end
   end
 end
-if ARGV[9] ~= '' then
-  redis.call('PEXPIRE', KEYS[1], ARGV[7])
-  redis.call('PEXPIRE', KEYS[2], ARGV[7])
+if begin then
+  redis.call('HSET', KEYS[3], ARGV[1], id .. '\n' .. ARGV[9] .. '\n' .. ARGV[8])
+elseif ARGV[10] == '1' then
+  redis.call('HDEL', KEYS[3], ARGV[1])
 end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[7]) end
 return 1
 ",
     )
@@ -146,6 +159,11 @@ pub(super) fn keys(inner: &Inner, session: &str) -> (String, String) {
     )
 }
 
+/// The key of the records of `session`'s running streams (their owners).
+pub(super) fn owners_key(inner: &Inner, session: &str) -> String {
+    format!("{}eo:{session}", inner.prefix)
+}
+
 /// Starts the writer of this replica's entries; it stops when the fleet is dropped.
 fn start_writer(inner: &Arc<Inner>) -> mpsc::Sender<Pending> {
     let (sender, receiver) = mpsc::channel(WRITE_BACKLOG);
@@ -194,6 +212,7 @@ fn invocation<'a>(inner: &Inner, pending: &'a Pending) -> redis::ScriptInvocatio
     invocation
         .key(log)
         .key(bytes)
+        .key(owners_key(inner, &pending.session))
         .arg(entry.stream)
         .arg(entry.number)
         .arg(entry.kind.as_str())

@@ -11,7 +11,8 @@
 use super::super::events::{EventFuture, EventStore, Replay};
 use super::connection::Inner;
 use super::event_log::{self, Entries, Entry, parse_id};
-use super::follower::Follower;
+use super::followers::{Followers, Reader};
+use super::reader;
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
 use std::sync::Arc;
@@ -24,12 +25,18 @@ const WRITER_LAG: Duration = Duration::from_millis(50);
 pub(super) struct RedisEvents {
     pub(super) inner: Arc<Inner>,
     pub(super) entries: Arc<Entries>,
+    /// This replica's followers of streams other replicas run, on one Redis connection.
+    followers: Followers,
 }
 
 impl RedisEvents {
     pub(super) fn new(inner: Arc<Inner>) -> Self {
         let entries = Arc::new(Entries::start(inner.clone()));
-        Self { inner, entries }
+        Self {
+            inner,
+            entries,
+            followers: Followers::default(),
+        }
     }
 
     fn queue(&self, session: &str, entry: Entry, last: bool) -> Option<String> {
@@ -105,6 +112,7 @@ impl EventStore for RedisEvents {
     fn forget<'a>(&'a self, session: &'a str) -> EventFuture<'a, ()> {
         Box::pin(async move {
             let (log, bytes) = event_log::keys(&self.inner, session);
+            let owners = event_log::owners_key(&self.inner, session);
             let mut connection = self.inner.connection.clone();
             let deleted = self
                 .inner
@@ -113,6 +121,7 @@ impl EventStore for RedisEvents {
                     redis::cmd("DEL")
                         .arg(log)
                         .arg(bytes)
+                        .arg(owners)
                         .query_async::<()>(&mut connection),
                 )
                 .await;
@@ -146,7 +155,18 @@ impl EventStore for RedisEvents {
         last_event_id: &str,
     ) -> Option<BoxStream<'static, (String, String)>> {
         let (_, seen) = parse_id(last_event_id)?;
-        let follower = Follower::new(&self.inner, &self.entries, session, stream, seen);
-        Some(futures_util::stream::unfold(follower, Follower::next).boxed())
+        let (following, wanted) = self.followers.follow(session, stream, seen);
+        match wanted {
+            Reader::Start => {
+                let (inner, entries) = (Arc::downgrade(&self.inner), self.entries.clone());
+                let registry = self.followers.registry.clone();
+                tokio::spawn(reader::read(inner, entries, registry));
+            }
+            Reader::Wake(id) => {
+                tokio::spawn(reader::wake(self.inner.clone(), id));
+            }
+            Reader::Nothing => {}
+        }
+        Some(following.boxed())
     }
 }

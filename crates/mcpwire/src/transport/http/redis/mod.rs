@@ -9,15 +9,19 @@
 //! | a principal's sessions | `{prefix}o:{principal hash}` | sorted set (id by last use) |
 //! | an anonymous network's sessions | `{prefix}n:{network hash}` | sorted set (id by last use) |
 //! | a session's events | `{prefix}e:{id}`, `{prefix}eb:{id}` (bytes kept) | stream, integer |
+//! | who runs a session's streams | `{prefix}eo:{id}` | hash (stream: begin, request, replica) |
 //! | a replica is alive | `{prefix}alive:{replica}` | string, expiring |
 //! | the bus | channel `{prefix}bus` | pub/sub |
+//!
+//! Every key expires (the events an hour after their last entry, with their owners).
 
 mod bus;
 mod connection;
 mod event_log;
 mod events;
 mod fleet_setting;
-mod follower;
+mod followers;
+mod reader;
 mod session_fields;
 mod session_scripts;
 mod sessions;
