@@ -1,7 +1,8 @@
-//! What one caller can make a fleet's Redis hold through tasks (feature `redis`): finished
-//! tasks are bounded per principal and per store. Driven over HTTP against real replicas; what
-//! Redis holds is read from Redis itself (`SCAN`, `MEMORY USAGE`, `PTTL`). Redis runs as a
-//! child of each test, on a unix socket.
+//! What one caller can make a fleet's Redis hold or do through tasks (feature `redis`): finished
+//! tasks are bounded per principal and per store, and a `subscriptions/listen` naming many
+//! `taskIds` is refused over its bound, or looked up in one round trip. Driven over HTTP against
+//! real replicas; what Redis holds and did is read from Redis itself (`SCAN`, `MEMORY USAGE`,
+//! `PTTL`, `INFO commandstats`). Redis runs as a child of each test, on a unix socket.
 #![cfg(feature = "redis")]
 
 mod http_support;
@@ -109,6 +110,20 @@ async fn all_expire(redis: &mut MultiplexedConnection) {
     }
 }
 
+/// How often Redis ran `command` since the last `CONFIG RESETSTAT`.
+async fn calls(redis: &mut MultiplexedConnection, command: &str) -> u64 {
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(redis)
+        .await
+        .unwrap();
+    let prefix = format!("cmdstat_{command}:calls=");
+    info.lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .and_then(|rest| rest.split(',').next())
+        .map_or(0, |calls| calls.parse().unwrap())
+}
+
 /// Starts `tool` as a task and waits until it completed; its id.
 async fn finished(caller: &Caller, tool: &str, arguments: serde_json::Value) -> String {
     let task = caller.start_task(tool, arguments).await;
@@ -190,4 +205,57 @@ async fn the_store_keeps_at_most_its_capacity_evicting_the_oldest_finished_first
     assert_eq!(error(refused)["code"], -32603);
     assert_eq!(keys(&mut db, &format!("{PREFIX}:task:*")).await.len(), 4);
     all_expire(&mut db).await;
+}
+
+#[tokio::test]
+async fn a_listen_naming_thousands_of_task_ids_is_refused_before_any_lookup() {
+    let redis = Redis::start();
+    let a = replica(&redis, |store| store).await;
+    let mut db = connection(&redis).await;
+    let alice = Caller::new(&a.url).signed_in_as("alice");
+    let own = finished(&alice, "label", json!({"size": 10})).await;
+
+    let many: Vec<String> = (0..5_000).map(|n| format!("{n:032x}")).collect();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query_async(&mut db)
+        .await
+        .unwrap();
+    let mut answer = alice
+        .post(
+            "subscriptions/listen",
+            json!({"notifications": {"taskIds": many}}),
+        )
+        .await;
+    // Admitted, it would be a stream opening with the acknowledgement (read within 10 s).
+    let answer = match content_type(&answer).starts_with("text/event-stream") {
+        true => first_event(&mut answer).await,
+        false => json_of(answer).await,
+    };
+    let lookups = calls(&mut db, "mget").await + calls(&mut db, "get").await;
+    println!("lookups for 5,000 taskIds: {lookups}");
+    let refused = error(answer);
+    assert_eq!(refused["code"], -32602, "{refused}");
+    assert_eq!(refused["data"]["limit"], 100, "{refused}");
+    assert_eq!(lookups, 0, "refused before any lookup");
+
+    // At the bound: one round trip for all of them, and the caller's own task is honoured.
+    let mut hundred: Vec<String> = many[..99].to_vec();
+    hundred.push(own.clone());
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query_async(&mut db)
+        .await
+        .unwrap();
+    let mut stream = alice
+        .post(
+            "subscriptions/listen",
+            json!({"notifications": {"taskIds": hundred}}),
+        )
+        .await;
+    let ack = first_event(&mut stream).await;
+    assert_eq!(ack["params"]["notifications"]["taskIds"], json!([own]));
+    let lookups = calls(&mut db, "mget").await + calls(&mut db, "get").await;
+    println!("lookups for 100 taskIds: {lookups}");
+    assert_eq!(lookups, 1, "one MGET");
 }

@@ -268,6 +268,12 @@ impl TaskStore for RedisTaskStore {
         Box::pin(self.shared.get(id))
     }
 
+    /// One `MGET` for all of them (an unfinished task whose lease is gone is then read again,
+    /// as [`get`](TaskStore::get) does).
+    fn get_many<'a>(&'a self, ids: &'a [String]) -> StoreFuture<'a, Vec<Option<TaskRecord>>> {
+        Box::pin(self.shared.get_many(ids))
+    }
+
     fn compare_and_set<'a>(&'a self, next: &'a TaskRecord) -> StoreFuture<'a, ()> {
         Box::pin(self.shared.compare_and_set(next))
     }

@@ -200,10 +200,63 @@ impl Shared {
         Ok(Some((task, matches!(leased, Some(Some(_))))))
     }
 
+    /// The tasks `ids` and whether each is leased, in one `MGET`.
+    async fn read_many(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<Option<(TaskRecord, bool)>>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut command = redis::cmd("MGET");
+        for id in ids {
+            command.arg(self.key("task", id)).arg(self.key("lease", id));
+        }
+        let found: Vec<Option<String>> = self.run(&command).await?;
+        let mut tasks = Vec::with_capacity(ids.len());
+        for (id, pair) in ids.iter().zip(found.chunks(2)) {
+            let task = match pair {
+                [Some(record), leased] => {
+                    let task = serde_json::from_str(record).map_err(|error| {
+                        StoreError::Backend(format!("task {id} is unreadable: {error}"))
+                    })?;
+                    Some((task, leased.is_some()))
+                }
+                _ => None,
+            };
+            tasks.push(task);
+        }
+        Ok(tasks)
+    }
+
+    pub(super) async fn get_many(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<Option<TaskRecord>>, StoreError> {
+        let mut tasks = Vec::with_capacity(ids.len());
+        for (id, found) in ids.iter().zip(self.read_many(ids).await?) {
+            tasks.push(match found {
+                Some((task, leased)) => self.checked(id, task, leased).await?,
+                None => None,
+            });
+        }
+        Ok(tasks)
+    }
+
     pub(super) async fn get(&self, id: &str) -> Result<Option<TaskRecord>, StoreError> {
         let Some((task, leased)) = self.read(id).await? else {
             return Ok(None);
         };
+        self.checked(id, task, leased).await
+    }
+
+    /// The task as read, or, unfinished with its lease gone, ended `failed` first.
+    async fn checked(
+        &self,
+        id: &str,
+        task: TaskRecord,
+        leased: bool,
+    ) -> Result<Option<TaskRecord>, StoreError> {
         if leased || task.status.is_terminal() {
             return Ok(Some(task));
         }
