@@ -45,6 +45,24 @@ fn process_tag() -> &'static str {
     })
 }
 
+/// Whether `id` has the form of the server's requests (`s-{tag}-{n}`): an answer another
+/// replica of the fleet may be waiting for. No replica issued any other id. (This process's
+/// own tag is not excluded: several servers of one process may form a fleet.)
+#[cfg(feature = "http")]
+pub(crate) fn issued_elsewhere(id: &RequestId) -> bool {
+    let RequestId::String(id) = id else {
+        return false;
+    };
+    let mut parts = id.splitn(3, '-');
+    let (Some("s"), Some(tag), Some(n)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    tag.len() == 8
+        && tag.bytes().all(|b| b.is_ascii_hexdigit())
+        && (1..=19).contains(&n.len())
+        && n.bytes().all(|b| b.is_ascii_digit())
+}
+
 type Answer = Result<Box<RawValue>, ErrorObject>;
 type Pending = HashMap<RequestId, oneshot::Sender<Answer>>;
 
