@@ -213,3 +213,28 @@ impl ClientRequests {
         self.lock().clear();
     }
 }
+
+#[cfg(all(test, feature = "http"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_ids_of_the_servers_own_form_may_be_anothers() {
+        let id = |s: &str| RequestId::String(s.to_owned());
+        assert!(issued_elsewhere(&id("s-0badc0de-0")));
+        assert!(issued_elsewhere(&id(&format!("s-{}-41", process_tag()))));
+        for made_up in [
+            "s-0badc0de-",
+            "s-0badc0de-x1",
+            "s-0badc0d-1",
+            "s-0badc0dex-1",
+            "t-0badc0de-1",
+            "s-0badc0de-1-2",
+            "s-0badc0de-12345678901234567890",
+            "anything",
+        ] {
+            assert!(!issued_elsewhere(&id(made_up)), "{made_up}");
+        }
+        assert!(!issued_elsewhere(&RequestId::Number(7)));
+    }
+}
