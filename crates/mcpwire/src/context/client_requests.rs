@@ -45,6 +45,24 @@ fn process_tag() -> &'static str {
     })
 }
 
+/// Whether `id` has the form of the server's requests (`s-{tag}-{n}`): an answer another
+/// replica of the fleet may be waiting for. No replica issued any other id. (This process's
+/// own tag is not excluded: several servers of one process may form a fleet.)
+#[cfg(feature = "http")]
+pub(crate) fn issued_elsewhere(id: &RequestId) -> bool {
+    let RequestId::String(id) = id else {
+        return false;
+    };
+    let mut parts = id.splitn(3, '-');
+    let (Some("s"), Some(tag), Some(n)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    tag.len() == 8
+        && tag.bytes().all(|b| b.is_ascii_hexdigit())
+        && (1..=19).contains(&n.len())
+        && n.bytes().all(|b| b.is_ascii_digit())
+}
+
 type Answer = Result<Box<RawValue>, ErrorObject>;
 type Pending = HashMap<RequestId, oneshot::Sender<Answer>>;
 
@@ -194,5 +212,30 @@ impl ClientRequests {
     /// Fails every outstanding request: the client is gone.
     pub fn disconnect(&self) {
         self.lock().clear();
+    }
+}
+
+#[cfg(all(test, feature = "http"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_ids_of_the_servers_own_form_may_be_anothers() {
+        let id = |s: &str| RequestId::String(s.to_owned());
+        assert!(issued_elsewhere(&id("s-0badc0de-0")));
+        assert!(issued_elsewhere(&id(&format!("s-{}-41", process_tag()))));
+        for made_up in [
+            "s-0badc0de-",
+            "s-0badc0de-x1",
+            "s-0badc0d-1",
+            "s-0badc0dex-1",
+            "t-0badc0de-1",
+            "s-0badc0de-1-2",
+            "s-0badc0de-12345678901234567890",
+            "anything",
+        ] {
+            assert!(!issued_elsewhere(&id(made_up)), "{made_up}");
+        }
+        assert!(!issued_elsewhere(&RequestId::Number(7)));
     }
 }

@@ -30,6 +30,8 @@ pub(crate) mod task;
 pub use changes::{Change, Notifier};
 pub use client_requests::ClientRequestError;
 pub(crate) use client_requests::ClientRequests;
+#[cfg(feature = "http")]
+pub(crate) use client_requests::issued_elsewhere;
 pub use detached::DetachedContext;
 pub use grant::Grant;
 #[cfg(feature = "http")]

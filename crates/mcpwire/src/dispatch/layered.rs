@@ -71,6 +71,7 @@ pub(crate) fn mcp_request(exchange: &Exchange, request: HandlerRequest) -> McpRe
         binding: exchange.principal.clone(),
         handler_layers: own,
         hand_back: None,
+        kept: None,
     }
 }
 
@@ -177,6 +178,7 @@ async fn around_method(
         binding: exchange.principal.clone(),
         handler_layers: None,
         hand_back: None,
+        kept: None,
     };
     let mut stack = Layered::start(layers.server(), request);
     let answered = match stack.reach().await {

@@ -1,7 +1,7 @@
 //! [`ConcurrencyLimit`]: at most so many requests inside at once.
 
 use super::request::{McpFuture, McpRequest, McpService};
-use super::response::{McpResponse, RefuseAs};
+use super::response::{McpResponse, Outcome, RefuseAs};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use serde_json::json;
@@ -19,6 +19,11 @@ use tower_service::Service;
 ///
 /// Clones share their places: the same limit given to [`McpServer::tool_layer`] for two tools
 /// bounds both together; [`McpServer::layer`] bounds every request of the server.
+///
+/// A `tools/call` that becomes a task (tasks extension) keeps its place until the task's body
+/// ends (completed, failed, cancelled, or stopped at its TTL), not only until the task is
+/// created: the limit bounds the bodies running in the background. (tower's
+/// `ConcurrencyLimitLayer`, whose place lives in its future, frees it when the task is created.)
 ///
 /// [`McpServer::tool_layer`]: crate::McpServer::tool_layer
 /// [`McpServer::layer`]: crate::McpServer::layer
@@ -119,7 +124,7 @@ impl Service<McpRequest> for ConcurrencyLimitService {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, request: McpRequest) -> McpFuture {
+    fn call(&mut self, mut request: McpRequest) -> McpFuture {
         let limit = self.limit.clone();
         let inner = self.inner.clone();
         Box::pin(async move {
@@ -134,7 +139,7 @@ impl Service<McpRequest> for ConcurrencyLimitService {
                         .and_then(Result::ok)
                 }
             };
-            let Some(_place) = place else {
+            let Some(place) = place else {
                 let error = ErrorObject::new(
                     code::SERVER_BUSY,
                     format!(
@@ -145,7 +150,18 @@ impl Service<McpRequest> for ConcurrencyLimitService {
                 .with_data(json!({ "limit": limit.limit }));
                 return Ok(McpResponse::refused(limit.refuse_as, error));
             };
-            inner.call_next(request).await
+            // A call that becomes a task holds its place until the task's body ends.
+            let kept = (request.method() == "tools/call")
+                .then(|| request.kept.get_or_insert_with(Default::default).clone());
+            let response = inner.call_next(request).await?;
+            if let Some(kept) = kept
+                && response.outcome() == Outcome::TaskCreated
+            {
+                kept.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(Box::new(place));
+            }
+            Ok(response)
         })
     }
 }

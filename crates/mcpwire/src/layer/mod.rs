@@ -70,5 +70,5 @@ pub use response::{McpResponse, Outcome, RefuseAs};
 pub use service::{FromFn, FromFnService, McpLayer, Next, from_fn};
 pub use timeout::{REQUEST_TIMED_OUT, Timeout, TimeoutService};
 
-pub(crate) use request::Handed;
+pub(crate) use request::{Handed, Kept};
 pub(crate) use response::{Answer, ResultKind};

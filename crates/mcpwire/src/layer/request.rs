@@ -20,11 +20,19 @@ use tower_service::Service;
 /// on it and leaves the response there.
 pub(crate) type HandBack = Arc<super::slot::Slot<Handed>>;
 
+/// What layers keep alive for as long as the work a request started runs on after its response:
+/// the body of a `tools/call` that became a task (tasks extension) drops it when it ends. A
+/// built-in [`ConcurrencyLimit`](super::ConcurrencyLimit) keeps its place there.
+pub(crate) type Kept = Arc<std::sync::Mutex<Vec<Box<dyn Send>>>>;
+
 /// What of a request the bottom of the stack hands back: what the handler runs on (the rest is
 /// dropped there).
 pub(crate) struct Handed {
     pub(crate) arguments: Option<Box<RawValue>>,
     pub(crate) context: Context,
+    /// What the layers keep alive while a task the request starts runs (made by the first
+    /// layer that keeps something: nothing is allocated otherwise).
+    pub(crate) kept: Option<Kept>,
 }
 
 /// One parsed MCP request on its way to its handler, as a layer sees it: its method, its target
@@ -65,6 +73,9 @@ pub struct McpRequest {
     pub(crate) handler_layers: Option<McpService>,
     /// Where the innermost service hands the request back to the dispatcher.
     pub(crate) hand_back: Option<HandBack>,
+    /// What the layers keep alive while a task the request starts runs (made by the first
+    /// layer that keeps something: nothing is allocated otherwise).
+    pub(crate) kept: Option<Kept>,
 }
 
 impl McpRequest {

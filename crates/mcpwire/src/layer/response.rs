@@ -69,7 +69,8 @@ pub enum Outcome {
     /// answers (a new request, a new pass through the layers).
     InputRequired,
     /// The call became a task of the tasks extension (2026-07-28): its body runs on in the
-    /// background after this response.
+    /// background after this response (a built-in
+    /// [`ConcurrencyLimit`](super::ConcurrencyLimit) keeps its place until the body ends).
     TaskCreated,
     /// A JSON-RPC error with this code.
     Error {

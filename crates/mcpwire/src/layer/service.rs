@@ -226,6 +226,7 @@ pub(crate) fn endpoint(mut request: McpRequest) -> Handled {
         request: Some(Handed {
             arguments: request.arguments,
             context: request.context,
+            kept: request.kept,
         }),
         done: false,
     })

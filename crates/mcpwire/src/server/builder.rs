@@ -49,7 +49,7 @@ pub struct McpServer {
     registries: Arc<Registries>,
     state: SharedState,
     startup: Vec<Startup>,
-    limits: Limits,
+    pub(super) limits: Limits,
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
     state_max_bytes: usize,

@@ -24,6 +24,8 @@ pub(crate) struct Limits {
     pub(crate) client_request_timeout: Duration,
     /// The most resource URIs one session (or one listen request) may watch.
     pub(crate) max_subscriptions: usize,
+    /// The most `taskIds` one `subscriptions/listen` request may name.
+    pub(crate) max_listened_tasks: usize,
     /// The longest resource URI a client may subscribe to.
     pub(crate) max_subscription_uri_bytes: usize,
     /// The most requests one connection (stdio) or session (HTTP) runs at once.
@@ -40,6 +42,7 @@ impl Default for Limits {
             shutdown_grace: Duration::from_secs(5),
             client_request_timeout: Duration::from_secs(300),
             max_subscriptions: 1000,
+            max_listened_tasks: 100,
             max_subscription_uri_bytes: 2048,
             max_requests_in_flight: 128,
             max_queued_messages: 1024,

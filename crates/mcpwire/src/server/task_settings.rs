@@ -89,4 +89,21 @@ impl McpServer {
         self.tasks.max_live_per_principal = tasks;
         self
     }
+
+    /// The most `taskIds` one `subscriptions/listen` request may name (default 100). A request
+    /// naming more is refused with `-32602` (`data.limit`) before any task is looked up; the
+    /// ones it names are looked up together (one round trip to a shared store).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    ///
+    /// let server = McpServer::new("jobs").max_listened_tasks(500);
+    /// # drop(server);
+    /// ```
+    pub fn max_listened_tasks(mut self, tasks: usize) -> Self {
+        self.limits.max_listened_tasks = tasks;
+        self
+    }
 }

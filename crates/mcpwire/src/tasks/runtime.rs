@@ -90,6 +90,18 @@ pub(crate) enum Lookup {
     Unknown,
 }
 
+impl Lookup {
+    /// What `owner` may see of `task` (as the store found it) at `now_ms`.
+    fn of(task: Option<TaskRecord>, owner: Option<&str>, now_ms: u64) -> Self {
+        match task {
+            Some(task) if task.owner.as_deref() != owner => Lookup::Unknown,
+            Some(task) if task.is_expired(now_ms) => Lookup::Expired,
+            Some(task) => Lookup::Found(Box::new(task)),
+            None => Lookup::Unknown,
+        }
+    }
+}
+
 impl Tasks {
     pub(crate) fn new(
         store: Arc<dyn TaskStore>,
@@ -264,12 +276,21 @@ impl Tasks {
 
     /// The task `id` as `owner` may see it.
     pub(crate) async fn lookup(&self, id: &str, owner: Option<&str>) -> Result<Lookup, StoreError> {
-        Ok(match self.store.get(id).await? {
-            Some(task) if task.owner.as_deref() != owner => Lookup::Unknown,
-            Some(task) if task.is_expired(now_ms()) => Lookup::Expired,
-            Some(task) => Lookup::Found(Box::new(task)),
-            None => Lookup::Unknown,
-        })
+        Ok(Lookup::of(self.store.get(id).await?, owner, now_ms()))
+    }
+
+    /// The tasks `ids` as `owner` may see them, read in one go.
+    pub(crate) async fn lookup_many(
+        &self,
+        ids: &[String],
+        owner: Option<&str>,
+    ) -> Result<Vec<Lookup>, StoreError> {
+        let now = now_ms();
+        let found = self.store.get_many(ids).await?;
+        Ok(found
+            .into_iter()
+            .map(|task| Lookup::of(task, owner, now))
+            .collect())
     }
 
     /// Applies `change` to the task `id` (reading it again when it changed meanwhile); `None`

@@ -106,6 +106,20 @@ pub trait TaskStore: Send + Sync + 'static {
     /// stops those still running).
     fn sweep(&self, now_ms: u64) -> StoreFuture<'_, Vec<String>>;
 
+    /// The tasks `ids`, in order, as [`get`](TaskStore::get) finds each (`None` for one the
+    /// store does not hold). A store across the network reads them in one round trip.
+    ///
+    /// By default: [`get`](TaskStore::get) for each, one after the other.
+    fn get_many<'a>(&'a self, ids: &'a [String]) -> StoreFuture<'a, Vec<Option<TaskRecord>>> {
+        Box::pin(async move {
+            let mut found = Vec::with_capacity(ids.len());
+            for id in ids {
+                found.push(self.get(id).await?);
+            }
+            Ok(found)
+        })
+    }
+
     // Provided methods: what a store shared by replicas does beyond keeping records. A store of
     // one process keeps the defaults, and the runtime does all of it in memory.
 

@@ -133,26 +133,34 @@ pub(crate) async fn listen(
     Ok(result_line(id, &result))
 }
 
-/// The ids among `ids` of tasks that exist and belong to the caller (`None` when none does); a
-/// task of a tool whose scopes the caller's grant lacks refuses the request.
+/// The ids among `ids` of tasks that exist and belong to the caller (`None` when none does),
+/// looked up together; a task of a tool whose scopes the caller's grant lacks refuses the
+/// request, and so do more ids than `max_listened_tasks` (before any lookup).
 async fn owned_tasks(
     exchange: &Exchange,
     ids: Option<Vec<String>>,
 ) -> Result<Option<Vec<String>>, ErrorObject> {
-    let (Some(tasks), Some(ids)) = (&exchange.core.tasks, ids) else {
+    let (Some(tasks), Some(mut ids)) = (&exchange.core.tasks, ids) else {
         return Ok(None);
     };
+    let limit = exchange.core.limits.max_listened_tasks;
+    if ids.len() > limit {
+        return Err(ErrorObject::invalid_params(format!(
+            "Invalid params: at most {limit} taskIds"
+        ))
+        .with_data(serde_json::json!({ "limit": limit })));
+    }
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
     let owner = exchange.principal.as_deref();
+    let found = tasks.lookup_many(&ids, owner).await;
+    let found = found.map_err(super::tasks::store_failed)?;
     let mut owned = Vec::new();
-    for id in ids.into_iter().take(exchange.core.limits.max_subscriptions) {
-        let found = tasks.lookup(&id, owner).await;
-        let found = found.map_err(super::tasks::store_failed)?;
+    for (id, found) in ids.into_iter().zip(found) {
         if let Lookup::Found(task) = found {
             let scopes: Vec<&str> = task.scopes.iter().map(String::as_str).collect();
             authorize::admit(exchange, &scopes)?;
-            if !owned.contains(&id) {
-                owned.push(id);
-            }
+            owned.push(id);
         }
     }
     Ok((!owned.is_empty()).then_some(owned))

@@ -11,6 +11,7 @@ use crate::dispatch::exchange::Exchange;
 use crate::dispatch::layered::{self, HandlerRequest};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, start_in, stopped};
+use crate::layer::Kept;
 use crate::layer::service::{HandlerKind, Layered, Reached};
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
@@ -34,7 +35,9 @@ pub(crate) async fn call_tool(
     };
     authorize::admit(exchange, tool.definition.scopes)?;
     let Some(layers) = exchange.core.layers.as_deref() else {
-        return run_tool(exchange, id, params, served, tool, None).await.0;
+        return run_tool(exchange, id, params, served, tool, None, None)
+            .await
+            .0;
     };
     // Not through `around_handler`, and not boxed: the tool's future is pinned here, where the
     // unlayered path keeps it, so a layered call moves and allocates no more of it.
@@ -57,14 +60,14 @@ pub(crate) async fn call_tool(
         own: layers.handler(HandlerKind::Tool, name),
     };
     let mut stack = Layered::start(layers.server(), layered::mcp_request(exchange, request));
-    let (arguments, context) = match stack.reach().await {
+    let (arguments, context, kept) = match stack.reach().await {
         Reached::Answered(answered) => return layered::outcome("tools/call", answered),
-        Reached::Handler(handed) => layered::handed(handed),
+        Reached::Handler(handed) => (handed.arguments, handed.context, handed.kept),
     };
     params.arguments = arguments;
     let running = pin!(Some(async move {
         match served {
-            Some(served) => run_tool(exchange, id, params, served, tool, Some(context)).await,
+            Some(served) => run_tool(exchange, id, params, served, tool, Some(context), kept).await,
             None => run_plain(exchange, id, params, tool, Scope::Made(era, context)).await,
         }
     }));
@@ -72,7 +75,8 @@ pub(crate) async fn call_tool(
     layered::outcome("tools/call", answered)
 }
 
-/// Runs an admitted tool; the outcome, and whether it is an `isError` result.
+/// Runs an admitted tool; the outcome, and whether it is an `isError` result. `kept` is what
+/// the layers keep alive while a task the call becomes runs.
 async fn run_tool(
     exchange: &Exchange,
     id: &RequestId,
@@ -80,10 +84,11 @@ async fn run_tool(
     served: Served,
     tool: Arc<RegisteredTool>,
     context: Option<Context>,
+    kept: Option<Kept>,
 ) -> (Outcome, bool) {
     if served.era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
         if tasks::negotiated(&served) {
-            let created = tasks::call_tool(exchange, id, params, served, tool).await;
+            let created = tasks::call_tool(exchange, id, params, served, tool, kept).await;
             return (created, false);
         }
         if tool.definition.task == TaskSupport::Required {

@@ -22,7 +22,7 @@ use shared::Shared;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::Notify;
 use tokio_util::sync::{CancellationToken, DropGuard};
@@ -56,6 +56,16 @@ const SHORTEST_LEASE: Duration = Duration::from_millis(30);
 ///   the tasks by the scripts: the quota of [`McpServer::task_quota`] holds across the fleet.
 ///   A task leaves the set when it ends, when its replica stops running it, or when its lease
 ///   has run out.
+/// - **Bounds.** The store keeps at most [`capacity`](RedisTaskStore::capacity) tasks
+///   ([`DEFAULT_CAPACITY`](super::DEFAULT_CAPACITY), 10,000, as the other stores), finished or
+///   not: a new task evicts its owner's task that finished longest ago, else anyone's; with
+///   every task unfinished, creation fails ([`StoreError::Full`]). Each principal keeps at most
+///   [`finished_per_principal`](RedisTaskStore::finished_per_principal) finished tasks (by
+///   default as many as its quota of unfinished ones, [`McpServer::task_quota`], 1,000): a task
+///   that ends evicts its owner's oldest finished one beyond that. The scripts keep the indexes
+///   `{prefix}:index` (every task, by expiry), `{prefix}:finished` and
+///   `{prefix}:finished:…` (finished tasks, by end time, all and per principal); each expires
+///   with its longest-lived task.
 /// - **Failure.** Every command is bounded ([`RedisTaskStore::command_timeout`], 2 s by
 ///   default). When Redis cannot be reached, the request gets `-32603` ("the task store
 ///   failed"; the reason, without the URL, goes to the server log), and the connection is
@@ -142,6 +152,9 @@ impl RedisTaskStore {
             replica: replica.iter().map(|b| format!("{b:02x}")).collect(),
             lease_ms: AtomicU64::new(DEFAULT_LEASE.as_millis() as u64),
             timeout_ms: AtomicU64::new(COMMAND_TIMEOUT.as_millis() as u64),
+            capacity: AtomicUsize::new(super::DEFAULT_CAPACITY),
+            finished_per_principal: AtomicUsize::new(0),
+            quota: AtomicUsize::new(super::options::DEFAULT_LIVE_TASKS_PER_PRINCIPAL),
             lease_changed: Notify::new(),
             held: Mutex::new(HashMap::new()),
             runtimes: Mutex::new(Vec::new()),
@@ -177,6 +190,50 @@ impl RedisTaskStore {
         self
     }
 
+    /// The most tasks the store keeps, finished or not (default
+    /// [`DEFAULT_CAPACITY`](super::DEFAULT_CAPACITY), 10,000; at least one), across every
+    /// replica sharing it. A new task evicts its owner's task that finished longest ago, else
+    /// anyone's; with every task unfinished, `tools/call` gets `-32603` ("too many tasks are
+    /// unfinished").
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), mcpwire::tasks::StoreError> {
+    /// let store = mcpwire::tasks::RedisTaskStore::connect("redis://127.0.0.1", "jobs")
+    ///     .await?
+    ///     .capacity(50_000);
+    /// # drop(store);
+    /// # Ok(()) }
+    /// ```
+    pub fn capacity(self, tasks: usize) -> Self {
+        self.shared.capacity.store(tasks.max(1), Ordering::Relaxed);
+        self
+    }
+
+    /// The most finished tasks (with their results) one principal keeps (anonymous callers
+    /// count as one); by default as many as its quota of unfinished tasks
+    /// ([`McpServer::task_quota`](crate::McpServer::task_quota), 1,000). When a task ends, its
+    /// owner's finished task beyond that which ended longest ago is evicted (`tasks/get` then
+    /// answers `Unknown task`).
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), mcpwire::tasks::StoreError> {
+    /// let store = mcpwire::tasks::RedisTaskStore::connect("redis://127.0.0.1", "jobs")
+    ///     .await?
+    ///     .finished_per_principal(100);
+    /// # drop(store);
+    /// # Ok(()) }
+    /// ```
+    pub fn finished_per_principal(self, tasks: usize) -> Self {
+        self.shared
+            .finished_per_principal
+            .store(tasks.max(1), Ordering::Relaxed);
+        self
+    }
+
     /// How long one Redis command may take (default 2 s) before the request that needed it
     /// fails.
     ///
@@ -209,6 +266,12 @@ impl TaskStore for RedisTaskStore {
     /// [`LEASE_LOST`] first (compare-and-set: one reader does it).
     fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<TaskRecord>> {
         Box::pin(self.shared.get(id))
+    }
+
+    /// One `MGET` for all of them (an unfinished task whose lease is gone is then read again,
+    /// as [`get`](TaskStore::get) does).
+    fn get_many<'a>(&'a self, ids: &'a [String]) -> StoreFuture<'a, Vec<Option<TaskRecord>>> {
+        Box::pin(self.shared.get_many(ids))
     }
 
     fn compare_and_set<'a>(&'a self, next: &'a TaskRecord) -> StoreFuture<'a, ()> {

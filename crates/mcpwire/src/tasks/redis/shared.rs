@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -34,6 +34,14 @@ pub(super) struct Shared {
     pub(super) replica: String,
     pub(super) lease_ms: AtomicU64,
     pub(super) timeout_ms: AtomicU64,
+    /// The most tasks kept, finished or not ([`RedisTaskStore::capacity`]).
+    ///
+    /// [`RedisTaskStore::capacity`]: super::RedisTaskStore::capacity
+    pub(super) capacity: AtomicUsize,
+    /// The most finished tasks kept per principal; 0: as many as the quota of unfinished ones.
+    pub(super) finished_per_principal: AtomicUsize,
+    /// The quota of unfinished tasks the server last created a task within.
+    pub(super) quota: AtomicUsize,
     /// Wakes the refresher when the lease changed.
     pub(super) lease_changed: Notify,
     /// The tasks running here, leased by this store.
@@ -58,6 +66,23 @@ impl Shared {
             Some(owner) => format!("{}:owner:+{owner}", self.prefix),
             None => format!("{}:owner:-", self.prefix),
         }
+    }
+
+    /// The owner's finished tasks (a sorted set, by end time).
+    pub(super) fn finished_key(&self, owner: Option<&str>) -> String {
+        match owner {
+            Some(owner) => format!("{}:finished:+{owner}", self.prefix),
+            None => format!("{}:finished:-", self.prefix),
+        }
+    }
+
+    /// How many finished tasks one principal keeps.
+    fn finished_kept(&self) -> usize {
+        match self.finished_per_principal.load(Ordering::Relaxed) {
+            0 => self.quota.load(Ordering::Relaxed),
+            set => set,
+        }
+        .max(1)
     }
 
     pub(super) fn channel(&self) -> String {
@@ -87,22 +112,35 @@ impl Shared {
         task: &TaskRecord,
         quota: usize,
     ) -> Result<Admission, StoreError> {
+        if quota > 0 {
+            self.quota.store(quota, Ordering::Relaxed);
+        }
         let record = to_json(task)?;
         let owner_key = self.owner_key(task.owner.as_deref());
-        let mut script = eval(CREATE, 3);
+        let terminal = task.status.is_terminal();
+        let mut script = eval(CREATE, 6);
         script
             .arg(self.key("task", &task.id))
             .arg(self.key("lease", &task.id))
             .arg(&owner_key)
+            .arg(format!("{}:index", self.prefix))
+            .arg(format!("{}:finished", self.prefix))
+            .arg(self.finished_key(task.owner.as_deref()))
             .arg(record)
             .arg(expiry(task))
             .arg(self.lease_ms())
             .arg(&self.replica)
             .arg(quota)
             .arg(format!("{}:lease:", self.prefix))
-            .arg(&task.id);
+            .arg(&task.id)
+            .arg(&self.prefix)
+            .arg(self.capacity.load(Ordering::Relaxed).max(1))
+            .arg(now_ms())
+            .arg(u8::from(terminal))
+            .arg(task.updated_at_ms);
         let answer: String = self.run(&script).await?;
         match answer.as_str() {
+            "ok" if terminal => Ok(Admission::Created),
             "ok" => {
                 self.lock_held().insert(
                     task.id.clone(),
@@ -115,6 +153,7 @@ impl Shared {
             }
             "quota" => Ok(Admission::QuotaReached),
             "duplicate" => Err(StoreError::Duplicate),
+            "full" => Err(StoreError::Full),
             other => Err(StoreError::Backend(format!(
                 "unexpected answer from the create script: {other}"
             ))),
@@ -125,16 +164,22 @@ impl Shared {
         if next.version == 0 {
             return Err(StoreError::Conflict);
         }
-        let mut script = eval(COMPARE_AND_SET, 4);
+        let mut script = eval(COMPARE_AND_SET, 7);
         script
             .arg(self.key("task", &next.id))
             .arg(self.owner_key(next.owner.as_deref()))
             .arg(self.key("lease", &next.id))
             .arg(self.key("answers", &next.id))
+            .arg(format!("{}:index", self.prefix))
+            .arg(format!("{}:finished", self.prefix))
+            .arg(self.finished_key(next.owner.as_deref()))
             .arg(to_json(next)?)
             .arg(expiry(next))
             .arg(u8::from(next.status.is_terminal()))
-            .arg(&next.id);
+            .arg(&next.id)
+            .arg(&self.prefix)
+            .arg(next.updated_at_ms)
+            .arg(self.finished_kept());
         match self.run::<i64>(&script).await? {
             1 => Ok(()),
             _ => Err(StoreError::Conflict),
@@ -155,10 +200,63 @@ impl Shared {
         Ok(Some((task, matches!(leased, Some(Some(_))))))
     }
 
+    /// The tasks `ids` and whether each is leased, in one `MGET`.
+    async fn read_many(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<Option<(TaskRecord, bool)>>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut command = redis::cmd("MGET");
+        for id in ids {
+            command.arg(self.key("task", id)).arg(self.key("lease", id));
+        }
+        let found: Vec<Option<String>> = self.run(&command).await?;
+        let mut tasks = Vec::with_capacity(ids.len());
+        for (id, pair) in ids.iter().zip(found.chunks(2)) {
+            let task = match pair {
+                [Some(record), leased] => {
+                    let task = serde_json::from_str(record).map_err(|error| {
+                        StoreError::Backend(format!("task {id} is unreadable: {error}"))
+                    })?;
+                    Some((task, leased.is_some()))
+                }
+                _ => None,
+            };
+            tasks.push(task);
+        }
+        Ok(tasks)
+    }
+
+    pub(super) async fn get_many(
+        &self,
+        ids: &[String],
+    ) -> Result<Vec<Option<TaskRecord>>, StoreError> {
+        let mut tasks = Vec::with_capacity(ids.len());
+        for (id, found) in ids.iter().zip(self.read_many(ids).await?) {
+            tasks.push(match found {
+                Some((task, leased)) => self.checked(id, task, leased).await?,
+                None => None,
+            });
+        }
+        Ok(tasks)
+    }
+
     pub(super) async fn get(&self, id: &str) -> Result<Option<TaskRecord>, StoreError> {
         let Some((task, leased)) = self.read(id).await? else {
             return Ok(None);
         };
+        self.checked(id, task, leased).await
+    }
+
+    /// The task as read, or, unfinished with its lease gone, ended `failed` first.
+    async fn checked(
+        &self,
+        id: &str,
+        task: TaskRecord,
+        leased: bool,
+    ) -> Result<Option<TaskRecord>, StoreError> {
         if leased || task.status.is_terminal() {
             return Ok(Some(task));
         }

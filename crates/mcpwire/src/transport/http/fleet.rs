@@ -19,7 +19,15 @@ pub(super) struct Fleet {
     pub(super) replica: Arc<str>,
     pub(super) sessions: Option<Arc<dyn SessionStore>>,
     pub(super) bus: Option<Arc<dyn FleetBus>>,
+    /// The largest client answer relayed to the other replicas
+    /// ([`HttpServer::max_relayed_response_bytes`]); `None`: [`DEFAULT_MAX_RELAYED_BYTES`].
+    ///
+    /// [`HttpServer::max_relayed_response_bytes`]: super::HttpServer::max_relayed_response_bytes
+    pub(super) max_relayed_bytes: Option<usize>,
 }
+
+/// The largest client answer relayed to the other replicas by default: 1 MiB.
+pub(super) const DEFAULT_MAX_RELAYED_BYTES: usize = 1024 * 1024;
 
 /// One message between replicas.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

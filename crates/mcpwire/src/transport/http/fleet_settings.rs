@@ -27,6 +27,22 @@ impl HttpServer {
         self
     }
 
+    /// The largest client answer (a JSON-RPC response to one of the server's requests) passed
+    /// on to the other replicas when this one is not waiting for it (default 1 MiB). Only an
+    /// answer whose id has the form of another replica's request is passed on at all; a larger
+    /// one is refused with `413` and the replica waiting for it gets a JSON-RPC error in its
+    /// place (`-32600`, naming the size and the limit), never the answer itself.
+    ///
+    /// ```
+    /// # use mcpwire::prelude::*;
+    /// let server = McpServer::new("demo").http().max_relayed_response_bytes(256 * 1024);
+    /// # drop(server);
+    /// ```
+    pub fn max_relayed_response_bytes(mut self, bytes: usize) -> Self {
+        self.settings.fleet.max_relayed_bytes = Some(bytes);
+        self
+    }
+
     /// This replica's id among the fleet's (default: random, drawn at start), as it tags its
     /// messages on the bus. Each process must have its own: two replicas with one id ignore
     /// each other's messages.

@@ -14,7 +14,7 @@ use super::headers::{PROTOCOL_VERSION, SESSION_ID, check_sent};
 use super::http_session::HttpSession;
 use super::session_change::SessionChange;
 use super::sessions::{Full, Lookup};
-use super::{reply, resume};
+use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
 use crate::dispatch::exchange::Exchange;
@@ -183,10 +183,7 @@ pub(super) async fn response(
                 None => {}
                 // The question may have been asked by another replica: pass the answer on.
                 Some(unclaimed) if session.shared => {
-                    let line = response_line(&unclaimed);
-                    let session = session.id.to_string();
-                    let message = Message::ClientResponse { session, line };
-                    endpoint.fleet.send(message).await;
+                    return answer_relay::relay(endpoint, &session.id, unclaimed).await;
                 }
                 Some(_) => tracing::debug!(%id, "response to an unknown server request; ignored"),
             }
@@ -194,15 +191,6 @@ pub(super) async fn response(
         }
         Err(refusal) => refusal.into_response(None),
     }
-}
-
-/// The client's response as a JSON-RPC line again (for the replica waiting for it).
-fn response_line(response: &ResponseIn) -> String {
-    let line = match &response.outcome {
-        Ok(result) => serde_json::json!({"jsonrpc": "2.0", "id": response.id, "result": result}),
-        Err(error) => serde_json::json!({"jsonrpc": "2.0", "id": response.id, "error": error}),
-    };
-    line.to_string()
 }
 
 /// Why a message names no usable session.

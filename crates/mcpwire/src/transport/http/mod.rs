@@ -35,6 +35,7 @@
 //! }
 //! ```
 
+mod answer_relay;
 mod builder;
 mod caller;
 pub(crate) mod challenge;

@@ -13,6 +13,7 @@ use crate::dispatch::era::Served;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::rounds::{self, Target};
 use crate::dispatch::runner::{run, stopped};
+use crate::layer::Kept;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::tasks::Task;
 use crate::protocol::tools::CallToolParams;
@@ -30,6 +31,7 @@ pub(crate) async fn call_tool(
     params: CallToolParams,
     served: Served,
     tool: Arc<RegisteredTool>,
+    kept: Option<Kept>,
 ) -> Outcome {
     let Some(tasks) = exchange.core.tasks.clone() else {
         return Err(ErrorObject::internal());
@@ -57,6 +59,7 @@ pub(crate) async fn call_tool(
         arguments: params.arguments.clone(),
         context: task_context(exchange, id, &served, link),
         running,
+        kept,
     };
     let asks_first = tool.definition.ask_before_task && !tool.handler.plan.nodes.is_empty();
     if !asks_first {

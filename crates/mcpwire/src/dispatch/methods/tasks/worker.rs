@@ -6,6 +6,7 @@
 use crate::context::Context;
 use crate::dispatch::runner::run;
 use crate::error::ToolError;
+use crate::layer::Kept;
 use crate::protocol::CallToolResult;
 use crate::resolve::{RoundInputs, Stop};
 use crate::server::handler::{HandlerCall, failure};
@@ -32,6 +33,9 @@ pub(super) struct Job {
     pub(super) arguments: Option<Box<RawValue>>,
     pub(super) context: Context,
     pub(super) running: Arc<Running>,
+    /// What the request's layers keep alive while the task runs (a concurrency limit's
+    /// place), dropped when it ends.
+    pub(super) kept: Option<Kept>,
 }
 
 type CallOutcome = Result<CallToolResult, Stop>;
@@ -82,6 +86,7 @@ async fn run_to_end(job: Job, started: Option<AbortOnDrop>) {
         arguments,
         context,
         running,
+        kept: _kept,
     } = job;
     let mut started = started;
     let mut round = RoundInputs::default();

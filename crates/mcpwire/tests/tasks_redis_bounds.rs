@@ -1,0 +1,261 @@
+//! What one caller can make a fleet's Redis hold or do through tasks (feature `redis`): finished
+//! tasks are bounded per principal and per store, and a `subscriptions/listen` naming many
+//! `taskIds` is refused over its bound, or looked up in one round trip. Driven over HTTP against
+//! real replicas; what Redis holds and did is read from Redis itself (`SCAN`, `MEMORY USAGE`,
+//! `PTTL`, `INFO commandstats`). Redis runs as a child of each test, on a unix socket.
+#![cfg(feature = "redis")]
+
+mod http_support;
+mod redis_support;
+mod tasks_support;
+
+use http_support::*;
+use mcpwire::prelude::*;
+use mcpwire::request_state::KeyRing;
+use mcpwire::tasks::RedisTaskStore;
+use redis::aio::MultiplexedConnection;
+use redis_support::Redis;
+use serde_json::json;
+use std::time::Duration;
+use tasks_support::*;
+
+/// The prefix every replica keeps its tasks under.
+const PREFIX: &str = "mcpwire:bounds";
+
+/// Answers with `size` bytes of text: a large result kept with the task.
+#[tool(task = "optional")]
+async fn label(size: usize) -> String {
+    "x".repeat(size.min(4 * 1024 * 1024))
+}
+
+/// Runs until cancelled (a minute at most).
+#[tool(task = "optional")]
+async fn endless(ctx: Context) -> String {
+    tokio::select! {
+        _ = ctx.cancelled() => "stopped".into(),
+        _ = tokio::time::sleep(Duration::from_secs(60)) => "gave up".into(),
+    }
+}
+
+/// A replica sharing the test's Redis, with a quota of 2 unfinished tasks per principal;
+/// `configure` sets its store up further.
+async fn replica(
+    redis: &Redis,
+    configure: impl FnOnce(RedisTaskStore) -> RedisTaskStore,
+) -> http_support::Running {
+    let store = RedisTaskStore::connect(&redis.url(), PREFIX)
+        .await
+        .expect("connected to the test's Redis");
+    let server = McpServer::new("bounds")
+        .request_state_keys(KeyRing::new([[9u8; 32]]).unwrap())
+        .task_store(configure(store))
+        .task_quota(2)
+        .tool(label)
+        .and_then(|s| s.tool(endless))
+        .unwrap();
+    start_authenticated(server.http()).await
+}
+
+async fn connection(redis: &Redis) -> MultiplexedConnection {
+    let client = redis::Client::open(redis.url()).unwrap();
+    client.get_multiplexed_async_connection().await.unwrap()
+}
+
+/// Every key matching `pattern`, by `SCAN`.
+async fn keys(redis: &mut MultiplexedConnection, pattern: &str) -> Vec<String> {
+    let mut cursor = 0u64;
+    let mut found = Vec::new();
+    loop {
+        let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
+            .arg(cursor)
+            .arg("MATCH")
+            .arg(pattern)
+            .arg("COUNT")
+            .arg(1000)
+            .query_async(redis)
+            .await
+            .unwrap();
+        found.extend(batch);
+        if next == 0 {
+            return found;
+        }
+        cursor = next;
+    }
+}
+
+/// The bytes Redis uses for `keys` (`MEMORY USAGE`).
+async fn memory(redis: &mut MultiplexedConnection, keys: &[String]) -> u64 {
+    let mut total = 0;
+    for key in keys {
+        let used: Option<u64> = redis::cmd("MEMORY")
+            .arg("USAGE")
+            .arg(key)
+            .query_async(redis)
+            .await
+            .unwrap();
+        total += used.unwrap_or(0);
+    }
+    total
+}
+
+/// Asserts that every key under the prefix expires.
+async fn all_expire(redis: &mut MultiplexedConnection) {
+    for key in keys(redis, &format!("{PREFIX}:*")).await {
+        let ttl: i64 = redis::cmd("PTTL")
+            .arg(&key)
+            .query_async(redis)
+            .await
+            .unwrap();
+        assert!(ttl > 0, "{key} has no expiry ({ttl})");
+    }
+}
+
+/// How often Redis ran `command` since the last `CONFIG RESETSTAT`.
+async fn calls(redis: &mut MultiplexedConnection, command: &str) -> u64 {
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(redis)
+        .await
+        .unwrap();
+    let prefix = format!("cmdstat_{command}:calls=");
+    info.lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .and_then(|rest| rest.split(',').next())
+        .map_or(0, |calls| calls.parse().unwrap())
+}
+
+/// Starts `tool` as a task and waits until it completed; its id.
+async fn finished(caller: &Caller, tool: &str, arguments: serde_json::Value) -> String {
+    let task = caller.start_task(tool, arguments).await;
+    caller.wait_for(&task, "completed").await;
+    task
+}
+
+#[tokio::test]
+async fn one_principal_keeps_as_many_finished_tasks_as_its_quota_across_replicas() {
+    let redis = Redis::start();
+    let a = replica(&redis, |store| store).await;
+    let b = replica(&redis, |store| store).await;
+    let mut db = connection(&redis).await;
+    let bob = Caller::new(&a.url).signed_in_as("bob");
+    let bobs = finished(&bob, "label", json!({"size": 1000})).await;
+
+    // Alice finishes 25 tasks with a 200 kB result each, alternating replicas.
+    let size = 200_000;
+    let mut alices = Vec::new();
+    for n in 0..25 {
+        let url = if n % 2 == 0 { &a.url } else { &b.url };
+        let alice = Caller::new(url).signed_in_as("alice");
+        alices.push(finished(&alice, "label", json!({"size": size})).await);
+    }
+    let tasks = keys(&mut db, &format!("{PREFIX}:task:*")).await;
+    let used = memory(&mut db, &tasks).await;
+    println!("task keys: {}, MEMORY USAGE: {used} bytes", tasks.len());
+    // Her quota is 2: she keeps her 2 latest, and Bob keeps his one.
+    assert_eq!(tasks.len(), 3, "{tasks:?}");
+    assert!(used < 3 * size as u64, "{used} bytes");
+    let alice = Caller::new(&b.url).signed_in_as("alice");
+    for old in &alices[..23] {
+        assert_eq!(error(alice.get(old).await)["message"], "Unknown task");
+    }
+    for kept in &alices[23..] {
+        assert_eq!(result(alice.get(kept).await)["status"], "completed");
+    }
+    assert_eq!(result(bob.get(&bobs).await)["status"], "completed");
+    all_expire(&mut db).await;
+}
+
+#[tokio::test]
+async fn the_store_keeps_at_most_its_capacity_evicting_the_oldest_finished_first() {
+    let redis = Redis::start();
+    let a = replica(&redis, |store| store.capacity(4)).await;
+    let b = replica(&redis, |store| store.capacity(4)).await;
+    let mut db = connection(&redis).await;
+    let alice = Caller::new(&a.url).signed_in_as("alice");
+    let bob = Caller::new(&b.url).signed_in_as("bob");
+    let carol = Caller::new(&a.url).signed_in_as("carol");
+    let first = finished(&alice, "label", json!({"size": 10})).await;
+    let mut bobs = Vec::new();
+    for _ in 0..2 {
+        bobs.push(finished(&bob, "label", json!({"size": 10})).await);
+    }
+    let carols = finished(&carol, "label", json!({"size": 10})).await;
+    assert_eq!(keys(&mut db, &format!("{PREFIX}:task:*")).await.len(), 4);
+    // A fifth evicts the oldest finished task (Alice's); a sixth of Bob's, his own oldest.
+    let second = finished(&alice, "label", json!({"size": 10})).await;
+    assert_eq!(error(alice.get(&first).await)["message"], "Unknown task");
+    let third = finished(&bob, "label", json!({"size": 10})).await;
+    assert_eq!(error(bob.get(&bobs[0]).await)["message"], "Unknown task");
+    for (caller, task) in [(&alice, &second), (&bob, &bobs[1]), (&bob, &third)] {
+        assert_eq!(result(caller.get(task).await)["status"], "completed");
+    }
+    assert_eq!(result(carol.get(&carols).await)["status"], "completed");
+    assert_eq!(keys(&mut db, &format!("{PREFIX}:task:*")).await.len(), 4);
+    all_expire(&mut db).await;
+
+    // Full of unfinished tasks: nothing is evicted, the next is refused.
+    for caller in [&alice, &bob] {
+        for _ in 0..2 {
+            caller.start_task("endless", json!({})).await;
+        }
+    }
+    let refused = carol
+        .send("tools/call", json!({"name": "endless", "arguments": {}}))
+        .await;
+    assert_eq!(error(refused)["code"], -32603);
+    assert_eq!(keys(&mut db, &format!("{PREFIX}:task:*")).await.len(), 4);
+    all_expire(&mut db).await;
+}
+
+#[tokio::test]
+async fn a_listen_naming_thousands_of_task_ids_is_refused_before_any_lookup() {
+    let redis = Redis::start();
+    let a = replica(&redis, |store| store).await;
+    let mut db = connection(&redis).await;
+    let alice = Caller::new(&a.url).signed_in_as("alice");
+    let own = finished(&alice, "label", json!({"size": 10})).await;
+
+    let many: Vec<String> = (0..5_000).map(|n| format!("{n:032x}")).collect();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query_async(&mut db)
+        .await
+        .unwrap();
+    let mut answer = alice
+        .post(
+            "subscriptions/listen",
+            json!({"notifications": {"taskIds": many}}),
+        )
+        .await;
+    // Admitted, it would be a stream opening with the acknowledgement (read within 10 s).
+    let answer = match content_type(&answer).starts_with("text/event-stream") {
+        true => first_event(&mut answer).await,
+        false => json_of(answer).await,
+    };
+    let lookups = calls(&mut db, "mget").await + calls(&mut db, "get").await;
+    println!("lookups for 5,000 taskIds: {lookups}");
+    let refused = error(answer);
+    assert_eq!(refused["code"], -32602, "{refused}");
+    assert_eq!(refused["data"]["limit"], 100, "{refused}");
+    assert_eq!(lookups, 0, "refused before any lookup");
+
+    // At the bound: one round trip for all of them, and the caller's own task is honoured.
+    let mut hundred: Vec<String> = many[..99].to_vec();
+    hundred.push(own.clone());
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query_async(&mut db)
+        .await
+        .unwrap();
+    let mut stream = alice
+        .post(
+            "subscriptions/listen",
+            json!({"notifications": {"taskIds": hundred}}),
+        )
+        .await;
+    let ack = first_event(&mut stream).await;
+    assert_eq!(ack["params"]["notifications"]["taskIds"], json!([own]));
+    let lookups = calls(&mut db, "mget").await + calls(&mut db, "get").await;
+    println!("lookups for 100 taskIds: {lookups}");
+    assert_eq!(lookups, 1, "one MGET");
+}
