@@ -57,6 +57,7 @@ pub struct ClientBuilder {
     max_rounds: u32,
     max_pages: usize,
     probe_timeout: Duration,
+    max_message_bytes: usize,
     /// The `Auto` verdicts per HTTP URL.
     verdicts: Verdicts,
     #[cfg(feature = "auth")]
@@ -73,6 +74,7 @@ impl std::fmt::Debug for ClientBuilder {
             .field("max_rounds", &self.max_rounds)
             .field("max_pages", &self.max_pages)
             .field("probe_timeout", &self.probe_timeout)
+            .field("max_message_bytes", &self.max_message_bytes)
             .finish()
     }
 }
@@ -91,6 +93,7 @@ impl Default for ClientBuilder {
             max_rounds: 10,
             max_pages: 64,
             probe_timeout: Duration::from_secs(3),
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             verdicts: Verdicts::default(),
             #[cfg(feature = "auth")]
             oauth: None,
@@ -98,9 +101,13 @@ impl Default for ClientBuilder {
     }
 }
 
+/// The default [`ClientBuilder::max_message_bytes`]: 4 MiB, as the server's.
+const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+
 impl Client {
     /// A builder with the defaults: era `Auto`, a 60 s timeout (extended by progress), at most
-    /// 10 input rounds per call and 64 pages per listing, no handlers.
+    /// 10 input rounds per call and 64 pages per listing, messages of at most 4 MiB over HTTP,
+    /// no handlers.
     ///
     /// # Examples
     ///
@@ -193,6 +200,23 @@ impl ClientBuilder {
     /// ```
     pub fn probe_timeout(mut self, timeout: Duration) -> Self {
         self.probe_timeout = timeout;
+        self
+    }
+
+    /// The largest message read from an HTTP server (default 4 MiB, as the server's
+    /// `McpServer::max_message_bytes`): a JSON answer, or one event
+    /// of an event stream (and any line of it). A server that sends more gets its connection
+    /// closed, and the call fails with [`ClientError::TooLarge`]; the client goes on with its
+    /// other calls.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let builder = mcpwire::client::Client::builder().max_message_bytes(16 * 1024 * 1024);
+    /// # drop(builder);
+    /// ```
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
         self
     }
 
@@ -392,6 +416,7 @@ impl ClientBuilder {
         let (transport, incoming) = http::start(
             url,
             options,
+            self.max_message_bytes,
             #[cfg(feature = "auth")]
             self.oauth.clone(),
         )?;

@@ -236,13 +236,17 @@ impl Peer {
                 // is lost; say so now rather than at the timeout.
                 answered = async { stream.as_mut().expect("a stream").ended().await }, if streaming => {
                     streaming = false;
-                    if !answered {
-                        guard.armed = false;
-                        self.forget(id);
-                        return Err(ClientError::Transport(
+                    let lost = match answered {
+                        Ok(true) => continue,
+                        Ok(false) => ClientError::Transport(
                             "the server's event stream ended before the answer".into(),
-                        ));
-                    }
+                        ),
+                        // Refused (an event over `max_message_bytes`): the stream is closed.
+                        Err(error) => error,
+                    };
+                    guard.armed = false;
+                    self.forget(id);
+                    return Err(lost);
                 }
                 () = tokio::time::sleep_until(deadline) => {
                     let at_ceiling = ceiling.is_some_and(|c| deadline >= c);
