@@ -31,10 +31,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// Who is calling.
+/// Who is calling: the issuer and the subject (two issuers may both have an `alice`).
 #[tool]
 async fn whoami(ctx: Context) -> String {
-    ctx.principal().unwrap_or("nobody").to_owned()
+    match ctx.principal() {
+        Some(who) => format!("{} {}", who.issuer().unwrap_or("-"), who.subject()),
+        None => "nobody".into(),
+    }
 }
 
 /// Places an order: only for tokens granting `orders:write`.
@@ -334,6 +337,11 @@ impl World {
             .store(FileStore::new(self.dir.0.join("credentials.json")))
     }
 
+    /// What `whoami` answers for the authorization server's `alice`.
+    fn alice(&self) -> String {
+        format!("{} alice", self.auth.issuer)
+    }
+
     fn seen<T>(&self, look: impl FnOnce(&Seen) -> T) -> T {
         look(&self.auth.seen.lock().unwrap())
     }
@@ -354,7 +362,7 @@ async fn logs_in_steps_up_refreshes_and_reuses_stored_tokens() {
         .await
         .unwrap();
     assert_eq!(client.era(), Era::Modern);
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
 
     // One native registration with the refresh grant; one authorization, for the challenge's
     // scope and this server's resource.
@@ -415,7 +423,7 @@ async fn logs_in_steps_up_refreshes_and_reuses_stored_tokens() {
         .await
         .unwrap();
     assert_eq!(legacy.era(), Era::Legacy);
-    assert_eq!(text_of(&legacy, "whoami").await, "alice");
+    assert_eq!(text_of(&legacy, "whoami").await, world.alice());
     world.seen(|seen| assert_eq!(seen.authorizations.len(), 2));
     legacy.close().await;
 }
@@ -446,14 +454,10 @@ async fn an_expired_token_is_refreshed_once_for_concurrent_calls_without_the_use
         text_of(&client, "whoami"),
         text_of(&client, "whoami"),
     );
+    let alice = world.alice();
     assert_eq!(
         calls,
-        (
-            "alice".into(),
-            "alice".into(),
-            "alice".into(),
-            "alice".into()
-        )
+        (alice.clone(), alice.clone(), alice.clone(), alice.clone())
     );
     world.seen(|seen| {
         assert_eq!(seen.authorizations.len(), 1);
@@ -542,7 +546,7 @@ async fn client_credentials_stay_with_the_first_issuer_they_were_used_with() {
         .connect_http(&first.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, first.alice());
     first.seen(|seen| assert_eq!(seen.token_grants, ["client_credentials"]));
 
     // The same credentials, a resource pointing to another authorization server: refused,
@@ -691,7 +695,7 @@ async fn refresh_only_never_starts_a_login_and_refreshes_a_stored_one() {
         .connect_http(&world.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
     // A step-up would need the user: refused, and nothing more is asked of the server.
     let error = client
         .call_tool("place_order", json!({}))
@@ -741,7 +745,7 @@ async fn a_refresh_or_a_new_login_on_another_loopback_port_keeps_the_registratio
         .connect_http(&world.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
     client.close().await;
     world.seen(|seen| {
         assert_eq!(seen.registrations.len(), 1);
@@ -755,7 +759,7 @@ async fn a_refresh_or_a_new_login_on_another_loopback_port_keeps_the_registratio
         .connect_http(&world.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
     world.seen(|seen| {
         assert_eq!(seen.registrations.len(), 1);
         assert_eq!(seen.authorizations.len(), 2);
