@@ -2,7 +2,8 @@
 //! of line, an event of endless short lines, an endless JSON answer, each far over the client's
 //! `max_message_bytes`, and a flood of events. The call fails with `TooLarge`, the server sees
 //! its connection closed long before it has sent everything, the client's next call is served;
-//! the flood is delivered whole and in order, never more than the inbox's capacity held.
+//! the flood is delivered whole and in order, never more than the inbox's capacity held. And a
+//! server that never answers a notification holds the client no longer than its timeout.
 
 use super::transport::http::{self, HttpOptions};
 use super::transport::{INBOX_CAPACITY, Kind, Outgoing, Transport};
@@ -28,6 +29,8 @@ enum Attack {
     DeclaredJson,
     /// `FLOOD` notifications on the event stream, then the answer.
     Flood,
+    /// Never answers a notification (`notifications/initialized`): no status, no body.
+    Silent,
 }
 
 /// What the server wrote of its attack before the connection failed or it was done.
@@ -74,9 +77,15 @@ async fn serve(
 ) {
     while let Some(message) = read_request(&mut socket).await {
         let id = message.get("id").cloned();
+        if matches!(attack, Attack::Silent) && id.is_none() {
+            std::future::pending::<()>().await;
+        }
         let result = match message["method"].as_str() {
             Some("server/discover") => json!({
                 "supportedVersions": [version::MODERN], "capabilities": {},
+                "serverInfo": {"name": "hostile", "version": "1"}}),
+            Some("initialize") => json!({
+                "protocolVersion": "2025-11-25", "capabilities": {},
                 "serverInfo": {"name": "hostile", "version": "1"}}),
             Some(_) if id.is_some() && !attacked.swap(true, Ordering::SeqCst) => {
                 let outcome = run(&mut socket, attack, id.unwrap_or(Value::Null)).await;
@@ -138,6 +147,7 @@ async fn run(socket: &mut TcpStream, attack: Attack, id: Value) -> Report {
         "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
     let json_head =
         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n";
+    let mut written = 0;
     let (head, start, unit): (String, String, Vec<u8>) = match attack {
         Attack::EndlessLine => (stream_head.into(), "data: ".into(), vec![b'a'; 64 * 1024]),
         Attack::EndlessEvent => {
@@ -159,6 +169,7 @@ async fn run(socket: &mut TcpStream, attack: Attack, id: Value) -> Report {
             let start = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"pad":""#);
             (head, start, vec![b'a'; 64 * 1024])
         }
+        Attack::Silent => return Report { written, all: true },
         Attack::Flood => {
             let mut events = String::new();
             for n in 0..FLOOD {
@@ -175,7 +186,6 @@ async fn run(socket: &mut TcpStream, attack: Attack, id: Value) -> Report {
             return Report { written, all: sent };
         }
     };
-    let mut written = 0;
     if socket.write_all(head.as_bytes()).await.is_err()
         || socket.write_all(start.as_bytes()).await.is_err()
     {
@@ -283,4 +293,20 @@ async fn a_flood_of_events_waits_for_the_reader_and_loses_nothing() {
     let answer: Value = serde_json::from_str(&inbox.recv().await.unwrap()).unwrap();
     assert_eq!(answer["id"], 7);
     drop(guard);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_never_answers_a_notification_holds_the_client_no_longer_than_its_timeout() {
+    let server = hostile(Attack::Silent).await;
+    let timeout = std::time::Duration::from_millis(300);
+    let refused = Client::builder()
+        .era(EraChoice::Legacy)
+        .timeout(timeout)
+        .connect_http(&server.url)
+        .await;
+    match refused {
+        Err(ClientError::Timeout(waited)) => assert_eq!(waited, timeout),
+        Err(other) => panic!("expected a timeout, got {other}"),
+        Ok(_) => panic!("expected a timeout, got a connection"),
+    }
 }

@@ -320,7 +320,8 @@ impl Peer {
         params
     }
 
-    /// Sends a notification.
+    /// Sends a notification, waiting at most the client's timeout for the transport (an HTTP
+    /// server that never answers the POST cannot hold the caller).
     pub(crate) async fn notify(
         &self,
         method: &str,
@@ -338,7 +339,11 @@ impl Peer {
             protocol_version: mode.version,
             headers,
         };
-        self.transport.send(outgoing).await.map(drop)
+        let timeout = self.settings.timeout;
+        match tokio::time::timeout(timeout, self.transport.send(outgoing)).await {
+            Ok(sent) => sent.map(drop),
+            Err(_) => Err(ClientError::Timeout(timeout)),
+        }
     }
 
     fn forget(&self, id: i64) {
@@ -409,7 +414,8 @@ impl Peer {
                         protocol_version: peer.mode().version,
                         headers: Vec::new(),
                     };
-                    let _ = peer.transport.send(outgoing).await;
+                    let sending = peer.transport.send(outgoing);
+                    let _ = tokio::time::timeout(peer.settings.timeout, sending).await;
                 });
                 answering.insert(id, task.abort_handle());
             }

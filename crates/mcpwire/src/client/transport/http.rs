@@ -81,9 +81,14 @@ impl Http {
             let task = tokio::spawn(follow(response, parser, resume, inbox));
             return Ok(Some(StreamGuard(task)));
         }
+        if status.is_success() && message.kind != Kind::Request {
+            // What answers a notification or a response carries nothing for the client: the
+            // body is not read (nor waited for).
+            return Ok(None);
+        }
         let body = body::read(response, self.max_message_bytes).await?;
         if status.is_success() {
-            if !body.trim().is_empty() && message.kind == Kind::Request {
+            if !body.trim().is_empty() {
                 let _ = self.inbox.send(body).await;
             }
             return Ok(None);
