@@ -259,3 +259,34 @@ async fn a_listen_naming_thousands_of_task_ids_is_refused_before_any_lookup() {
     println!("lookups for 100 taskIds: {lookups}");
     assert_eq!(lookups, 1, "one MGET");
 }
+
+#[tokio::test]
+async fn tasks_without_a_ttl_still_expire_in_redis_after_the_retention() {
+    let redis = Redis::start();
+    let store = RedisTaskStore::connect(&redis.url(), PREFIX)
+        .await
+        .expect("connected to the test's Redis")
+        .retention(Duration::from_secs(600));
+    let server = McpServer::new("bounds")
+        .request_state_keys(KeyRing::new([[9u8; 32]]).unwrap())
+        .task_store(store)
+        .task_ttl(None)
+        .tool(label)
+        .unwrap();
+    let running = start_authenticated(server.http()).await;
+    let mut db = connection(&redis).await;
+    let alice = Caller::new(&running.url).signed_in_as("alice");
+    finished(&alice, "label", json!({"size": 10})).await;
+    let tasks = keys(&mut db, &format!("{PREFIX}:task:*")).await;
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(&tasks[0])
+        .query_async(&mut db)
+        .await
+        .unwrap();
+    assert!(
+        ttl > 0 && ttl <= 600_000,
+        "the task's key expires within the retention: {ttl}"
+    );
+    all_expire(&mut db).await;
+}
