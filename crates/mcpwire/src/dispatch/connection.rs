@@ -7,6 +7,7 @@ use super::session::Session;
 use crate::context::Outbound;
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{ErrorObject, Incoming, Notification, RequestId, code, error_line};
+use crate::protocol::methods::CANCELLED;
 use crate::server::core::ServerCore;
 use futures_util::{Stream, StreamExt};
 use std::sync::Arc;
@@ -141,7 +142,7 @@ async fn forward_changes(exchange: Arc<Exchange>) {
 /// Acts on a client notification: `notifications/cancelled` stops the request it names; the
 /// others need nothing from the server.
 pub(crate) fn notify(session: &Session, notification: Notification) -> Option<RequestId> {
-    if notification.method != "notifications/cancelled" {
+    if notification.method != CANCELLED {
         return None;
     }
     let params = notification.params?;

@@ -4,11 +4,13 @@
 
 use super::envelope::{self, Kind, Outcome};
 use super::exchange::Exchange;
+use super::table::row;
 use crate::context::Context;
 use crate::layer::Handed;
 use crate::layer::McpService;
 use crate::layer::service::{Layered, Layers, Reached};
 use crate::layer::{Answer, McpRequest, McpResponse, ResultKind};
+use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::{Era, ErrorObject, RequestId};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -86,7 +88,7 @@ pub(crate) fn outcome(method: &str, answered: McpResponse) -> Outcome {
     match answered.answer {
         Answer::Result { json, kind, .. } => Ok((json, kind_of(kind))),
         Answer::Error(error) => Err(error),
-        Answer::Refused(error) if method == "tools/call" => {
+        Answer::Refused(error) if method == TOOLS_CALL => {
             Ok((McpResponse::refusal_result(&error.message), Kind::Complete))
         }
         Answer::Refused(error) => Err(error),
@@ -102,23 +104,25 @@ pub(crate) struct Around<'a> {
     id: &'a RequestId,
     era: Era,
     method: &'a str,
+    /// `method`, when the server knows it.
+    known: Option<Method>,
     /// The layers, and the context the request shows them.
     layers: Option<(&'a Layers, Context)>,
 }
 
 impl<'a> Around<'a> {
-    /// The layers of `exchange`'s server around `method` (with `context` made only when the
-    /// server has layers, and `method` is not one of the handler methods, which run theirs
-    /// themselves).
+    /// The layers of `exchange`'s server around `method` (`known` when the server knows it;
+    /// with `context` made only when the server has layers, and `method` does not run its own,
+    /// as the method table says).
     pub(crate) fn new(
         exchange: &'a Exchange,
         (id, era): (&'a RequestId, Era),
-        method: &'a str,
+        (method, known): (&'a str, Option<Method>),
         context: impl FnOnce() -> Context,
     ) -> Self {
         // The handler methods run their layers themselves, between authorization and the
         // handler (`around_handler`): nothing is made for them here.
-        let own_layers = matches!(method, "tools/call" | "prompts/get" | "resources/read");
+        let own_layers = known.is_some_and(|known| row(known).own_layers);
         let layers = (exchange.core.layers.as_deref())
             .filter(|_| !own_layers)
             .map(|layers| (layers, context()));
@@ -127,6 +131,7 @@ impl<'a> Around<'a> {
             id,
             era,
             method,
+            known,
             layers,
         }
     }
@@ -147,7 +152,7 @@ impl<'a> Around<'a> {
                     self.exchange,
                     layers,
                     (self.id, self.era),
-                    (self.method, target),
+                    (self.method, self.known, target),
                     context,
                     handler,
                 ))
@@ -163,14 +168,14 @@ async fn around_method(
     exchange: &Exchange,
     layers: &Layers,
     (id, era): (&RequestId, Era),
-    (method, target): (&str, Option<Cow<'static, str>>),
+    (method, known, target): (&str, Option<Method>, Option<Cow<'static, str>>),
     context: Context,
     handler: impl Future<Output = Result<String, ErrorObject>>,
 ) -> Result<String, ErrorObject> {
     #[cfg(feature = "otel")]
     super::unlayered::reached_layers();
     let request = McpRequest {
-        method: method_name(method),
+        method: method_name(method, known),
         target,
         arguments: None,
         retried: false,
@@ -240,9 +245,9 @@ fn kind_of(kind: ResultKind) -> Kind {
 }
 
 /// The method's name as the request keeps it: borrowed for the methods the server knows.
-fn method_name(method: &str) -> Cow<'static, str> {
-    match crate::protocol::methods::known(method) {
-        Some(known) => Cow::Borrowed(known),
+fn method_name(method: &str, known: Option<Method>) -> Cow<'static, str> {
+    match known {
+        Some(known) => Cow::Borrowed(known.name()),
         None => Cow::Owned(method.chars().take(128).collect()),
     }
 }

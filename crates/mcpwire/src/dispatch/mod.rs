@@ -20,6 +20,7 @@ pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod runner;
 pub(crate) mod session;
+pub(crate) mod table;
 #[cfg(feature = "otel")]
 pub(crate) mod unlayered;
 pub(crate) mod watched;

@@ -40,7 +40,6 @@ pub(crate) mod lifecycle;
 pub(crate) mod list_changed;
 pub(crate) mod logging;
 pub(crate) mod meta;
-#[cfg(feature = "server")]
 pub(crate) mod methods;
 mod pagination;
 pub(crate) mod progress;

@@ -11,6 +11,7 @@ use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::PROMPTS_GET;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
@@ -48,7 +49,7 @@ pub(crate) async fn get_prompt(
     let name = prompt.definition.name;
     let context = request_context(exchange, id, served.clone());
     let request = HandlerRequest {
-        method: "prompts/get",
+        method: PROMPTS_GET,
         target: Cow::Borrowed(name),
         // Handed back with the request once the layers pass it on.
         arguments,
@@ -82,7 +83,7 @@ async fn render(
     context: Option<Context>,
 ) -> Outcome {
     let target = Target {
-        method: "prompts/get",
+        method: PROMPTS_GET,
         name: definition.name,
         arguments: arguments.as_deref(),
         principal: exchange.principal.as_deref(),

@@ -13,6 +13,7 @@ use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::dispatch::watched;
 use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::RESOURCES_READ;
 use crate::protocol::resources::{
     ReadResourceParams, ReadResourceResult, SubscribeParams, UnsubscribeParams,
 };
@@ -58,7 +59,7 @@ pub(crate) async fn read_resource(
     };
     let context = request_context(exchange, id, served.clone());
     let request = HandlerRequest {
-        method: "resources/read",
+        method: RESOURCES_READ,
         target: Cow::Owned(params.uri.clone()),
         // Handed back with the request once the layers pass it on.
         arguments,
@@ -93,7 +94,7 @@ async fn read(
 ) -> Outcome {
     let era = served.era;
     let target = Target {
-        method: "resources/read",
+        method: RESOURCES_READ,
         name: &params.uri,
         arguments: None,
         principal: exchange.principal.as_deref(),

@@ -13,6 +13,7 @@ use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, start_in, stopped};
 use crate::layer::Kept;
 use crate::layer::service::{HandlerKind, Layered, Reached};
+use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, RequestId};
@@ -51,7 +52,7 @@ pub(crate) async fn call_tool(
             false => (request_context(exchange, id, served), None),
         };
     let request = HandlerRequest {
-        method: "tools/call",
+        method: TOOLS_CALL,
         target: Cow::Borrowed(name),
         retried: params.request_state.is_some() || params.input_responses.is_some(),
         // Handed back with the request once the layers pass it on.
@@ -61,7 +62,7 @@ pub(crate) async fn call_tool(
     };
     let mut stack = Layered::start(layers.server(), layered::mcp_request(exchange, request));
     let (arguments, context, kept) = match stack.reach().await {
-        Reached::Answered(answered) => return layered::outcome("tools/call", answered),
+        Reached::Answered(answered) => return layered::outcome(TOOLS_CALL, answered),
         Reached::Handler(handed) => (handed.arguments, handed.context, handed.kept),
     };
     params.arguments = arguments;
@@ -72,7 +73,7 @@ pub(crate) async fn call_tool(
         }
     }));
     let answered = stack.finish(running, layered::response).await;
-    layered::outcome("tools/call", answered)
+    layered::outcome(TOOLS_CALL, answered)
 }
 
 /// Runs an admitted tool; the outcome, and whether it is an `isError` result. `kept` is what
@@ -119,7 +120,7 @@ async fn run_plain(
     scope: Scope,
 ) -> (Outcome, bool) {
     let target = Target {
-        method: "tools/call",
+        method: TOOLS_CALL,
         name: tool.definition.name,
         arguments: params.arguments.as_deref(),
         principal: exchange.principal.as_deref(),

@@ -3,6 +3,7 @@
 use super::form::form_of;
 use crate::error::ToolError;
 use crate::protocol::elicitation::{ElicitAction, ElicitResult};
+use crate::protocol::methods::ELICITATION_CREATE;
 use crate::resolve::from_resolved::FromResolved;
 use crate::resolve::into_resolution::{IntoResolution, Outcome};
 use crate::resolve::question::{AnswerError, Capability, Question};
@@ -113,7 +114,7 @@ impl<M: JsonSchema + DeserializeOwned + Clone + Send + Sync + 'static> IntoResol
             Elicit::Ask(message) => match form_of::<M>() {
                 Ok(form) => Outcome::Ask(Question::new(
                     Capability::ElicitationForm,
-                    "elicitation/create",
+                    ELICITATION_CREATE,
                     Some(
                         json!({"mode": "form", "message": message, "requestedSchema": form.schema}),
                     ),

@@ -2,6 +2,7 @@
 //! consent), needing the client's URL-mode elicitation.
 
 use crate::protocol::elicitation::{ElicitAction, ElicitResult};
+use crate::protocol::methods::ELICITATION_CREATE;
 use crate::resolve::into_resolution::{IntoResolution, Outcome};
 use crate::resolve::question::{AnswerError, Capability, Question};
 use crate::resolve::resolved_value::ResolvedValue;
@@ -132,7 +133,7 @@ impl IntoResolution for ElicitUrl {
                 Outcome::Ask(
                     Question::new(
                         Capability::ElicitationUrl,
-                        "elicitation/create",
+                        ELICITATION_CREATE,
                         Some(json!({"mode": "url", "message": message, "url": url})),
                         decode,
                     )

@@ -1,5 +1,6 @@
 //! `ListRoots`: a resolver asks for the client's roots (`roots/list`).
 
+use crate::protocol::methods::ROOTS_LIST;
 use crate::protocol::roots::ListRootsResult;
 use crate::resolve::into_resolution::{IntoResolution, Outcome};
 use crate::resolve::question::{AnswerError, Capability, Question};
@@ -37,7 +38,7 @@ impl IntoResolution for ListRoots {
     type Value = ListRootsResult;
 
     fn into_resolution(self) -> Outcome<ListRootsResult> {
-        Outcome::Ask(Question::new(Capability::Roots, "roots/list", None, decode))
+        Outcome::Ask(Question::new(Capability::Roots, ROOTS_LIST, None, decode))
     }
 }
 

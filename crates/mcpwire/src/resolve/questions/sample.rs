@@ -1,5 +1,6 @@
 //! `Sample`: a resolver asks the client's LLM (`sampling/createMessage`).
 
+use crate::protocol::methods::SAMPLING_CREATE_MESSAGE;
 use crate::protocol::sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
 use crate::resolve::into_resolution::{IntoResolution, Outcome};
 use crate::resolve::question::{AnswerError, Capability, Question};
@@ -96,7 +97,7 @@ impl IntoResolution for Sample {
         let params = serde_json::to_value(&params).expect("sampling params serialize");
         Outcome::Ask(Question::new(
             capability,
-            "sampling/createMessage",
+            SAMPLING_CREATE_MESSAGE,
             Some(params),
             decode,
         ))

@@ -4,6 +4,8 @@
 //! fleet.
 
 use crate::dispatch::session::SessionState;
+use crate::dispatch::table::row;
+use crate::protocol::methods::Method;
 use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
 use crate::protocol::{LoggingLevel, SetLevelParams};
 use serde::{Deserialize, Serialize};
@@ -37,15 +39,17 @@ impl SessionChange {
     /// The change the session request `method` with `params` makes when it succeeds, if it
     /// makes one.
     pub(super) fn of_request(method: &str, params: Option<&RawValue>) -> Option<Self> {
+        // The method table says which methods change a session; here, what each one changes.
+        let method = Method::of(method).filter(|method| row(*method).changes_session)?;
         let params = params?.get();
         match method {
-            "logging/setLevel" => serde_json::from_str::<SetLevelParams>(params)
+            Method::LoggingSetLevel => serde_json::from_str::<SetLevelParams>(params)
                 .ok()
                 .map(|p| SessionChange::LogLevel(p.level)),
-            "resources/subscribe" => serde_json::from_str::<SubscribeParams>(params)
+            Method::ResourcesSubscribe => serde_json::from_str::<SubscribeParams>(params)
                 .ok()
                 .map(|p| SessionChange::Subscribed(p.uri)),
-            "resources/unsubscribe" => serde_json::from_str::<UnsubscribeParams>(params)
+            Method::ResourcesUnsubscribe => serde_json::from_str::<UnsubscribeParams>(params)
                 .ok()
                 .map(|p| SessionChange::Unsubscribed(p.uri)),
             _ => None,

@@ -15,6 +15,7 @@ use crate::dispatch::rounds::{self, Target};
 use crate::dispatch::runner::{run, stopped};
 use crate::layer::Kept;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::tasks::Task;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{ErrorObject, RequestId};
@@ -69,7 +70,7 @@ pub(crate) async fn call_tool(
         return Ok((created(&record), Kind::Task));
     }
     let target = Target {
-        method: "tools/call",
+        method: TOOLS_CALL,
         name: tool.definition.name,
         arguments: params.arguments.as_deref(),
         principal: owner,
