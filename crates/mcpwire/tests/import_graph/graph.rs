@@ -247,12 +247,17 @@ impl Graph {
 }
 
 /// Whether an item exists only in tests (`#[cfg(test)]`).
-fn is_test_only(item: &syn::Item) -> bool {
+pub fn is_test_only(item: &syn::Item) -> bool {
     let attrs = match item {
         syn::Item::Mod(m) => &m.attrs,
         syn::Item::Fn(f) => &f.attrs,
         syn::Item::Use(u) => &u.attrs,
         syn::Item::Impl(i) => &i.attrs,
+        syn::Item::Const(c) => &c.attrs,
+        syn::Item::Static(s) => &s.attrs,
+        syn::Item::Struct(s) => &s.attrs,
+        syn::Item::Enum(e) => &e.attrs,
+        syn::Item::Macro(m) => &m.attrs,
         _ => return false,
     };
     attrs.iter().any(|attr| {
@@ -392,7 +397,7 @@ fn token_paths(tokens: TokenStream, found: &mut Vec<Vec<String>>) {
 }
 
 /// The library's source files (test-only files left out).
-fn sources(dir: &Path) -> Vec<PathBuf> {
+pub fn sources(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
