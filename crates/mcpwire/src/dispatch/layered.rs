@@ -2,15 +2,16 @@
 //! layer sees, made from what the method already parsed, and its answer converted both ways.
 //! Nothing here runs on a server without layers.
 
-use super::envelope::{self, Kind, Outcome};
+use super::envelope::{self, Outcome};
 use super::exchange::Exchange;
 use super::table::row;
 use crate::context::Context;
 use crate::layer::Handed;
 use crate::layer::McpService;
 use crate::layer::service::{Layered, Layers, Reached};
-use crate::layer::{Answer, McpRequest, McpResponse, ResultKind};
+use crate::layer::{Answer, McpRequest, McpResponse};
 use crate::protocol::methods::{Method, TOOLS_CALL};
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -86,11 +87,12 @@ pub(crate) fn handed(request: Handed) -> (Option<Box<RawValue>>, Context) {
 /// A handler method's outcome, from the layers' answer.
 pub(crate) fn outcome(method: &str, answered: McpResponse) -> Outcome {
     match answered.answer {
-        Answer::Result { json, kind, .. } => Ok((json, kind_of(kind))),
+        Answer::Result { json, kind, .. } => Ok((json, kind)),
         Answer::Error(error) => Err(error),
-        Answer::Refused(error) if method == TOOLS_CALL => {
-            Ok((McpResponse::refusal_result(&error.message), Kind::Complete))
-        }
+        Answer::Refused(error) if method == TOOLS_CALL => Ok((
+            McpResponse::refusal_result(&error.message),
+            ResultKind::Complete,
+        )),
         Answer::Refused(error) => Err(error),
         Answer::Line(_) => Err(ErrorObject::internal()),
     }
@@ -195,13 +197,9 @@ async fn around_method(
     };
     match answered.answer {
         Answer::Line(line) => Ok(line),
-        Answer::Result { json, kind, .. } => Ok(envelope::result(
-            &exchange.core,
-            era,
-            id,
-            &json,
-            kind_of(kind),
-        )),
+        Answer::Result { json, kind, .. } => {
+            Ok(envelope::result(&exchange.core, era, id, &json, kind))
+        }
         Answer::Error(error) | Answer::Refused(error) => Err(error),
     }
 }
@@ -222,26 +220,12 @@ pub(crate) fn response((outcome, tool_error): (Outcome, bool)) -> McpResponse {
     let answer = match outcome {
         Ok((json, kind)) => Answer::Result {
             json,
-            kind: match kind {
-                Kind::Complete => ResultKind::Complete,
-                Kind::Cacheable(hint) => ResultKind::Cacheable(hint),
-                Kind::InputRequired => ResultKind::InputRequired,
-                Kind::Task => ResultKind::Task,
-            },
+            kind,
             tool_error,
         },
         Err(error) => Answer::Error(error),
     };
     McpResponse { answer }
-}
-
-fn kind_of(kind: ResultKind) -> Kind {
-    match kind {
-        ResultKind::Complete => Kind::Complete,
-        ResultKind::Cacheable(hint) => Kind::Cacheable(hint),
-        ResultKind::InputRequired => Kind::InputRequired,
-        ResultKind::Task => Kind::Task,
-    }
 }
 
 /// The method's name as the request keeps it: borrowed for the methods the server knows.

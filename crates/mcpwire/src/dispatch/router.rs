@@ -1,7 +1,7 @@
 //! Routes one request to its method and writes the response line. The top of the dispatch
 //! layer: nothing below imports it.
 
-use super::envelope::{self, Kind};
+use super::envelope;
 use super::era::{Served, classify};
 use super::exchange::{Exchange, parse};
 use super::layered::Around;
@@ -10,11 +10,12 @@ use super::methods::{completion, lifecycle, listen, prompts, resources, tasks, t
 use super::reply::{Reply, reply};
 use super::runner::request_context;
 use super::table::row;
+use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::logging::SetLevelParams;
 use crate::protocol::methods::{INITIALIZE, Method};
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject};
-use crate::server::cache::CacheHint;
 use serde_json::value::RawValue;
 use std::future::Future;
 
@@ -119,13 +120,14 @@ async fn method_of(
     let era = served.era;
     let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
     let principal = exchange.principal.as_deref();
-    let listed = Kind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
+    let listed =
+        ResultKind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
     // Each method's work is a future the layers start, so a layer runs before it.
     let list_of = |what| {
         let params = params.as_deref();
         async move { list(exchange, what, params, |page| respond(page, listed)) }
     };
-    let answered = |(json, kind): (String, Kind)| respond(&json, kind);
+    let answered = |(json, kind): (String, ResultKind)| respond(&json, kind);
     match (known, era) {
         (Some(Method::ToolsCall), _) if core.offers_tools() => {
             let params = parse(params.as_deref())?;
@@ -184,9 +186,10 @@ async fn rest_of(
     let core = &exchange.core;
     let era = served.era;
     let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
-    let answered = |(json, kind): (String, Kind)| respond(&json, kind);
-    let done =
-        |json: fn(&Exchange) -> String| async move { Ok(respond(&json(exchange), Kind::Complete)) };
+    let answered = |(json, kind): (String, ResultKind)| respond(&json, kind);
+    let done = |json: fn(&Exchange) -> String| async move {
+        Ok(respond(&json(exchange), ResultKind::Complete))
+    };
     match (known, era) {
         (Some(Method::CompletionComplete), _) if core.completer.is_some() => {
             let params = parse(params.as_deref())?;
@@ -204,7 +207,7 @@ async fn rest_of(
             let request = tasks::admit(exchange, method, params.as_deref(), &served).await?;
             let serving = async {
                 let json = tasks::serve(exchange, request).await?;
-                Ok(respond(&json, Kind::Complete))
+                Ok(respond(&json, ResultKind::Complete))
             };
             around.run(None, serving).await
         }
@@ -220,7 +223,7 @@ async fn rest_of(
             resources::admit_subscription(exchange, &params)?;
             let subscribing = async {
                 resources::subscribe(exchange, &params)?;
-                Ok(respond("{}", Kind::Complete))
+                Ok(respond("{}", ResultKind::Complete))
             };
             around.run(Some(&params.uri), subscribing).await
         }
@@ -228,7 +231,7 @@ async fn rest_of(
             let params = parse(params.as_deref())?;
             let unsubscribing = async {
                 resources::unsubscribe(exchange, &params);
-                Ok(respond("{}", Kind::Complete))
+                Ok(respond("{}", ResultKind::Complete))
             };
             around.run(Some(&params.uri), unsubscribing).await
         }
@@ -236,7 +239,7 @@ async fn rest_of(
             let setting = async {
                 let params: SetLevelParams = parse(params.as_deref())?;
                 exchange.session.set_log_level(params.level);
-                Ok(respond("{}", Kind::Complete))
+                Ok(respond("{}", ResultKind::Complete))
             };
             around.run(None, setting).await
         }

@@ -24,6 +24,7 @@
 // the other's share is unused, which is not a defect; with both, every item must be used.
 #![cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 
+pub(crate) mod cache_hint;
 pub(crate) mod cancelled;
 pub(crate) mod capabilities;
 pub(crate) mod completion;
@@ -45,6 +46,7 @@ mod pagination;
 pub(crate) mod progress;
 pub(crate) mod prompts;
 pub(crate) mod resources;
+pub(crate) mod result_kind;
 pub(crate) mod roots;
 pub(crate) mod sampling;
 pub(crate) mod subscriptions;

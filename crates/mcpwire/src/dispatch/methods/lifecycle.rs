@@ -4,9 +4,9 @@ use crate::dispatch::envelope::to_json;
 use crate::dispatch::exchange::{Exchange, parse};
 use crate::dispatch::session::Handshake;
 use crate::protocol::ErrorObject;
+use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::lifecycle::{DiscoverResult, InitializeParams, InitializeResult};
 use crate::protocol::version::{all_supported, negotiate_legacy};
-use crate::server::cache::CacheHint;
 use serde_json::value::RawValue;
 use std::sync::{Arc, LazyLock};
 

@@ -2,7 +2,7 @@
 
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{Outcome, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -13,6 +13,7 @@ use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::PROMPTS_GET;
 use crate::protocol::prompts::GetPromptParams;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::Handler;
@@ -105,7 +106,7 @@ async fn render(
     )?;
     let outcome = run(definition.call, call, "the prompt").await;
     match outcome {
-        Ok(result) => Ok((to_json(&result), Kind::Complete)),
+        Ok(result) => Ok((to_json(&result), ResultKind::Complete)),
         Err(Stop::InvalidArguments(error)) => Err(ErrorObject::invalid_params(format!(
             "Invalid arguments for prompt {}: {error}",
             definition.name

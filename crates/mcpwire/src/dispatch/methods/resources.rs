@@ -3,7 +3,7 @@
 
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{Outcome, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -12,14 +12,15 @@ use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::dispatch::watched;
 use crate::layer::service::HandlerKind;
+use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::RESOURCES_READ;
 use crate::protocol::resources::{
     ReadResourceParams, ReadResourceResult, SubscribeParams, UnsubscribeParams,
 };
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
-use crate::server::cache::CacheHint;
 use crate::server::handler::Handler;
 use crate::server::resource::ResourceDefinition;
 use std::borrow::Cow;
@@ -127,7 +128,7 @@ async fn read(
     match outcome {
         Ok(contents) => Ok((
             to_json(&ReadResourceResult { contents }),
-            Kind::Cacheable(hint),
+            ResultKind::Cacheable(hint),
         )),
         Err(Stop::InvalidArguments(_)) => Err(errors::not_found(era, &params.uri)),
         Err(Stop::Failed(error)) => Err(ErrorObject::new(

@@ -4,7 +4,7 @@
 use super::tasks;
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{Outcome, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -14,6 +14,7 @@ use crate::dispatch::runner::{Invocation, request_context, run, start, start_in,
 use crate::layer::Kept;
 use crate::layer::service::{HandlerKind, Layered, Reached};
 use crate::protocol::methods::TOOLS_CALL;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, RequestId};
@@ -148,11 +149,12 @@ async fn run_plain(
     match outcome {
         Ok(result) => {
             let failed = result.is_error == Some(true);
-            (Ok((to_json(&result), Kind::Complete)), failed)
+            (Ok((to_json(&result), ResultKind::Complete)), failed)
         }
-        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
-            (Ok((to_json(&failure(name, &error)), Kind::Complete)), true)
-        }
+        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => (
+            Ok((to_json(&failure(name, &error)), ResultKind::Complete)),
+            true,
+        ),
         Err(stop) => (stopped(exchange, target, stop), false),
     }
 }
