@@ -9,7 +9,7 @@ use crate::server::core::ServerCore;
 
 /// How a method's handling ended: a result body and the kind of result it is, or the error to
 /// answer with.
-pub(crate) type Outcome = Result<(String, ResultKind), ErrorObject>;
+pub(crate) type MethodResult = Result<(String, ResultKind), ErrorObject>;
 
 /// Writes the response line for `result_json` (a serialized JSON object) under `era`.
 pub(crate) fn result(

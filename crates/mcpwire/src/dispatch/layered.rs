@@ -2,7 +2,7 @@
 //! layer sees, made from what the method already parsed, and its answer converted both ways.
 //! Nothing here runs on a server without layers.
 
-use super::envelope::{self, Outcome};
+use super::envelope::{self, MethodResult};
 use super::exchange::Exchange;
 use super::table::row;
 use crate::context::Context;
@@ -38,19 +38,19 @@ pub(crate) async fn around_handler<H, F>(
     layers: &Layers,
     request: HandlerRequest,
     handler: H,
-) -> Outcome
+) -> MethodResult
 where
     H: FnOnce(Option<Box<RawValue>>, Context) -> F,
-    F: Future<Output = (Outcome, bool)>,
+    F: Future<Output = (MethodResult, bool)>,
 {
     let method = request.method;
     let mut stack = Layered::start(layers.server(), mcp_request(exchange, request));
     let (arguments, context) = match stack.reach().await {
-        Reached::Answered(answered) => return outcome(method, answered),
+        Reached::Answered(answered) => return method_result(method, answered),
         Reached::Handler(handed) => self::handed(handed),
     };
     let running = pin!(Some(handler(arguments, context)));
-    outcome(method, stack.finish(running, response).await)
+    method_result(method, stack.finish(running, response).await)
 }
 
 /// The request the layers see, from what a handler method parsed.
@@ -84,8 +84,8 @@ pub(crate) fn handed(request: Handed) -> (Option<Box<RawValue>>, Context) {
     (request.arguments, request.context)
 }
 
-/// A handler method's outcome, from the layers' answer.
-pub(crate) fn outcome(method: &str, answered: McpResponse) -> Outcome {
+/// A handler method's result, from the layers' answer.
+pub(crate) fn method_result(method: &str, answered: McpResponse) -> MethodResult {
     match answered.answer {
         Answer::Result { json, kind, .. } => Ok((json, kind)),
         Answer::Error(error) => Err(error),
@@ -216,7 +216,7 @@ fn line(written: Result<String, ErrorObject>) -> McpResponse {
 
 /// A handler method's outcome (and whether it is a tool's `isError` result), as the layers see
 /// it.
-pub(crate) fn response((outcome, tool_error): (Outcome, bool)) -> McpResponse {
+pub(crate) fn response((outcome, tool_error): (MethodResult, bool)) -> McpResponse {
     let answer = match outcome {
         Ok((json, kind)) => Answer::Result {
             json,

@@ -2,7 +2,7 @@
 //! answered by the server's completer.
 
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::runner::{caught, request_context};
@@ -30,7 +30,7 @@ pub(crate) async fn complete(
     id: &RequestId,
     params: CompleteParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let Some(completer) = exchange.core.completer.as_ref() else {
         return Err(ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found"));
     };

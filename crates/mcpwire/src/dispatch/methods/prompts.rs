@@ -2,7 +2,7 @@
 
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -27,7 +27,7 @@ pub(crate) async fn get_prompt(
     id: &RequestId,
     params: GetPromptParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let Some(prompt) = exchange.core.snapshot().prompts.get(&params.name).cloned() else {
         return Err(errors::unknown("prompt", &params.name));
     };
@@ -82,7 +82,7 @@ async fn render(
     (definition, handler): (&PromptDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
     context: Option<Context>,
-) -> Outcome {
+) -> MethodResult {
     let target = Target {
         method: PROMPTS_GET,
         name: definition.name,

@@ -3,7 +3,7 @@
 
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -32,7 +32,7 @@ pub(crate) async fn read_resource(
     id: &RequestId,
     params: ReadResourceParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let era = served.era;
     let found = exchange
         .core
@@ -92,7 +92,7 @@ async fn read(
     (definition, handler): (&ResourceDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
     context: Option<Context>,
-) -> Outcome {
+) -> MethodResult {
     let era = served.era;
     let target = Target {
         method: RESOURCES_READ,

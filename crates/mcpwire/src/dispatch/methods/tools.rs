@@ -4,7 +4,7 @@
 use super::tasks;
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -31,7 +31,7 @@ pub(crate) async fn call_tool(
     id: &RequestId,
     mut params: CallToolParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(errors::unknown("tool", &params.name));
     };
@@ -63,7 +63,7 @@ pub(crate) async fn call_tool(
     };
     let mut stack = Layered::start(layers.server(), layered::mcp_request(exchange, request));
     let (arguments, context, kept) = match stack.reach().await {
-        Reached::Answered(answered) => return layered::outcome(TOOLS_CALL, answered),
+        Reached::Answered(answered) => return layered::method_result(TOOLS_CALL, answered),
         Reached::Handler(handed) => (handed.arguments, handed.context, handed.kept),
     };
     params.arguments = arguments;
@@ -74,7 +74,7 @@ pub(crate) async fn call_tool(
         }
     }));
     let answered = stack.finish(running, layered::response).await;
-    layered::outcome(TOOLS_CALL, answered)
+    layered::method_result(TOOLS_CALL, answered)
 }
 
 /// Runs an admitted tool; the outcome, and whether it is an `isError` result. `kept` is what
@@ -87,7 +87,7 @@ async fn run_tool(
     tool: Arc<RegisteredTool>,
     context: Option<Context>,
     kept: Option<Kept>,
-) -> (Outcome, bool) {
+) -> (MethodResult, bool) {
     if served.era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
         if tasks::negotiated(&served) {
             let created = tasks::call_tool(exchange, id, params, served, tool, kept).await;
@@ -119,7 +119,7 @@ async fn run_plain(
     params: CallToolParams,
     tool: Arc<RegisteredTool>,
     scope: Scope,
-) -> (Outcome, bool) {
+) -> (MethodResult, bool) {
     let target = Target {
         method: TOOLS_CALL,
         name: tool.definition.name,

@@ -8,7 +8,7 @@ use super::store_failed;
 use super::worker::{self, AbortOnDrop, Job};
 use crate::context::task::TaskLink;
 use crate::context::{Context, Outbound, RequestScope};
-use crate::dispatch::envelope::{Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::rounds::{self, Target};
@@ -34,7 +34,7 @@ pub(crate) async fn call_tool(
     served: Served,
     tool: Arc<RegisteredTool>,
     kept: Option<Kept>,
-) -> Outcome {
+) -> MethodResult {
     let Some(tasks) = exchange.core.tasks.clone() else {
         return Err(ErrorObject::internal());
     };
