@@ -2,8 +2,8 @@
 //! serves requests concurrently, honours cancellation, and shuts down cleanly at end of input.
 
 use super::exchange::Exchange;
+use super::handshake::Handshake;
 use super::router::handle;
-use super::session::Session;
 use crate::context::Outbound;
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{ErrorObject, Incoming, Notification, RequestId, code, error_line};
@@ -23,7 +23,7 @@ where
 {
     let exchange = Arc::new(Exchange {
         core: core.clone(),
-        session: Arc::new(Session::default()),
+        session: Arc::new(Handshake::default()),
         outbound: outbound.clone(),
         headers: None,
         principal: None,
@@ -141,7 +141,7 @@ async fn forward_changes(exchange: Arc<Exchange>) {
 
 /// Acts on a client notification: `notifications/cancelled` stops the request it names; the
 /// others need nothing from the server.
-pub(crate) fn notify(session: &Session, notification: Notification) -> Option<RequestId> {
+pub(crate) fn notify(session: &Handshake, notification: Notification) -> Option<RequestId> {
     if notification.method != CANCELLED {
         return None;
     }

@@ -3,7 +3,7 @@
 //! whole record for a log level), and the [`SessionCaps`] a new session is held to across the
 //! fleet.
 
-use crate::dispatch::session::SessionState;
+use crate::dispatch::handshake::HandshakeState;
 use crate::dispatch::table::row;
 use crate::protocol::methods::Method;
 use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
@@ -60,7 +60,7 @@ impl SessionChange {
     /// made: what a store that keeps whole records writes back; `None` when `state` is
     /// unreadable.
     pub(super) fn applied_to(&self, state: &str) -> Option<String> {
-        let mut state: SessionState = serde_json::from_str(state).ok()?;
+        let mut state: HandshakeState = serde_json::from_str(state).ok()?;
         match self {
             SessionChange::LogLevel(level) => state.log_level = Some(*level),
             SessionChange::Subscribed(uri) => {
@@ -109,7 +109,7 @@ mod tests {
         let changed = SessionChange::Unsubscribed("b://".into())
             .applied_to(&changed)
             .unwrap();
-        let state: SessionState = serde_json::from_str(&changed).unwrap();
+        let state: HandshakeState = serde_json::from_str(&changed).unwrap();
         assert_eq!(state.log_level, Some(LoggingLevel::Error));
         assert_eq!(state.subscriptions, ["a://"]);
         assert!(
