@@ -241,7 +241,8 @@ feature_gated! { "server",
 }
 #[cfg(all(feature = "auth", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "auth", feature = "http"))))]
-pub mod auth;
+#[doc(inline)]
+pub use transport::http::auth;
 mod error;
 pub mod protocol;
 pub mod schema;
