@@ -36,7 +36,7 @@ impl ::mcpwire::__private::Resolver for catalogue {
                 {
                     ::core::result::Result::Ok(value) => value,
                     ::core::result::Result::Err(error) => {
-                        return ::mcpwire::__private::Outcome::Failed(error);
+                        return ::mcpwire::__private::Resolution::Failed(error);
                     }
                 };
                 (&&::mcpwire::__private::ReturnProbe::<

@@ -2,6 +2,7 @@
 //! `mcpwire::resolver`, `mcpwire::prompt`, `mcpwire::resource`), whose documentation shows each
 //! with a compiled example.
 
+mod docs;
 mod handler;
 mod kind;
 mod local;

@@ -1,6 +1,6 @@
 //! One parameter of a tool or resolver: where its value comes from, and its argument options.
 
-use crate::signature::docs;
+use crate::docs::docs;
 use syn::{Attribute, Expr, Ident, LitStr, PatType, Type};
 
 /// Where a parameter's value comes from.

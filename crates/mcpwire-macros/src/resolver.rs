@@ -51,7 +51,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                         ::core::result::Result::Ok(value) => value,
                         ::core::result::Result::Err(error) => {
                             return ::mcpwire::__private::Box::pin(async move {
-                                ::mcpwire::__private::Outcome::Failed(error)
+                                ::mcpwire::__private::Resolution::Failed(error)
                             });
                         }
                     };
@@ -68,7 +68,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         quote! {
             let #value = match ::mcpwire::__private::run_blocking(#what, move || #call_expr).await {
                 ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(error) => return ::mcpwire::__private::Outcome::Failed(error),
+                ::core::result::Result::Err(error) => return ::mcpwire::__private::Resolution::Failed(error),
             };
         }
     };

@@ -1,6 +1,7 @@
 //! What both macros read from a function: its docs, its parameters, its return type, and the
 //! unit struct that replaces it.
 
+use crate::docs::docs;
 use crate::kind::Kind;
 use crate::local::local;
 use crate::params::{Param, ParamKind};
@@ -118,27 +119,6 @@ impl Signature {
     pub(crate) fn params_of(&self, kind: fn(&ParamKind) -> bool) -> impl Iterator<Item = &Param> {
         self.params.iter().filter(move |p| kind(&p.kind))
     }
-}
-
-/// Joins `#[doc = "…"]` lines, dropping the one leading space rustdoc adds.
-pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
-    let mut lines = Vec::new();
-    for attr in attrs {
-        if !attr.path().is_ident("doc") {
-            continue;
-        }
-        if let syn::Meta::NameValue(nv) = &attr.meta
-            && let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            }) = &nv.value
-        {
-            let line = s.value();
-            lines.push(line.strip_prefix(' ').map(str::to_owned).unwrap_or(line));
-        }
-    }
-    let text = lines.join("\n").trim().to_owned();
-    (!text.is_empty()).then_some(text)
 }
 
 /// `#[schemars(...)]` constraints reach a schema, and are checked, only on a tool's argument:

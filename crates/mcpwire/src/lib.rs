@@ -241,7 +241,8 @@ feature_gated! { "server",
 }
 #[cfg(all(feature = "auth", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(all(feature = "auth", feature = "http"))))]
-pub mod auth;
+#[doc(inline)]
+pub use transport::http::auth;
 mod error;
 pub mod protocol;
 pub mod schema;
@@ -323,7 +324,7 @@ pub mod __private {
     pub use crate::resolve::from_request::FromRequest;
     pub use crate::resolve::from_resolved::consumer_check;
     pub use crate::resolve::inputs::{ArgumentSource, ResolverInputs};
-    pub use crate::resolve::into_resolution::Outcome;
+    pub use crate::resolve::into_resolution::Resolution;
     pub use crate::resolve::param_spec::{
         ParamSpec, ResolverDefinition, ResolverFuture, request_param_spec,
     };

@@ -10,6 +10,11 @@ use super::server_details::ServerDetails;
 use super::session::Session;
 use crate::protocol::completion::CompletionArgument;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::{
+    COMPLETION_COMPLETE, LOGGING_SET_LEVEL, PING, PROMPTS_GET, PROMPTS_LIST, RESOURCES_LIST,
+    RESOURCES_READ, RESOURCES_SUBSCRIBE, RESOURCES_TEMPLATES_LIST, RESOURCES_UNSUBSCRIBE,
+    ROOTS_LIST_CHANGED, TOOLS_CALL, TOOLS_LIST,
+};
 use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
 use crate::protocol::{
     CallToolResult, CompleteParams, CompleteResult, CompletionReference, Era, GetPromptParams,
@@ -232,7 +237,7 @@ impl Client {
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
         let mut tools = Vec::new();
         let mut mirrored = std::collections::HashMap::new();
-        for item in self.list_all("tools/list", "tools").await? {
+        for item in self.list_all(TOOLS_LIST, "tools").await? {
             let Ok(tool) = serde_json::from_value::<Tool>(item) else {
                 continue;
             };
@@ -291,10 +296,7 @@ impl Client {
         options: CallOptions,
     ) -> Result<CallToolResult, ClientError> {
         let params = requests::fields(&CallTool { name, arguments })?;
-        match self
-            .request_as("tools/call", params.clone(), &options)
-            .await
-        {
+        match self.request_as(TOOLS_CALL, params.clone(), &options).await {
             // The server checks Mcp-Param-* headers the client did not know about (the tool
             // was never listed, or changed): list the tools again and retry once, as the spec
             // suggests.
@@ -302,7 +304,7 @@ impl Client {
                 if error.code == code::HEADER_MISMATCH && self.era() == Era::Modern =>
             {
                 self.list_tools().await?;
-                self.request_as("tools/call", params, &options).await
+                self.request_as(TOOLS_CALL, params, &options).await
             }
             outcome => outcome,
         }
@@ -347,7 +349,7 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ClientError> {
-        typed(self.list_all("resources/list", "resources").await?)
+        typed(self.list_all(RESOURCES_LIST, "resources").await?)
     }
 
     /// Every resource template, all pages.
@@ -361,7 +363,7 @@ impl Client {
     /// ```
     pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>, ClientError> {
         typed(
-            self.list_all("resources/templates/list", "resourceTemplates")
+            self.list_all(RESOURCES_TEMPLATES_LIST, "resourceTemplates")
                 .await?,
         )
     }
@@ -382,7 +384,7 @@ impl Client {
             input_responses: None,
             request_state: None,
         })?;
-        self.request_as("resources/read", params, &CallOptions::new())
+        self.request_as(RESOURCES_READ, params, &CallOptions::new())
             .await
     }
 
@@ -397,9 +399,9 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn subscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
-        self.legacy_only("resources/subscribe")?;
+        self.legacy_only(RESOURCES_SUBSCRIBE)?;
         let params = requests::fields(&SubscribeParams { uri: uri.into() })?;
-        self.request_as::<Value>("resources/subscribe", params, &CallOptions::new())
+        self.request_as::<Value>(RESOURCES_SUBSCRIBE, params, &CallOptions::new())
             .await
             .map(drop)
     }
@@ -414,9 +416,9 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), ClientError> {
-        self.legacy_only("resources/unsubscribe")?;
+        self.legacy_only(RESOURCES_UNSUBSCRIBE)?;
         let params = requests::fields(&UnsubscribeParams { uri: uri.into() })?;
-        self.request_as::<Value>("resources/unsubscribe", params, &CallOptions::new())
+        self.request_as::<Value>(RESOURCES_UNSUBSCRIBE, params, &CallOptions::new())
             .await
             .map(drop)
     }
@@ -431,7 +433,7 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ClientError> {
-        typed(self.list_all("prompts/list", "prompts").await?)
+        typed(self.list_all(PROMPTS_LIST, "prompts").await?)
     }
 
     /// Gets a prompt with its arguments.
@@ -459,7 +461,7 @@ impl Client {
             input_responses: None,
             request_state: None,
         })?;
-        self.request_as("prompts/get", params, &CallOptions::new())
+        self.request_as(PROMPTS_GET, params, &CallOptions::new())
             .await
     }
 
@@ -490,7 +492,7 @@ impl Client {
             },
             context: None,
         })?;
-        self.request_as("completion/complete", params, &CallOptions::new())
+        self.request_as(COMPLETION_COMPLETE, params, &CallOptions::new())
             .await
     }
 
@@ -508,7 +510,7 @@ impl Client {
         match self.era() {
             Era::Legacy => {
                 let params = requests::fields(&SetLevel { level })?;
-                self.request_as::<Value>("logging/setLevel", params, &CallOptions::new())
+                self.request_as::<Value>(LOGGING_SET_LEVEL, params, &CallOptions::new())
                     .await
                     .map(drop)
             }
@@ -529,9 +531,9 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn ping(&self) -> Result<(), ClientError> {
-        self.legacy_only("ping")?;
+        self.legacy_only(PING)?;
         let params = requests::fields(&Empty {})?;
-        self.request_as::<Value>("ping", params, &CallOptions::new())
+        self.request_as::<Value>(PING, params, &CallOptions::new())
             .await
             .map(drop)
     }
@@ -548,10 +550,8 @@ impl Client {
     /// # Ok(()) }
     /// ```
     pub async fn notify_roots_changed(&self) -> Result<(), ClientError> {
-        self.legacy_only("notifications/roots/list_changed")?;
-        self.peer()
-            .notify("notifications/roots/list_changed", &Empty {})
-            .await
+        self.legacy_only(ROOTS_LIST_CHANGED)?;
+        self.peer().notify(ROOTS_LIST_CHANGED, &Empty {}).await
     }
 
     /// Ends the connection politely: a stdio child gets its stdin closed and a moment to exit

@@ -5,6 +5,7 @@
 
 use super::transport::BoxFuture;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::{ELICITATION_CREATE, ROOTS_LIST, SAMPLING_CREATE_MESSAGE};
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
     ElicitResult, ErrorObject, ListRootsResult,
@@ -191,7 +192,7 @@ impl Handlers {
     ) -> Result<Value, ErrorObject> {
         let params = params.unwrap_or_else(|| json!({}));
         match method {
-            "elicitation/create" => {
+            ELICITATION_CREATE => {
                 let request: ElicitRequestParams = parse(with_default_mode(params))?;
                 match request {
                     ElicitRequestParams::Form {
@@ -226,14 +227,14 @@ impl Handlers {
                     }
                 }
             }
-            "sampling/createMessage" => {
+            SAMPLING_CREATE_MESSAGE => {
                 let f = self
                     .sampling
                     .as_ref()
                     .ok_or_else(|| unsupported("sampling"))?;
                 f(parse(params)?).await
             }
-            "roots/list" => {
+            ROOTS_LIST => {
                 let f = self.roots.as_ref().ok_or_else(|| unsupported("roots"))?;
                 f(()).await
             }

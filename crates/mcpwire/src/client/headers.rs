@@ -3,6 +3,7 @@
 //! argument its input schema marks with `x-mcp-header`. Values are sent plain or as the Base64
 //! sentinel.
 
+use crate::protocol::methods::{PROMPTS_GET, RESOURCES_READ, TOOLS_CALL};
 use crate::wire::header_params::{HeaderParam, HeaderValueKind};
 use crate::wire::header_value::encode;
 use serde_json::{Map, Value};
@@ -15,8 +16,8 @@ pub(crate) fn modern(
 ) -> Vec<(String, String)> {
     let mut headers = vec![("Mcp-Method".to_owned(), encode(method).into_owned())];
     let name = match method {
-        "tools/call" | "prompts/get" => params.get("name"),
-        "resources/read" => params.get("uri"),
+        TOOLS_CALL | PROMPTS_GET => params.get("name"),
+        RESOURCES_READ => params.get("uri"),
         _ => None,
     };
     if let Some(name) = name.and_then(Value::as_str) {

@@ -9,6 +9,7 @@ use super::peer::{Mode, Peer};
 use super::requests::{self, Empty, Initialize};
 use super::server_details::ServerDetails;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::{DISCOVER, INITIALIZE, INITIALIZED};
 use crate::protocol::{Era, Implementation, ServerCapabilities, meta, version};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -129,7 +130,7 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
         client_info: &peer.settings.info,
     })?;
     let raw = peer
-        .request("initialize", params, None, &CallOptions::new())
+        .request(INITIALIZE, params, None, &CallOptions::new())
         .await?;
     let answer: InitializeAnswer = serde_json::from_str(raw.get())
         .map_err(|e| ClientError::Protocol(format!("initialize result: {e}")))?;
@@ -143,7 +144,7 @@ pub(crate) async fn initialize(peer: &Arc<Peer>) -> Result<ServerDetails, Client
         era: Era::Legacy,
         version: Some(answer.protocol_version.clone()),
     });
-    peer.notify("notifications/initialized", &Empty {}).await?;
+    peer.notify(INITIALIZED, &Empty {}).await?;
     peer.transport().session_opened().await;
     Ok(ServerDetails {
         supported_versions: vec![answer.protocol_version.clone()],
@@ -170,7 +171,7 @@ pub(crate) async fn discover(peer: &Arc<Peer>, strict: bool) -> Result<ServerDet
             version: Some(version.clone()),
         });
         match peer
-            .request("server/discover", Map::new(), None, &CallOptions::new())
+            .request(DISCOVER, Map::new(), None, &CallOptions::new())
             .await
         {
             Ok(raw) => {

@@ -13,6 +13,7 @@ use super::options::{CallOptions, ProgressCallback};
 use super::transport::{Inbox, Kind, Outgoing, Transport};
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
+use crate::protocol::methods::{CANCELLED, DISCOVER, INITIALIZE, PING, PROGRESS, TOOLS_CALL};
 use crate::protocol::progress::ProgressParams;
 use crate::protocol::{Era, ErrorObject, Implementation, LoggingLevel, RequestId, meta};
 use crate::wire::header_params::HeaderParam;
@@ -158,12 +159,12 @@ impl Peer {
     ) -> Result<Box<RawValue>, ClientError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let mode = self.mode();
-        let token = (options.progress.is_some() || method == "tools/call").then_some(id);
+        let token = (options.progress.is_some() || method == TOOLS_CALL).then_some(id);
         let params = self.with_meta(&mode, method, params, token);
         let headers = match mode.era {
             Era::Modern => {
                 let mirrored = match (method, params.get("name").and_then(Value::as_str)) {
-                    ("tools/call", Some(tool)) => self
+                    (TOOLS_CALL, Some(tool)) => self
                         .tool_headers
                         .lock()
                         .expect("tool headers lock")
@@ -196,7 +197,7 @@ impl Peer {
         // `initialize` is never cancelled (2025-11-25), nor the `Auto` probe (a 2025-11-25
         // server would take the cancellation for a message outside a session); their entries
         // are still dropped.
-        let notify = !matches!(method, "initialize" | "server/discover");
+        let notify = !matches!(method, INITIALIZE | DISCOVER);
         let mut guard = CancelOnDrop {
             peer: self.clone(),
             id,
@@ -318,7 +319,7 @@ impl Peer {
             }
         }
         if let Some(token) = progress_token
-            && method != "initialize"
+            && method != INITIALIZE
         {
             meta.insert("progressToken".into(), json!(token));
         }
@@ -375,11 +376,11 @@ impl Peer {
                     .params
                     .and_then(|raw| serde_json::from_str(raw.get()).ok())
                     .unwrap_or_else(|| json!({}));
-                if note.method == "notifications/progress" {
+                if note.method == PROGRESS {
                     self.progress(params);
                     return;
                 }
-                if note.method == "notifications/cancelled"
+                if note.method == CANCELLED
                     && let Some(id) = params
                         .get("requestId")
                         .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
@@ -402,7 +403,7 @@ impl Peer {
                         .params
                         .and_then(|raw| serde_json::from_str(raw.get()).ok());
                     let line = match request.method.as_str() {
-                        "ping" => result_line(&request.id, "{}"),
+                        PING => result_line(&request.id, "{}"),
                         method => match peer.handlers.answer(method, params).await {
                             Ok(result) => result_line(&request.id, &result.to_string()),
                             Err(error) => error_line(Some(&request.id), &error),
@@ -502,7 +503,7 @@ impl Drop for CancelOnDrop {
                 request_id: Some(RequestId::Number(id)),
                 reason: Some("cancelled by the client".into()),
             };
-            let _ = peer.notify("notifications/cancelled", &params).await;
+            let _ = peer.notify(CANCELLED, &params).await;
         });
     }
 }

@@ -8,6 +8,7 @@ use super::negotiate;
 use super::options::CallOptions;
 use super::peer::Peer;
 use super::server_details::ServerDetails;
+use crate::protocol::methods::INITIALIZE;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,7 +63,7 @@ impl Session {
                 .request(method, params.clone(), request_state, options)
                 .await
             {
-                Err(ClientError::SessionExpired) if !retried && method != "initialize" => {
+                Err(ClientError::SessionExpired) if !retried && method != INITIALIZE => {
                     retried = true;
                     self.reopen(number).await?;
                 }

@@ -9,6 +9,9 @@
 //! keeps the context from servers the client does not trust.
 
 use super::error::ClientError;
+use crate::protocol::methods::{
+    RESOURCES_READ, RESOURCES_SUBSCRIBE, RESOURCES_UNSUBSCRIBE, TOOLS_CALL,
+};
 use crate::wire::trace::{self, DURATION_BUCKETS, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::metrics::Histogram;
@@ -59,7 +62,7 @@ pub(crate) fn open(
         return None;
     }
     let target = match method {
-        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => params.get("uri"),
+        RESOURCES_READ | RESOURCES_SUBSCRIBE | RESOURCES_UNSUBSCRIBE => params.get("uri"),
         _ => params.get("name"),
     }
     .and_then(Value::as_str);
@@ -86,7 +89,7 @@ pub(crate) fn open(
         cx,
         started: Instant::now(),
         measured,
-        tool_call: method == "tools/call",
+        tool_call: method == TOOLS_CALL,
     })
 }
 

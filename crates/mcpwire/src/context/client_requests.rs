@@ -7,6 +7,7 @@ use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{
     ErrorObject, RequestId, ResponseIn, notification_line, request_line,
 };
+use crate::protocol::methods::CANCELLED;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
@@ -90,7 +91,7 @@ impl Drop for Forget<'_> {
                 reason: Some("the server no longer needs the answer".to_owned()),
             };
             self.outbound
-                .send_soon(notification_line("notifications/cancelled", &params));
+                .send_soon(notification_line(CANCELLED, &params));
         }
     }
 }

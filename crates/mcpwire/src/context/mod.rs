@@ -44,6 +44,7 @@ pub(crate) use state::SharedState;
 
 use crate::protocol::jsonrpc::notification_line;
 use crate::protocol::logging::{LoggingLevel, LoggingMessageParams};
+use crate::protocol::methods::{MESSAGE, PROGRESS};
 use crate::protocol::progress::{ProgressParams, ProgressToken};
 use crate::protocol::{ClientCapabilities, Era, Implementation, RequestId};
 use std::sync::Arc;
@@ -365,7 +366,7 @@ impl Context {
         };
         self.inner
             .outbound
-            .send(notification_line("notifications/progress", &params))
+            .send(notification_line(PROGRESS, &params))
             .await;
     }
 
@@ -405,7 +406,7 @@ impl Context {
         };
         self.inner
             .outbound
-            .send(notification_line("notifications/message", &params))
+            .send(notification_line(MESSAGE, &params))
             .await;
     }
 

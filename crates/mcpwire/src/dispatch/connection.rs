@@ -2,11 +2,12 @@
 //! serves requests concurrently, honours cancellation, and shuts down cleanly at end of input.
 
 use super::exchange::Exchange;
+use super::handshake::Handshake;
 use super::router::handle;
-use super::session::Session;
 use crate::context::Outbound;
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{ErrorObject, Incoming, Notification, RequestId, code, error_line};
+use crate::protocol::methods::CANCELLED;
 use crate::server::core::ServerCore;
 use futures_util::{Stream, StreamExt};
 use std::sync::Arc;
@@ -22,7 +23,7 @@ where
 {
     let exchange = Arc::new(Exchange {
         core: core.clone(),
-        session: Arc::new(Session::default()),
+        session: Arc::new(Handshake::default()),
         outbound: outbound.clone(),
         headers: None,
         principal: None,
@@ -140,8 +141,8 @@ async fn forward_changes(exchange: Arc<Exchange>) {
 
 /// Acts on a client notification: `notifications/cancelled` stops the request it names; the
 /// others need nothing from the server.
-pub(crate) fn notify(session: &Session, notification: Notification) -> Option<RequestId> {
-    if notification.method != "notifications/cancelled" {
+pub(crate) fn notify(session: &Handshake, notification: Notification) -> Option<RequestId> {
+    if notification.method != CANCELLED {
         return None;
     }
     let params = notification.params?;

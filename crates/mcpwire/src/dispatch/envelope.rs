@@ -3,26 +3,13 @@
 
 use crate::protocol::jsonrpc::{RequestId, result_line};
 use crate::protocol::lifecycle::CacheScope;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject};
-use crate::server::cache::CacheHint;
 use crate::server::core::ServerCore;
-
-/// What kind of result it is, for the 2026-07-28 envelope.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// `resultType: "complete"`.
-    Complete,
-    /// A complete result the client may cache as the hint says (`ttlMs`, `cacheScope`).
-    Cacheable(CacheHint),
-    /// `resultType: "input_required"`: questions for the client.
-    InputRequired,
-    /// `resultType: "task"`: a task of the tasks extension stands for the result.
-    Task,
-}
 
 /// How a method's handling ended: a result body and the kind of result it is, or the error to
 /// answer with.
-pub(crate) type Outcome = Result<(String, Kind), ErrorObject>;
+pub(crate) type MethodResult = Result<(String, ResultKind), ErrorObject>;
 
 /// Writes the response line for `result_json` (a serialized JSON object) under `era`.
 pub(crate) fn result(
@@ -30,7 +17,7 @@ pub(crate) fn result(
     era: Era,
     id: &RequestId,
     result_json: &str,
-    kind: Kind,
+    kind: ResultKind,
 ) -> String {
     match era {
         Era::Legacy => result_line(id, result_json),
@@ -42,14 +29,14 @@ pub(crate) fn result(
             if !body.trim_end().ends_with('{') {
                 out.push(',');
             }
-            if kind == Kind::InputRequired {
+            if kind == ResultKind::InputRequired {
                 out.push_str(r#""resultType":"input_required","#);
-            } else if kind == Kind::Task {
+            } else if kind == ResultKind::Task {
                 out.push_str(r#""resultType":"task","#);
             } else {
                 out.push_str(r#""resultType":"complete","#);
             }
-            if let Kind::Cacheable(hint) = kind {
+            if let ResultKind::Cacheable(hint) = kind {
                 let scope = match hint.scope {
                     CacheScope::Public => "public",
                     CacheScope::Private => "private",

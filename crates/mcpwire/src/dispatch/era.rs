@@ -5,7 +5,7 @@
 //! request and must carry both. Anything else belongs to the session, served leniently even
 //! before `initialize` (real clients send `logging/setLevel` early).
 
-use super::session::Session;
+use super::handshake::Handshake;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::logging::LoggingLevel;
 use crate::protocol::meta::{MetaOnly, RequestMeta};
@@ -33,7 +33,7 @@ pub(crate) struct Served {
 /// Classifies a request (other than `initialize`).
 pub(crate) fn classify(
     params: Option<&RawValue>,
-    session: &Session,
+    session: &Handshake,
 ) -> Result<Served, ErrorObject> {
     classify_meta(read_meta(params)?, session)
 }
@@ -51,7 +51,7 @@ pub(crate) fn read_meta(params: Option<&RawValue>) -> Result<RequestMeta, ErrorO
 
 /// Classifies a request (other than `initialize`) by its already read `_meta`: the same answer
 /// as [`classify`] on the params `meta` was read from, without parsing them again.
-pub(crate) fn classify_meta(meta: RequestMeta, session: &Session) -> Result<Served, ErrorObject> {
+pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Served, ErrorObject> {
     if meta.protocol_version.is_none() && meta.client_capabilities.is_none() {
         let handshake = session.handshake();
         return Ok(Served {

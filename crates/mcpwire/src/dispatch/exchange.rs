@@ -1,7 +1,7 @@
 //! What a request is served with besides its own message ([`Exchange`]), and reading its
 //! parameters ([`parse`]).
 
-use super::session::Session;
+use super::handshake::Handshake;
 use crate::context::Outbound;
 use crate::protocol::ErrorObject;
 use crate::server::core::ServerCore;
@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// What a request is served with besides its own message.
 pub(crate) struct Exchange {
     pub(crate) core: Arc<ServerCore>,
-    pub(crate) session: Arc<Session>,
+    pub(crate) session: Arc<Handshake>,
     pub(crate) outbound: Outbound,
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
     /// Who the transport authenticated, as sessions, `requestState`, tasks and replay guards

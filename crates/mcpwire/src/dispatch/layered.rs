@@ -2,13 +2,16 @@
 //! layer sees, made from what the method already parsed, and its answer converted both ways.
 //! Nothing here runs on a server without layers.
 
-use super::envelope::{self, Kind, Outcome};
+use super::envelope::{self, MethodResult};
 use super::exchange::Exchange;
+use super::table::row;
 use crate::context::Context;
 use crate::layer::Handed;
 use crate::layer::McpService;
 use crate::layer::service::{Layered, Layers, Reached};
-use crate::layer::{Answer, McpRequest, McpResponse, ResultKind};
+use crate::layer::{Answer, McpRequest, McpResponse};
+use crate::protocol::methods::{Method, TOOLS_CALL};
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -35,19 +38,19 @@ pub(crate) async fn around_handler<H, F>(
     layers: &Layers,
     request: HandlerRequest,
     handler: H,
-) -> Outcome
+) -> MethodResult
 where
     H: FnOnce(Option<Box<RawValue>>, Context) -> F,
-    F: Future<Output = (Outcome, bool)>,
+    F: Future<Output = (MethodResult, bool)>,
 {
     let method = request.method;
     let mut stack = Layered::start(layers.server(), mcp_request(exchange, request));
     let (arguments, context) = match stack.reach().await {
-        Reached::Answered(answered) => return outcome(method, answered),
+        Reached::Answered(answered) => return method_result(method, answered),
         Reached::Handler(handed) => self::handed(handed),
     };
     let running = pin!(Some(handler(arguments, context)));
-    outcome(method, stack.finish(running, response).await)
+    method_result(method, stack.finish(running, response).await)
 }
 
 /// The request the layers see, from what a handler method parsed.
@@ -81,14 +84,15 @@ pub(crate) fn handed(request: Handed) -> (Option<Box<RawValue>>, Context) {
     (request.arguments, request.context)
 }
 
-/// A handler method's outcome, from the layers' answer.
-pub(crate) fn outcome(method: &str, answered: McpResponse) -> Outcome {
+/// A handler method's result, from the layers' answer.
+pub(crate) fn method_result(method: &str, answered: McpResponse) -> MethodResult {
     match answered.answer {
-        Answer::Result { json, kind, .. } => Ok((json, kind_of(kind))),
+        Answer::Result { json, kind, .. } => Ok((json, kind)),
         Answer::Error(error) => Err(error),
-        Answer::Refused(error) if method == "tools/call" => {
-            Ok((McpResponse::refusal_result(&error.message), Kind::Complete))
-        }
+        Answer::Refused(error) if method == TOOLS_CALL => Ok((
+            McpResponse::refusal_result(&error.message),
+            ResultKind::Complete,
+        )),
         Answer::Refused(error) => Err(error),
         Answer::Line(_) => Err(ErrorObject::internal()),
     }
@@ -102,23 +106,25 @@ pub(crate) struct Around<'a> {
     id: &'a RequestId,
     era: Era,
     method: &'a str,
+    /// `method`, when the server knows it.
+    known: Option<Method>,
     /// The layers, and the context the request shows them.
     layers: Option<(&'a Layers, Context)>,
 }
 
 impl<'a> Around<'a> {
-    /// The layers of `exchange`'s server around `method` (with `context` made only when the
-    /// server has layers, and `method` is not one of the handler methods, which run theirs
-    /// themselves).
+    /// The layers of `exchange`'s server around `method` (`known` when the server knows it;
+    /// with `context` made only when the server has layers, and `method` does not run its own,
+    /// as the method table says).
     pub(crate) fn new(
         exchange: &'a Exchange,
         (id, era): (&'a RequestId, Era),
-        method: &'a str,
+        (method, known): (&'a str, Option<Method>),
         context: impl FnOnce() -> Context,
     ) -> Self {
         // The handler methods run their layers themselves, between authorization and the
         // handler (`around_handler`): nothing is made for them here.
-        let own_layers = matches!(method, "tools/call" | "prompts/get" | "resources/read");
+        let own_layers = known.is_some_and(|known| row(known).own_layers);
         let layers = (exchange.core.layers.as_deref())
             .filter(|_| !own_layers)
             .map(|layers| (layers, context()));
@@ -127,6 +133,7 @@ impl<'a> Around<'a> {
             id,
             era,
             method,
+            known,
             layers,
         }
     }
@@ -147,7 +154,7 @@ impl<'a> Around<'a> {
                     self.exchange,
                     layers,
                     (self.id, self.era),
-                    (self.method, target),
+                    (self.method, self.known, target),
                     context,
                     handler,
                 ))
@@ -163,14 +170,14 @@ async fn around_method(
     exchange: &Exchange,
     layers: &Layers,
     (id, era): (&RequestId, Era),
-    (method, target): (&str, Option<Cow<'static, str>>),
+    (method, known, target): (&str, Option<Method>, Option<Cow<'static, str>>),
     context: Context,
     handler: impl Future<Output = Result<String, ErrorObject>>,
 ) -> Result<String, ErrorObject> {
     #[cfg(feature = "otel")]
     super::unlayered::reached_layers();
     let request = McpRequest {
-        method: method_name(method),
+        method: method_name(method, known),
         target,
         arguments: None,
         retried: false,
@@ -190,13 +197,9 @@ async fn around_method(
     };
     match answered.answer {
         Answer::Line(line) => Ok(line),
-        Answer::Result { json, kind, .. } => Ok(envelope::result(
-            &exchange.core,
-            era,
-            id,
-            &json,
-            kind_of(kind),
-        )),
+        Answer::Result { json, kind, .. } => {
+            Ok(envelope::result(&exchange.core, era, id, &json, kind))
+        }
         Answer::Error(error) | Answer::Refused(error) => Err(error),
     }
 }
@@ -213,16 +216,11 @@ fn line(written: Result<String, ErrorObject>) -> McpResponse {
 
 /// A handler method's outcome (and whether it is a tool's `isError` result), as the layers see
 /// it.
-pub(crate) fn response((outcome, tool_error): (Outcome, bool)) -> McpResponse {
+pub(crate) fn response((outcome, tool_error): (MethodResult, bool)) -> McpResponse {
     let answer = match outcome {
         Ok((json, kind)) => Answer::Result {
             json,
-            kind: match kind {
-                Kind::Complete => ResultKind::Complete,
-                Kind::Cacheable(hint) => ResultKind::Cacheable(hint),
-                Kind::InputRequired => ResultKind::InputRequired,
-                Kind::Task => ResultKind::Task,
-            },
+            kind,
             tool_error,
         },
         Err(error) => Answer::Error(error),
@@ -230,19 +228,10 @@ pub(crate) fn response((outcome, tool_error): (Outcome, bool)) -> McpResponse {
     McpResponse { answer }
 }
 
-fn kind_of(kind: ResultKind) -> Kind {
-    match kind {
-        ResultKind::Complete => Kind::Complete,
-        ResultKind::Cacheable(hint) => Kind::Cacheable(hint),
-        ResultKind::InputRequired => Kind::InputRequired,
-        ResultKind::Task => Kind::Task,
-    }
-}
-
 /// The method's name as the request keeps it: borrowed for the methods the server knows.
-fn method_name(method: &str) -> Cow<'static, str> {
-    match crate::protocol::methods::known(method) {
-        Some(known) => Cow::Borrowed(known),
+fn method_name(method: &str, known: Option<Method>) -> Cow<'static, str> {
+    match known {
+        Some(known) => Cow::Borrowed(known.name()),
         None => Cow::Owned(method.chars().take(128).collect()),
     }
 }

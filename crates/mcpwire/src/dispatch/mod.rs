@@ -1,10 +1,11 @@
 //! The dispatch layer: revision selection per message, routing, sessions, and connections.
 //!
-//! Bottom to top: [`exchange`] (what a request is served with), [`envelope`] and [`errors`]
-//! (what answers look like), [`session`], [`era`], [`rounds`], [`watched`], [`authorize`] (the
-//! one authorization decision), [`runner`] (running a handler), [`layered`] (through middleware, when the
-//! server has any), [`methods`] (one file per method
-//! family), [`reply`], then [`router`] on top, and [`connection`] (stdio and in-memory) above it.
+//! Bottom to top: [`table`] (one row per method: how the core treats it), [`handshake`] (what
+//! a 2025-11-25 handshake left), [`exchange`] (what a request is served with), [`envelope`] and
+//! [`errors`] (what answers look like), [`era`], [`rounds`], [`watched`], [`authorize`] (the
+//! one authorization decision), [`runner`] (running a handler), [`layered`] (through
+//! middleware, when the server has any), [`methods`] (one file per method family), [`reply`],
+//! then [`router`] on top, and [`connection`] (stdio and in-memory) above it.
 
 pub(crate) mod authorize;
 pub(crate) mod connection;
@@ -12,6 +13,7 @@ pub(crate) mod envelope;
 pub(crate) mod era;
 pub(crate) mod errors;
 pub(crate) mod exchange;
+pub(crate) mod handshake;
 pub(crate) mod in_flight;
 pub(crate) mod layered;
 pub(crate) mod methods;
@@ -19,7 +21,7 @@ pub(crate) mod reply;
 pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod runner;
-pub(crate) mod session;
+pub(crate) mod table;
 #[cfg(feature = "otel")]
 pub(crate) mod unlayered;
 pub(crate) mod watched;

@@ -1,7 +1,7 @@
 //! Routes one request to its method and writes the response line. The top of the dispatch
 //! layer: nothing below imports it.
 
-use super::envelope::{self, Kind};
+use super::envelope;
 use super::era::{Served, classify};
 use super::exchange::{Exchange, parse};
 use super::layered::Around;
@@ -9,10 +9,13 @@ use super::methods::lists::{Listed, list};
 use super::methods::{completion, lifecycle, listen, prompts, resources, tasks, tools};
 use super::reply::{Reply, reply};
 use super::runner::request_context;
+use super::table::row;
+use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::logging::SetLevelParams;
-use crate::protocol::{Era, ErrorObject, tasks as task_methods};
-use crate::server::cache::CacheHint;
+use crate::protocol::methods::{INITIALIZE, Method};
+use crate::protocol::result_kind::ResultKind;
+use crate::protocol::{Era, ErrorObject};
 use serde_json::value::RawValue;
 use std::future::Future;
 
@@ -23,7 +26,7 @@ pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
 
 /// Handles `request` and returns the response line with its error code.
 pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
-    let served = (request.method != "initialize")
+    let served = (request.method != INITIALIZE)
         .then(|| classify(request.params.as_deref(), &exchange.session));
     answer(exchange, request, served).await
 }
@@ -32,7 +35,7 @@ pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
 /// response line with its error code: [`respond`] without reading `_meta` again.
 #[cfg(feature = "http")]
 pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served: Served) -> Reply {
-    debug_assert_ne!(request.method, "initialize");
+    debug_assert_ne!(request.method, INITIALIZE);
     answer(exchange, request, Some(Ok(served))).await
 }
 
@@ -83,20 +86,6 @@ async fn answer_untraced(
     reply(&id, outcome, exchange.grant.as_deref())
 }
 
-/// The methods whose handlers may need scopes: they report a header mismatch after their scope
-/// decision ([`authorize::admit`](super::authorize::admit)); every other method reports it
-/// before anything runs.
-fn decides_scopes(method: &str) -> bool {
-    matches!(
-        method,
-        "tools/call"
-            | "prompts/get"
-            | "resources/read"
-            | "completion/complete"
-            | "resources/subscribe"
-    )
-}
-
 async fn route(
     exchange: &Exchange,
     id: &RequestId,
@@ -104,15 +93,17 @@ async fn route(
     params: Option<Box<RawValue>>,
     served: Served,
 ) -> Result<String, ErrorObject> {
+    let known = Method::of(method);
+    // A method whose handler may need scopes reports a mismatch after its scope decision.
     if let Some(mismatch) = &exchange.mismatch
-        && !decides_scopes(method)
+        && !known.is_some_and(|known| row(known).needs_scopes)
     {
         return Err(mismatch.clone());
     }
-    let around = Around::new(exchange, (id, served.era), method, || {
+    let around = Around::new(exchange, (id, served.era), (method, known), || {
         request_context(exchange, id, served.clone())
     });
-    method_of(exchange, id, (method, params), served, around).await
+    method_of(exchange, id, (method, known, params), served, around).await
 }
 
 /// Serves the request with its method's file: the scope decision first (for the methods that
@@ -121,7 +112,7 @@ async fn route(
 async fn method_of(
     exchange: &Exchange,
     id: &RequestId,
-    (method, params): (&str, Option<Box<RawValue>>),
+    (method, known, params): (&str, Option<Method>, Option<Box<RawValue>>),
     served: Served,
     around: Around<'_>,
 ) -> Result<String, ErrorObject> {
@@ -129,45 +120,57 @@ async fn method_of(
     let era = served.era;
     let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
     let principal = exchange.principal.as_deref();
-    let listed = Kind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
+    let listed =
+        ResultKind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
     // Each method's work is a future the layers start, so a layer runs before it.
     let list_of = |what| {
         let params = params.as_deref();
         async move { list(exchange, what, params, |page| respond(page, listed)) }
     };
-    let answered = |(json, kind): (String, Kind)| respond(&json, kind);
-    match (method, era) {
-        ("tools/call", _) if core.offers_tools() => {
+    let answered = |(json, kind): (String, ResultKind)| respond(&json, kind);
+    match (known, era) {
+        (Some(Method::ToolsCall), _) if core.offers_tools() => {
             let params = parse(params.as_deref())?;
             tools::call_tool(exchange, id, params, served)
                 .await
                 .map(answered)
         }
-        ("prompts/get", _) if core.offers_prompts() => {
+        (Some(Method::PromptsGet), _) if core.offers_prompts() => {
             let params = parse(params.as_deref())?;
             prompts::get_prompt(exchange, id, params, served)
                 .await
                 .map(answered)
         }
-        ("resources/read", _) if core.offers_resources() => {
+        (Some(Method::ResourcesRead), _) if core.offers_resources() => {
             let params = parse(params.as_deref())?;
             resources::read_resource(exchange, id, params, served)
                 .await
                 .map(answered)
         }
-        ("tools/list", _) if core.offers_tools() => around.run(None, list_of(Listed::Tools)).await,
-        ("prompts/list", _) if core.offers_prompts() => {
+        (Some(Method::ToolsList), _) if core.offers_tools() => {
+            around.run(None, list_of(Listed::Tools)).await
+        }
+        (Some(Method::PromptsList), _) if core.offers_prompts() => {
             around.run(None, list_of(Listed::Prompts)).await
         }
-        ("resources/list", _) if core.offers_resources() => {
+        (Some(Method::ResourcesList), _) if core.offers_resources() => {
             around.run(None, list_of(Listed::Resources)).await
         }
-        ("resources/templates/list", _) if core.offers_resources() => {
+        (Some(Method::ResourcesTemplatesList), _) if core.offers_resources() => {
             around.run(None, list_of(Listed::ResourceTemplates)).await
         }
         // The other methods are rarer, and their futures larger: boxed, so that the calls and
         // lists above move and keep a smaller future.
-        _ => Box::pin(rest_of(exchange, id, (method, params), served, around)).await,
+        _ => {
+            Box::pin(rest_of(
+                exchange,
+                id,
+                (method, known, params),
+                served,
+                around,
+            ))
+            .await
+        }
     }
 }
 
@@ -176,18 +179,19 @@ async fn method_of(
 async fn rest_of(
     exchange: &Exchange,
     id: &RequestId,
-    (method, params): (&str, Option<Box<RawValue>>),
+    (method, known, params): (&str, Option<Method>, Option<Box<RawValue>>),
     served: Served,
     around: Around<'_>,
 ) -> Result<String, ErrorObject> {
     let core = &exchange.core;
     let era = served.era;
     let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
-    let answered = |(json, kind): (String, Kind)| respond(&json, kind);
-    let done =
-        |json: fn(&Exchange) -> String| async move { Ok(respond(&json(exchange), Kind::Complete)) };
-    match (method, era) {
-        ("completion/complete", _) if core.completer.is_some() => {
+    let answered = |(json, kind): (String, ResultKind)| respond(&json, kind);
+    let done = |json: fn(&Exchange) -> String| async move {
+        Ok(respond(&json(exchange), ResultKind::Complete))
+    };
+    match (known, era) {
+        (Some(Method::CompletionComplete), _) if core.completer.is_some() => {
             let params = parse(params.as_deref())?;
             completion::admit(exchange, &params)?;
             let completing = completion::complete(exchange, id, params, served);
@@ -195,47 +199,47 @@ async fn rest_of(
                 .run(None, async { completing.await.map(answered) })
                 .await
         }
-        ("ping", Era::Legacy) => around.run(None, done(|_| "{}".to_owned())).await,
-        ("server/discover", Era::Modern) => around.run(None, done(lifecycle::discover)).await,
-        (task_methods::GET | task_methods::UPDATE | task_methods::CANCEL, Era::Modern)
+        (Some(Method::Ping), Era::Legacy) => around.run(None, done(|_| "{}".to_owned())).await,
+        (Some(Method::Discover), Era::Modern) => around.run(None, done(lifecycle::discover)).await,
+        (Some(Method::TasksGet | Method::TasksUpdate | Method::TasksCancel), Era::Modern)
             if core.tasks.is_some() =>
         {
             let request = tasks::admit(exchange, method, params.as_deref(), &served).await?;
             let serving = async {
                 let json = tasks::serve(exchange, request).await?;
-                Ok(respond(&json, Kind::Complete))
+                Ok(respond(&json, ResultKind::Complete))
             };
             around.run(None, serving).await
         }
-        ("subscriptions/listen", Era::Modern) => {
+        (Some(Method::SubscriptionsListen), Era::Modern) => {
             let params = parse(params.as_deref())?;
             let listening = listen::admit(exchange, params, &served).await?;
             around
                 .run(None, listen::listen(exchange, id, listening))
                 .await
         }
-        ("resources/subscribe", Era::Legacy) if core.offers_resources() => {
+        (Some(Method::ResourcesSubscribe), Era::Legacy) if core.offers_resources() => {
             let params = parse(params.as_deref())?;
             resources::admit_subscription(exchange, &params)?;
             let subscribing = async {
                 resources::subscribe(exchange, &params)?;
-                Ok(respond("{}", Kind::Complete))
+                Ok(respond("{}", ResultKind::Complete))
             };
             around.run(Some(&params.uri), subscribing).await
         }
-        ("resources/unsubscribe", Era::Legacy) if core.offers_resources() => {
+        (Some(Method::ResourcesUnsubscribe), Era::Legacy) if core.offers_resources() => {
             let params = parse(params.as_deref())?;
             let unsubscribing = async {
                 resources::unsubscribe(exchange, &params);
-                Ok(respond("{}", Kind::Complete))
+                Ok(respond("{}", ResultKind::Complete))
             };
             around.run(Some(&params.uri), unsubscribing).await
         }
-        ("logging/setLevel", Era::Legacy) => {
+        (Some(Method::LoggingSetLevel), Era::Legacy) => {
             let setting = async {
                 let params: SetLevelParams = parse(params.as_deref())?;
                 exchange.session.set_log_level(params.level);
-                Ok(respond("{}", Kind::Complete))
+                Ok(respond("{}", ResultKind::Complete))
             };
             around.run(None, setting).await
         }

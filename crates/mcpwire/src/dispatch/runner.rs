@@ -1,12 +1,13 @@
 //! Running a handler (a tool, a prompt, a resource; plainly or as a task): its `Context`, its
 //! round's inputs on 2026-07-28, a panic guard, and how it stopped, mapped onto the wire.
 
-use super::envelope::{Kind, Outcome};
+use super::envelope::MethodResult;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::rounds::{self, Target};
 use crate::context::{Context, RequestScope};
 use crate::error::ToolError;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
@@ -140,12 +141,11 @@ pub(crate) async fn caught<T>(future: impl Future<Output = T>, what: &'static st
 }
 
 /// A protocol error, or the `input_required` result of a 2026-07-28 round.
-pub(crate) fn stopped(exchange: &Exchange, target: Target<'_>, stop: Stop) -> Outcome {
+pub(crate) fn stopped(exchange: &Exchange, target: Target<'_>, stop: Stop) -> MethodResult {
     match stop {
         Stop::Protocol(error) => Err(error),
-        Stop::InputRequired(input) => {
-            rounds::seal(&exchange.core, target, input).map(|line| (line, Kind::InputRequired))
-        }
+        Stop::InputRequired(input) => rounds::seal(&exchange.core, target, input)
+            .map(|line| (line, ResultKind::InputRequired)),
         Stop::Failed(_) | Stop::InvalidArguments(_) => unreachable!("handled by the caller"),
     }
 }

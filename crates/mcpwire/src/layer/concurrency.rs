@@ -4,6 +4,7 @@ use super::request::{McpFuture, McpRequest, McpService};
 use super::response::{McpResponse, Outcome, RefuseAs};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::TOOLS_CALL;
 use serde_json::json;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -151,7 +152,7 @@ impl Service<McpRequest> for ConcurrencyLimitService {
                 return Ok(McpResponse::refused(limit.refuse_as, error));
             };
             // A call that becomes a task holds its place until the task's body ends.
-            let kept = (request.method() == "tools/call")
+            let kept = (request.method() == TOOLS_CALL)
                 .then(|| request.kept.get_or_insert_with(Default::default).clone());
             let response = inner.call_next(request).await?;
             if let Some(kept) = kept

@@ -71,4 +71,4 @@ pub use service::{FromFn, FromFnService, McpLayer, Next, from_fn};
 pub use timeout::{REQUEST_TIMED_OUT, Timeout, TimeoutService};
 
 pub(crate) use request::{Handed, Kept};
-pub(crate) use response::{Answer, ResultKind};
+pub(crate) use response::Answer;

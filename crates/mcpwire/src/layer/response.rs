@@ -1,8 +1,8 @@
 //! [`McpResponse`]: how a request ended, as a layer sees it (and how a layer refuses one).
 
 use crate::protocol::jsonrpc::code;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{CallToolResult, ErrorObject};
-use crate::server::cache::CacheHint;
 
 /// How a request's handling ended: a result, or a JSON-RPC error. A layer reads it on the way
 /// back ([`McpResponse::outcome`]), or makes one to refuse a request
@@ -45,15 +45,6 @@ pub(crate) enum Answer {
     /// A layer's refusal as a tool's `isError` result with the error's message; this JSON-RPC
     /// error on other methods.
     Refused(ErrorObject),
-}
-
-/// What kind of result it is, for the 2026-07-28 envelope.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ResultKind {
-    Complete,
-    Cacheable(CacheHint),
-    InputRequired,
-    Task,
 }
 
 /// How a request ended, as [`McpResponse::outcome`] tells it.

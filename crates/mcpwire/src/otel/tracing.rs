@@ -2,6 +2,7 @@
 //! `mcp.server.operation.duration` measurement.
 
 use crate::layer::{McpFuture, McpRequest, McpResponse, McpService, Outcome};
+use crate::protocol::methods::{PROMPTS_GET, RESOURCES_READ, TOOLS_CALL};
 use crate::protocol::{Era, RequestId};
 use crate::wire::trace::{self, DURATION_BUCKETS, MAX_REQUEST_ID_BYTES, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
@@ -272,7 +273,7 @@ impl Service<McpRequest> for TracingService {
         {
             attributes.push(KeyValue::new(key::SESSION_ID, session_attribute(session)));
         }
-        if let Some(uri) = target.filter(|_| method == "resources/read") {
+        if let Some(uri) = target.filter(|_| method == RESOURCES_READ) {
             attributes.push(KeyValue::new(
                 key::RESOURCE_URI,
                 trace::bounded(uri, MAX_URI_BYTES),
@@ -285,8 +286,8 @@ impl Service<McpRequest> for TracingService {
             && let Some(arguments) = request.arguments()
         {
             let name = match method {
-                "tools/call" => Some("gen_ai.tool.call.arguments"),
-                "prompts/get" => Some("mcpwire.prompt.arguments"),
+                TOOLS_CALL => Some("gen_ai.tool.call.arguments"),
+                PROMPTS_GET => Some("mcpwire.prompt.arguments"),
                 _ => None,
             };
             if let Some(name) = name {

@@ -24,6 +24,7 @@
 // the other's share is unused, which is not a defect; with both, every item must be used.
 #![cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 
+pub(crate) mod cache_hint;
 pub(crate) mod cancelled;
 pub(crate) mod capabilities;
 pub(crate) mod completion;
@@ -40,12 +41,12 @@ pub(crate) mod lifecycle;
 pub(crate) mod list_changed;
 pub(crate) mod logging;
 pub(crate) mod meta;
-#[cfg(feature = "server")]
 pub(crate) mod methods;
 mod pagination;
 pub(crate) mod progress;
 pub(crate) mod prompts;
 pub(crate) mod resources;
+pub(crate) mod result_kind;
 pub(crate) mod roots;
 pub(crate) mod sampling;
 pub(crate) mod subscriptions;

@@ -9,18 +9,18 @@ use crate::error::ToolError;
 ///
 /// ```
 /// use mcpwire::ToolError;
-/// use mcpwire::resolve::Outcome;
+/// use mcpwire::resolve::Resolution;
 ///
-/// fn lookup(title: &str) -> Outcome<u32> {
+/// fn lookup(title: &str) -> Resolution<u32> {
 ///     match title {
-///         "Dune" => Outcome::Ready(7),
-///         _ => Outcome::Failed(ToolError::new(format!("unknown title {title:?}"))),
+///         "Dune" => Resolution::Ready(7),
+///         _ => Resolution::Failed(ToolError::new(format!("unknown title {title:?}"))),
 ///     }
 /// }
-/// assert!(matches!(lookup("Dune"), Outcome::Ready(7)));
-/// assert!(matches!(lookup("Dun"), Outcome::Failed(e) if e.message() == r#"unknown title "Dun""#));
+/// assert!(matches!(lookup("Dune"), Resolution::Ready(7)));
+/// assert!(matches!(lookup("Dun"), Resolution::Failed(e) if e.message() == r#"unknown title "Dun""#));
 /// ```
-pub enum Outcome<V> {
+pub enum Resolution<V> {
     /// A value for the consumers.
     Ready(V),
     /// A failure: the call ends with an `isError` result.
@@ -29,22 +29,27 @@ pub enum Outcome<V> {
     Ask(Question),
 }
 
-impl<V> Outcome<V> {
+/// The former name of [`Resolution`] (one `Outcome` is left: how a request ended, as
+/// [`layer::Outcome`](crate::layer::Outcome) tells a layer).
+#[deprecated(since = "0.1.0", note = "renamed to `Resolution`")]
+pub type Outcome<V> = Resolution<V>;
+
+impl<V> Resolution<V> {
     /// Converts the value, keeping failures and questions.
     ///
     /// # Examples
     ///
     /// ```
-    /// use mcpwire::resolve::Outcome;
+    /// use mcpwire::resolve::Resolution;
     ///
-    /// let copies: Outcome<u32> = Outcome::Ready(7);
-    /// assert!(matches!(copies.map(|n| n > 0), Outcome::Ready(true)));
+    /// let copies: Resolution<u32> = Resolution::Ready(7);
+    /// assert!(matches!(copies.map(|n| n > 0), Resolution::Ready(true)));
     /// ```
-    pub fn map<W>(self, f: impl FnOnce(V) -> W) -> Outcome<W> {
+    pub fn map<W>(self, f: impl FnOnce(V) -> W) -> Resolution<W> {
         match self {
-            Outcome::Ready(value) => Outcome::Ready(f(value)),
-            Outcome::Failed(error) => Outcome::Failed(error),
-            Outcome::Ask(question) => Outcome::Ask(question),
+            Resolution::Ready(value) => Resolution::Ready(f(value)),
+            Resolution::Failed(error) => Resolution::Failed(error),
+            Resolution::Ask(question) => Resolution::Ask(question),
         }
     }
 }
@@ -57,17 +62,17 @@ impl<V> Outcome<V> {
 ///
 /// ```
 /// use mcpwire::prelude::*;
-/// use mcpwire::resolve::{IntoResolution, Outcome};
+/// use mcpwire::resolve::{IntoResolution, Resolution};
 ///
 /// /// A lookup that may find nothing; consumers get the `u32`.
 /// struct Found(Option<u32>);
 ///
 /// impl IntoResolution for Found {
 ///     type Value = u32;
-///     fn into_resolution(self) -> Outcome<u32> {
+///     fn into_resolution(self) -> Resolution<u32> {
 ///         match self.0 {
-///             Some(copies) => Outcome::Ready(copies),
-///             None => Outcome::Failed(ToolError::new("no such book")),
+///             Some(copies) => Resolution::Ready(copies),
+///             None => Resolution::Failed(ToolError::new("no such book")),
 ///         }
 ///     }
 /// }
@@ -96,13 +101,13 @@ pub trait IntoResolution: Send + 'static {
     /// # Examples
     ///
     /// ```
-    /// use mcpwire::resolve::{IntoResolution, Outcome};
+    /// use mcpwire::resolve::{IntoResolution, Resolution};
     ///
-    /// assert!(matches!(Ok::<u32, String>(3).into_resolution(), Outcome::Ready(3)));
+    /// assert!(matches!(Ok::<u32, String>(3).into_resolution(), Resolution::Ready(3)));
     /// let failed = Err::<u32, _>("database down").into_resolution();
-    /// assert!(matches!(failed, Outcome::Failed(e) if e.message() == "database down"));
+    /// assert!(matches!(failed, Resolution::Failed(e) if e.message() == "database down"));
     /// ```
-    fn into_resolution(self) -> Outcome<Self::Value>;
+    fn into_resolution(self) -> Resolution<Self::Value>;
 
     /// Checked once, when a tool using the resolver is registered (e.g. an elicitation form
     /// must render as a flat schema). The error says what is wrong.
@@ -132,8 +137,8 @@ pub struct Ready<T>(pub T);
 impl<T: Send + Sync + 'static> IntoResolution for Ready<T> {
     type Value = T;
 
-    fn into_resolution(self) -> Outcome<T> {
-        Outcome::Ready(self.0)
+    fn into_resolution(self) -> Resolution<T> {
+        Resolution::Ready(self.0)
     }
 }
 
@@ -144,10 +149,10 @@ where
 {
     type Value = T;
 
-    fn into_resolution(self) -> Outcome<T> {
+    fn into_resolution(self) -> Resolution<T> {
         match self {
-            Ok(value) => Outcome::Ready(value),
-            Err(error) => Outcome::Failed(ToolError::new(error.to_string())),
+            Ok(value) => Resolution::Ready(value),
+            Err(error) => Resolution::Failed(ToolError::new(error.to_string())),
         }
     }
 }

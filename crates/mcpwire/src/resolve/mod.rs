@@ -46,7 +46,9 @@ pub(crate) mod run;
 
 pub use from_request::FromRequest;
 pub use from_resolved::FromResolved;
-pub use into_resolution::{IntoResolution, Outcome};
+#[allow(deprecated)]
+pub use into_resolution::Outcome;
+pub use into_resolution::{IntoResolution, Resolution};
 pub use question::Question;
 pub use questions::{Elicit, ElicitUrl, ElicitationResult, ListRoots, Sample, UrlConsent};
 pub use resolver::Resolver;

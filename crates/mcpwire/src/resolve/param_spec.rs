@@ -3,7 +3,7 @@
 
 use super::from_request::FromRequest;
 use super::inputs::ResolverInputs;
-use super::into_resolution::Outcome;
+use super::into_resolution::Resolution;
 use super::resolved_value::ResolvedValue;
 use std::any::TypeId;
 use std::future::Future;
@@ -11,7 +11,7 @@ use std::pin::Pin;
 
 /// What running a resolver's body produced.
 #[doc(hidden)]
-pub type ResolverOutcome = Outcome<ResolvedValue>;
+pub type ResolverOutcome = Resolution<ResolvedValue>;
 
 /// The future a resolver's body runs as.
 #[doc(hidden)]

@@ -101,13 +101,13 @@ impl AnswerError {
 /// # Examples
 ///
 /// ```
-/// use mcpwire::resolve::{ElicitUrl, IntoResolution, Outcome};
+/// use mcpwire::resolve::{ElicitUrl, IntoResolution, Resolution};
 ///
 /// // A question comes from a question kind; a custom return type can pass it on.
 /// let outcome = ElicitUrl::ask("Sign in.", "https://example.com/login").into_resolution();
-/// let Outcome::Ask(question) = outcome else { panic!("a question") };
-/// let passed_on: Outcome<u32> = Outcome::Ask(question);
-/// assert!(matches!(passed_on, Outcome::Ask(_)));
+/// let Resolution::Ask(question) = outcome else { panic!("a question") };
+/// let passed_on: Resolution<u32> = Resolution::Ask(question);
+/// assert!(matches!(passed_on, Resolution::Ask(_)));
 /// ```
 pub struct Question {
     pub(crate) capability: Capability,

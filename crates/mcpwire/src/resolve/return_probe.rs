@@ -3,7 +3,7 @@
 //! `ListRoots`) resolves itself; any other type is a plain value. The `#[resolver]` macro
 //! picks between the two with method resolution (autoref), never by the type's name.
 
-use super::into_resolution::{IntoResolution, Outcome, Ready};
+use super::into_resolution::{IntoResolution, Ready, Resolution};
 use super::resolved_value::ResolvedValue;
 use std::any::TypeId;
 use std::marker::PhantomData;
@@ -45,7 +45,7 @@ pub trait ViaIntoResolution {
         std::any::type_name::<Self::Value>()
     }
     /// The outcome of one run that returned `value`, its value shared with the consumers.
-    fn outcome(&self, value: Self::Return) -> Outcome<ResolvedValue>;
+    fn outcome(&self, value: Self::Return) -> Resolution<ResolvedValue>;
     /// The registration-time check of what the resolver may ask.
     fn prepare(&self) -> fn() -> Result<(), String>;
 }
@@ -54,7 +54,7 @@ impl<R: IntoResolution> ViaIntoResolution for &ReturnProbe<R> {
     type Return = R;
     type Value = R::Value;
 
-    fn outcome(&self, value: R) -> Outcome<ResolvedValue> {
+    fn outcome(&self, value: R) -> Resolution<ResolvedValue> {
         value.into_resolution().map(shared)
     }
 
@@ -116,7 +116,7 @@ pub trait ViaPlainValue<R> {
         std::any::type_name::<R>()
     }
     /// The outcome of one run that returned `value`, shared with the consumers.
-    fn outcome(&self, value: R) -> Outcome<ResolvedValue>
+    fn outcome(&self, value: R) -> Resolution<ResolvedValue>
     where
         R: ResolverValue,
     {
@@ -154,6 +154,6 @@ mod tests {
         let plain = (&&ReturnProbe::<String>::new()).value_type_id();
         assert_eq!(plain, TypeId::of::<String>());
         let failed = (&&ReturnProbe::<Fallible<u32>>::new()).outcome(Err(ToolError::new("no")));
-        assert!(matches!(failed, Outcome::Failed(_)));
+        assert!(matches!(failed, Resolution::Failed(_)));
     }
 }

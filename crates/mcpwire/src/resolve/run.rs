@@ -5,7 +5,7 @@
 
 use super::from_resolved::{ConsumerCheck, FromResolved};
 use super::inputs::{ArgumentSource, ResolverInputs, read_value};
-use super::into_resolution::Outcome;
+use super::into_resolution::Resolution;
 use super::param_spec::ResolverOutcome;
 use super::plan::{PlanNode, ToolPlan};
 use super::question::Question;
@@ -209,14 +209,14 @@ fn start(
                     panic = panic_message(&panic),
                     "resolver panicked"
                 );
-                Outcome::Failed(ToolError::new(format!("resolver '{name}' panicked")))
+                Resolution::Failed(ToolError::new(format!("resolver '{name}' panicked")))
             }
         };
         let outcome = match outcome {
-            Outcome::Ready(value) => NodeOutcome::Value(value),
-            Outcome::Failed(error) => NodeOutcome::Stop(Stop::from(error)),
-            Outcome::Ask(question) if context.era() == Era::Modern => NodeOutcome::Ask(question),
-            Outcome::Ask(question) => match ask_now(&context, name, question).await {
+            Resolution::Ready(value) => NodeOutcome::Value(value),
+            Resolution::Failed(error) => NodeOutcome::Stop(Stop::from(error)),
+            Resolution::Ask(question) if context.era() == Era::Modern => NodeOutcome::Ask(question),
+            Resolution::Ask(question) => match ask_now(&context, name, question).await {
                 Ok(value) => NodeOutcome::Value(value),
                 Err(stop) => NodeOutcome::Stop(stop),
             },

@@ -21,7 +21,6 @@
 //! ```
 
 mod builder;
-pub(crate) mod cache;
 mod catalog;
 mod completer;
 pub(crate) mod completion;

@@ -1,9 +1,9 @@
 //! Resources: what `#[resource]` declares and what a resource may return.
 
-use super::cache::CacheHint;
 use super::handler::{HandlerCall, HandlerFuture};
 use super::unregistrable::{Never, Unregistrable};
 use crate::error::ToolError;
+use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::content::ResourceContents;
 use crate::protocol::lifecycle::CacheScope;
 use crate::resolve::ParamSpec;

@@ -10,6 +10,9 @@
 // A client-only build uses the injecting half.
 #![cfg_attr(not(feature = "server"), allow(dead_code))]
 
+use crate::protocol::methods::{
+    PROMPTS_GET, RESOURCES_READ, RESOURCES_SUBSCRIBE, RESOURCES_UNSUBSCRIBE, TOOLS_CALL,
+};
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
 use opentelemetry::trace::{SpanKind, TraceContextExt, Tracer};
 use opentelemetry::{Context as OtelContext, InstrumentationScope, KeyValue, global};
@@ -202,7 +205,7 @@ pub(crate) fn inject_into_params(cx: &OtelContext, params: &mut Value) {
 /// the prompt's name (a resource URI is left out: it is the high-cardinality kind).
 pub(crate) fn span_name(method: &str, target: Option<&str>) -> Cow<'static, str> {
     match (method, target) {
-        ("tools/call" | "prompts/get", Some(target)) => Cow::Owned(format!("{method} {target}")),
+        (TOOLS_CALL | PROMPTS_GET, Some(target)) => Cow::Owned(format!("{method} {target}")),
         _ => Cow::Owned(method.to_owned()),
     }
 }
@@ -225,12 +228,12 @@ pub(crate) fn target_attributes(
 ) {
     let Some(target) = target else { return };
     match method {
-        "tools/call" => {
+        TOOLS_CALL => {
             into.push(KeyValue::new(key::TOOL_NAME, target.to_owned()));
             into.push(KeyValue::new(key::OPERATION_NAME, "execute_tool"));
         }
-        "prompts/get" => into.push(KeyValue::new(key::PROMPT_NAME, target.to_owned())),
-        "resources/read" | "resources/subscribe" | "resources/unsubscribe" if uri_too => into.push(
+        PROMPTS_GET => into.push(KeyValue::new(key::PROMPT_NAME, target.to_owned())),
+        RESOURCES_READ | RESOURCES_SUBSCRIBE | RESOURCES_UNSUBSCRIBE if uri_too => into.push(
             KeyValue::new(key::RESOURCE_URI, bounded(target, MAX_URI_BYTES)),
         ),
         _ => {}

@@ -246,13 +246,84 @@ impl Graph {
     }
 }
 
+impl Graph {
+    /// The groups of sibling modules that import each other in a loop, at every level of the
+    /// tree: for each module, its children (files and folders, each standing for everything
+    /// under it) as nodes, an edge where a file under one imports a file under another. Each
+    /// group names its members by their path under `src`.
+    pub fn module_circles(&self, src: &Path) -> Vec<Vec<String>> {
+        let parts: Vec<Vec<String>> = (0..self.files.len())
+            .map(|file| {
+                let name = self.name(file, src);
+                let mut parts: Vec<String> = name.split('/').map(str::to_owned).collect();
+                // `a/mod.rs` stands for the folder `a` itself.
+                if parts.last().is_some_and(|last| last == "mod.rs") {
+                    parts.pop();
+                }
+                parts
+            })
+            .collect();
+        let mut parents: BTreeSet<Vec<String>> = BTreeSet::new();
+        for file in &parts {
+            for depth in 0..file.len() {
+                parents.insert(file[..depth].to_vec());
+            }
+        }
+        let mut found = Vec::new();
+        for parent in parents {
+            // The child of `parent` a file lies under; `None` for the parent's own file or
+            // files elsewhere.
+            let child = |file: usize| -> Option<String> {
+                let path = &parts[file];
+                (path.len() > parent.len() && path[..parent.len()] == parent[..])
+                    .then(|| path[parent.len()].trim_end_matches(".rs").to_owned())
+            };
+            let mut children: Vec<String> = (0..self.files.len()).filter_map(child).collect();
+            children.sort();
+            children.dedup();
+            let index = |name: &str| children.binary_search_by(|c| c.as_str().cmp(name)).unwrap();
+            let mut edges: BTreeMap<usize, BTreeMap<usize, String>> = BTreeMap::new();
+            for (&from, targets) in &self.edges {
+                for (&to, via) in targets {
+                    if let (Some(a), Some(b)) = (child(from), child(to))
+                        && a != b
+                    {
+                        edges
+                            .entry(index(&a))
+                            .or_default()
+                            .entry(index(&b))
+                            .or_insert_with(|| via.clone());
+                    }
+                }
+            }
+            for component in tarjan(children.len(), &edges) {
+                if component.len() > 1 {
+                    let prefix = parent.iter().map(|p| format!("{p}/")).collect::<String>();
+                    found.push(
+                        component
+                            .iter()
+                            .map(|&c| format!("{prefix}{}", children[c]))
+                            .collect(),
+                    );
+                }
+            }
+        }
+        found
+    }
+}
+
 /// Whether an item exists only in tests (`#[cfg(test)]`).
-fn is_test_only(item: &syn::Item) -> bool {
+pub fn is_test_only(item: &syn::Item) -> bool {
     let attrs = match item {
         syn::Item::Mod(m) => &m.attrs,
         syn::Item::Fn(f) => &f.attrs,
         syn::Item::Use(u) => &u.attrs,
         syn::Item::Impl(i) => &i.attrs,
+        syn::Item::Const(c) => &c.attrs,
+        syn::Item::Static(s) => &s.attrs,
+        syn::Item::Struct(s) => &s.attrs,
+        syn::Item::Enum(e) => &e.attrs,
+        syn::Item::Macro(m) => &m.attrs,
         _ => return false,
     };
     attrs.iter().any(|attr| {
@@ -392,7 +463,7 @@ fn token_paths(tokens: TokenStream, found: &mut Vec<Vec<String>>) {
 }
 
 /// The library's source files (test-only files left out).
-fn sources(dir: &Path) -> Vec<PathBuf> {
+pub fn sources(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap()

@@ -1,7 +1,10 @@
 //! The floor plan, checked on the sources: no two library files import each other, directly or
-//! through others, and no file imports a file of a higher layer (`docs/architecture.md`).
+//! through others, nor two modules (in this crate or the macros crate); no file imports a file
+//! of a higher layer (`docs/architecture.md`); and no method name is written as a string outside
+//! `protocol/`, so a method is named in one place.
 
 mod graph;
+mod literals;
 
 use graph::Graph;
 use std::path::Path;
@@ -10,9 +13,59 @@ fn src() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// The macros crate's sources.
+fn macros_src() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mcpwire-macros/src")
+}
+
 #[test]
 fn no_library_file_imports_itself_through_others() {
+    file_circles(&src());
+}
+
+#[test]
+fn no_macros_file_imports_itself_through_others() {
+    file_circles(&macros_src());
+}
+
+#[test]
+fn no_module_imports_itself_through_others() {
+    for src in [src(), macros_src()] {
+        let circles = Graph::read(&src).module_circles(&src);
+        assert!(
+            circles.is_empty(),
+            "modules importing each other in a loop under {}:\n{}",
+            src.display(),
+            (circles.iter().map(|circle| circle.join(" <-> ")))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+}
+
+#[test]
+fn method_names_are_written_only_in_protocol() {
     let src = src();
+    let names = literals::method_names(&src);
+    for name in [
+        "tools/call",
+        "initialize",
+        "notifications/cancelled",
+        "tasks/get",
+    ] {
+        assert!(names.contains(name), "{name} is not among {names:?}");
+    }
+    let written = literals::written_outside_protocol(&src, &names);
+    assert!(
+        written.is_empty(),
+        "method names written outside protocol/ (use protocol::methods):\n{}",
+        written.join("\n")
+    );
+}
+
+/// Fails on any group of files under `src` that import each other in a loop.
+fn file_circles(src: &Path) {
+    let src = src.to_path_buf();
     let graph = Graph::read(&src);
     let circles = graph.circles();
     let mut report = String::new();
@@ -37,7 +90,7 @@ fn no_library_file_imports_itself_through_others() {
 /// layer or of a lower one. `lib.rs` only re-exports.
 const LAYERS: &[&[&str]] = &[
     &["lib"],
-    &["transport", "auth"],
+    &["transport"],
     &["dispatch", "client"],
     &["server", "tasks", "layer", "otel"],
     &["resolve"],

@@ -2,12 +2,13 @@
 //! answered by the server's completer.
 
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::runner::{caught, request_context};
 use crate::protocol::completion::CompleteParams;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::server::completion;
 
@@ -29,7 +30,7 @@ pub(crate) async fn complete(
     id: &RequestId,
     params: CompleteParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let Some(completer) = exchange.core.completer.as_ref() else {
         return Err(ErrorObject::new(code::METHOD_NOT_FOUND, "Method not found"));
     };
@@ -38,5 +39,5 @@ pub(crate) async fn complete(
     let answer = caught(completing, "the completer").await.ok_or_else(|| {
         ErrorObject::new(code::INTERNAL_ERROR, "Internal error: the completer failed")
     })?;
-    Ok((to_json(&answer), Kind::Complete))
+    Ok((to_json(&answer), ResultKind::Complete))
 }

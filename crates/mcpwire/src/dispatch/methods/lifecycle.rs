@@ -2,11 +2,11 @@
 
 use crate::dispatch::envelope::to_json;
 use crate::dispatch::exchange::{Exchange, parse};
-use crate::dispatch::session::Handshake;
+use crate::dispatch::handshake::Negotiated;
 use crate::protocol::ErrorObject;
+use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::lifecycle::{DiscoverResult, InitializeParams, InitializeResult};
 use crate::protocol::version::{all_supported, negotiate_legacy};
-use crate::server::cache::CacheHint;
 use serde_json::value::RawValue;
 use std::sync::{Arc, LazyLock};
 
@@ -19,7 +19,7 @@ pub(crate) fn initialize(
 ) -> Result<String, ErrorObject> {
     let params: InitializeParams = parse(params)?;
     let version = negotiate_legacy(&params.protocol_version);
-    exchange.session.set_handshake(Handshake {
+    exchange.session.set_handshake(Negotiated {
         protocol_version: Arc::from(version),
         capabilities: Arc::new(params.capabilities),
         client_info: Arc::new(params.client_info),

@@ -2,7 +2,7 @@
 
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -11,7 +11,9 @@ use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::PROMPTS_GET;
 use crate::protocol::prompts::GetPromptParams;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::Handler;
@@ -25,7 +27,7 @@ pub(crate) async fn get_prompt(
     id: &RequestId,
     params: GetPromptParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let Some(prompt) = exchange.core.snapshot().prompts.get(&params.name).cloned() else {
         return Err(errors::unknown("prompt", &params.name));
     };
@@ -48,7 +50,7 @@ pub(crate) async fn get_prompt(
     let name = prompt.definition.name;
     let context = request_context(exchange, id, served.clone());
     let request = HandlerRequest {
-        method: "prompts/get",
+        method: PROMPTS_GET,
         target: Cow::Borrowed(name),
         // Handed back with the request once the layers pass it on.
         arguments,
@@ -80,9 +82,9 @@ async fn render(
     (definition, handler): (&PromptDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
     context: Option<Context>,
-) -> Outcome {
+) -> MethodResult {
     let target = Target {
-        method: "prompts/get",
+        method: PROMPTS_GET,
         name: definition.name,
         arguments: arguments.as_deref(),
         principal: exchange.principal.as_deref(),
@@ -104,7 +106,7 @@ async fn render(
     )?;
     let outcome = run(definition.call, call, "the prompt").await;
     match outcome {
-        Ok(result) => Ok((to_json(&result), Kind::Complete)),
+        Ok(result) => Ok((to_json(&result), ResultKind::Complete)),
         Err(Stop::InvalidArguments(error)) => Err(ErrorObject::invalid_params(format!(
             "Invalid arguments for prompt {}: {error}",
             definition.name

@@ -3,7 +3,7 @@
 
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -12,13 +12,15 @@ use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::dispatch::watched;
 use crate::layer::service::HandlerKind;
+use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::RESOURCES_READ;
 use crate::protocol::resources::{
     ReadResourceParams, ReadResourceResult, SubscribeParams, UnsubscribeParams,
 };
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
-use crate::server::cache::CacheHint;
 use crate::server::handler::Handler;
 use crate::server::resource::ResourceDefinition;
 use std::borrow::Cow;
@@ -30,7 +32,7 @@ pub(crate) async fn read_resource(
     id: &RequestId,
     params: ReadResourceParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let era = served.era;
     let found = exchange
         .core
@@ -58,7 +60,7 @@ pub(crate) async fn read_resource(
     };
     let context = request_context(exchange, id, served.clone());
     let request = HandlerRequest {
-        method: "resources/read",
+        method: RESOURCES_READ,
         target: Cow::Owned(params.uri.clone()),
         // Handed back with the request once the layers pass it on.
         arguments,
@@ -90,10 +92,10 @@ async fn read(
     (definition, handler): (&ResourceDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
     context: Option<Context>,
-) -> Outcome {
+) -> MethodResult {
     let era = served.era;
     let target = Target {
-        method: "resources/read",
+        method: RESOURCES_READ,
         name: &params.uri,
         arguments: None,
         principal: exchange.principal.as_deref(),
@@ -126,7 +128,7 @@ async fn read(
     match outcome {
         Ok(contents) => Ok((
             to_json(&ReadResourceResult { contents }),
-            Kind::Cacheable(hint),
+            ResultKind::Cacheable(hint),
         )),
         Err(Stop::InvalidArguments(_)) => Err(errors::not_found(era, &params.uri)),
         Err(Stop::Failed(error)) => Err(ErrorObject::new(

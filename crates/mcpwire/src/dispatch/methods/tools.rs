@@ -4,7 +4,7 @@
 use super::tasks;
 use crate::context::Context;
 use crate::dispatch::authorize;
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
@@ -13,6 +13,8 @@ use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, start_in, stopped};
 use crate::layer::Kept;
 use crate::layer::service::{HandlerKind, Layered, Reached};
+use crate::protocol::methods::TOOLS_CALL;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, RequestId};
@@ -29,7 +31,7 @@ pub(crate) async fn call_tool(
     id: &RequestId,
     mut params: CallToolParams,
     served: Served,
-) -> Outcome {
+) -> MethodResult {
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(errors::unknown("tool", &params.name));
     };
@@ -51,7 +53,7 @@ pub(crate) async fn call_tool(
             false => (request_context(exchange, id, served), None),
         };
     let request = HandlerRequest {
-        method: "tools/call",
+        method: TOOLS_CALL,
         target: Cow::Borrowed(name),
         retried: params.request_state.is_some() || params.input_responses.is_some(),
         // Handed back with the request once the layers pass it on.
@@ -61,7 +63,7 @@ pub(crate) async fn call_tool(
     };
     let mut stack = Layered::start(layers.server(), layered::mcp_request(exchange, request));
     let (arguments, context, kept) = match stack.reach().await {
-        Reached::Answered(answered) => return layered::outcome("tools/call", answered),
+        Reached::Answered(answered) => return layered::method_result(TOOLS_CALL, answered),
         Reached::Handler(handed) => (handed.arguments, handed.context, handed.kept),
     };
     params.arguments = arguments;
@@ -72,7 +74,7 @@ pub(crate) async fn call_tool(
         }
     }));
     let answered = stack.finish(running, layered::response).await;
-    layered::outcome("tools/call", answered)
+    layered::method_result(TOOLS_CALL, answered)
 }
 
 /// Runs an admitted tool; the outcome, and whether it is an `isError` result. `kept` is what
@@ -85,7 +87,7 @@ async fn run_tool(
     tool: Arc<RegisteredTool>,
     context: Option<Context>,
     kept: Option<Kept>,
-) -> (Outcome, bool) {
+) -> (MethodResult, bool) {
     if served.era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
         if tasks::negotiated(&served) {
             let created = tasks::call_tool(exchange, id, params, served, tool, kept).await;
@@ -117,9 +119,9 @@ async fn run_plain(
     params: CallToolParams,
     tool: Arc<RegisteredTool>,
     scope: Scope,
-) -> (Outcome, bool) {
+) -> (MethodResult, bool) {
     let target = Target {
-        method: "tools/call",
+        method: TOOLS_CALL,
         name: tool.definition.name,
         arguments: params.arguments.as_deref(),
         principal: exchange.principal.as_deref(),
@@ -147,11 +149,12 @@ async fn run_plain(
     match outcome {
         Ok(result) => {
             let failed = result.is_error == Some(true);
-            (Ok((to_json(&result), Kind::Complete)), failed)
+            (Ok((to_json(&result), ResultKind::Complete)), failed)
         }
-        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
-            (Ok((to_json(&failure(name, &error)), Kind::Complete)), true)
-        }
+        Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => (
+            Ok((to_json(&failure(name, &error)), ResultKind::Complete)),
+            true,
+        ),
         Err(stop) => (stopped(exchange, target, stop), false),
     }
 }

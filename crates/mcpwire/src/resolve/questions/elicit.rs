@@ -3,8 +3,9 @@
 use super::form::form_of;
 use crate::error::ToolError;
 use crate::protocol::elicitation::{ElicitAction, ElicitResult};
+use crate::protocol::methods::ELICITATION_CREATE;
 use crate::resolve::from_resolved::FromResolved;
-use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::resolve::into_resolution::{IntoResolution, Resolution};
 use crate::resolve::question::{AnswerError, Capability, Question};
 use crate::resolve::resolved_value::ResolvedValue;
 use schemars::JsonSchema;
@@ -107,19 +108,19 @@ impl<M: JsonSchema + DeserializeOwned + Clone + Send + Sync + 'static> IntoResol
 {
     type Value = ElicitationResult<M>;
 
-    fn into_resolution(self) -> Outcome<ElicitationResult<M>> {
+    fn into_resolution(self) -> Resolution<ElicitationResult<M>> {
         match self {
-            Elicit::Ready(value) => Outcome::Ready(ElicitationResult::Accept(value)),
+            Elicit::Ready(value) => Resolution::Ready(ElicitationResult::Accept(value)),
             Elicit::Ask(message) => match form_of::<M>() {
-                Ok(form) => Outcome::Ask(Question::new(
+                Ok(form) => Resolution::Ask(Question::new(
                     Capability::ElicitationForm,
-                    "elicitation/create",
+                    ELICITATION_CREATE,
                     Some(
                         json!({"mode": "form", "message": message, "requestedSchema": form.schema}),
                     ),
                     decode::<M>,
                 )),
-                Err(error) => Outcome::Failed(ToolError::new(error)),
+                Err(error) => Resolution::Failed(ToolError::new(error)),
             },
         }
     }

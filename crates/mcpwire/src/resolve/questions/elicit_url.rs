@@ -2,7 +2,8 @@
 //! consent), needing the client's URL-mode elicitation.
 
 use crate::protocol::elicitation::{ElicitAction, ElicitResult};
-use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::protocol::methods::ELICITATION_CREATE;
+use crate::resolve::into_resolution::{IntoResolution, Resolution};
 use crate::resolve::question::{AnswerError, Capability, Question};
 use crate::resolve::resolved_value::ResolvedValue;
 use serde_json::{Value, json};
@@ -124,15 +125,15 @@ pub enum UrlConsent {
 impl IntoResolution for ElicitUrl {
     type Value = UrlConsent;
 
-    fn into_resolution(self) -> Outcome<UrlConsent> {
+    fn into_resolution(self) -> Resolution<UrlConsent> {
         match self {
-            ElicitUrl::Done => Outcome::Ready(UrlConsent::NotNeeded),
+            ElicitUrl::Done => Resolution::Ready(UrlConsent::NotNeeded),
             ElicitUrl::Ask { message, url, id } => {
                 let id = id.unwrap_or_else(crate::request_state::new_call_id);
-                Outcome::Ask(
+                Resolution::Ask(
                     Question::new(
                         Capability::ElicitationUrl,
-                        "elicitation/create",
+                        ELICITATION_CREATE,
                         Some(json!({"mode": "url", "message": message, "url": url})),
                         decode,
                     )

@@ -1,7 +1,8 @@
 //! `ListRoots`: a resolver asks for the client's roots (`roots/list`).
 
+use crate::protocol::methods::ROOTS_LIST;
 use crate::protocol::roots::ListRootsResult;
-use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::resolve::into_resolution::{IntoResolution, Resolution};
 use crate::resolve::question::{AnswerError, Capability, Question};
 use crate::resolve::resolved_value::ResolvedValue;
 use serde_json::Value;
@@ -36,8 +37,8 @@ pub struct ListRoots;
 impl IntoResolution for ListRoots {
     type Value = ListRootsResult;
 
-    fn into_resolution(self) -> Outcome<ListRootsResult> {
-        Outcome::Ask(Question::new(Capability::Roots, "roots/list", None, decode))
+    fn into_resolution(self) -> Resolution<ListRootsResult> {
+        Resolution::Ask(Question::new(Capability::Roots, ROOTS_LIST, None, decode))
     }
 }
 

@@ -1,7 +1,8 @@
 //! `Sample`: a resolver asks the client's LLM (`sampling/createMessage`).
 
+use crate::protocol::methods::SAMPLING_CREATE_MESSAGE;
 use crate::protocol::sampling::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
-use crate::resolve::into_resolution::{IntoResolution, Outcome};
+use crate::resolve::into_resolution::{IntoResolution, Resolution};
 use crate::resolve::question::{AnswerError, Capability, Question};
 use crate::resolve::resolved_value::ResolvedValue;
 use serde_json::Value;
@@ -86,7 +87,7 @@ impl Sample {
 impl IntoResolution for Sample {
     type Value = CreateMessageResult;
 
-    fn into_resolution(self) -> Outcome<CreateMessageResult> {
+    fn into_resolution(self) -> Resolution<CreateMessageResult> {
         let params = self.0;
         let capability = if params.tools.is_some() || params.tool_choice.is_some() {
             Capability::SamplingTools
@@ -94,9 +95,9 @@ impl IntoResolution for Sample {
             Capability::Sampling
         };
         let params = serde_json::to_value(&params).expect("sampling params serialize");
-        Outcome::Ask(Question::new(
+        Resolution::Ask(Question::new(
             capability,
-            "sampling/createMessage",
+            SAMPLING_CREATE_MESSAGE,
             Some(params),
             decode,
         ))

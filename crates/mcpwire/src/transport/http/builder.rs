@@ -46,7 +46,7 @@ pub struct HttpServer {
     /// A [`HttpServer::trusted_proxies`] entry that is no address or network (start-up fails).
     bad_proxy: Option<String>,
     #[cfg(all(feature = "auth", feature = "http"))]
-    authorization: Option<Arc<crate::auth::Authorization>>,
+    authorization: Option<Arc<super::auth::Authorization>>,
 }
 
 impl McpServer {
@@ -544,7 +544,7 @@ impl HttpServer {
     /// ```
     #[cfg(all(feature = "auth", feature = "http"))]
     #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
-    pub fn authorization(mut self, authorization: crate::auth::Authorization) -> Self {
+    pub fn authorization(mut self, authorization: super::auth::Authorization) -> Self {
         self.authorization = Some(Arc::new(authorization));
         self
     }
@@ -612,7 +612,7 @@ impl HttpServer {
 /// What stands in front of the endpoint: its authorization, when there is one.
 struct Guard {
     #[cfg(all(feature = "auth", feature = "http"))]
-    authorization: Option<Arc<crate::auth::Authorization>>,
+    authorization: Option<Arc<super::auth::Authorization>>,
 }
 
 impl Guard {
@@ -620,7 +620,7 @@ impl Guard {
     fn apply(self, app: Router, core: Arc<crate::server::core::ServerCore>) -> Router {
         #[cfg(all(feature = "auth", feature = "http"))]
         if let Some(authorization) = self.authorization {
-            return crate::auth::protect(app, authorization, core);
+            return super::auth::protect(app, authorization, core);
         }
         let _ = core;
         app

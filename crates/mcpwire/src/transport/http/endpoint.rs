@@ -5,7 +5,7 @@ use super::fleet::Fleet;
 use super::origin::HostPolicy;
 use super::proxies::TrustedProxies;
 use super::sessions::{SessionLimits, Sessions};
-use crate::dispatch::session::Session;
+use crate::dispatch::handshake::Handshake;
 use crate::server::core::ServerCore;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,7 +16,7 @@ pub(super) struct Endpoint {
     pub(super) core: Arc<ServerCore>,
     pub(super) sessions: Sessions,
     /// The session of stateless (2026-07-28) requests: never named, never used for state.
-    pub(super) stateless: Arc<Session>,
+    pub(super) stateless: Arc<Handshake>,
     pub(super) hosts: HostPolicy,
     pub(super) max_body_bytes: usize,
     /// How much of a refused body is still read (and dropped), so its client reads the `413`.
@@ -65,7 +65,7 @@ impl Endpoint {
                 settings.fleet.clone(),
                 max_subscriptions,
             ),
-            stateless: Arc::new(Session::default()),
+            stateless: Arc::new(Handshake::default()),
             hosts: settings.hosts,
             max_body_bytes,
             max_drained_body_bytes: settings.max_drained_body_bytes,

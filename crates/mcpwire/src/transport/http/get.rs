@@ -18,7 +18,7 @@ use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::legacy::session_of;
 use super::{resume, sse};
-use crate::dispatch::session::Session;
+use crate::dispatch::handshake::Handshake;
 use crate::server::core::ServerCore;
 use axum::extract::{Request, State};
 use axum::response::Response;
@@ -58,7 +58,7 @@ pub(super) async fn handle(State(endpoint): State<Arc<Endpoint>>, request: Reque
 /// The session's change notifications (list changes, updates of subscribed resources).
 fn change_lines(
     core: Arc<ServerCore>,
-    session: Arc<Session>,
+    session: Arc<Handshake>,
 ) -> impl futures_util::Stream<Item = String> + Send + 'static {
     let changes = core.notifier.subscribe();
     let state = (changes, core, session);

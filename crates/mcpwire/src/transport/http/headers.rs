@@ -8,8 +8,10 @@
 //! `"x-mcp-header": "{Name}"`: an argument present in the body needs its header, with the same
 //! value (integers compared as numbers).
 
+use crate::dispatch::table::{Target, row_of};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::TOOLS_CALL;
 use crate::wire::header_params::{HeaderParam, HeaderValueKind};
 use crate::wire::header_value::decode;
 use http::HeaderMap;
@@ -49,7 +51,7 @@ pub(super) fn check<'t>(
     };
     let value = named_value(method, &named);
     expect(headers, "Mcp-Name", NAME, value)?;
-    if method == "tools/call"
+    if method == TOOLS_CALL
         && let Some(tool) = named.name.as_deref()
     {
         let params = mirrored(tool);
@@ -81,22 +83,19 @@ pub(super) fn check_sent(
     Ok(())
 }
 
-/// The body's values `Mcp-Name` mirrors, for the methods that have one.
+/// The body's values `Mcp-Name` mirrors, for the methods that have one (the method table's
+/// `mirrored`).
 fn named_by<'p>(method: &str, params: Option<&'p RawValue>) -> Option<Named<'p>> {
-    match method {
-        "tools/call" | "prompts/get" | "resources/read" | "tasks/get" | "tasks/update"
-        | "tasks/cancel" => Some(named(params)),
-        _ => None,
-    }
+    row_of(method).mirrored.then(|| named(params))
 }
 
-/// The value `Mcp-Name` mirrors for `method`: `uri` of `resources/read`, `taskId` of the
-/// tasks methods, `name` otherwise.
+/// The value `Mcp-Name` mirrors for `method`: its target (`uri` of `resources/read`, `taskId`
+/// of the tasks methods, `name` otherwise).
 fn named_value<'n>(method: &str, named: &'n Named<'_>) -> Option<&'n str> {
-    match method {
-        "resources/read" => named.uri.as_deref(),
-        "tasks/get" | "tasks/update" | "tasks/cancel" => named.task_id.as_deref(),
-        _ => named.name.as_deref(),
+    match row_of(method).target {
+        Target::Uri => named.uri.as_deref(),
+        Target::TaskId => named.task_id.as_deref(),
+        Target::Name | Target::None => named.name.as_deref(),
     }
 }
 

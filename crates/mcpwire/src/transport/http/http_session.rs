@@ -5,7 +5,7 @@ use super::caller::{Caller, Owner};
 use super::events::EventStore;
 use super::relays::Relays;
 use super::resumed::Resumed;
-use crate::dispatch::session::Session;
+use crate::dispatch::handshake::Handshake;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::time::Instant;
@@ -43,7 +43,7 @@ pub(super) struct HttpSession {
     /// The `Mcp-Session-Id`: 128 random bits, hex (visible ASCII).
     pub(super) id: Arc<str>,
     /// The protocol-level session (handshake, requests in flight, requests to the client).
-    pub(super) session: Arc<Session>,
+    pub(super) session: Arc<Handshake>,
     /// Whom it belongs to: only its principal may use it.
     pub(super) owner: Owner,
     /// Cancelled when the session ends: its GET stream closes.
@@ -97,7 +97,7 @@ impl HttpSession {
         let id = new_session_id();
         Self::carried_on(
             id,
-            Session::default(),
+            Handshake::default(),
             0,
             owner,
             closed,
@@ -112,7 +112,7 @@ impl HttpSession {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn carried_on(
         id: String,
-        session: Session,
+        session: Handshake,
         age_ms: u64,
         owner: Owner,
         closed: CancellationToken,

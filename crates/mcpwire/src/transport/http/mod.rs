@@ -36,6 +36,9 @@
 //! ```
 
 mod answer_relay;
+#[cfg(feature = "auth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub mod auth;
 mod builder;
 mod caller;
 pub(crate) mod challenge;

@@ -11,6 +11,7 @@ use crate::dispatch::exchange::Exchange;
 use crate::dispatch::router::respond_served;
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::meta::RequestMeta;
+use crate::protocol::methods::INITIALIZE;
 use crate::protocol::{Era, ErrorObject};
 use axum::response::Response;
 use http::{HeaderMap, StatusCode};
@@ -42,7 +43,7 @@ pub(super) async fn handle(
         Ok(served) => served,
         Err(error) => return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error),
     };
-    if request.method == "initialize" {
+    if request.method == INITIALIZE {
         let error = ErrorObject::method_not_found(&request.method);
         return reply::error(StatusCode::NOT_FOUND, Some(&request.id), &error);
     }

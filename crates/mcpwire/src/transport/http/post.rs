@@ -14,6 +14,7 @@ use super::{legacy, modern, reply};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::meta::MetaOnly;
+use crate::protocol::methods::INITIALIZE;
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::body::{Body, BodyDataStream};
 use axum::extract::State;
@@ -77,7 +78,7 @@ async fn route_request(
     {
         return modern::handle(endpoint, request, headers, caller, meta).await;
     }
-    if request.method == "initialize" {
+    if request.method == INITIALIZE {
         return legacy::initialize(endpoint, request, headers, caller).await;
     }
     if headers.contains_key(SESSION_ID) {

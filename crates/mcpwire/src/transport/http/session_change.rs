@@ -3,7 +3,9 @@
 //! whole record for a log level), and the [`SessionCaps`] a new session is held to across the
 //! fleet.
 
-use crate::dispatch::session::SessionState;
+use crate::dispatch::handshake::HandshakeState;
+use crate::dispatch::table::row;
+use crate::protocol::methods::Method;
 use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
 use crate::protocol::{LoggingLevel, SetLevelParams};
 use serde::{Deserialize, Serialize};
@@ -37,15 +39,17 @@ impl SessionChange {
     /// The change the session request `method` with `params` makes when it succeeds, if it
     /// makes one.
     pub(super) fn of_request(method: &str, params: Option<&RawValue>) -> Option<Self> {
+        // The method table says which methods change a session; here, what each one changes.
+        let method = Method::of(method).filter(|method| row(*method).changes_session)?;
         let params = params?.get();
         match method {
-            "logging/setLevel" => serde_json::from_str::<SetLevelParams>(params)
+            Method::LoggingSetLevel => serde_json::from_str::<SetLevelParams>(params)
                 .ok()
                 .map(|p| SessionChange::LogLevel(p.level)),
-            "resources/subscribe" => serde_json::from_str::<SubscribeParams>(params)
+            Method::ResourcesSubscribe => serde_json::from_str::<SubscribeParams>(params)
                 .ok()
                 .map(|p| SessionChange::Subscribed(p.uri)),
-            "resources/unsubscribe" => serde_json::from_str::<UnsubscribeParams>(params)
+            Method::ResourcesUnsubscribe => serde_json::from_str::<UnsubscribeParams>(params)
                 .ok()
                 .map(|p| SessionChange::Unsubscribed(p.uri)),
             _ => None,
@@ -56,7 +60,7 @@ impl SessionChange {
     /// made: what a store that keeps whole records writes back; `None` when `state` is
     /// unreadable.
     pub(super) fn applied_to(&self, state: &str) -> Option<String> {
-        let mut state: SessionState = serde_json::from_str(state).ok()?;
+        let mut state: HandshakeState = serde_json::from_str(state).ok()?;
         match self {
             SessionChange::LogLevel(level) => state.log_level = Some(*level),
             SessionChange::Subscribed(uri) => {
@@ -105,7 +109,7 @@ mod tests {
         let changed = SessionChange::Unsubscribed("b://".into())
             .applied_to(&changed)
             .unwrap();
-        let state: SessionState = serde_json::from_str(&changed).unwrap();
+        let state: HandshakeState = serde_json::from_str(&changed).unwrap();
         assert_eq!(state.log_level, Some(LoggingLevel::Error));
         assert_eq!(state.subscriptions, ["a://"]);
         assert!(

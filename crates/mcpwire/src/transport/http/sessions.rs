@@ -38,7 +38,7 @@ use super::fleet::{Fleet, Message};
 use super::http_session::{Clock, HttpSession};
 use super::session_change::{SessionCaps, SessionChange};
 use super::shared::{SessionRecord, Unavailable};
-use crate::dispatch::session::{Session, SessionState};
+use crate::dispatch::handshake::{Handshake, HandshakeState};
 use crate::tasks::now_ms;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -209,7 +209,7 @@ impl Table {
         if age >= self.limits.lifetime.as_millis() as u64 {
             return None;
         }
-        let state: SessionState = serde_json::from_str(&record.state)
+        let state: HandshakeState = serde_json::from_str(&record.state)
             .inspect_err(|error| tracing::warn!(%error, "an unreadable session record"))
             .ok()?;
         let owner = caller.owner();
@@ -220,7 +220,7 @@ impl Table {
         let evicted = self.make_room_for(&mut live, &owner).ok()?;
         let session = Arc::new(HttpSession::carried_on(
             record.id,
-            Session::restored(state, self.max_subscriptions),
+            Handshake::restored(state, self.max_subscriptions),
             age,
             owner,
             self.shutdown.child_token(),
@@ -530,7 +530,7 @@ impl Sessions {
             return;
         };
         match store.load(session.owner.principal(), id).await {
-            Ok(Some(record)) => match serde_json::from_str::<SessionState>(&record.state) {
+            Ok(Some(record)) => match serde_json::from_str::<HandshakeState>(&record.state) {
                 Ok(state) => session.session.apply(state, table.max_subscriptions),
                 Err(error) => tracing::warn!(%error, session = id, "an unreadable session record"),
             },

@@ -8,13 +8,15 @@ use super::store_failed;
 use super::worker::{self, AbortOnDrop, Job};
 use crate::context::task::TaskLink;
 use crate::context::{Context, Outbound, RequestScope};
-use crate::dispatch::envelope::{Kind, Outcome, to_json};
+use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::rounds::{self, Target};
 use crate::dispatch::runner::{run, stopped};
 use crate::layer::Kept;
 use crate::protocol::jsonrpc::code;
+use crate::protocol::methods::TOOLS_CALL;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tasks::Task;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{ErrorObject, RequestId};
@@ -32,7 +34,7 @@ pub(crate) async fn call_tool(
     served: Served,
     tool: Arc<RegisteredTool>,
     kept: Option<Kept>,
-) -> Outcome {
+) -> MethodResult {
     let Some(tasks) = exchange.core.tasks.clone() else {
         return Err(ErrorObject::internal());
     };
@@ -66,10 +68,10 @@ pub(crate) async fn call_tool(
         tasks.create(&record).await.map_err(not_created)?;
         registered.hand_over();
         tokio::spawn(worker::drive(job, None));
-        return Ok((created(&record), Kind::Task));
+        return Ok((created(&record), ResultKind::Task));
     }
     let target = Target {
-        method: "tools/call",
+        method: TOOLS_CALL,
         name: tool.definition.name,
         arguments: params.arguments.as_deref(),
         principal: owner,
@@ -100,15 +102,15 @@ pub(crate) async fn call_tool(
         tasks.create(&record).await.map_err(not_created)?;
         registered.hand_over();
         tokio::spawn(worker::drive(job, Some(handle)));
-        return Ok((created(&record), Kind::Task));
+        return Ok((created(&record), ResultKind::Task));
     }
     // The call stopped before its body: questions for this request's next round, or a failure.
     drop(registered);
     match handle.join().await {
-        Ok(result) => Ok((to_json(&result), Kind::Complete)),
+        Ok(result) => Ok((to_json(&result), ResultKind::Complete)),
         Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => Ok((
             to_json(&failure(tool.definition.name, &error)),
-            Kind::Complete,
+            ResultKind::Complete,
         )),
         Err(stop) => stopped(exchange, target, stop),
     }

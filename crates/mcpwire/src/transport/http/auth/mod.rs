@@ -23,7 +23,7 @@
 //! The scopes of a tool, prompt or resource (`scopes = [...]`) are not checked here: the
 //! dispatcher checks the request's [`Grant`](crate::context::Grant) where it looks the handler
 //! up, from the parsed request, and the transport answers its refusal with the same `403`
-//! challenge. The layer never reads the body. See [the authorization
+//! challenge. The guard never reads the body. See [the authorization
 //! guide](crate::guide::authorization).
 //!
 //! # Example
@@ -49,10 +49,10 @@
 //! # }
 //! ```
 
+mod guard;
 mod introspection;
 mod jwks;
 mod jwt;
-mod layer;
 mod resource;
 mod token_cache;
 mod verified;
@@ -61,13 +61,13 @@ mod verifier;
 // Capped reads of the authorization server's answers (keys, introspection).
 mod body;
 
+pub use guard::Authorization;
+pub(crate) use guard::protect;
 pub use introspection::IntrospectionVerifier;
 /// The JWT signature algorithms ([`JwtVerifier::algorithms`]), from `jsonwebtoken`.
 pub use jsonwebtoken::Algorithm;
 pub use jwks::JwksSource;
 pub use jwt::JwtVerifier;
-pub use layer::Authorization;
-pub(crate) use layer::protect;
 pub use resource::ProtectedResource;
 pub use verified::VerifiedToken;
 pub use verifier::{TokenError, TokenVerifier};

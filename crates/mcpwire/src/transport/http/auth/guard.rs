@@ -1,4 +1,6 @@
-//! `Authorization`: the verifier and the metadata in front of the MCP endpoint.
+//! The guard in front of the MCP endpoint: `Authorization` (the verifier, the metadata, the
+//! scopes every request needs) and the axum middleware that turns a request away before it
+//! reaches the dispatcher.
 
 use super::{ProtectedResource, TokenError, TokenVerifier};
 use crate::context::{Grant, Issuer, Principal};

@@ -1,7 +1,7 @@
 //! Cache hints of 2026-07-28 cacheable results (`ttlMs`, `cacheScope`): declared per resource,
 //! set by the server for lists and `server/discover`, and narrowed per request.
 
-use crate::protocol::lifecycle::CacheScope;
+use super::lifecycle::CacheScope;
 use std::time::Duration;
 
 /// How long, and by whom, a result may be reused.

@@ -1,5 +1,7 @@
-//! A 2025-11-25 session: what `initialize` negotiated, held for the connection (stdio) or the
-//! `Mcp-Session-Id` (HTTP).
+//! What a 2025-11-25 handshake leaves: what `initialize` negotiated, and the state a session
+//! keeps from one request to the next (log level, subscriptions, requests in flight), held for
+//! the connection (stdio) or the `Mcp-Session-Id` (HTTP). A 2026-07-28 request is served with
+//! an empty one.
 
 use super::in_flight::{InFlight, Refused};
 use super::watched::{Full, Watched};
@@ -16,13 +18,13 @@ use std::sync::{Arc, Mutex, RwLock};
 use tokio::task::AbortHandle;
 
 /// What the handshake fixed for the session.
-pub(crate) struct Handshake {
+pub(crate) struct Negotiated {
     pub(crate) protocol_version: Arc<str>,
     pub(crate) capabilities: Arc<ClientCapabilities>,
     pub(crate) client_info: Arc<Implementation>,
 }
 
-impl Default for Handshake {
+impl Default for Negotiated {
     /// A session that never sent `initialize`: served leniently, with no client capabilities.
     fn default() -> Self {
         Self {
@@ -37,7 +39,7 @@ impl Default for Handshake {
 /// What a session carries from one request to the next, as a replica hands it to another
 /// (2025-11-25 over HTTP with a shared session store).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct SessionState {
+pub(crate) struct HandshakeState {
     pub(crate) protocol_version: String,
     pub(crate) client_capabilities: ClientCapabilities,
     pub(crate) client_info: Implementation,
@@ -47,11 +49,11 @@ pub(crate) struct SessionState {
     pub(crate) subscriptions: Vec<String>,
 }
 
-/// One client's session: its handshake, its log level, its requests in flight (so
+/// What one client's handshake left: what it negotiated, its log level, its requests in flight (so
 /// `notifications/cancelled` can stop them) and the server's requests to it.
 #[derive(Default)]
-pub(crate) struct Session {
-    handshake: RwLock<Arc<Handshake>>,
+pub(crate) struct Handshake {
+    handshake: RwLock<Arc<Negotiated>>,
     /// From `logging/setLevel`; until then every level is sent.
     log_level: Mutex<Option<LoggingLevel>>,
     in_flight: InFlight,
@@ -66,10 +68,10 @@ pub(crate) struct Session {
     opened: std::sync::OnceLock<std::time::Instant>,
 }
 
-impl Session {
+impl Handshake {
     #[cfg(feature = "http")]
     /// What a later request of this session needs, wherever it is served.
-    pub(crate) fn state(&self) -> SessionState {
+    pub(crate) fn state(&self) -> HandshakeState {
         let handshake = self.handshake();
         let mut subscriptions: Vec<String> = self
             .subscriptions
@@ -79,7 +81,7 @@ impl Session {
             .map(str::to_owned)
             .collect();
         subscriptions.sort_unstable();
-        SessionState {
+        HandshakeState {
             protocol_version: handshake.protocol_version.to_string(),
             client_capabilities: (*handshake.capabilities).clone(),
             client_info: (*handshake.client_info).clone(),
@@ -91,16 +93,16 @@ impl Session {
     #[cfg(feature = "http")]
     /// A session carrying on from `state` (an initialized one), with nothing in flight;
     /// subscriptions beyond `cap` are dropped.
-    pub(crate) fn restored(state: SessionState, cap: usize) -> Self {
-        let session = Session::default();
+    pub(crate) fn restored(state: HandshakeState, cap: usize) -> Self {
+        let session = Handshake::default();
         session.apply(state, cap);
         session
     }
 
     #[cfg(feature = "http")]
     /// Takes `state` (changed on another replica) in: handshake, log level, subscriptions.
-    pub(crate) fn apply(&self, state: SessionState, cap: usize) {
-        self.set_handshake(Handshake {
+    pub(crate) fn apply(&self, state: HandshakeState, cap: usize) {
+        self.set_handshake(Negotiated {
             protocol_version: Arc::from(state.protocol_version),
             capabilities: Arc::new(state.client_capabilities),
             client_info: Arc::new(state.client_info),
@@ -113,7 +115,7 @@ impl Session {
         *self.subscriptions.lock().unwrap_or_else(|e| e.into_inner()) = watched;
     }
 
-    pub(crate) fn handshake(&self) -> Arc<Handshake> {
+    pub(crate) fn handshake(&self) -> Arc<Negotiated> {
         self.handshake
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -139,7 +141,7 @@ impl Session {
         );
     }
 
-    pub(crate) fn set_handshake(&self, handshake: Handshake) {
+    pub(crate) fn set_handshake(&self, handshake: Negotiated) {
         #[cfg(feature = "otel")]
         let _ = self.opened.set(std::time::Instant::now());
         *self.handshake.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(handshake);

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 /// The holder of a valid access token, as its verifier established it.
 ///
-/// The HTTP layer inserts it into the request's extensions (beside the
+/// The HTTP guard ([`Authorization`](super::Authorization)) inserts it into the request's extensions (beside the
 /// [`Principal`](crate::context::Principal) made of its `subject`), for your own middleware and
 /// routes.
 ///
