@@ -64,6 +64,8 @@ mod timeout;
 
 pub use concurrency::{ConcurrencyLimit, ConcurrencyLimitService};
 pub use log::{RequestLog, RequestLogService};
+#[cfg(all(feature = "redis", feature = "http"))]
+pub(crate) use rate_limit::RedisBuckets;
 pub use rate_limit::{
     BucketFuture, BucketsUnavailable, MemoryBuckets, RateBuckets, RateLimit, RateLimitService,
     Refill, Taken,

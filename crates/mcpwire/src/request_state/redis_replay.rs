@@ -74,13 +74,14 @@ impl RedisReplayGuard {
         })
     }
 
-    /// A guard on an existing connection (a `RedisFleet`'s), keeping its keys under `prefix`.
+    /// A guard on an existing connection (a fleet backend's), keeping its keys under `prefix`,
+    /// each command bounded by `timeout`.
     #[cfg(feature = "http")]
-    pub(crate) fn on(connection: ConnectionManager, prefix: impl Into<String>) -> Self {
+    pub(crate) fn on(connection: ConnectionManager, prefix: String, timeout: Duration) -> Self {
         Self {
             connection,
-            prefix: prefix.into(),
-            timeout: COMMAND_TIMEOUT,
+            prefix,
+            timeout,
         }
     }
 

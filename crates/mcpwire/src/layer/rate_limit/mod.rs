@@ -7,6 +7,8 @@ mod buckets;
 mod redis_buckets;
 
 pub use buckets::{BucketFuture, BucketsUnavailable, MemoryBuckets, RateBuckets, Refill, Taken};
+#[cfg(all(feature = "redis", feature = "http"))]
+pub(crate) use redis_buckets::RedisBuckets;
 
 use super::request::{McpFuture, McpRequest, McpService};
 use super::response::{McpResponse, RefuseAs};

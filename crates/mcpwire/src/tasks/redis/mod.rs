@@ -34,6 +34,19 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
 /// The shortest lease accepted.
 const SHORTEST_LEASE: Duration = Duration::from_millis(30);
 
+/// What a store made on another's connection (a fleet backend's) is given.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) struct On {
+    /// For the subscriber's connection.
+    pub(crate) client: redis::Client,
+    /// For every other command.
+    pub(crate) connection: ConnectionManager,
+    /// How long one command may take.
+    pub(crate) timeout: Duration,
+    /// Where the subscriber and the lease refresher run.
+    pub(crate) runtime: tokio::runtime::Handle,
+}
+
 /// A [`TaskStore`] in Redis, shared by the replicas of a fleet: any replica answers
 /// `tasks/get`, `tasks/update` and `tasks/cancel` for any task, and answers and cancels reach the
 /// replica running the task.
@@ -143,15 +156,27 @@ impl RedisTaskStore {
             .map_err(|error| {
                 StoreError::Backend(format!("cannot connect to Redis: {:?}", error.kind()))
             })?;
-        let mut replica = [0u8; 8];
-        getrandom::fill(&mut replica)
-            .map_err(|_| StoreError::Backend("the OS random source failed".into()))?;
-        let shared = Arc::new(Shared {
+        let on = On {
+            client,
             connection,
-            prefix: prefix.into(),
+            timeout: COMMAND_TIMEOUT,
+            runtime: tokio::runtime::Handle::current(),
+        };
+        Ok(Self::on(on, prefix.into()))
+    }
+
+    /// A store on an existing connection (a fleet backend's), keeping the tasks under `prefix`;
+    /// its subscriber and lease refresher run on `on.runtime`.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn on(on: On, prefix: String) -> Self {
+        let mut replica = [0u8; 8];
+        getrandom::fill(&mut replica).expect("the operating system's random source works");
+        let shared = Arc::new(Shared {
+            connection: on.connection,
+            prefix,
             replica: replica.iter().map(|b| format!("{b:02x}")).collect(),
             lease_ms: AtomicU64::new(DEFAULT_LEASE.as_millis() as u64),
-            timeout_ms: AtomicU64::new(COMMAND_TIMEOUT.as_millis() as u64),
+            timeout_ms: AtomicU64::new(on.timeout.as_millis().max(1) as u64),
             capacity: AtomicUsize::new(super::DEFAULT_CAPACITY),
             finished_per_principal: AtomicUsize::new(0),
             quota: AtomicUsize::new(super::options::DEFAULT_LIVE_TASKS_PER_PRINCIPAL),
@@ -160,12 +185,14 @@ impl RedisTaskStore {
             runtimes: Mutex::new(Vec::new()),
         });
         let stop = CancellationToken::new();
-        tokio::spawn(refresh_leases(shared.clone(), stop.clone()));
-        tokio::spawn(subscribe(shared.clone(), client, stop.clone()));
-        Ok(Self {
+        on.runtime
+            .spawn(refresh_leases(shared.clone(), stop.clone()));
+        on.runtime
+            .spawn(subscribe(shared.clone(), on.client, stop.clone()));
+        Self {
             shared,
             _stop: stop.drop_guard(),
-        })
+        }
     }
 
     /// How long a task outlives the last lease refresh of the replica running it

@@ -74,6 +74,6 @@ pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};
 pub use proxies::ForwardingHeader;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
-pub use redis::RedisFleet;
+pub use redis::{RedisBackend, RedisFleet};
 pub use session_change::{SessionCaps, SessionChange};
 pub use shared::{BusEvent, FleetBus, SessionRecord, SessionStore, SharedFuture, Unavailable};

@@ -1,4 +1,4 @@
-//! The bus of a [`RedisFleet`](super::RedisFleet): Redis pub/sub on one channel. Publishing goes
+//! The bus of a [`RedisBackend`](super::RedisBackend): Redis pub/sub on one channel. Publishing goes
 //! through the shared connection; each subscription holds a connection of its own, made again
 //! after an outage (then it yields [`BusEvent::Reconnected`]).
 
@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 /// How many messages may wait for the replica to take them.
 const BACKLOG: usize = 1024;
 
-/// The [`FleetBus`] of a [`RedisFleet`](super::RedisFleet).
+/// The [`FleetBus`] of a [`RedisBackend`](super::RedisBackend).
 pub(super) struct RedisBus {
     inner: Arc<Inner>,
 }

@@ -1,4 +1,5 @@
-//! [`RedisFleet`]: the connection to the fleet's Redis, this replica's id, and its heartbeat.
+//! [`RedisBackend`]: the one connection to the fleet's Redis, this replica's id, its heartbeat,
+//! and the stores it hands out (`stores.rs`).
 
 use super::super::fleet::random_replica_id;
 use super::super::shared::Unavailable;
@@ -12,30 +13,52 @@ const COMMAND_TIMEOUT: Duration = Duration::from_millis(500);
 pub(super) const HEARTBEAT: Duration = Duration::from_secs(2);
 pub(super) const ALIVE_FOR: Duration = Duration::from_secs(6);
 
-/// A fleet's shared state in Redis: set it on every replica with [`HttpServer::fleet`](crate::transport::HttpServer::fleet), and
-/// 2025-11-25 sessions, resumable streams, the server's questions to the client and change
-/// notifications work whichever replica a request lands on. 2026-07-28 requests never touch
-/// it (the bus carries their listeners' changes).
+/// A fleet's shared state in Redis, on one connection: set it on every replica with
+/// [`HttpServer::fleet`](crate::transport::HttpServer::fleet), and 2025-11-25 sessions,
+/// resumable streams, the server's questions to the client, change notifications, tasks and the
+/// `#[tool(once)]` record work whichever replica a request lands on. 2026-07-28 requests touch
+/// it only for tasks and `#[tool(once)]` calls (the bus carries their listeners' changes).
 ///
-/// Commands are bounded ([`RedisFleet::command_timeout`], default 500 ms). When Redis cannot be
-/// reached, requests that need it are refused with `503` (a new or unknown session) while
-/// sessions this replica holds go on, and the connection is made again in the background.
+/// One backend is one connection manager for every store it hands out
+/// ([`session_store`](RedisBackend::session_store), [`event_store`](RedisBackend::event_store),
+/// [`bus`](RedisBackend::bus), [`task_store`](RedisBackend::task_store),
+/// [`replay_guard`](RedisBackend::replay_guard),
+/// [`rate_limit_buckets`](RedisBackend::rate_limit_buckets)); besides it, the bus and the task
+/// store's signals each hold a subscriber connection, and the followers of streams other
+/// replicas run hold one blocking reader while there are any.
+///
+/// **Keys.** Every key lives under the backend's prefix, `mcp:{server name}:` by convention (a
+/// prefix given without its trailing `:` gets one): sessions and streams as the table of
+/// `transport/http/redis/mod.rs` says (`{prefix}r:…`, `{prefix}e:…`, …), tasks under
+/// `{prefix}task:…` and the task store's other keys (see [`RedisTaskStore`]), the `#[tool(once)]`
+/// record under `{prefix}once:…`, rate limits under `{prefix}rate:{limit}:…`. Every key expires.
+///
+/// **Failure.** Commands are bounded ([`RedisBackend::command_timeout`], default 500 ms, for
+/// every store handed out after it is set). When Redis cannot be reached, requests that need it
+/// are refused with `503` (a new or unknown session) or a JSON-RPC error (a task, a
+/// `#[tool(once)]` call), sessions this replica holds go on, a shared rate limit falls back to
+/// this replica's buckets, and the connection is made again in the background.
+///
+/// [`RedisTaskStore`]: crate::tasks::RedisTaskStore
 ///
 /// ```no_run
 /// use mcpwire::McpServer;
-/// use mcpwire::transport::http::RedisFleet;
+/// use mcpwire::transport::http::RedisBackend;
 ///
 /// # async fn run() -> mcpwire::Result<()> {
-/// let fleet = RedisFleet::connect("unix:///run/redis/redis.sock", "mcp:shop:")
+/// let backend = RedisBackend::connect("unix:///run/redis/redis.sock", "mcp:shop")
 ///     .await?
 ///     .with_replica_id("shop-1");
-/// McpServer::new("shop").http().fleet(&fleet).serve("0.0.0.0:8080").await
+/// McpServer::new("shop").http().fleet(&backend).serve("0.0.0.0:8080").await
 /// # }
 /// ```
 #[derive(Clone)]
-pub struct RedisFleet {
+pub struct RedisBackend {
     pub(super) inner: Arc<Inner>,
 }
+
+/// The earlier name of [`RedisBackend`], when it shared sessions only.
+pub type RedisFleet = RedisBackend;
 
 pub(super) struct Inner {
     pub(super) client: redis::Client,
@@ -47,11 +70,13 @@ pub(super) struct Inner {
     /// id (its streams' owner, its messages' sender).
     instance: String,
     target: String,
+    /// Where the stores' background work runs (the runtime that connected).
+    pub(super) runtime: tokio::runtime::Handle,
 }
 
-impl std::fmt::Debug for RedisFleet {
+impl std::fmt::Debug for RedisBackend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RedisFleet")
+        f.debug_struct("RedisBackend")
             .field("target", &self.inner.target)
             .field("prefix", &self.inner.prefix)
             .field("replica", &self.replica())
@@ -59,11 +84,12 @@ impl std::fmt::Debug for RedisFleet {
     }
 }
 
-impl RedisFleet {
+impl RedisBackend {
     /// Connects to the Redis at `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST`,
-    /// `unix:///path/to/redis.sock`), keeping the fleet's keys under `prefix` (one per server:
-    /// every replica of it uses the same). The replica id is random until
-    /// [`with_replica_id`](RedisFleet::with_replica_id).
+    /// `unix:///path/to/redis.sock`), keeping every key under `prefix` (one per server,
+    /// `mcp:{server name}` by convention: every replica of it uses the same; a `:` is added
+    /// when it does not end with one). The replica id is random until
+    /// [`with_replica_id`](RedisBackend::with_replica_id).
     ///
     /// # Errors
     ///
@@ -87,8 +113,9 @@ impl RedisFleet {
             target: describe(client.get_connection_info()),
             client,
             connection,
-            prefix: prefix.into(),
+            prefix: key_prefix(prefix.into()),
             timeout: COMMAND_TIMEOUT,
+            runtime: tokio::runtime::Handle::current(),
             replica: Mutex::new(Arc::from(random_replica_id())),
             instance: random_replica_id(),
         });
@@ -96,15 +123,34 @@ impl RedisFleet {
         Ok(Self { inner })
     }
 
-    /// This replica's id (default: random). Each process must have its own (`MCP_REPLICA_ID`
-    /// in the examples).
+    /// This replica's id (default: random). Each process must have its own
+    /// ([`RedisBackend::from_env`] reads `MCP_REPLICA_ID`).
+    ///
+    /// ```no_run
+    /// # async fn run() -> mcpwire::Result<()> {
+    /// let backend = mcpwire::transport::http::RedisBackend::connect("redis://127.0.0.1", "mcp:shop")
+    ///     .await?
+    ///     .with_replica_id("shop-2");
+    /// assert_eq!(&*backend.replica(), "shop-2");
+    /// # Ok(()) }
+    /// ```
     pub fn with_replica_id(self, id: impl Into<String>) -> Self {
         *self.inner.replica.lock().unwrap_or_else(|e| e.into_inner()) = Arc::from(id.into());
         self
     }
 
     /// How long one command may take before the request needing it is refused (default
-    /// 500 ms). Set it before [`HttpServer::fleet`](crate::transport::HttpServer::fleet).
+    /// 500 ms), for every store: set it right after connecting, before handing out stores
+    /// (before [`HttpServer::fleet`](crate::transport::HttpServer::fleet)).
+    ///
+    /// ```no_run
+    /// # async fn run() -> mcpwire::Result<()> {
+    /// let backend = mcpwire::transport::http::RedisBackend::connect("redis://127.0.0.1", "mcp:shop")
+    ///     .await?
+    ///     .command_timeout(std::time::Duration::from_millis(250));
+    /// # drop(backend);
+    /// # Ok(()) }
+    /// ```
     pub fn command_timeout(mut self, timeout: Duration) -> Self {
         if let Some(inner) = Arc::get_mut(&mut self.inner) {
             inner.timeout = timeout;
@@ -112,45 +158,51 @@ impl RedisFleet {
         self
     }
 
-    /// This replica's id.
+    /// This replica's id. See [`RedisBackend::with_replica_id`] for an example.
     pub fn replica(&self) -> Arc<str> {
         self.inner.replica()
     }
 
     /// This process's id in the fleet: the replica id and an instance drawn at start, so a
     /// replica restarted under the same id is told from the process it replaces.
+    ///
+    /// ```no_run
+    /// # async fn run() -> mcpwire::Result<()> {
+    /// let backend = mcpwire::transport::http::RedisBackend::connect("redis://127.0.0.1", "mcp:shop")
+    ///     .await?
+    ///     .with_replica_id("shop-1");
+    /// assert!(backend.process().starts_with("shop-1/"));
+    /// # Ok(()) }
+    /// ```
     pub fn process(&self) -> String {
         self.inner.process()
     }
 
     /// Where Redis is, without credentials: `unix:///run/redis.sock`, `redis://host:6379/0`.
     /// For the start-up log.
+    ///
+    /// ```no_run
+    /// # async fn run() -> mcpwire::Result<()> {
+    /// let backend = mcpwire::transport::http::RedisBackend::connect("redis://:secret@127.0.0.1", "mcp:shop")
+    ///     .await?;
+    /// assert_eq!(backend.target(), "redis://127.0.0.1:6379/0");
+    /// # Ok(()) }
+    /// ```
     pub fn target(&self) -> &str {
         &self.inner.target
     }
 
-    /// The key prefix.
-    pub fn prefix(&self) -> &str {
-        &self.inner.prefix
-    }
-
-    /// The `#[tool(once)]` record on this fleet's connection, under its prefix: set it with
-    /// [`McpServer::replay_guard`](crate::McpServer::replay_guard) on every replica, and a call
-    /// that completed on one is refused on all.
+    /// The key prefix, ending with `:`.
     ///
     /// ```no_run
-    /// use mcpwire::McpServer;
-    /// use mcpwire::transport::http::RedisFleet;
-    ///
     /// # async fn run() -> mcpwire::Result<()> {
-    /// let fleet = RedisFleet::connect("redis://127.0.0.1:6379", "mcp:shop:").await?;
-    /// let server = McpServer::new("shop").replay_guard(fleet.replay_guard());
-    /// server.http().fleet(&fleet).serve("0.0.0.0:8080").await
-    /// # }
+    /// let backend = mcpwire::transport::http::RedisBackend::connect("redis://127.0.0.1", "mcp:shop")
+    ///     .await?;
+    /// assert_eq!(backend.prefix(), "mcp:shop:");
+    /// # Ok(()) }
     /// ```
-    pub fn replay_guard(&self) -> crate::request_state::RedisReplayGuard {
-        let prefix = self.inner.prefix.trim_end_matches(':');
-        crate::request_state::RedisReplayGuard::on(self.inner.connection.clone(), prefix)
+    pub fn prefix(&self) -> &str {
+        &self.inner.prefix
     }
 }
 
@@ -189,6 +241,14 @@ impl Inner {
     pub(super) fn alive_key(&self, replica: &str) -> String {
         format!("{}alive:{replica}", self.prefix)
     }
+}
+
+/// `prefix` ending with `:`: every key is `{prefix}{kind}…`.
+fn key_prefix(mut prefix: String) -> String {
+    if !prefix.ends_with(':') {
+        prefix.push(':');
+    }
+    prefix
 }
 
 /// Where the connection goes, without user or password.

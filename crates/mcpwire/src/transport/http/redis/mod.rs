@@ -1,7 +1,11 @@
-//! [`RedisFleet`] (feature `redis`): a fleet of replicas sharing 2025-11-25 sessions through one
-//! Redis: the session records, the event log of resumable streams (a Redis stream per session),
-//! and a pub/sub bus for changes, ended sessions, and the client's answers and cancellations.
-//! Keys live under one prefix per server (`mcp:{server name}:` by convention):
+//! [`RedisBackend`] (feature `redis`): a fleet of replicas sharing its state through one Redis,
+//! on one connection: the session records, the event log of resumable streams (a Redis stream
+//! per session), a pub/sub bus for changes, ended sessions, and the client's answers and
+//! cancellations (this module's stores), and the stores of the layers below it, handed out on
+//! the same connection (`stores.rs`): tasks, the `#[tool(once)]` record, rate-limit buckets.
+//! `env.rs` reads the environment (`MCP_REDIS_URL`, `MCP_REPLICA_ID`).
+//!
+//! Every key lives under one prefix per server, `mcp:{server name}:` by convention; the keys:
 //!
 //! | what | key | type |
 //! |---|---|---|
@@ -12,11 +16,15 @@
 //! | who runs a session's streams | `{prefix}eo:{id}` | hash (stream: begin, request, replica) |
 //! | a replica is alive | `{prefix}alive:{replica}` | string, expiring |
 //! | the bus | channel `{prefix}bus` | pub/sub |
+//! | tasks | `{prefix}task:{id}`, the task store's other keys (`RedisTaskStore`), channel `{prefix}signals` | as the task store says, every key expiring |
+//! | the `#[tool(once)]` record | `{prefix}once:{call id}` | string, expiring with the call |
+//! | a rate limit's bucket | `{prefix}rate:{limit}:{caller}` | hash, expiring once full |
 //!
 //! Every key expires (the events an hour after their last entry, with their owners).
 
 mod bus;
 mod connection;
+mod env;
 mod event_log;
 mod events;
 mod fleet_setting;
@@ -25,5 +33,6 @@ mod reader;
 mod session_fields;
 mod session_scripts;
 mod sessions;
+mod stores;
 
-pub use connection::RedisFleet;
+pub use connection::{RedisBackend, RedisFleet};
