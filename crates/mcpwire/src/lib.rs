@@ -270,6 +270,11 @@ pub mod guide {
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The workspace's fleet guide (`docs/scale-out.md`), whose example is compiled as a doc test.
+#[cfg(all(doctest, feature = "redis", feature = "http"))]
+#[doc = include_str!("../../../docs/scale-out.md")]
+pub struct ScaleOutDoctests;
+
 /// Everything a server author usually needs, in one import.
 ///
 /// # Examples
