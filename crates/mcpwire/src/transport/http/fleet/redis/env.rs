@@ -3,7 +3,7 @@
 //! read where they are used: `MCP_REQUEST_STATE_KEYS` by `KeyRing::from_env`; the examples'
 //! `MCP_TRUSTED_PROXIES` and `MCP_FORWARDING_HEADER` by the examples.
 
-use super::super::shared::Unavailable;
+use super::super::super::shared::Unavailable;
 use super::connection::RedisBackend;
 
 /// The Redis URL: `redis://[:password@]host:port[/db]`, `rediss://…` or `unix:///path`.

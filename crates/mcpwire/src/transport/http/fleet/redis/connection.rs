@@ -1,8 +1,8 @@
 //! [`RedisBackend`]: the one connection to the fleet's Redis, this replica's id, its heartbeat,
 //! and the stores it hands out (`stores.rs`).
 
-use super::super::fleet::random_replica_id;
-use super::super::shared::Unavailable;
+use super::super::super::shared::Unavailable;
+use super::super::random_replica_id;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -29,7 +29,7 @@ pub(super) const ALIVE_FOR: Duration = Duration::from_secs(6);
 ///
 /// **Keys.** Every key lives under the backend's prefix, `mcp:{server name}:` by convention (a
 /// prefix given without its trailing `:` gets one): sessions and streams as the table of
-/// `transport/http/redis/mod.rs` says (`{prefix}r:…`, `{prefix}e:…`, …), tasks under
+/// `transport/http/fleet/redis/mod.rs` says (`{prefix}r:…`, `{prefix}e:…`, …), tasks under
 /// `{prefix}task:…` and the task store's other keys (see [`RedisTaskStore`]), the `#[tool(once)]`
 /// record under `{prefix}once:…`, rate limits under `{prefix}rate:{limit}:…`. Every key expires.
 ///

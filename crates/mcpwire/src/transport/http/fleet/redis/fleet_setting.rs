@@ -2,7 +2,7 @@
 //! [`RedisBackend`], both halves: the HTTP transport's (sessions, streams, questions, changes)
 //! and the server's (tasks, the `#[tool(once)]` record).
 
-use super::super::builder::HttpServer;
+use super::super::super::builder::HttpServer;
 use super::connection::RedisBackend;
 
 impl HttpServer {

@@ -8,7 +8,7 @@
 //! that resumes a moment after an event was sent finds it (a read that misses waits for the
 //! writer once).
 
-use super::super::events::{EventFuture, EventStore, Replay};
+use super::super::super::events::{EventFuture, EventStore, Replay};
 use super::connection::Inner;
 use super::event_log::{self, Entries, Entry, parse_id};
 use super::followers::{Followers, Reader};

@@ -4,8 +4,8 @@
 //! the fleet. A change writes one field; nothing reads a record back but a replica that lacks
 //! the session.
 
-use super::super::session_change::{SessionCaps, SessionChange};
-use super::super::shared::{SessionRecord, SessionStore, SharedFuture, idle_ms};
+use super::super::super::session_change::{SessionCaps, SessionChange};
+use super::super::super::shared::{SessionRecord, SessionStore, SharedFuture, idle_ms};
 use super::connection::Inner;
 use super::session_fields::{fields_of, record_of, write_of};
 use super::session_scripts::{CREATE, DELETE, SAVE, TOUCH, UPDATE};

@@ -2,7 +2,7 @@
 //! through the shared connection; each subscription holds a connection of its own, made again
 //! after an outage (then it yields [`BusEvent::Reconnected`]).
 
-use super::super::shared::{BusEvent, FleetBus, SharedFuture};
+use super::super::super::shared::{BusEvent, FleetBus, SharedFuture};
 use super::connection::Inner;
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
