@@ -137,6 +137,18 @@ async fn one_backend_holds_one_connection_manager_for_every_store() {
 }
 
 #[tokio::test]
+async fn the_command_timeout_is_set_after_connecting() {
+    let redis = Redis::start();
+    let backend = RedisBackend::connect(&redis.url(), "mcp:timeout")
+        .await
+        .unwrap()
+        .command_timeout(Duration::from_millis(250));
+    let described = format!("{backend:?}");
+    assert!(described.contains("command_timeout: 250ms"), "{described}");
+    assert_eq!(backend.prefix(), "mcp:timeout:");
+}
+
+#[tokio::test]
 async fn each_store_connected_on_its_own_held_a_connection_each() {
     // The reference the backend is measured against: the calls of the earlier fleet example.
     let redis = Redis::start();

@@ -60,7 +60,7 @@ async fn listen(inner: Weak<Inner>, sender: mpsc::Sender<BusEvent>) {
         let Some(fleet) = inner.upgrade() else {
             return;
         };
-        let (client, channel, timeout) = (fleet.client.clone(), channel(&fleet), fleet.timeout);
+        let (client, channel, timeout) = (fleet.client.clone(), channel(&fleet), fleet.timeout());
         drop(fleet);
         let subscribed = tokio::time::timeout(timeout * 4, async {
             let mut pubsub = client.get_async_pubsub().await?;

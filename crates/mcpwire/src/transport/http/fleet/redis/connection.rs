@@ -4,6 +4,7 @@
 use super::super::super::shared::Unavailable;
 use super::super::random_replica_id;
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -64,7 +65,8 @@ pub(super) struct Inner {
     pub(super) client: redis::Client,
     pub(super) connection: ConnectionManager,
     pub(super) prefix: String,
-    pub(super) timeout: Duration,
+    /// How long one command may take, in ms ([`RedisBackend::command_timeout`]).
+    timeout_ms: AtomicU64,
     replica: Mutex<Arc<str>>,
     /// Drawn at start: tells this process from an earlier one restarted with the same replica
     /// id (its streams' owner, its messages' sender).
@@ -80,6 +82,7 @@ impl std::fmt::Debug for RedisBackend {
             .field("target", &self.inner.target)
             .field("prefix", &self.inner.prefix)
             .field("replica", &self.replica())
+            .field("command_timeout", &self.inner.timeout())
             .finish_non_exhaustive()
     }
 }
@@ -114,7 +117,7 @@ impl RedisBackend {
             client,
             connection,
             prefix: key_prefix(prefix.into()),
-            timeout: COMMAND_TIMEOUT,
+            timeout_ms: AtomicU64::new(COMMAND_TIMEOUT.as_millis() as u64),
             runtime: tokio::runtime::Handle::current(),
             replica: Mutex::new(Arc::from(random_replica_id())),
             instance: random_replica_id(),
@@ -141,7 +144,9 @@ impl RedisBackend {
 
     /// How long one command may take before the request needing it is refused (default
     /// 500 ms), for every store: set it right after connecting, before handing out stores
-    /// (before [`HttpServer::fleet`](crate::transport::HttpServer::fleet)).
+    /// (before [`HttpServer::fleet`](crate::transport::HttpServer::fleet)): the task store,
+    /// replay guard and rate-limit buckets take the timeout they are made with. The connection
+    /// itself gives up on an answer after 500 ms: a longer timeout does not wait longer.
     ///
     /// ```no_run
     /// # async fn run() -> mcpwire::Result<()> {
@@ -151,10 +156,9 @@ impl RedisBackend {
     /// # drop(backend);
     /// # Ok(()) }
     /// ```
-    pub fn command_timeout(mut self, timeout: Duration) -> Self {
-        if let Some(inner) = Arc::get_mut(&mut self.inner) {
-            inner.timeout = timeout;
-        }
+    pub fn command_timeout(self, timeout: Duration) -> Self {
+        let timeout = timeout.as_millis().clamp(1, u128::from(u64::MAX)) as u64;
+        self.inner.timeout_ms.store(timeout, Ordering::Relaxed);
         self
     }
 
@@ -207,6 +211,11 @@ impl RedisBackend {
 }
 
 impl Inner {
+    /// How long one command may take.
+    pub(super) fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
+    }
+
     pub(super) fn replica(&self) -> Arc<str> {
         self.replica
             .lock()
@@ -225,15 +234,15 @@ impl Inner {
     where
         F: std::future::Future<Output = redis::RedisResult<T>>,
     {
-        match tokio::time::timeout(self.timeout, command).await {
+        let timeout = self.timeout();
+        match tokio::time::timeout(timeout, command).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(error)) => Err(Unavailable::new(format!(
                 "Redis {what}: {:?}",
                 error.kind()
             ))),
             Err(_) => Err(Unavailable::new(format!(
-                "Redis {what}: no answer within {:?}",
-                self.timeout
+                "Redis {what}: no answer within {timeout:?}"
             ))),
         }
     }

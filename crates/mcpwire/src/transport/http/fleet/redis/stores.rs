@@ -69,7 +69,7 @@ impl RedisBackend {
         let on = RedisStoreOn {
             client: inner.client.clone(),
             connection: inner.connection.clone(),
-            timeout: inner.timeout,
+            timeout: inner.timeout(),
             runtime: inner.runtime.clone(),
         };
         RedisTaskStore::on(on, self.name_prefix())
@@ -91,7 +91,11 @@ impl RedisBackend {
     /// ```
     pub fn replay_guard(&self) -> RedisReplayGuard {
         let inner = &self.inner;
-        RedisReplayGuard::on(inner.connection.clone(), self.name_prefix(), inner.timeout)
+        RedisReplayGuard::on(
+            inner.connection.clone(),
+            self.name_prefix(),
+            inner.timeout(),
+        )
     }
 
     /// Token buckets for the rate limit named `limit` (one name per limit: two limits with one
@@ -115,7 +119,7 @@ impl RedisBackend {
     pub fn rate_limit_buckets(&self, limit: &str) -> impl RateBuckets {
         let inner = &self.inner;
         let prefix = format!("{}rate:{limit}", inner.prefix);
-        RedisBuckets::on(inner.connection.clone(), prefix, inner.timeout)
+        RedisBuckets::on(inner.connection.clone(), prefix, inner.timeout())
     }
 
     /// The prefix without its trailing `:`, as the stores below the transport write their keys
