@@ -81,6 +81,8 @@ impl RedisBuckets {
             .await
             .map_err(|_| unavailable("no connection to Redis within 2 s".into()))?
             .map_err(|error| unavailable(format!("cannot connect to Redis: {:?}", error.kind())))?;
+        // `shop:rate` and `shop:rate:` name the same keys, `{prefix}:{caller}`.
+        let prefix = prefix.trim_end_matches(':').to_owned();
         Ok(Self::on(connection, prefix, COMMAND_TIMEOUT))
     }
 }

@@ -34,6 +34,12 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
 /// The shortest lease accepted.
 const SHORTEST_LEASE: Duration = Duration::from_millis(30);
 
+/// The prefix as the keys use it, `{prefix}:{kind}…`: without a trailing `:`, so `mcp:shop` and
+/// `mcp:shop:` (a fleet backend's form) name the same keys.
+fn name_prefix(prefix: String) -> String {
+    prefix.trim_end_matches(':').to_owned()
+}
+
 /// What a store made on another's connection (a fleet backend's) is given.
 #[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) struct On {
@@ -125,7 +131,8 @@ impl std::fmt::Debug for RedisTaskStore {
 
 impl RedisTaskStore {
     /// Connects to the Redis at `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST`,
-    /// `unix:///path/to/redis.sock`), keeping the tasks under `prefix` (one per server: its
+    /// `unix:///path/to/redis.sock`), keeping the tasks under `prefix` (`mcp:{server name}`,
+    /// with or without a trailing `:`, as a fleet backend's; one per server: its
     /// name, say; every replica of the server uses the same). Starts the subscriber and the
     /// lease refresher on the current Tokio runtime; they stop when the store is dropped.
     ///
@@ -162,7 +169,7 @@ impl RedisTaskStore {
             timeout: COMMAND_TIMEOUT,
             runtime: tokio::runtime::Handle::current(),
         };
-        Ok(Self::on(on, prefix.into()))
+        Ok(Self::on(on, name_prefix(prefix.into())))
     }
 
     /// A store on an existing connection (a fleet backend's), keeping the tasks under `prefix`;
@@ -342,5 +349,16 @@ impl TaskStore for RedisTaskStore {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(signals);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_prefix;
+
+    #[test]
+    fn a_prefix_with_or_without_its_colon_names_the_same_keys() {
+        assert_eq!(name_prefix("mcp:shop:".into()), "mcp:shop");
+        assert_eq!(name_prefix("mcp:shop".into()), "mcp:shop");
     }
 }
