@@ -31,10 +31,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// Who is calling.
+/// Who is calling: the issuer and the subject (two issuers may both have an `alice`).
 #[tool]
 async fn whoami(ctx: Context) -> String {
-    ctx.principal().unwrap_or("nobody").to_owned()
+    match ctx.principal() {
+        Some(who) => format!("{} {}", who.issuer().unwrap_or("-"), who.subject()),
+        None => "nobody".into(),
+    }
 }
 
 /// Places an order: only for tokens granting `orders:write`.
@@ -334,6 +337,11 @@ impl World {
             .store(FileStore::new(self.dir.0.join("credentials.json")))
     }
 
+    /// What `whoami` answers for the authorization server's `alice`.
+    fn alice(&self) -> String {
+        format!("{} alice", self.auth.issuer)
+    }
+
     fn seen<T>(&self, look: impl FnOnce(&Seen) -> T) -> T {
         look(&self.auth.seen.lock().unwrap())
     }
@@ -354,7 +362,7 @@ async fn logs_in_steps_up_refreshes_and_reuses_stored_tokens() {
         .await
         .unwrap();
     assert_eq!(client.era(), Era::Modern);
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
 
     // One native registration with the refresh grant; one authorization, for the challenge's
     // scope and this server's resource.
@@ -415,7 +423,7 @@ async fn logs_in_steps_up_refreshes_and_reuses_stored_tokens() {
         .await
         .unwrap();
     assert_eq!(legacy.era(), Era::Legacy);
-    assert_eq!(text_of(&legacy, "whoami").await, "alice");
+    assert_eq!(text_of(&legacy, "whoami").await, world.alice());
     world.seen(|seen| assert_eq!(seen.authorizations.len(), 2));
     legacy.close().await;
 }
@@ -446,14 +454,10 @@ async fn an_expired_token_is_refreshed_once_for_concurrent_calls_without_the_use
         text_of(&client, "whoami"),
         text_of(&client, "whoami"),
     );
+    let alice = world.alice();
     assert_eq!(
         calls,
-        (
-            "alice".into(),
-            "alice".into(),
-            "alice".into(),
-            "alice".into()
-        )
+        (alice.clone(), alice.clone(), alice.clone(), alice.clone())
     );
     world.seen(|seen| {
         assert_eq!(seen.authorizations.len(), 1);
@@ -533,16 +537,51 @@ async fn pre_registered_secrets_go_to_their_issuer_only() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn client_credentials_stay_with_the_first_issuer_they_were_used_with() {
+async fn credentials_without_an_issuer_are_sent_to_no_authorization_server() {
+    let world = world().await;
+    // Client credentials and pre-registered ones: neither goes to the first issuer met.
+    let worker = ClientRegistration::new("worker").secret("w-secret");
+    let pre = ClientRegistration::new("pre").secret("pre-secret");
+    let unbound = [
+        OAuth::client_credentials(worker),
+        OAuth::new(Recording::default()).pre_registered(pre),
+    ];
+    for oauth in unbound {
+        let error = auth_error(oauth, &world.server_url).await;
+        match &error {
+            AuthError::NoIssuer { found } => assert_eq!(*found, world.auth.issuer),
+            other => panic!("expected NoIssuer, got {other:?}"),
+        }
+        let message = error.to_string();
+        assert!(message.contains("ClientRegistration::issuer"), "{message}");
+        assert!(!message.contains("secret"), "{message}");
+    }
+    world.seen(|seen| {
+        assert!(seen.token_grants.is_empty() && seen.authorizations.is_empty());
+        assert!(seen.registrations.is_empty());
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_credentials_go_to_their_issuer_and_never_to_another() {
     let first = world().await;
     let second = world().await;
-    let oauth = OAuth::client_credentials(ClientRegistration::new("worker").secret("w-secret"));
+    // The issuer learnt from the server the machine trusts.
+    let issuer = OAuth::client_credentials(ClientRegistration::new("probe"))
+        .discover_issuer(&first.server_url)
+        .await
+        .unwrap();
+    assert_eq!(issuer, first.auth.issuer);
+    let worker = ClientRegistration::new("worker")
+        .secret("w-secret")
+        .issuer(issuer);
+    let oauth = OAuth::client_credentials(worker);
     let client = Client::builder()
         .oauth(oauth.clone())
         .connect_http(&first.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, first.alice());
     first.seen(|seen| assert_eq!(seen.token_grants, ["client_credentials"]));
 
     // The same credentials, a resource pointing to another authorization server: refused,
@@ -556,6 +595,68 @@ async fn client_credentials_stay_with_the_first_issuer_they_were_used_with() {
         other => panic!("expected OtherIssuer, got {other:?}"),
     }
     second.seen(|seen| assert!(seen.token_grants.is_empty()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_issuer_on_plain_http_off_loopback_is_refused_before_its_metadata_is_fetched() {
+    let world = world().await;
+    // TEST-NET-1 (RFC 5737): not loopback; were its metadata fetched, the error would be a
+    // failed fetch.
+    let metadata = json!({"resource": SELF, "authorization_servers": ["http://192.0.2.1:9"]});
+    let url = fake_resource(metadata, None).await;
+    let browser = Recording::default();
+    let error = auth_error(OAuth::new(browser.clone()), &url).await;
+    match &error {
+        AuthError::InsecureEndpoint { endpoint, url } => {
+            assert_eq!(*endpoint, "issuer");
+            assert_eq!(url, "http://192.0.2.1:9");
+        }
+        other => panic!("expected InsecureEndpoint, got {other:?}"),
+    }
+    assert!(error.to_string().contains("not https"), "{error}");
+    assert!(browser.0.lock().unwrap().is_empty());
+    // An issuer on loopback (the test's own) is fine: the login goes through.
+    let client = Client::builder()
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
+}
+
+/// Goes to the authorization page, and hands back a forged redirect instead of the real one:
+/// an `error` under another `state`.
+struct Forger;
+
+impl Authorizer for Forger {
+    fn redirect_uri(&self) -> String {
+        "http://127.0.0.1:9/callback".into()
+    }
+
+    fn authorize<'a>(
+        &'a self,
+        _url: &'a str,
+    ) -> AuthFuture<'a, Result<AuthorizationResponse, AuthError>> {
+        let forged = "error=access_denied&error_description=forged&state=not-the-login";
+        Box::pin(async move { Ok(AuthorizationResponse::from_query(forged)) })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_error_redirect_is_refused_for_its_state_not_taken_for_a_denial() {
+    let world = world().await;
+    let oauth = OAuth::new(Forger).store(FileStore::new(world.dir.0.join("forged.json")));
+    let error = auth_error(oauth, &world.server_url).await;
+    assert!(matches!(error, AuthError::StateMismatch), "{error:?}");
+    assert!(!error.to_string().contains("forged"), "{error}");
+    world.seen(|seen| assert!(seen.token_grants.is_empty()));
+    // The real login afterwards is not held up by it.
+    let client = Client::builder()
+        .oauth(world.oauth())
+        .connect_http(&world.server_url)
+        .await
+        .unwrap();
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -583,11 +684,18 @@ async fn endpoints_that_are_not_https_or_loopback_are_never_shown_or_sent_to() {
     assert!(browser.0.lock().unwrap().is_empty());
 }
 
+/// In a fake resource's metadata, its own URL.
+const SELF: &str = "{self}";
+
 /// A resource server that answers every MCP request `401` (with `challenge`, when given, as its
-/// `resource_metadata`) and publishes `metadata` at its path-based well-known URL.
-async fn fake_resource(metadata: Value, challenge: Option<String>) -> String {
+/// `resource_metadata`) and publishes `metadata` at its path-based well-known URL (a `resource`
+/// of [`SELF`] replaced with its URL).
+async fn fake_resource(mut metadata: Value, challenge: Option<String>) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    if metadata["resource"] == SELF {
+        metadata["resource"] = json!(url);
+    }
     let header = match challenge {
         Some(at) => format!("Bearer resource_metadata=\"{at}\""),
         None => "Bearer".to_owned(),
@@ -691,7 +799,7 @@ async fn refresh_only_never_starts_a_login_and_refreshes_a_stored_one() {
         .connect_http(&world.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
     // A step-up would need the user: refused, and nothing more is asked of the server.
     let error = client
         .call_tool("place_order", json!({}))
@@ -741,7 +849,7 @@ async fn a_refresh_or_a_new_login_on_another_loopback_port_keeps_the_registratio
         .connect_http(&world.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
     client.close().await;
     world.seen(|seen| {
         assert_eq!(seen.registrations.len(), 1);
@@ -755,7 +863,7 @@ async fn a_refresh_or_a_new_login_on_another_loopback_port_keeps_the_registratio
         .connect_http(&world.server_url)
         .await
         .unwrap();
-    assert_eq!(text_of(&client, "whoami").await, "alice");
+    assert_eq!(text_of(&client, "whoami").await, world.alice());
     world.seen(|seen| {
         assert_eq!(seen.registrations.len(), 1);
         assert_eq!(seen.authorizations.len(), 2);

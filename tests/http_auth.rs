@@ -69,7 +69,9 @@ fn write_jwks(path: &PathBuf, keys: &[&Key]) {
 /// Who is calling.
 #[tool]
 async fn whoami(ctx: Context) -> String {
-    ctx.principal().unwrap_or("nobody").to_owned()
+    ctx.principal()
+        .map_or("nobody", |who| who.subject())
+        .to_owned()
 }
 
 /// Places an order: only for tokens granting `orders:write`.

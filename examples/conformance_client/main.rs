@@ -55,7 +55,7 @@ impl Run {
     /// Connects with every capability declared (stub answers) and the run's era, or `era`.
     pub async fn connect(&self, era: EraChoice) -> Result<Client, mcpwire::client::ClientError> {
         let mut builder = builder().era(era);
-        if let Some(oauth) = auth::oauth_for(self) {
+        if let Some(oauth) = auth::oauth_for(self).await {
             builder = builder.oauth(oauth);
         }
         builder.connect_http(&self.url).await

@@ -13,7 +13,7 @@ use http_support::*;
 use mcpwire::prelude::*;
 use mcpwire::transport::HttpServer;
 use mcpwire::transport::http::RedisFleet;
-use redis_support::Redis;
+use redis_support::{Probe, Redis};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -156,66 +156,9 @@ impl Response {
     }
 }
 
-/// A connection of the test's own to the fleet's Redis.
-async fn redis_of(redis: &Redis) -> redis::aio::MultiplexedConnection {
-    redis::Client::open(redis.url())
-        .unwrap()
-        .get_multiplexed_async_connection()
-        .await
-        .unwrap()
-}
-
-/// One number of `INFO section`.
-async fn info(redis: &mut redis::aio::MultiplexedConnection, section: &str, name: &str) -> u64 {
-    let text: String = redis::cmd("INFO")
-        .arg(section)
-        .query_async(redis)
-        .await
-        .unwrap();
-    let wanted = format!("{name}:");
-    text.lines()
-        .find_map(|line| line.strip_prefix(&wanted))
-        .map_or(0, |value| value.trim().parse().unwrap())
-}
-
-/// How many times Redis ran `command` (`INFO commandstats`, scripts' calls included).
-async fn calls(redis: &mut redis::aio::MultiplexedConnection, command: &str) -> u64 {
-    let text: String = redis::cmd("INFO")
-        .arg("commandstats")
-        .query_async(redis)
-        .await
-        .unwrap();
-    let wanted = format!("cmdstat_{command}:calls=");
-    text.lines()
-        .find_map(|line| line.strip_prefix(&wanted))
-        .map_or(0, |rest| rest.split(',').next().unwrap().parse().unwrap())
-}
-
-/// The keys matching `pattern` (a full `SCAN`).
-async fn keys(redis: &mut redis::aio::MultiplexedConnection, pattern: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut cursor = 0u64;
-    loop {
-        let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
-            .arg(cursor)
-            .arg("MATCH")
-            .arg(pattern)
-            .arg("COUNT")
-            .arg(1000)
-            .query_async(redis)
-            .await
-            .unwrap();
-        found.extend(batch);
-        if next == 0 {
-            return found;
-        }
-        cursor = next;
-    }
-}
-
 /// The keys holding session `id`'s record (whatever its principal).
-async fn record_keys(redis: &mut redis::aio::MultiplexedConnection, id: &str) -> Vec<String> {
-    keys(redis, &format!("{PREFIX}[rs]:*:{id}")).await
+async fn record_keys(store: &mut Probe, id: &str) -> Vec<String> {
+    store.keys(&format!("{PREFIX}[rs]:*:{id}")).await
 }
 
 /// `experimental` capabilities of about `bytes` bytes.
@@ -230,8 +173,8 @@ async fn a_handshake_larger_than_the_bound_is_refused_and_never_reaches_redis() 
         Replica::start(&redis, "a").await,
         Replica::start(&redis, "b").await,
     );
-    let mut store = redis_of(&redis).await;
-    let before = info(&mut store, "memory", "used_memory").await;
+    let mut store = Probe::new(&redis).await;
+    let before = store.info("memory", "used_memory").await;
     let mut answers = Vec::new();
     for round in 0..20 {
         let replica = if round % 2 == 0 { &a } else { &b };
@@ -241,7 +184,8 @@ async fn a_handshake_larger_than_the_bound_is_refused_and_never_reaches_redis() 
                 .await,
         );
     }
-    let grown = info(&mut store, "memory", "used_memory")
+    let grown = store
+        .info("memory", "used_memory")
         .await
         .saturating_sub(before);
     eprintln!("used_memory grew by {grown} bytes after 20 initializes with 3 MB capabilities");
@@ -265,12 +209,7 @@ async fn a_handshake_larger_than_the_bound_is_refused_and_never_reaches_redis() 
     // Under the bound: kept, and its record in Redis is about as large as the handshake.
     let session = a.open(None, capabilities_of(12 * 1024)).await;
     let [key] = record_keys(&mut store, &session).await.try_into().unwrap();
-    let usage: u64 = redis::cmd("MEMORY")
-        .arg("USAGE")
-        .arg(&key)
-        .query_async(&mut store)
-        .await
-        .unwrap();
+    let usage = store.memory(&[key]).await;
     eprintln!("MEMORY USAGE of a record with 12 KiB of capabilities: {usage}");
     assert!(usage < 20 * 1024, "the record takes {usage} bytes");
     assert_eq!(
@@ -287,14 +226,14 @@ async fn anonymous_sessions_of_one_network_are_capped_across_replicas() {
         Replica::start(&redis, "a").await,
         Replica::start(&redis, "b").await,
     );
-    let mut store = redis_of(&redis).await;
+    let mut store = Probe::new(&redis).await;
     // The default cap, 100, plus one, opened from 127.0.0.1 on both replicas in turn.
     let mut sessions = Vec::new();
     for round in 0..101 {
         let replica = if round % 2 == 0 { &a } else { &b };
         sessions.push(replica.open(None, json!({})).await);
     }
-    let records = keys(&mut store, &format!("{PREFIX}[rs]:-:*")).await;
+    let records = store.keys(&format!("{PREFIX}[rs]:-:*")).await;
     eprintln!(
         "{} anonymous records in Redis after 101 initializes",
         records.len()
@@ -310,14 +249,7 @@ async fn anonymous_sessions_of_one_network_are_capped_across_replicas() {
         assert_eq!(replica.ping(&sessions[100], None).await, 200);
     }
     // Every key of the network's cap expires.
-    for key in keys(&mut store, &format!("{PREFIX}*")).await {
-        let ttl: i64 = redis::cmd("PTTL")
-            .arg(&key)
-            .query_async(&mut store)
-            .await
-            .unwrap();
-        assert!(ttl > 0, "{key} has no expiry ({ttl})");
-    }
+    store.all_expire(PREFIX).await;
 }
 
 #[tokio::test]
@@ -325,7 +257,7 @@ async fn a_session_evicted_on_one_replica_ends_in_redis_and_on_every_replica() {
     let redis = Redis::start();
     let a = Replica::start_with(&redis, "a", |http| http.max_sessions(1)).await;
     let b = Replica::start(&redis, "b").await;
-    let mut store = redis_of(&redis).await;
+    let mut store = Probe::new(&redis).await;
     let alice = a.open(Some("alice"), json!({})).await;
     assert_eq!(b.ping(&alice, Some("alice")).await, 200, "b holds a copy");
     // a is full: bob's session evicts alice's (idle).
@@ -358,7 +290,7 @@ async fn a_log_level_change_writes_one_field_and_no_replica_reads_the_record_bac
         Replica::start(&redis, "a").await,
         Replica::start(&redis, "b").await,
     );
-    let mut store = redis_of(&redis).await;
+    let mut store = Probe::new(&redis).await;
     let session = a.open(None, capabilities_of(12 * 1024)).await;
     let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call",
         "params":{"name":"chatty","arguments":{}}});
@@ -374,12 +306,22 @@ async fn a_log_level_change_writes_one_field_and_no_replica_reads_the_record_bac
         1,
         "b holds a copy"
     );
+    // That call was a stream: its first and last entries write its owner field (`HSET`, then
+    // `HDEL`), behind the answer. Counting starts once both are in.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while store.calls("hdel").await == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the stream's end never reached Redis"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let (gets, hgetalls, hsets) = (
-        calls(&mut store, "get").await,
-        calls(&mut store, "hgetall").await,
-        calls(&mut store, "hset").await,
+        store.calls("get").await,
+        store.calls("hgetall").await,
+        store.calls("hset").await,
     );
-    let written = info(&mut store, "stats", "total_net_input_bytes").await;
+    let written = store.info("stats", "total_net_input_bytes").await;
     for round in 0..20 {
         let level = if round % 2 == 0 { "warning" } else { "error" };
         let set = json!({"jsonrpc":"2.0","id":3,"method":"logging/setLevel",
@@ -387,6 +329,10 @@ async fn a_log_level_change_writes_one_field_and_no_replica_reads_the_record_bac
         let answer = a.post(Some(&session), None, &set).await;
         assert_eq!(answer.messages()[0]["result"], json!({}), "{}", answer.text);
     }
+    // Counted before the polls below, which stream (and write their owner fields) until b
+    // applied the level.
+    let hsets = store.calls("hset").await - hsets;
+    let written = store.info("stats", "total_net_input_bytes").await - written;
     // b's copy learns the level (`error`: the info message is no longer sent).
     let mut sent = usize::MAX;
     for _ in 0..100 {
@@ -397,24 +343,19 @@ async fn a_log_level_change_writes_one_field_and_no_replica_reads_the_record_bac
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(sent, 0, "b applies the level set on a");
-    let written = info(&mut store, "stats", "total_net_input_bytes").await - written;
     eprintln!(
         "20 setLevel: get +{}, hgetall +{}, hset +{}, {written} bytes into Redis",
-        calls(&mut store, "get").await - gets,
-        calls(&mut store, "hgetall").await - hgetalls,
-        calls(&mut store, "hset").await - hsets,
+        store.calls("get").await - gets,
+        store.calls("hgetall").await - hgetalls,
+        hsets,
     );
     assert_eq!(
-        calls(&mut store, "get").await - gets,
+        store.calls("get").await - gets,
         0,
         "no replica read a record back"
     );
-    assert_eq!(calls(&mut store, "hgetall").await - hgetalls, 0);
-    assert_eq!(
-        calls(&mut store, "hset").await - hsets,
-        20,
-        "one field written a change"
-    );
+    assert_eq!(store.calls("hgetall").await - hgetalls, 0);
+    assert_eq!(hsets, 20, "one field written a change");
     assert!(
         written < 20 * 4 * 1024,
         "20 level changes sent Redis {written} bytes (the record is over 12 KiB)"

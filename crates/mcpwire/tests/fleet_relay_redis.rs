@@ -13,8 +13,7 @@ use mcpwire::prelude::*;
 use mcpwire::request_state::KeyRing;
 use mcpwire::transport::HttpServer;
 use mcpwire::transport::http::RedisFleet;
-use redis::aio::MultiplexedConnection;
-use redis_support::Redis;
+use redis_support::{Probe, Redis};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -113,43 +112,12 @@ async fn read_until(
     }
 }
 
-async fn connection(redis: &Redis) -> MultiplexedConnection {
-    let client = redis::Client::open(redis.url()).unwrap();
-    client.get_multiplexed_async_connection().await.unwrap()
-}
-
-/// `(PUBLISH calls, bytes Redis sent)` since the last `CONFIG RESETSTAT`.
-async fn published(redis: &mut MultiplexedConnection) -> (u64, u64) {
-    let info: String = redis::cmd("INFO")
-        .arg("all")
-        .query_async(redis)
-        .await
-        .unwrap();
-    let field = |prefix: &str| {
-        info.lines()
-            .find_map(|line| line.strip_prefix(prefix))
-            .map(|rest| {
-                rest.split(',')
-                    .next()
-                    .unwrap()
-                    .trim()
-                    .parse::<u64>()
-                    .unwrap()
-            })
-            .unwrap_or(0)
-    };
+/// `(PUBLISH calls, bytes Redis sent)` since the last reset of its counters.
+async fn published(redis: &mut Probe) -> (u64, u64) {
     (
-        field("cmdstat_publish:calls="),
-        field("total_net_output_bytes:"),
+        redis.calls("publish").await,
+        redis.info("stats", "total_net_output_bytes").await,
     )
-}
-
-async fn reset(redis: &mut MultiplexedConnection) {
-    let _: () = redis::cmd("CONFIG")
-        .arg("RESETSTAT")
-        .query_async(redis)
-        .await
-        .unwrap();
 }
 
 /// A client response with `id` and a result of about `size` bytes.
@@ -163,12 +131,12 @@ async fn answers_no_replica_asked_for_are_not_published_and_large_ones_not_relay
     let redis = Redis::start();
     let a = replica(&redis, "a", |http| http).await;
     let b = replica(&redis, "b", |http| http).await;
-    let mut db = connection(&redis).await;
+    let mut db = Probe::new(&redis).await;
     let session = initialize(&a.url).await;
     let big = 3 * 1024 * 1024;
 
     // Five 3 MB answers to ids no replica issued.
-    reset(&mut db).await;
+    db.reset_stats().await;
     for n in 0..5 {
         let response = post(
             &b.url,
@@ -184,7 +152,7 @@ async fn answers_no_replica_asked_for_are_not_published_and_large_ones_not_relay
     assert!(sent < 1024 * 1024, "{sent} bytes sent by Redis");
 
     // Five 3 MB answers to ids of another replica's form: over the bound, refused.
-    reset(&mut db).await;
+    db.reset_stats().await;
     for n in 0..5 {
         let id = format!("s-0badc0de-{n}");
         let response = post(&b.url, Some(&session), &answer(&id, big)).await;

@@ -26,7 +26,7 @@ async fn confirm() -> Elicit<Confirm> {
 async fn transfer(#[resolve(confirm)] answer: Confirm, ctx: Context) -> String {
     format!(
         "{} confirmed: {}",
-        ctx.principal().unwrap_or("nobody"),
+        ctx.principal().map_or("nobody", |who| who.subject()),
         answer.ok
     )
 }

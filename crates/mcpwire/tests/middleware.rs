@@ -157,7 +157,7 @@ fn seeing(seen: &Arc<Mutex<Vec<Seen>>>) -> impl layer::McpLayer {
                 version: request.protocol_version().to_owned(),
                 session: request.session_id().map(str::to_owned),
                 id: request.request_id().to_string(),
-                principal: request.principal().map(str::to_owned),
+                principal: request.principal().map(|who| who.subject().to_owned()),
                 outcome: Outcome::Complete,
                 retried: request.is_retried_round(),
             };

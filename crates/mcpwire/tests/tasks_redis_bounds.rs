@@ -13,8 +13,7 @@ use http_support::*;
 use mcpwire::prelude::*;
 use mcpwire::request_state::KeyRing;
 use mcpwire::tasks::RedisTaskStore;
-use redis::aio::MultiplexedConnection;
-use redis_support::Redis;
+use redis_support::{Probe, Redis};
 use serde_json::json;
 use std::time::Duration;
 use tasks_support::*;
@@ -56,74 +55,6 @@ async fn replica(
     start_authenticated(server.http()).await
 }
 
-async fn connection(redis: &Redis) -> MultiplexedConnection {
-    let client = redis::Client::open(redis.url()).unwrap();
-    client.get_multiplexed_async_connection().await.unwrap()
-}
-
-/// Every key matching `pattern`, by `SCAN`.
-async fn keys(redis: &mut MultiplexedConnection, pattern: &str) -> Vec<String> {
-    let mut cursor = 0u64;
-    let mut found = Vec::new();
-    loop {
-        let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
-            .arg(cursor)
-            .arg("MATCH")
-            .arg(pattern)
-            .arg("COUNT")
-            .arg(1000)
-            .query_async(redis)
-            .await
-            .unwrap();
-        found.extend(batch);
-        if next == 0 {
-            return found;
-        }
-        cursor = next;
-    }
-}
-
-/// The bytes Redis uses for `keys` (`MEMORY USAGE`).
-async fn memory(redis: &mut MultiplexedConnection, keys: &[String]) -> u64 {
-    let mut total = 0;
-    for key in keys {
-        let used: Option<u64> = redis::cmd("MEMORY")
-            .arg("USAGE")
-            .arg(key)
-            .query_async(redis)
-            .await
-            .unwrap();
-        total += used.unwrap_or(0);
-    }
-    total
-}
-
-/// Asserts that every key under the prefix expires.
-async fn all_expire(redis: &mut MultiplexedConnection) {
-    for key in keys(redis, &format!("{PREFIX}:*")).await {
-        let ttl: i64 = redis::cmd("PTTL")
-            .arg(&key)
-            .query_async(redis)
-            .await
-            .unwrap();
-        assert!(ttl > 0, "{key} has no expiry ({ttl})");
-    }
-}
-
-/// How often Redis ran `command` since the last `CONFIG RESETSTAT`.
-async fn calls(redis: &mut MultiplexedConnection, command: &str) -> u64 {
-    let info: String = redis::cmd("INFO")
-        .arg("commandstats")
-        .query_async(redis)
-        .await
-        .unwrap();
-    let prefix = format!("cmdstat_{command}:calls=");
-    info.lines()
-        .find_map(|line| line.strip_prefix(&prefix))
-        .and_then(|rest| rest.split(',').next())
-        .map_or(0, |calls| calls.parse().unwrap())
-}
-
 /// Starts `tool` as a task and waits until it completed; its id.
 async fn finished(caller: &Caller, tool: &str, arguments: serde_json::Value) -> String {
     let task = caller.start_task(tool, arguments).await;
@@ -136,7 +67,7 @@ async fn one_principal_keeps_as_many_finished_tasks_as_its_quota_across_replicas
     let redis = Redis::start();
     let a = replica(&redis, |store| store).await;
     let b = replica(&redis, |store| store).await;
-    let mut db = connection(&redis).await;
+    let mut db = Probe::new(&redis).await;
     let bob = Caller::new(&a.url).signed_in_as("bob");
     let bobs = finished(&bob, "label", json!({"size": 1000})).await;
 
@@ -148,8 +79,8 @@ async fn one_principal_keeps_as_many_finished_tasks_as_its_quota_across_replicas
         let alice = Caller::new(url).signed_in_as("alice");
         alices.push(finished(&alice, "label", json!({"size": size})).await);
     }
-    let tasks = keys(&mut db, &format!("{PREFIX}:task:*")).await;
-    let used = memory(&mut db, &tasks).await;
+    let tasks = db.keys(&format!("{PREFIX}:task:*")).await;
+    let used = db.memory(&tasks).await;
     println!("task keys: {}, MEMORY USAGE: {used} bytes", tasks.len());
     // Her quota is 2: she keeps her 2 latest, and Bob keeps his one.
     assert_eq!(tasks.len(), 3, "{tasks:?}");
@@ -162,7 +93,7 @@ async fn one_principal_keeps_as_many_finished_tasks_as_its_quota_across_replicas
         assert_eq!(result(alice.get(kept).await)["status"], "completed");
     }
     assert_eq!(result(bob.get(&bobs).await)["status"], "completed");
-    all_expire(&mut db).await;
+    db.all_expire(&format!("{PREFIX}:")).await;
 }
 
 #[tokio::test]
@@ -170,7 +101,7 @@ async fn the_store_keeps_at_most_its_capacity_evicting_the_oldest_finished_first
     let redis = Redis::start();
     let a = replica(&redis, |store| store.capacity(4)).await;
     let b = replica(&redis, |store| store.capacity(4)).await;
-    let mut db = connection(&redis).await;
+    let mut db = Probe::new(&redis).await;
     let alice = Caller::new(&a.url).signed_in_as("alice");
     let bob = Caller::new(&b.url).signed_in_as("bob");
     let carol = Caller::new(&a.url).signed_in_as("carol");
@@ -180,7 +111,7 @@ async fn the_store_keeps_at_most_its_capacity_evicting_the_oldest_finished_first
         bobs.push(finished(&bob, "label", json!({"size": 10})).await);
     }
     let carols = finished(&carol, "label", json!({"size": 10})).await;
-    assert_eq!(keys(&mut db, &format!("{PREFIX}:task:*")).await.len(), 4);
+    assert_eq!(db.keys(&format!("{PREFIX}:task:*")).await.len(), 4);
     // A fifth evicts the oldest finished task (Alice's); a sixth of Bob's, his own oldest.
     let second = finished(&alice, "label", json!({"size": 10})).await;
     assert_eq!(error(alice.get(&first).await)["message"], "Unknown task");
@@ -190,8 +121,8 @@ async fn the_store_keeps_at_most_its_capacity_evicting_the_oldest_finished_first
         assert_eq!(result(caller.get(task).await)["status"], "completed");
     }
     assert_eq!(result(carol.get(&carols).await)["status"], "completed");
-    assert_eq!(keys(&mut db, &format!("{PREFIX}:task:*")).await.len(), 4);
-    all_expire(&mut db).await;
+    assert_eq!(db.keys(&format!("{PREFIX}:task:*")).await.len(), 4);
+    db.all_expire(&format!("{PREFIX}:")).await;
 
     // Full of unfinished tasks: nothing is evicted, the next is refused.
     for caller in [&alice, &bob] {
@@ -203,24 +134,20 @@ async fn the_store_keeps_at_most_its_capacity_evicting_the_oldest_finished_first
         .send("tools/call", json!({"name": "endless", "arguments": {}}))
         .await;
     assert_eq!(error(refused)["code"], -32603);
-    assert_eq!(keys(&mut db, &format!("{PREFIX}:task:*")).await.len(), 4);
-    all_expire(&mut db).await;
+    assert_eq!(db.keys(&format!("{PREFIX}:task:*")).await.len(), 4);
+    db.all_expire(&format!("{PREFIX}:")).await;
 }
 
 #[tokio::test]
 async fn a_listen_naming_thousands_of_task_ids_is_refused_before_any_lookup() {
     let redis = Redis::start();
     let a = replica(&redis, |store| store).await;
-    let mut db = connection(&redis).await;
+    let mut db = Probe::new(&redis).await;
     let alice = Caller::new(&a.url).signed_in_as("alice");
     let own = finished(&alice, "label", json!({"size": 10})).await;
 
     let many: Vec<String> = (0..5_000).map(|n| format!("{n:032x}")).collect();
-    let _: () = redis::cmd("CONFIG")
-        .arg("RESETSTAT")
-        .query_async(&mut db)
-        .await
-        .unwrap();
+    db.reset_stats().await;
     let mut answer = alice
         .post(
             "subscriptions/listen",
@@ -232,7 +159,7 @@ async fn a_listen_naming_thousands_of_task_ids_is_refused_before_any_lookup() {
         true => first_event(&mut answer).await,
         false => json_of(answer).await,
     };
-    let lookups = calls(&mut db, "mget").await + calls(&mut db, "get").await;
+    let lookups = db.calls("mget").await + db.calls("get").await;
     println!("lookups for 5,000 taskIds: {lookups}");
     let refused = error(answer);
     assert_eq!(refused["code"], -32602, "{refused}");
@@ -242,11 +169,7 @@ async fn a_listen_naming_thousands_of_task_ids_is_refused_before_any_lookup() {
     // At the bound: one round trip for all of them, and the caller's own task is honoured.
     let mut hundred: Vec<String> = many[..99].to_vec();
     hundred.push(own.clone());
-    let _: () = redis::cmd("CONFIG")
-        .arg("RESETSTAT")
-        .query_async(&mut db)
-        .await
-        .unwrap();
+    db.reset_stats().await;
     let mut stream = alice
         .post(
             "subscriptions/listen",
@@ -255,7 +178,38 @@ async fn a_listen_naming_thousands_of_task_ids_is_refused_before_any_lookup() {
         .await;
     let ack = first_event(&mut stream).await;
     assert_eq!(ack["params"]["notifications"]["taskIds"], json!([own]));
-    let lookups = calls(&mut db, "mget").await + calls(&mut db, "get").await;
+    let lookups = db.calls("mget").await + db.calls("get").await;
     println!("lookups for 100 taskIds: {lookups}");
     assert_eq!(lookups, 1, "one MGET");
+}
+
+#[tokio::test]
+async fn tasks_without_a_ttl_still_expire_in_redis_after_the_retention() {
+    let redis = Redis::start();
+    let store = RedisTaskStore::connect(&redis.url(), PREFIX)
+        .await
+        .expect("connected to the test's Redis")
+        .retention(Duration::from_secs(600));
+    let server = McpServer::new("bounds")
+        .request_state_keys(KeyRing::new([[9u8; 32]]).unwrap())
+        .task_store(store)
+        .task_ttl(None)
+        .tool(label)
+        .unwrap();
+    let running = start_authenticated(server.http()).await;
+    let mut db = Probe::new(&redis).await;
+    let alice = Caller::new(&running.url).signed_in_as("alice");
+    finished(&alice, "label", json!({"size": 10})).await;
+    let tasks = db.keys(&format!("{PREFIX}:task:*")).await;
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    let ttl: i64 = redis::cmd("PTTL")
+        .arg(&tasks[0])
+        .query_async(db.connection())
+        .await
+        .unwrap();
+    assert!(
+        ttl > 0 && ttl <= 600_000,
+        "the task's key expires within the retention: {ttl}"
+    );
+    db.all_expire(&format!("{PREFIX}:")).await;
 }

@@ -57,6 +57,7 @@ pub struct ClientBuilder {
     max_rounds: u32,
     max_pages: usize,
     probe_timeout: Duration,
+    max_message_bytes: usize,
     /// The `Auto` verdicts per HTTP URL.
     verdicts: Verdicts,
     #[cfg(feature = "auth")]
@@ -75,6 +76,7 @@ impl std::fmt::Debug for ClientBuilder {
             .field("max_rounds", &self.max_rounds)
             .field("max_pages", &self.max_pages)
             .field("probe_timeout", &self.probe_timeout)
+            .field("max_message_bytes", &self.max_message_bytes)
             .finish()
     }
 }
@@ -93,6 +95,7 @@ impl Default for ClientBuilder {
             max_rounds: 10,
             max_pages: 64,
             probe_timeout: Duration::from_secs(3),
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             verdicts: Verdicts::default(),
             #[cfg(feature = "auth")]
             oauth: None,
@@ -102,9 +105,13 @@ impl Default for ClientBuilder {
     }
 }
 
+/// The default [`ClientBuilder::max_message_bytes`]: 4 MiB, as the server's.
+const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
+
 impl Client {
     /// A builder with the defaults: era `Auto`, a 60 s timeout (extended by progress), at most
-    /// 10 input rounds per call and 64 pages per listing, no handlers.
+    /// 10 input rounds per call and 64 pages per listing, messages of at most 4 MiB over HTTP,
+    /// no handlers.
     ///
     /// # Examples
     ///
@@ -222,6 +229,23 @@ impl ClientBuilder {
     #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
     pub fn propagate_trace_context(mut self, propagate: bool) -> Self {
         self.propagate_trace_context = propagate;
+        self
+    }
+
+    /// The largest message read from an HTTP server (default 4 MiB, as the server's
+    /// `McpServer::max_message_bytes`): a JSON answer, or one event
+    /// of an event stream (and any line of it). A server that sends more gets its connection
+    /// closed, and the call fails with [`ClientError::TooLarge`]; the client goes on with its
+    /// other calls.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let builder = mcpwire::client::Client::builder().max_message_bytes(16 * 1024 * 1024);
+    /// # drop(builder);
+    /// ```
+    pub fn max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = bytes;
         self
     }
 
@@ -421,6 +445,7 @@ impl ClientBuilder {
         let (transport, incoming) = http::start(
             url,
             options,
+            self.max_message_bytes,
             #[cfg(feature = "auth")]
             self.oauth.clone(),
         )?;

@@ -39,6 +39,16 @@ pub enum ClientError {
         /// The start of the body.
         body: String,
     },
+    /// The server sent a message (an HTTP body, an event of an event stream, or a line of it)
+    /// larger than the client's [`max_message_bytes`](super::ClientBuilder::max_message_bytes):
+    /// it was not read further, and its connection was closed.
+    #[error(
+        "the server sent a message larger than {limit} bytes (the client's max_message_bytes); its connection was closed"
+    )]
+    TooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// The server's message did not have the expected shape.
     #[error("unexpected answer from the server: {0}")]
     Protocol(String),

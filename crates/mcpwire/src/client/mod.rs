@@ -95,6 +95,8 @@ mod error;
 mod handlers;
 mod headers;
 #[cfg(all(test, feature = "http"))]
+mod http_hostile_tests;
+#[cfg(all(test, feature = "http"))]
 mod http_refusal_tests;
 #[cfg(all(test, feature = "http"))]
 mod http_scripted_server_tests;

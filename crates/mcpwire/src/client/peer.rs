@@ -244,13 +244,17 @@ impl Peer {
                 // is lost; say so now rather than at the timeout.
                 answered = async { stream.as_mut().expect("a stream").ended().await }, if streaming => {
                     streaming = false;
-                    if !answered {
-                        guard.armed = false;
-                        self.forget(id);
-                        return Err(ClientError::Transport(
+                    let lost = match answered {
+                        Ok(true) => continue,
+                        Ok(false) => ClientError::Transport(
                             "the server's event stream ended before the answer".into(),
-                        ));
-                    }
+                        ),
+                        // Refused (an event over `max_message_bytes`): the stream is closed.
+                        Err(error) => error,
+                    };
+                    guard.armed = false;
+                    self.forget(id);
+                    return Err(lost);
                 }
                 () = tokio::time::sleep_until(deadline) => {
                     let at_ceiling = ceiling.is_some_and(|c| deadline >= c);
@@ -324,7 +328,8 @@ impl Peer {
         params
     }
 
-    /// Sends a notification.
+    /// Sends a notification, waiting at most the client's timeout for the transport (an HTTP
+    /// server that never answers the POST cannot hold the caller).
     pub(crate) async fn notify(
         &self,
         method: &str,
@@ -342,7 +347,11 @@ impl Peer {
             protocol_version: mode.version,
             headers,
         };
-        self.transport.send(outgoing).await.map(drop)
+        let timeout = self.settings.timeout;
+        match tokio::time::timeout(timeout, self.transport.send(outgoing)).await {
+            Ok(sent) => sent.map(drop),
+            Err(_) => Err(ClientError::Timeout(timeout)),
+        }
     }
 
     fn forget(&self, id: i64) {
@@ -413,7 +422,8 @@ impl Peer {
                         protocol_version: peer.mode().version,
                         headers: Vec::new(),
                     };
-                    let _ = peer.transport.send(outgoing).await;
+                    let sending = peer.transport.send(outgoing);
+                    let _ = tokio::time::timeout(peer.settings.timeout, sending).await;
                 });
                 answering.insert(id, task.abort_handle());
             }

@@ -15,7 +15,7 @@ type Script = Box<dyn Fn(&Value) -> Option<String> + Send + Sync>;
 /// Answers each request with the script's line; records every message and its headers.
 struct Scripted {
     script: Script,
-    inbox: mpsc::UnboundedSender<String>,
+    inbox: mpsc::Sender<String>,
     sent: Sent,
     bodies: Arc<Mutex<Vec<String>>>,
 }
@@ -32,7 +32,7 @@ impl Transport for Scripted {
             && let Some(lines) = (self.script)(&value)
         {
             for line in lines.split('\n') {
-                let _ = self.inbox.send(line.to_owned());
+                let _ = self.inbox.try_send(line.to_owned());
             }
         }
         Box::pin(async { Ok(None) })
@@ -51,7 +51,7 @@ async fn connect(
     max_rounds: u32,
     script: impl Fn(&Value) -> Option<Value> + Send + Sync + 'static,
 ) -> (Result<Client, ClientError>, Sent) {
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::transport::inbox();
     let sent: Sent = Arc::default();
     let transport = Scripted {
         script: Box::new(move |request| {
@@ -170,7 +170,7 @@ async fn the_round_cap_ends_a_call_that_keeps_asking() {
 
 #[tokio::test]
 async fn the_default_round_cap_is_ten() {
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::transport::inbox();
     let sent: Sent = Arc::default();
     let transport = Scripted {
         script: Box::new(|request| {
@@ -390,7 +390,7 @@ async fn listings_follow_cursors_up_to_the_page_cap() {
     let prompts = client.unwrap().list_prompts().await.unwrap();
     let names: Vec<_> = prompts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["pfirst", "p", "p2", "p3"]);
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::transport::inbox();
     let transport = Scripted {
         script: Box::new(move |request| {
             let result = script(request)?;
@@ -431,7 +431,7 @@ async fn unsupported_version_falls_back_only_to_a_shared_session_revision() {
 #[tokio::test]
 async fn a_question_the_server_cancels_is_never_answered() {
     let handler_ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::transport::inbox();
     let sent: Sent = Arc::default();
     let transport = Scripted {
         script: Box::new(|request| {
@@ -478,7 +478,7 @@ async fn a_question_the_server_cancels_is_never_answered() {
 
 #[tokio::test]
 async fn a_timed_out_initialize_is_not_cancelled() {
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::transport::inbox();
     let sent: Sent = Arc::default();
     let transport = Scripted {
         script: Box::new(|_| None),
@@ -505,7 +505,7 @@ async fn root_changes_are_announced_on_2025_11_25_only() {
             _ => json!({}),
         })
     };
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::transport::inbox();
     let sent: Sent = Arc::default();
     let transport = Scripted {
         script: Box::new(move |request| {

@@ -30,6 +30,7 @@ use std::time::Duration;
 pub struct DetachedContext {
     state: SharedState,
     principal: Option<Arc<str>>,
+    issuer: Option<Arc<str>>,
     grant: Option<Arc<super::Grant>>,
     capabilities: ClientCapabilities,
 }
@@ -58,6 +59,7 @@ impl DetachedContext {
         Self {
             state: SharedState::default(),
             principal: None,
+            issuer: None,
             grant: None,
             capabilities: ClientCapabilities::default(),
         }
@@ -80,7 +82,7 @@ impl DetachedContext {
         self
     }
 
-    /// The authenticated principal [`Context::principal`] reports.
+    /// The subject of the authenticated caller [`Context::principal`] reports.
     ///
     /// # Examples
     ///
@@ -88,10 +90,25 @@ impl DetachedContext {
     /// use mcpwire::Context;
     ///
     /// let ctx = Context::detached().principal("ada@example.com").build();
-    /// assert_eq!(ctx.principal(), Some("ada@example.com"));
+    /// assert_eq!(ctx.principal().map(|who| who.subject()), Some("ada@example.com"));
     /// ```
-    pub fn principal(mut self, principal: impl Into<Arc<str>>) -> Self {
-        self.principal = Some(principal.into());
+    pub fn principal(mut self, subject: impl Into<Arc<str>>) -> Self {
+        self.principal = Some(subject.into());
+        self
+    }
+
+    /// The issuer that vouched for the [`principal`](Self::principal) (ignored without one).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// let ctx = Context::detached().principal("ada").issuer("https://auth.example.com").build();
+    /// assert_eq!(ctx.principal().and_then(|who| who.issuer()), Some("https://auth.example.com"));
+    /// ```
+    pub fn issuer(mut self, issuer: impl Into<Arc<str>>) -> Self {
+        self.issuer = Some(issuer.into());
         self
     }
 
@@ -151,7 +168,13 @@ impl DetachedContext {
             state: Arc::new(self.state),
             outbound,
             headers: None,
-            principal: self.principal,
+            principal: self.principal.map(|subject| {
+                let identity = super::Identity::new(subject);
+                match self.issuer {
+                    Some(issuer) => identity.with_issuer(issuer),
+                    None => identity,
+                }
+            }),
             grant: self.grant,
             notifier: Notifier::default(),
             client_requests: None,

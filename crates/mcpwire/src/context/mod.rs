@@ -9,7 +9,7 @@
 //! /// Says who is calling.
 //! #[tool]
 //! async fn whoami(ctx: Context) -> String {
-//!     ctx.principal().unwrap_or("anonymous").to_owned()
+//!     ctx.principal().map_or("anonymous".into(), |who| who.to_string())
 //! }
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -22,6 +22,7 @@ mod changes;
 mod client_requests;
 mod detached;
 mod grant;
+mod identity;
 mod outbound;
 mod principal;
 pub(crate) mod state;
@@ -34,6 +35,7 @@ pub(crate) use client_requests::ClientRequests;
 pub(crate) use client_requests::issued_elsewhere;
 pub use detached::DetachedContext;
 pub use grant::Grant;
+pub use identity::Identity;
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
@@ -84,7 +86,7 @@ pub(crate) struct RequestScope {
     pub(crate) outbound: Outbound,
     pub(crate) headers: Option<Arc<http::HeaderMap>>,
     /// Who the transport authenticated.
-    pub(crate) principal: Option<Arc<str>>,
+    pub(crate) principal: Option<Identity>,
     /// What the caller's token grants.
     pub(crate) grant: Option<Arc<Grant>>,
     /// Where change notifications go.
@@ -227,19 +229,23 @@ impl Context {
         self.inner.headers.as_deref()
     }
 
-    /// Who the transport authenticated for this request (see [`Principal`]), if anyone.
+    /// Who the transport authenticated for this request, if anyone: the subject (the
+    /// [`Principal`]) and the issuer that vouched for it (the [`Issuer`], set by
+    /// `mcpwire::auth`). Key your own data on the whole [`Identity`]: two issuers may issue
+    /// the same subject.
     ///
     /// # Examples
     ///
     /// ```
     /// use mcpwire::Context;
     ///
-    /// let ctx = Context::detached().principal("ada").build();
-    /// assert_eq!(ctx.principal(), Some("ada"));
+    /// let ctx = Context::detached().principal("ada").issuer("https://auth.example.com").build();
+    /// let who = ctx.principal().unwrap();
+    /// assert_eq!((who.subject(), who.issuer()), ("ada", Some("https://auth.example.com")));
     /// assert_eq!(Context::detached().build().principal(), None);
     /// ```
-    pub fn principal(&self) -> Option<&str> {
-        self.inner.principal.as_deref()
+    pub fn principal(&self) -> Option<&Identity> {
+        self.inner.principal.as_ref()
     }
 
     /// What the caller's verified access token grants (see [`Grant`]), if the request was

@@ -19,10 +19,10 @@ pub(crate) struct Exchange {
     /// are bound to (the issuer and the subject of a verified token).
     pub(crate) principal: Option<Arc<str>>,
     /// Who the transport authenticated, as handlers see it ([`Context::principal`]: the
-    /// subject).
+    /// subject and its issuer).
     ///
     /// [`Context::principal`]: crate::Context::principal
-    pub(crate) subject: Option<Arc<str>>,
+    pub(crate) subject: Option<crate::context::Identity>,
     /// What the caller's token grants (HTTP with authorization or the application's own
     /// middleware, or [`McpServer::local_grant`](crate::McpServer::local_grant)).
     pub(crate) grant: Option<Arc<crate::context::Grant>>,

@@ -10,8 +10,8 @@ use tower_service::Service;
 
 /// Logs one line per request through `tracing`, once it is answered: target
 /// `mcpwire::request`, level `INFO` (`WARN` for a JSON-RPC error), with the fields `method`,
-/// `target` (tool, prompt, resource URI; empty for other methods), `principal` (empty when
-/// anonymous), `duration_ms`, `outcome` (`complete`, `tool_error`, `input_required`,
+/// `target` (tool, prompt, resource URI; empty for other methods), `principal` (`subject
+/// (issuer)`, or the subject alone without an issuer; empty when anonymous), `duration_ms`, `outcome` (`complete`, `tool_error`, `input_required`,
 /// `task_created`, `error`) and `code` (the JSON-RPC error code; 0 otherwise). Arguments and
 /// results are never logged (they may carry personal data).
 ///
@@ -72,7 +72,10 @@ impl Service<McpRequest> for RequestLogService {
     fn call(&mut self, request: McpRequest) -> McpFuture {
         let method = request.method().to_owned();
         let target = request.target().unwrap_or_default().to_owned();
-        let principal = request.principal().unwrap_or_default().to_owned();
+        let principal = request
+            .principal()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         let started = Instant::now();
         let answering = self.inner.call_next(request);
         Box::pin(async move {

@@ -209,8 +209,9 @@ impl McpRequest {
         self.context.request_id()
     }
 
-    /// Who the transport authenticated (the subject of a verified token), as
-    /// [`Context::principal`] gives it; `None` without authorization.
+    /// Who the transport authenticated (the subject of a verified token and its issuer), as
+    /// [`Context::principal`] gives it; `None` without authorization. Key per-caller data on
+    /// the whole [`Identity`](crate::context::Identity), not on its subject alone.
     ///
     /// ```
     /// # use mcpwire::layer::{self, McpRequest, McpResponse, Next};
@@ -223,7 +224,7 @@ impl McpRequest {
     /// });
     /// # let _ = mcpwire::McpServer::new("demo").layer(signed_in);
     /// ```
-    pub fn principal(&self) -> Option<&str> {
+    pub fn principal(&self) -> Option<&crate::context::Identity> {
         self.context.principal()
     }
 
@@ -248,10 +249,11 @@ impl McpRequest {
     ///
     /// ```
     /// # use mcpwire::layer::{self, McpRequest, Next};
-    /// struct Banned(Vec<String>);
+    /// use mcpwire::context::Identity;
+    /// struct Banned(Vec<Identity>);
     /// let bans = layer::from_fn(|request: McpRequest, next: Next| async move {
     ///     let banned = request.context().try_state::<Banned>()
-    ///         .is_some_and(|banned| banned.0.iter().any(|who| Some(who.as_str()) == request.principal()));
+    ///         .is_some_and(|banned| banned.0.iter().any(|who| Some(who) == request.principal()));
     ///     # let _ = banned;
     ///     next.run(request).await
     /// });

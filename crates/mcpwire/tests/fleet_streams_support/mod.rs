@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use crate::http_support::{LEGACY, authenticate, legacy_call};
+pub use crate::redis_support::Probe;
 use crate::redis_support::Redis;
 use mcpwire::prelude::*;
 use mcpwire::request_state::KeyRing;
@@ -287,82 +288,6 @@ pub fn is_progress(event: &Value) -> bool {
 pub fn is_response(id: u64) -> impl FnMut(&Value) -> bool {
     move |event| {
         event["id"] == id && (event.get("result").is_some() || event.get("error").is_some())
-    }
-}
-
-/// What Redis saw, asked on a connection of the test's own.
-pub struct Probe {
-    connection: redis::aio::MultiplexedConnection,
-}
-
-impl Probe {
-    pub async fn new(redis: &Redis) -> Self {
-        let client = redis::Client::open(redis.url()).unwrap();
-        let connection = client.get_multiplexed_async_connection().await.unwrap();
-        Self { connection }
-    }
-
-    /// The clients connected (`CLIENT LIST`), this probe included.
-    pub async fn clients(&mut self) -> usize {
-        let list: String = redis::cmd("CLIENT")
-            .arg("LIST")
-            .query_async(&mut self.connection)
-            .await
-            .unwrap();
-        list.lines().filter(|line| !line.trim().is_empty()).count()
-    }
-
-    /// How many times `command` ran so far (`INFO commandstats`; from scripts included).
-    pub async fn calls(&mut self, command: &str) -> u64 {
-        let info: String = redis::cmd("INFO")
-            .arg("commandstats")
-            .query_async(&mut self.connection)
-            .await
-            .unwrap();
-        let wanted = format!("cmdstat_{}:", command.to_lowercase());
-        info.lines()
-            .find_map(|line| line.strip_prefix(&wanted))
-            .and_then(|stats| stats.split(',').find_map(|f| f.strip_prefix("calls=")))
-            .and_then(|calls| calls.parse().ok())
-            .unwrap_or(0)
-    }
-
-    /// Every key under `prefix` with its `PTTL` (`-1`: no expiry).
-    pub async fn keys_with_ttl(&mut self, prefix: &str) -> Vec<(String, i64)> {
-        let mut cursor = 0u64;
-        let mut found = Vec::new();
-        loop {
-            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
-                .arg(cursor)
-                .arg("MATCH")
-                .arg(format!("{prefix}*"))
-                .arg("COUNT")
-                .arg(1000)
-                .query_async(&mut self.connection)
-                .await
-                .unwrap();
-            for key in keys {
-                let ttl: i64 = redis::cmd("PTTL")
-                    .arg(&key)
-                    .query_async(&mut self.connection)
-                    .await
-                    .unwrap();
-                found.push((key, ttl));
-            }
-            if next == 0 {
-                return found;
-            }
-            cursor = next;
-        }
-    }
-
-    /// Whether `key` exists.
-    pub async fn exists(&mut self, key: &str) -> bool {
-        redis::cmd("EXISTS")
-            .arg(key)
-            .query_async(&mut self.connection)
-            .await
-            .unwrap()
     }
 }
 

@@ -83,3 +83,136 @@ impl Drop for Redis {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// What Redis saw, asked on a connection of the test's own: the tests of a fleet count what
+/// the shared service holds and ran, not only what the replicas answered.
+pub struct Probe {
+    connection: redis::aio::MultiplexedConnection,
+}
+
+impl Probe {
+    pub async fn new(redis: &Redis) -> Self {
+        let client = redis::Client::open(redis.url()).unwrap();
+        let connection = client.get_multiplexed_async_connection().await.unwrap();
+        Self { connection }
+    }
+
+    /// The probe's connection, for a command of the test's own.
+    pub fn connection(&mut self) -> &mut redis::aio::MultiplexedConnection {
+        &mut self.connection
+    }
+
+    /// The clients connected (`CLIENT LIST`), this probe included.
+    pub async fn clients(&mut self) -> usize {
+        let list: String = redis::cmd("CLIENT")
+            .arg("LIST")
+            .query_async(&mut self.connection)
+            .await
+            .unwrap();
+        list.lines().filter(|line| !line.trim().is_empty()).count()
+    }
+
+    /// One number of `INFO section` (`0` when it is not there).
+    pub async fn info(&mut self, section: &str, name: &str) -> u64 {
+        let text: String = redis::cmd("INFO")
+            .arg(section)
+            .query_async(&mut self.connection)
+            .await
+            .unwrap();
+        let wanted = format!("{name}:");
+        text.lines()
+            .find_map(|line| line.strip_prefix(&wanted))
+            .map_or(0, |value| value.trim().parse().unwrap())
+    }
+
+    /// How many times `command` ran so far (`INFO commandstats`; from scripts included).
+    pub async fn calls(&mut self, command: &str) -> u64 {
+        let info: String = redis::cmd("INFO")
+            .arg("commandstats")
+            .query_async(&mut self.connection)
+            .await
+            .unwrap();
+        let wanted = format!("cmdstat_{}:", command.to_lowercase());
+        info.lines()
+            .find_map(|line| line.strip_prefix(&wanted))
+            .and_then(|stats| stats.split(',').find_map(|f| f.strip_prefix("calls=")))
+            .and_then(|calls| calls.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Every key matching `pattern` (a full `SCAN`).
+    pub async fn keys(&mut self, pattern: &str) -> Vec<String> {
+        let mut cursor = 0u64;
+        let mut found = Vec::new();
+        loop {
+            let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg(pattern)
+                .arg("COUNT")
+                .arg(1000)
+                .query_async(&mut self.connection)
+                .await
+                .unwrap();
+            found.extend(batch);
+            if next == 0 {
+                return found;
+            }
+            cursor = next;
+        }
+    }
+
+    /// Every key under `prefix` with its `PTTL` (`-1`: no expiry).
+    pub async fn keys_with_ttl(&mut self, prefix: &str) -> Vec<(String, i64)> {
+        let mut found = Vec::new();
+        for key in self.keys(&format!("{prefix}*")).await {
+            let ttl: i64 = redis::cmd("PTTL")
+                .arg(&key)
+                .query_async(&mut self.connection)
+                .await
+                .unwrap();
+            found.push((key, ttl));
+        }
+        found
+    }
+
+    /// Asserts that every key under `prefix` expires.
+    pub async fn all_expire(&mut self, prefix: &str) {
+        for (key, ttl) in self.keys_with_ttl(prefix).await {
+            assert!(ttl > 0, "{key} has no expiry ({ttl})");
+        }
+    }
+
+    /// The bytes Redis uses for `keys` (`MEMORY USAGE`).
+    pub async fn memory(&mut self, keys: &[String]) -> u64 {
+        let mut total = 0;
+        for key in keys {
+            let used: Option<u64> = redis::cmd("MEMORY")
+                .arg("USAGE")
+                .arg(key)
+                .query_async(&mut self.connection)
+                .await
+                .unwrap();
+            total += used.unwrap_or(0);
+        }
+        total
+    }
+
+    /// Sets Redis's counters (`INFO commandstats`, `INFO stats`) back to zero.
+    pub async fn reset_stats(&mut self) {
+        let _: () = redis::cmd("CONFIG")
+            .arg("RESETSTAT")
+            .query_async(&mut self.connection)
+            .await
+            .unwrap();
+    }
+
+    /// Whether `key` exists.
+    pub async fn exists(&mut self, key: &str) -> bool {
+        redis::cmd("EXISTS")
+            .arg(key)
+            .query_async(&mut self.connection)
+            .await
+            .unwrap()
+    }
+}

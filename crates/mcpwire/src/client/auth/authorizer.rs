@@ -45,7 +45,10 @@ pub trait Authorizer: Send + Sync + 'static {
     fn redirect_uri(&self) -> String;
 
     /// Lets the user authorize at `url`, and returns the parameters of the redirect that
-    /// followed.
+    /// followed. The flow refuses a redirect without the `state` of `url`
+    /// ([`AuthError::StateMismatch`]) before looking at anything else in it; an authorizer that
+    /// listens for the redirect (a loopback listener) should ignore any other request and keep
+    /// waiting, so that a forged redirect cannot end the login.
     fn authorize<'a>(
         &'a self,
         url: &'a str,

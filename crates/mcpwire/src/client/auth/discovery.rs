@@ -307,11 +307,19 @@ pub(crate) async fn resource_metadata(
     Err(AuthError::NoResourceMetadata(server_url.to_owned()))
 }
 
-/// The metadata of `issuer`, its `issuer` equal to it (a plain string comparison).
+/// The metadata of `issuer`, its `issuer` equal to it (a plain string comparison). An issuer
+/// that is not [`secure_endpoint`] (plain `http` off loopback) is refused before anything is
+/// fetched: its metadata, read in the clear, would say where secrets and users go.
 pub(crate) async fn server_metadata(
     http: &reqwest::Client,
     issuer: &str,
 ) -> Result<ServerMetadata, AuthError> {
+    if !secure_endpoint(issuer) {
+        return Err(AuthError::InsecureEndpoint {
+            endpoint: "issuer",
+            url: issuer.to_owned(),
+        });
+    }
     for url in server_metadata_urls(issuer)? {
         let Some(metadata) =
             get_json::<ServerMetadata>(http, &url, "authorization-server metadata").await?

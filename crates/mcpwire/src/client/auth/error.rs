@@ -64,18 +64,31 @@ pub enum AuthError {
         "the client credentials are for the authorization server {configured}, but the resource points to {found}: not sent"
     )]
     OtherIssuer {
-        /// The issuer the credentials are for (configured, or the first one they were used with).
+        /// The issuer the credentials are for.
         configured: String,
         /// The issuer the resource points to.
         found: String,
     },
-    /// An authorization-server endpoint is neither `https` nor `http` on a loopback address:
-    /// no browser was shown it and nothing was sent to it.
+    /// Pre-registered or client-credentials secrets name no authorization server
+    /// ([`ClientRegistration::issuer`]): they are sent to none, and the resource's was not
+    /// sent them.
+    ///
+    /// [`ClientRegistration::issuer`]: super::ClientRegistration::issuer
+    #[error(
+        "the client credentials name no authorization server (ClientRegistration::issuer): not sent to {found}"
+    )]
+    NoIssuer {
+        /// The issuer the resource points to.
+        found: String,
+    },
+    /// An authorization-server endpoint, or its issuer, is neither `https` nor `http` on a
+    /// loopback address: no browser was shown it and nothing was sent to it (for the issuer:
+    /// its metadata was not fetched).
     #[error(
         "the authorization server's {endpoint} {url} is not https (plain http is for loopback addresses only)"
     )]
     InsecureEndpoint {
-        /// Which endpoint (`authorization_endpoint`, `token_endpoint`, …).
+        /// Which endpoint (`issuer`, `authorization_endpoint`, `token_endpoint`, …).
         endpoint: &'static str,
         /// Its URL.
         url: String,
@@ -121,7 +134,8 @@ pub enum AuthError {
         /// The server's `error_description`, if any.
         description: Option<String>,
     },
-    /// The authorization response's `state` is not the one sent.
+    /// The authorization response's `state` is not the one sent: a forged redirect, refused
+    /// whatever else it carries (an `error` in it is not reported as the server's).
     #[error("the authorization response carries another state than the request")]
     StateMismatch,
     /// The authorization response's `iss` is missing (when the server advertises it) or is not

@@ -47,12 +47,16 @@
 //!   S256: [`AuthError::IssuerMismatch`], [`AuthError::PkceUnsupported`].
 //! - **Endpoints that are not `https`** (plain `http` is accepted on loopback addresses only,
 //!   [`secure_endpoint`]): [`AuthError::InsecureEndpoint`], before the [`Authorizer`] (a
-//!   browser) is given the authorization URL and before a registration or token request.
-//! - **Secrets for another issuer**: pre-registered and client-credentials secrets go to the
-//!   authorization server they are for ([`ClientRegistration::issuer`], else the first one
-//!   they were used with); a resource that points to another gets
-//!   [`AuthError::OtherIssuer`], naming both.
-//! - **A redirect with another `state`**, or an `iss` other than the issuer (RFC 9207):
+//!   browser) is given the authorization URL and before a registration or token request. An
+//!   issuer that is not `https` (off loopback) is refused the same way before its metadata is
+//!   fetched.
+//! - **Secrets for another issuer**: pre-registered and client-credentials secrets go only to
+//!   the authorization server they are for ([`ClientRegistration::issuer`]); a resource that
+//!   points to another gets [`AuthError::OtherIssuer`], naming both, and credentials without
+//!   an issuer are sent to none ([`AuthError::NoIssuer`]; [`OAuth::discover_issuer`] learns
+//!   the issuer of a server you trust).
+//! - **A redirect with another `state`** (checked first: a forged redirect's `error` is not
+//!   taken for the server's), or an `iss` other than the issuer (RFC 9207):
 //!   [`AuthError::StateMismatch`], [`AuthError::IssuerParameter`]; the code is not exchanged.
 //! - **A new login where only refreshes are allowed** ([`OAuth::refresh_only`], a CLI's
 //!   commands): [`AuthError::LoginRequired`], before any discovery, registration or write to

@@ -46,8 +46,6 @@ pub struct OAuth {
     flow: Arc<tokio::sync::Mutex<()>>,
     /// Only stored tokens, refreshed: never a discovery for a new authorization.
     refresh_only: bool,
-    /// The issuer fixed credentials without one of their own were first used with.
-    first_issuer: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 #[derive(Clone)]
@@ -92,14 +90,15 @@ impl OAuth {
     }
 
     /// The client-credentials grant, for a machine with its own credentials (no user). They are
-    /// sent to their [`issuer`](ClientRegistration::issuer) only (else to the first one they
-    /// are used with).
+    /// sent to their [`issuer`](ClientRegistration::issuer) only; without one they are sent
+    /// nowhere ([`AuthError::NoIssuer`]).
     ///
     /// # Examples
     ///
     /// ```
     /// use mcpwire::client::auth::{ClientRegistration, OAuth};
-    /// let oauth = OAuth::client_credentials(ClientRegistration::new("worker-7").secret("s"));
+    /// let worker = ClientRegistration::new("worker-7").secret("s").issuer("https://auth.example.com");
+    /// let oauth = OAuth::client_credentials(worker);
     /// # drop(oauth);
     /// ```
     pub fn client_credentials(client: ClientRegistration) -> Self {
@@ -120,7 +119,6 @@ impl OAuth {
                 .unwrap_or_default(),
             flow: Arc::default(),
             refresh_only: false,
-            first_issuer: Arc::default(),
         }
     }
 
@@ -172,16 +170,17 @@ impl OAuth {
     }
 
     /// Credentials registered beforehand, used in preference to a metadata document or
-    /// dynamic registration, at their [`issuer`](ClientRegistration::issuer) only (else at the
-    /// first one they are used with): a resource pointing to another authorization server is
-    /// refused with [`AuthError::OtherIssuer`].
+    /// dynamic registration, at their [`issuer`](ClientRegistration::issuer) only: a resource
+    /// pointing to another authorization server is refused with [`AuthError::OtherIssuer`], and
+    /// credentials without an issuer are sent nowhere ([`AuthError::NoIssuer`]). When only the
+    /// server is known, [`discover_issuer`](Self::discover_issuer) finds the issuer it names.
     ///
     /// # Examples
     ///
     /// ```
     /// # use mcpwire::client::auth::{ClientRegistration, HeadlessAuthorizer, OAuth};
-    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"))
-    ///     .pre_registered(ClientRegistration::new("my-client").secret("s3cret"));
+    /// let client = ClientRegistration::new("my-client").secret("s3cret").issuer("https://auth.example.com");
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb")).pre_registered(client);
     /// # drop(oauth);
     /// ```
     pub fn pre_registered(mut self, client: ClientRegistration) -> Self {
@@ -272,6 +271,56 @@ impl OAuth {
         self.obtain(server_url, &challenge, false).await
     }
 
+    /// The issuer of the authorization server the resource at `server_url` names: the first of
+    /// its protected-resource metadata's `authorization_servers` (its `resource` checked as in
+    /// a login), or for a 2025-03-26 server without that metadata, its own origin. For binding
+    /// pre-registered credentials ([`ClientRegistration::issuer`]) to the authorization server
+    /// of a server you trust, when only the server is known: what that server names is what
+    /// the credentials are then sent to, and never to the issuer of another server.
+    ///
+    /// # Errors
+    ///
+    /// When the metadata cannot be fetched or is refused.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use mcpwire::client::auth::{ClientRegistration, HeadlessAuthorizer, OAuth};
+    /// # #[tokio::main] async fn main() -> Result<(), mcpwire::client::auth::AuthError> {
+    /// let oauth = OAuth::new(HeadlessAuthorizer::new("http://localhost/cb"));
+    /// let issuer = oauth.discover_issuer("https://mcp.example.com/mcp").await?;
+    /// let oauth = oauth.pre_registered(ClientRegistration::new("my-client").secret("s").issuer(issuer));
+    /// # drop(oauth); Ok(()) }
+    /// ```
+    pub async fn discover_issuer(&self, server_url: &str) -> Result<String, AuthError> {
+        let (metadata, _) = self.resource(server_url, None).await?;
+        metadata
+            .authorization_servers
+            .into_iter()
+            .next()
+            .ok_or(AuthError::NoAuthorizationServer)
+    }
+
+    /// The protected-resource metadata of `server_url`, and whether it is a 2025-03-26 server
+    /// without any (its origin is then its authorization server).
+    async fn resource(
+        &self,
+        server_url: &str,
+        from_challenge: Option<&str>,
+    ) -> Result<(ResourceMetadata, bool), AuthError> {
+        match resource_metadata(&self.http, server_url, from_challenge).await {
+            Ok(metadata) => Ok((metadata, false)),
+            Err(AuthError::NoResourceMetadata(_)) => {
+                let metadata = ResourceMetadata {
+                    authorization_servers: vec![origin(server_url)?],
+                    ..ResourceMetadata::default()
+                };
+                Ok((metadata, true))
+            }
+            Err(error) => Err(error),
+        }
+    }
+
     /// The access token to send to `server_url`, if any (the store is read once, then kept
     /// up to date by this client's own saves).
     pub(crate) fn bearer(&self, server_url: &str) -> Result<Option<String>, AuthError> {
@@ -344,19 +393,9 @@ impl OAuth {
                 return Err(AuthError::LoginRequired(server_url.to_owned()));
             }
         }
-        let found = resource_metadata(http, server_url, challenge.resource_metadata.as_deref());
-        let (resource_md, legacy) = match found.await {
-            Ok(metadata) => (metadata, false),
-            // 2025-03-26: no protected-resource metadata, the server's origin authorizes.
-            Err(AuthError::NoResourceMetadata(_)) => {
-                let metadata = ResourceMetadata {
-                    authorization_servers: vec![origin(server_url)?],
-                    ..ResourceMetadata::default()
-                };
-                (metadata, true)
-            }
-            Err(error) => return Err(error),
-        };
+        // 2025-03-26: no protected-resource metadata, the server's origin authorizes.
+        let found = self.resource(server_url, challenge.resource_metadata.as_deref());
+        let (resource_md, legacy) = found.await?;
         // Sent exactly as published; the server's URL when the metadata names none.
         let resource = resource_md
             .resource
@@ -446,8 +485,8 @@ impl OAuth {
     }
 
     /// The credentials configured on this `OAuth` (the machine's own, else pre-registered),
-    /// if any, once checked to be for `server`'s issuer: their own
-    /// [`issuer`](ClientRegistration::issuer), else the first one they were used with.
+    /// if any, once checked to be for `server`'s issuer: credentials without an
+    /// [`issuer`](ClientRegistration::issuer) are for none.
     fn fixed_client(
         &self,
         server: &ServerMetadata,
@@ -464,18 +503,12 @@ impl OAuth {
             found: server.issuer.clone(),
         };
         match &client.issuer {
-            Some(issuer) if *issuer != server.issuer => return Err(other(issuer)),
-            Some(_) => {}
-            None => {
-                let mut first = self.first_issuer.lock().unwrap_or_else(|e| e.into_inner());
-                match first.as_deref() {
-                    Some(issuer) if issuer != server.issuer => return Err(other(issuer)),
-                    Some(_) => {}
-                    None => *first = Some(server.issuer.clone()),
-                }
-            }
+            Some(issuer) if *issuer == server.issuer => Ok(Some(client.clone())),
+            Some(issuer) => Err(other(issuer)),
+            None => Err(AuthError::NoIssuer {
+                found: server.issuer.clone(),
+            }),
         }
-        Ok(Some(client.clone()))
     }
 
     /// The client's identity at `server` for the authorization-code flow, without fixed
@@ -555,15 +588,17 @@ impl OAuth {
             }
         }
         let response = authorizer.authorize(url.as_str()).await?;
+        // The state first: a redirect without this login's state is forged, whatever it says
+        // (an `error` in it must not pass for the authorization server's answer).
+        if response.state.as_deref() != Some(state.as_str()) {
+            return Err(AuthError::StateMismatch);
+        }
         if let Some(error) = response.error {
             return Err(AuthError::Refused {
                 endpoint: "authorization endpoint",
                 error,
                 description: response.error_description,
             });
-        }
-        if response.state.as_deref() != Some(state.as_str()) {
-            return Err(AuthError::StateMismatch);
         }
         check_issuer_parameter(
             &server.issuer,

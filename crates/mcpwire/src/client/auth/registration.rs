@@ -82,7 +82,7 @@ pub struct ClientRegistration {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signing_algorithm: Option<String>,
     /// The issuer of the authorization server these credentials are for (see
-    /// [`issuer`](Self::issuer)); they are never sent to another.
+    /// [`issuer`](Self::issuer)); they are never sent to another, nor anywhere without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub issuer: Option<String>,
 }
@@ -126,8 +126,10 @@ impl ClientRegistration {
     /// The authorization server (its issuer identifier, compared exactly) these credentials
     /// are for. Pre-registered and client-credentials secrets go to that server only: a
     /// resource that points to another is refused with [`AuthError::OtherIssuer`] before
-    /// anything is sent. Without it, the first issuer the credentials are used with is the
-    /// only one for the rest of the [`OAuth`](super::OAuth)'s life.
+    /// anything is sent. Required for them to be sent at all: credentials without an issuer
+    /// are refused with [`AuthError::NoIssuer`] (see
+    /// [`OAuth::discover_issuer`](super::OAuth::discover_issuer) to learn it from a server you
+    /// trust). A dynamic registration is stored under its issuer.
     ///
     /// # Examples
     ///

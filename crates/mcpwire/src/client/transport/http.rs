@@ -5,17 +5,21 @@
 //! 2026-07-28 it sends the headers the client computed and never opens the GET stream; closing a
 //! request's stream cancels it. With OAuth, it asks `auth` for the bearer token and hands it
 //! the `401`/`403` challenges.
+//!
+//! What the server sends is bounded by the client's `max_message_bytes`: a JSON body, an
+//! event (and a line) of an event stream. Past it the response is dropped (its connection
+//! closes) and the request fails with [`ClientError::TooLarge`]; a GET stream that does so is
+//! not reopened.
 
 use super::refusal::{self, Refusal};
-use super::sse;
-use super::{BoxFuture, Inbox, Kind, Outgoing, StreamGuard, Transport};
+use super::{BoxFuture, Inbox, InboxSender, Kind, Outgoing, StreamGuard, Transport};
+use super::{body, sse};
 #[cfg(feature = "auth")]
 use crate::client::auth::OAuth;
 use crate::client::error::ClientError;
 use crate::protocol::Era;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use std::sync::Mutex;
-use tokio::sync::mpsc;
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -28,7 +32,9 @@ pub(crate) struct Http {
     session: Mutex<Option<String>>,
     version: Mutex<Option<String>>,
     get_stream: Mutex<Option<StreamGuard>>,
-    inbox: mpsc::UnboundedSender<String>,
+    inbox: InboxSender,
+    /// The most bytes of one message (a JSON body, an event).
+    max_message_bytes: usize,
     #[cfg(feature = "auth")]
     oauth: Option<OAuth>,
 }
@@ -71,16 +77,19 @@ impl Http {
         if status.is_success() && event_stream {
             let resume = (message.kind == Kind::Request).then(|| self.resumer(session));
             let inbox = self.inbox.clone();
-            let task = tokio::spawn(follow(response, resume, inbox));
+            let parser = sse::Parser::new(self.max_message_bytes);
+            let task = tokio::spawn(follow(response, parser, resume, inbox));
             return Ok(Some(StreamGuard(task)));
         }
-        let body = response
-            .text()
-            .await
-            .map_err(|e| ClientError::Transport(e.to_string()))?;
+        if status.is_success() && message.kind != Kind::Request {
+            // What answers a notification or a response carries nothing for the client: the
+            // body is not read (nor waited for).
+            return Ok(None);
+        }
+        let body = body::read(response, self.max_message_bytes).await?;
         if status.is_success() {
-            if !body.trim().is_empty() && message.kind == Kind::Request {
-                let _ = self.inbox.send(body);
+            if !body.trim().is_empty() {
+                let _ = self.inbox.send(body).await;
             }
             return Ok(None);
         }
@@ -89,12 +98,12 @@ impl Http {
             // anything else fails it now, never leaving it to wait for the timeout.
             return match refusal::read(status.as_u16(), body, &request) {
                 Refusal::Answer(answer) => {
-                    let _ = self.inbox.send(answer);
+                    let _ = self.inbox.send(answer).await;
                     Ok(None)
                 }
                 Refusal::Failed { routed, error } => {
                     if let Some(routed) = routed {
-                        let _ = self.inbox.send(routed);
+                        let _ = self.inbox.send(routed).await;
                     }
                     Err(error)
                 }
@@ -221,14 +230,14 @@ impl Http {
     /// The GET stream of a 2025-11-25 session; a server that does not offer one (400, 404, 405)
     /// is fine. When the server ends it, it is reopened after the `retry:` delay (resuming with
     /// `Last-Event-ID` when its events had ids), until it has ended three times in a row without
-    /// a message.
+    /// a message, or has sent an event over `max_message_bytes` (then it is closed for good).
     ///
     /// `opened` is told once the server has answered the first GET (or it failed).
     fn open_get_stream(&self, opened: tokio::sync::oneshot::Sender<()>) {
         let resume = self.resumer(self.session.lock().expect("session lock").clone());
         let inbox = self.inbox.clone();
+        let mut parser = sse::Parser::new(self.max_message_bytes);
         let task = tokio::spawn(async move {
-            let mut parser = sse::Parser::default();
             let mut quiet = 0;
             let mut opened = Some(opened);
             while quiet < MAX_QUIET_REOPENS {
@@ -237,7 +246,7 @@ impl Http {
                     let _ = opened.send(());
                 }
                 let Ok(response) = sent else {
-                    return false;
+                    return Ok(false);
                 };
                 let event_stream = response
                     .headers()
@@ -245,14 +254,17 @@ impl Http {
                     .and_then(|v| v.to_str().ok())
                     .is_some_and(|v| v.starts_with("text/event-stream"));
                 if !response.status().is_success() || !event_stream {
-                    return false;
+                    return Ok(false);
                 }
                 let ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+                if let Some(sse::TooLarge(limit)) = ended.too_large {
+                    return Err(ClientError::TooLarge { limit });
+                }
                 quiet = if ended.messages == 0 { quiet + 1 } else { 0 };
                 let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
                 tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
             }
-            false
+            Ok(false)
         });
         *self.get_stream.lock().expect("get stream lock") = Some(StreamGuard(task));
     }
@@ -278,23 +290,29 @@ struct Resumer {
 
 /// Forwards a request's event stream; when it ends before the answer and its events had ids
 /// (a resumable stream on 2025-11-25), waits the server's `retry:` delay and resumes with a
-/// GET carrying `Last-Event-ID`, where the answer may then arrive.
+/// GET carrying `Last-Event-ID`, where the answer may then arrive. An event over the limit
+/// ends it with [`ClientError::TooLarge`], never resumed.
 async fn follow(
     response: reqwest::Response,
+    mut parser: sse::Parser,
     resume: Option<Resumer>,
-    inbox: mpsc::UnboundedSender<String>,
-) -> bool {
-    let mut parser = sse::Parser::default();
+    inbox: InboxSender,
+) -> Result<bool, ClientError> {
+    let refused = |ended: &sse::Ended| match ended.too_large {
+        Some(sse::TooLarge(limit)) => Err(ClientError::TooLarge { limit }),
+        None => Ok(()),
+    };
     let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+    refused(&ended)?;
     let Some(resume) = resume else {
-        return ended.answered;
+        return Ok(ended.answered);
     };
     for _ in 0..MAX_RESUMPTIONS {
         let Some(last_id) = parser.last_id.clone() else {
-            return ended.answered;
+            return Ok(ended.answered);
         };
         if ended.answered {
-            return true;
+            return Ok(true);
         }
         let delay = parser.retry.unwrap_or(DEFAULT_RETRY_MS);
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
@@ -303,11 +321,12 @@ async fn follow(
             continue;
         };
         if !response.status().is_success() {
-            return false;
+            return Ok(false);
         }
         ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+        refused(&ended)?;
     }
-    ended.answered
+    Ok(ended.answered)
 }
 
 impl Resumer {
@@ -427,16 +446,18 @@ impl HttpOptions {
     }
 }
 
-/// Connects to `url`; nothing is sent until the first message.
+/// Connects to `url`; nothing is sent until the first message, and no message of more than
+/// `max_message_bytes` is read.
 pub(crate) fn start(
     url: &str,
     options: HttpOptions,
+    max_message_bytes: usize,
     #[cfg(feature = "auth")] oauth: Option<OAuth>,
 ) -> Result<(Http, Inbox), ClientError> {
     let client = reqwest::Client::builder()
         .build()
         .map_err(|e| ClientError::Transport(e.to_string()))?;
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::inbox();
     let transport = Http {
         client,
         url: url.to_owned(),
@@ -445,6 +466,7 @@ pub(crate) fn start(
         version: Mutex::new(None),
         get_stream: Mutex::new(None),
         inbox,
+        max_message_bytes,
         #[cfg(feature = "auth")]
         oauth,
     };

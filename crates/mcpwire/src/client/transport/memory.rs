@@ -38,10 +38,10 @@ pub(crate) async fn start(server: McpServer) -> Result<(Memory, Inbox), ClientEr
         .await
         .map_err(|e| ClientError::Transport(e.to_string()))?;
     let (to_server, mut from_server) = memory.into_parts();
-    let (inbox, incoming) = mpsc::unbounded_channel();
+    let (inbox, incoming) = super::inbox();
     tokio::spawn(async move {
         while let Some(message) = from_server.recv().await {
-            if inbox.send(message).is_err() {
+            if inbox.send(message).await.is_err() {
                 return;
             }
         }

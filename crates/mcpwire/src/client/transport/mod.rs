@@ -6,10 +6,12 @@
 //! - `streams`: newline-delimited messages over any pair of byte streams;
 //! - `stdio`: a child process on `streams`, its stderr tail, `first_output` (the `Auto` probe's
 //!   clock starts at the child's first output);
-//! - `http`: Streamable HTTP (`sse` reads event streams, `refusal` reads non-2xx answers); it
+//! - `http`: Streamable HTTP (`sse` reads event streams, `body` whole bodies, both bounded;
+//!   `refusal` reads non-2xx answers); it
 //!   alone knows sessions, event streams and resumption, and asks `auth` for bearer tokens;
 //! - `memory` (feature `server`): an `McpServer` in the same process.
 
+mod body;
 mod first_output;
 pub(crate) mod http;
 #[cfg(feature = "server")]
@@ -26,7 +28,20 @@ use std::pin::Pin;
 use std::time::Duration;
 
 /// What the server sends, one message per item, in order.
-pub(crate) type Inbox = tokio::sync::mpsc::UnboundedReceiver<String>;
+pub(crate) type Inbox = tokio::sync::mpsc::Receiver<String>;
+
+/// The sending half of an [`Inbox`].
+pub(crate) type InboxSender = tokio::sync::mpsc::Sender<String>;
+
+/// How many of the server's messages wait for the client's reader at most. Past it, whatever
+/// reads from the server waits (back-pressure, down to TCP): nothing is dropped. The reader
+/// routes each message without waiting, so the inbox is full only while it is starved of CPU.
+pub(crate) const INBOX_CAPACITY: usize = 64;
+
+/// A new inbox.
+pub(crate) fn inbox() -> (InboxSender, Inbox) {
+    tokio::sync::mpsc::channel(INBOX_CAPACITY)
+}
 
 /// A boxed, sendable future.
 pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -56,13 +71,15 @@ pub(crate) struct Outgoing {
 }
 
 /// Keeps a request's answer stream open; dropping it closes the stream (on 2026-07-28 HTTP,
-/// that is how a request is cancelled). The task ends with whether the answer went by.
-pub(crate) struct StreamGuard(pub(crate) tokio::task::JoinHandle<bool>);
+/// that is how a request is cancelled). The task ends with whether the answer went by, or why
+/// the stream was refused (e.g. an event over `max_message_bytes`).
+pub(crate) struct StreamGuard(pub(crate) tokio::task::JoinHandle<Result<bool, ClientError>>);
 
 impl StreamGuard {
-    /// Waits for the stream to end; `true` when the answer went by (or the task was lost).
-    pub(crate) async fn ended(&mut self) -> bool {
-        (&mut self.0).await.unwrap_or(true)
+    /// Waits for the stream to end: `Ok(true)` when the answer went by (or the task was lost),
+    /// `Ok(false)` when it ended without it, the error when it was refused.
+    pub(crate) async fn ended(&mut self) -> Result<bool, ClientError> {
+        (&mut self.0).await.unwrap_or(Ok(true))
     }
 }
 

@@ -24,13 +24,13 @@ impl Lines {
     {
         let (to_peer, lines) = mpsc::unbounded_channel();
         tokio::spawn(write_lines(writer, lines));
-        let (inbox, incoming) = mpsc::unbounded_channel();
+        let (inbox, incoming) = super::inbox();
         tokio::spawn(async move {
             let mut lines = read_lines(reader, MAX_LINE);
             while let Some(line) = lines.next().await {
                 match line {
                     Ok(line) => {
-                        if inbox.send(line).is_err() {
+                        if inbox.send(line).await.is_err() {
                             return;
                         }
                     }

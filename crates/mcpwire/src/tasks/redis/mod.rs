@@ -29,6 +29,9 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 /// How long a task outlives the last sign of life of the replica running it, by default.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+/// How long a task without a TTL is kept after its last change, unless
+/// [`RedisTaskStore::retention`] says otherwise.
+pub const DEFAULT_RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
 /// How long one Redis command may take by default.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
 /// The shortest lease accepted.
@@ -186,6 +189,7 @@ impl RedisTaskStore {
             timeout_ms: AtomicU64::new(on.timeout.as_millis().max(1) as u64),
             capacity: AtomicUsize::new(super::DEFAULT_CAPACITY),
             finished_per_principal: AtomicUsize::new(0),
+            retention_ms: AtomicU64::new(DEFAULT_RETENTION.as_millis() as u64),
             quota: AtomicUsize::new(super::options::DEFAULT_LIVE_TASKS_PER_PRINCIPAL),
             lease_changed: Notify::new(),
             held: Mutex::new(HashMap::new()),
@@ -265,6 +269,27 @@ impl RedisTaskStore {
         self.shared
             .finished_per_principal
             .store(tasks.max(1), Ordering::Relaxed);
+        self
+    }
+
+    /// How long a task without a TTL ([`McpServer::task_ttl(None)`](crate::McpServer::task_ttl))
+    /// is kept after its last change (default 24 h): every key the store writes expires, so
+    /// nothing a caller makes stays in Redis for ever. Tasks with a TTL expire with it.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), mcpwire::tasks::StoreError> {
+    /// use std::time::Duration;
+    /// let store = mcpwire::tasks::RedisTaskStore::connect("redis://127.0.0.1", "jobs")
+    ///     .await?
+    ///     .retention(Duration::from_secs(7 * 24 * 60 * 60));
+    /// # drop(store);
+    /// # Ok(()) }
+    /// ```
+    pub fn retention(self, retention: Duration) -> Self {
+        let retention = retention.as_millis().max(1) as u64;
+        self.shared.retention_ms.store(retention, Ordering::Relaxed);
         self
     }
 

@@ -40,6 +40,9 @@ pub(super) struct Shared {
     pub(super) capacity: AtomicUsize,
     /// The most finished tasks kept per principal; 0: as many as the quota of unfinished ones.
     pub(super) finished_per_principal: AtomicUsize,
+    /// How long a task without a TTL is kept after its last change, in ms
+    /// ([`RedisTaskStore::retention`](super::RedisTaskStore::retention)).
+    pub(super) retention_ms: AtomicU64,
     /// The quota of unfinished tasks the server last created a task within.
     pub(super) quota: AtomicUsize,
     /// Wakes the refresher when the lease changed.
@@ -127,7 +130,7 @@ impl Shared {
             .arg(format!("{}:finished", self.prefix))
             .arg(self.finished_key(task.owner.as_deref()))
             .arg(record)
-            .arg(expiry(task))
+            .arg(self.expiry(task))
             .arg(self.lease_ms())
             .arg(&self.replica)
             .arg(quota)
@@ -174,7 +177,7 @@ impl Shared {
             .arg(format!("{}:finished", self.prefix))
             .arg(self.finished_key(next.owner.as_deref()))
             .arg(to_json(next)?)
-            .arg(expiry(next))
+            .arg(self.expiry(next))
             .arg(u8::from(next.status.is_terminal()))
             .arg(&next.id)
             .arg(&self.prefix)
@@ -411,10 +414,19 @@ pub(super) async fn bounded<T>(
     }
 }
 
-/// The task's expiry for Redis, in milliseconds since the epoch; 0 when it never expires.
-fn expiry(task: &TaskRecord) -> u64 {
-    task.expires_at_ms()
-        .map_or(0, |at| at.clamp(1, LATEST_EXPIRY_MS))
+impl Shared {
+    /// The task's expiry for Redis, in milliseconds since the epoch: its TTL's, or for a task
+    /// without one the retention from now (every key the store writes expires).
+    fn expiry(&self, task: &TaskRecord) -> u64 {
+        let at = task.expires_at_ms().unwrap_or_else(|| {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_millis() as u64;
+            now.saturating_add(self.retention_ms.load(Ordering::Relaxed))
+        });
+        at.clamp(1, LATEST_EXPIRY_MS)
+    }
 }
 
 fn to_json(task: &TaskRecord) -> Result<String, StoreError> {

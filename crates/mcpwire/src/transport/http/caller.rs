@@ -4,7 +4,7 @@
 //! out per [`Owner`].
 
 use super::proxies::TrustedProxies;
-use crate::context::{Grant, Issuer, Principal};
+use crate::context::{Grant, Identity, Issuer, Principal};
 use axum::extract::ConnectInfo;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
@@ -15,8 +15,8 @@ pub(super) struct Caller {
     /// Who the application's middleware authenticated, if anyone, as sessions and
     /// `requestState` are bound to: the [`Principal`], with its [`Issuer`] when one is known.
     pub(super) principal: Option<Arc<str>>,
-    /// The [`Principal`] as handlers see it (`Context::principal`).
-    pub(super) subject: Option<Arc<str>>,
+    /// The [`Principal`] and its [`Issuer`] as handlers see them (`Context::principal`).
+    pub(super) subject: Option<Identity>,
     /// What its token grants, when the authorization says.
     pub(super) grant: Option<Arc<Grant>>,
     /// The peer's address: known when the server was started by this SDK, or by the
@@ -40,13 +40,18 @@ impl Caller {
     pub(super) fn of(parts: &http::request::Parts, trusted: &TrustedProxies) -> Self {
         let extensions = &parts.extensions;
         let subject = extensions.get::<Principal>().map(|p| p.0.as_str());
-        let principal = match (subject, extensions.get::<Issuer>()) {
+        let issuer = extensions.get::<Issuer>();
+        let principal = match (subject, issuer) {
             (Some(subject), Some(issuer)) => Some(Arc::from(issuer.binding(subject))),
             (subject, _) => subject.map(Arc::from),
         };
+        let identity = subject.map(|subject| match issuer {
+            Some(issuer) => Identity::new(subject).with_issuer(issuer.0.as_str()),
+            None => Identity::new(subject),
+        });
         Self {
             principal,
-            subject: subject.map(Arc::from),
+            subject: identity,
             grant: extensions.get::<Grant>().cloned().map(Arc::new),
             peer: extensions
                 .get::<ConnectInfo<SocketAddr>>()

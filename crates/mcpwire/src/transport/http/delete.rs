@@ -1,5 +1,7 @@
 //! DELETE: the client ends its 2025-11-25 session. Its GET stream closes, its outstanding
-//! requests to the client fail, and its id is `404` from then on, on every replica of a fleet.
+//! requests to the client fail, and its id is `404` from then on: at once on the replica that
+//! took the DELETE, and on the other replicas of a fleet as soon as the bus brings them the news
+//! (its record is gone from the store at once, so a replica without a copy answers `404` too).
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
