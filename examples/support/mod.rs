@@ -2,10 +2,10 @@
 //! with `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`, behind the proxies
 //! `MCP_TRUSTED_PROXIES` lists (comma-separated addresses or networks; the client named in
 //! `X-Forwarded-For`, or in `Forwarded` with `MCP_FORWARDING_HEADER=forwarded`), as one replica of a fleet
-//! when `MCP_REDIS_URL` is set (`redis://HOST:PORT` or `unix:///path/redis.sock`; sessions,
-//! streams, questions, changes and the `#[tool(once)]` record shared in Redis under
-//! `mcp:{server name}:`, this replica named by `MCP_REPLICA_ID`, random by default), so each
-//! example's `main` stays one line. Every example includes this module (`mod support;`).
+//! when `MCP_REDIS_URL` is set (the library's `RedisBackend::from_env` reads it and
+//! `MCP_REPLICA_ID`: sessions, streams, questions, changes, tasks and the `#[tool(once)]` record
+//! shared in Redis under `mcp:{server name}:`), so each example's `main` stays one line. Every
+//! example includes this module (`mod support;`).
 
 use mcpwire::McpServer;
 use mcpwire::{Error, Result};
@@ -61,24 +61,10 @@ async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) 
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    let fleet = match std::env::var("MCP_REDIS_URL") {
-        Ok(url) if !url.is_empty() => Some(join_fleet(&url, server.name()).await?),
-        _ => None,
-    };
-    let server = match &fleet {
-        Some(fleet) => {
-            let prefix = fleet.prefix().trim_end_matches(':').to_owned();
-            let url = std::env::var("MCP_REDIS_URL").unwrap_or_default();
-            let tasks = mcpwire::tasks::RedisTaskStore::connect(&url, prefix)
-                .await
-                .map_err(|error| Error::Startup(error.to_string()))?;
-            server.replay_guard(fleet.replay_guard()).task_store(tasks)
-        }
-        None => server,
-    };
+    let backend = join_fleet(server.name()).await?;
     let mut http = server.http();
-    if let Some(fleet) = &fleet {
-        http = http.fleet(fleet);
+    if let Some(backend) = &backend {
+        http = http.fleet(backend);
     }
     // Behind a load balancer: `MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8` (see
     // `HttpServer::trusted_proxies`).
@@ -102,13 +88,10 @@ async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) 
     http.serve_listener(listener, ctrl_c).await
 }
 
-/// Connects to the fleet's Redis at `url`, as `MCP_REPLICA_ID` (or a random id), and says so.
-async fn join_fleet(url: &str, name: &str) -> Result<mcpwire::transport::http::RedisFleet> {
-    use mcpwire::transport::http::RedisFleet;
-    let fleet = RedisFleet::connect(url, format!("mcp:{name}:")).await?;
-    let fleet = match std::env::var("MCP_REPLICA_ID") {
-        Ok(id) if !id.is_empty() => fleet.with_replica_id(id),
-        _ => fleet,
+/// The fleet's backend when `MCP_REDIS_URL` is set (see `RedisBackend::from_env`), and says so.
+async fn join_fleet(name: &str) -> Result<Option<mcpwire::transport::http::RedisBackend>> {
+    let Some(backend) = mcpwire::transport::http::RedisBackend::from_env(name).await? else {
+        return Ok(None);
     };
     // What every replica must agree on: the key ring (its ids, never the keys) and the
     // audience (the server's name).
@@ -118,11 +101,11 @@ async fn join_fleet(url: &str, name: &str) -> Result<mcpwire::transport::http::R
     };
     eprintln!(
         "replica {} sharing sessions in Redis at {} under {}; requestState keys {keys}, audience {name}",
-        fleet.replica(),
-        fleet.target(),
-        fleet.prefix()
+        backend.replica(),
+        backend.target(),
+        backend.prefix()
     );
-    Ok(fleet)
+    Ok(Some(backend))
 }
 
 /// `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL`: all three, or none.

@@ -49,7 +49,7 @@
 //! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
 //! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
-//! | `redis` | no | a fleet of replicas sharing state in Redis: `transport::http::RedisFleet` (2025-11-25 sessions, resumable streams, questions and changes on any replica), `tasks::RedisTaskStore` (tasks on any replica), `request_state::RedisReplayGuard` (the `#[tool(once)]` record) |
+//! | `redis` | no | a fleet of replicas sharing state in one Redis, on one connection: `transport::http::RedisBackend` (2025-11-25 sessions, resumable streams, questions and changes on any replica; tasks, `tasks::RedisTaskStore`; the `#[tool(once)]` record, `request_state::RedisReplayGuard`; rate-limit buckets), set with `HttpServer::fleet` |
 //! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
@@ -270,6 +270,11 @@ pub mod guide {
 #[cfg(all(doctest, feature = "http"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The workspace's fleet guide (`docs/scale-out.md`), whose example is compiled as a doc test.
+#[cfg(all(doctest, feature = "redis", feature = "http"))]
+#[doc = include_str!("../../../docs/scale-out.md")]
+pub struct ScaleOutDoctests;
 
 /// Everything a server author usually needs, in one import.
 ///

@@ -64,7 +64,12 @@ mod timeout;
 
 pub use concurrency::{ConcurrencyLimit, ConcurrencyLimitService};
 pub use log::{RequestLog, RequestLogService};
-pub use rate_limit::{RateLimit, RateLimitService};
+#[cfg(all(feature = "redis", feature = "http"))]
+pub(crate) use rate_limit::RedisBuckets;
+pub use rate_limit::{
+    BucketFuture, BucketsUnavailable, MemoryBuckets, RateBuckets, RateLimit, RateLimitService,
+    Refill, Taken,
+};
 pub use request::{BoxError, McpFuture, McpRequest, McpService};
 pub use response::{McpResponse, Outcome, RefuseAs};
 pub use service::{FromFn, FromFnService, McpLayer, Next, from_fn};

@@ -11,7 +11,8 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
 /// long.
 const LATEST_EXPIRY_MS: u64 = 253_402_300_799_000;
 
-/// A [`ReplayGuard`] in Redis: one key per completed call, `{prefix}:once:{call id}`, set with
+/// A [`ReplayGuard`] in Redis: one key per completed call, `{prefix}:once:{call id}` (the
+/// prefix without a trailing `:`), set with
 /// `SET NX PXAT` (atomic insert-if-absent) and expiring with the call's last state. Replicas
 /// that share a `requestState` key ring share this guard (same URL, same prefix).
 ///
@@ -46,8 +47,8 @@ impl std::fmt::Debug for RedisReplayGuard {
 
 impl RedisReplayGuard {
     /// Connects to the Redis at `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST`,
-    /// `unix:///path/to/redis.sock`), keeping its keys under `prefix` (one per server: its name,
-    /// say).
+    /// `unix:///path/to/redis.sock`), keeping its keys under `prefix` (one per server,
+    /// `mcp:{server name}`, with or without a trailing `:`: the keys are `{prefix}:once:…`).
     ///
     /// # Errors
     ///
@@ -67,20 +68,23 @@ impl RedisReplayGuard {
             .map_err(|error| {
                 ReplayUnavailable::new(format!("cannot connect to Redis: {:?}", error.kind()))
             })?;
+        let prefix: String = prefix.into();
         Ok(Self {
             connection,
-            prefix: prefix.into(),
+            // `mcp:shop` and `mcp:shop:` (a fleet backend's form) name the same keys.
+            prefix: prefix.trim_end_matches(':').to_owned(),
             timeout: COMMAND_TIMEOUT,
         })
     }
 
-    /// A guard on an existing connection (a `RedisFleet`'s), keeping its keys under `prefix`.
+    /// A guard on an existing connection (a fleet backend's), keeping its keys under `prefix`,
+    /// each command bounded by `timeout`.
     #[cfg(feature = "http")]
-    pub(crate) fn on(connection: ConnectionManager, prefix: impl Into<String>) -> Self {
+    pub(crate) fn on(connection: ConnectionManager, prefix: String, timeout: Duration) -> Self {
         Self {
             connection,
-            prefix: prefix.into(),
-            timeout: COMMAND_TIMEOUT,
+            prefix,
+            timeout,
         }
     }
 

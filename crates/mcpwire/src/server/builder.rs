@@ -627,6 +627,12 @@ impl McpServer {
         self
     }
 
+    /// Whether [`McpServer::replay_guard`] was called.
+    #[cfg(all(feature = "redis", feature = "http"))]
+    pub(crate) fn has_replay_guard(&self) -> bool {
+        self.replay_guard.is_some()
+    }
+
     /// Wraps every request (but `initialize`) in `layer`: middleware that sees each parsed
     /// request after authorization admitted it, on every transport and both revisions, and may
     /// refuse it, run code before and after, and see how it ended (see [`crate::layer`] and

@@ -33,6 +33,12 @@ impl McpServer {
         self
     }
 
+    /// Whether [`McpServer::task_store`] was called.
+    #[cfg(all(feature = "redis", feature = "http"))]
+    pub(crate) fn has_task_store(&self) -> bool {
+        self.tasks.store.is_some()
+    }
+
     /// How long after its creation a task is kept (default [`DEFAULT_TTL`]); `None` keeps it
     /// until the store's retention bound evicts it. A task still running when its TTL runs out
     /// is stopped; `tasks/get` then answers `-32602` ("Task has expired", later unknown).

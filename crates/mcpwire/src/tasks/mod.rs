@@ -63,6 +63,8 @@ pub(crate) use options::{TaskOptions, advertise};
 #[cfg(feature = "http")]
 pub(crate) use record::now_ms;
 pub use record::{TaskChange, TaskRecord};
+#[cfg(all(feature = "redis", feature = "http"))]
+pub(crate) use redis::On as RedisStoreOn;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use redis::{DEFAULT_LEASE, LEASE_LOST, RedisTaskStore};

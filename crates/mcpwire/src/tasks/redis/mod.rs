@@ -37,6 +37,25 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
 /// The shortest lease accepted.
 const SHORTEST_LEASE: Duration = Duration::from_millis(30);
 
+/// The prefix as the keys use it, `{prefix}:{kind}…`: without a trailing `:`, so `mcp:shop` and
+/// `mcp:shop:` (a fleet backend's form) name the same keys.
+fn name_prefix(prefix: String) -> String {
+    prefix.trim_end_matches(':').to_owned()
+}
+
+/// What a store made on another's connection (a fleet backend's) is given.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) struct On {
+    /// For the subscriber's connection.
+    pub(crate) client: redis::Client,
+    /// For every other command.
+    pub(crate) connection: ConnectionManager,
+    /// How long one command may take.
+    pub(crate) timeout: Duration,
+    /// Where the subscriber and the lease refresher run.
+    pub(crate) runtime: tokio::runtime::Handle,
+}
+
 /// A [`TaskStore`] in Redis, shared by the replicas of a fleet: any replica answers
 /// `tasks/get`, `tasks/update` and `tasks/cancel` for any task, and answers and cancels reach the
 /// replica running the task.
@@ -115,7 +134,8 @@ impl std::fmt::Debug for RedisTaskStore {
 
 impl RedisTaskStore {
     /// Connects to the Redis at `url` (`redis://HOST:PORT`, `redis://:PASSWORD@HOST`,
-    /// `unix:///path/to/redis.sock`), keeping the tasks under `prefix` (one per server: its
+    /// `unix:///path/to/redis.sock`), keeping the tasks under `prefix` (`mcp:{server name}`,
+    /// with or without a trailing `:`, as a fleet backend's; one per server: its
     /// name, say; every replica of the server uses the same). Starts the subscriber and the
     /// lease refresher on the current Tokio runtime; they stop when the store is dropped.
     ///
@@ -146,15 +166,27 @@ impl RedisTaskStore {
             .map_err(|error| {
                 StoreError::Backend(format!("cannot connect to Redis: {:?}", error.kind()))
             })?;
-        let mut replica = [0u8; 8];
-        getrandom::fill(&mut replica)
-            .map_err(|_| StoreError::Backend("the OS random source failed".into()))?;
-        let shared = Arc::new(Shared {
+        let on = On {
+            client,
             connection,
-            prefix: prefix.into(),
+            timeout: COMMAND_TIMEOUT,
+            runtime: tokio::runtime::Handle::current(),
+        };
+        Ok(Self::on(on, name_prefix(prefix.into())))
+    }
+
+    /// A store on an existing connection (a fleet backend's), keeping the tasks under `prefix`;
+    /// its subscriber and lease refresher run on `on.runtime`.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn on(on: On, prefix: String) -> Self {
+        let mut replica = [0u8; 8];
+        getrandom::fill(&mut replica).expect("the operating system's random source works");
+        let shared = Arc::new(Shared {
+            connection: on.connection,
+            prefix,
             replica: replica.iter().map(|b| format!("{b:02x}")).collect(),
             lease_ms: AtomicU64::new(DEFAULT_LEASE.as_millis() as u64),
-            timeout_ms: AtomicU64::new(COMMAND_TIMEOUT.as_millis() as u64),
+            timeout_ms: AtomicU64::new(on.timeout.as_millis().max(1) as u64),
             capacity: AtomicUsize::new(super::DEFAULT_CAPACITY),
             finished_per_principal: AtomicUsize::new(0),
             retention_ms: AtomicU64::new(DEFAULT_RETENTION.as_millis() as u64),
@@ -164,12 +196,14 @@ impl RedisTaskStore {
             runtimes: Mutex::new(Vec::new()),
         });
         let stop = CancellationToken::new();
-        tokio::spawn(refresh_leases(shared.clone(), stop.clone()));
-        tokio::spawn(subscribe(shared.clone(), client, stop.clone()));
-        Ok(Self {
+        on.runtime
+            .spawn(refresh_leases(shared.clone(), stop.clone()));
+        on.runtime
+            .spawn(subscribe(shared.clone(), on.client, stop.clone()));
+        Self {
             shared,
             _stop: stop.drop_guard(),
-        })
+        }
     }
 
     /// How long a task outlives the last lease refresh of the replica running it
@@ -340,5 +374,16 @@ impl TaskStore for RedisTaskStore {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(signals);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_prefix;
+
+    #[test]
+    fn a_prefix_with_or_without_its_colon_names_the_same_keys() {
+        assert_eq!(name_prefix("mcp:shop:".into()), "mcp:shop");
+        assert_eq!(name_prefix("mcp:shop".into()), "mcp:shop");
     }
 }

@@ -40,7 +40,7 @@ use tokio_util::sync::CancellationToken;
 /// }
 /// ```
 pub struct HttpServer {
-    server: McpServer,
+    pub(super) server: McpServer,
     path: String,
     pub(super) settings: Settings,
     /// A [`HttpServer::trusted_proxies`] entry that is no address or network (start-up fails).

@@ -47,8 +47,6 @@ mod endpoint;
 mod events;
 mod eviction;
 mod fleet;
-mod fleet_inbox;
-mod fleet_settings;
 mod get;
 mod headers;
 mod http_session;
@@ -57,8 +55,6 @@ mod modern;
 mod origin;
 mod post;
 mod proxies;
-#[cfg(feature = "redis")]
-mod redis;
 mod relays;
 mod reply;
 mod resume;
@@ -74,9 +70,9 @@ mod stream_settings;
 
 pub use builder::HttpServer;
 pub use events::{EventFuture, EventStore, MemoryEventStore, Replay};
-pub use proxies::ForwardingHeader;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
-pub use redis::RedisFleet;
+pub use fleet::{RedisBackend, RedisFleet};
+pub use proxies::ForwardingHeader;
 pub use session_change::{SessionCaps, SessionChange};
 pub use shared::{BusEvent, FleetBus, SessionRecord, SessionStore, SharedFuture, Unavailable};

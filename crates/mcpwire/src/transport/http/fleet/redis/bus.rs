@@ -1,8 +1,8 @@
-//! The bus of a [`RedisFleet`](super::RedisFleet): Redis pub/sub on one channel. Publishing goes
+//! The bus of a [`RedisBackend`](super::RedisBackend): Redis pub/sub on one channel. Publishing goes
 //! through the shared connection; each subscription holds a connection of its own, made again
 //! after an outage (then it yields [`BusEvent::Reconnected`]).
 
-use super::super::shared::{BusEvent, FleetBus, SharedFuture};
+use super::super::super::shared::{BusEvent, FleetBus, SharedFuture};
 use super::connection::Inner;
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 /// How many messages may wait for the replica to take them.
 const BACKLOG: usize = 1024;
 
-/// The [`FleetBus`] of a [`RedisFleet`](super::RedisFleet).
+/// The [`FleetBus`] of a [`RedisBackend`](super::RedisBackend).
 pub(super) struct RedisBus {
     inner: Arc<Inner>,
 }
@@ -60,7 +60,7 @@ async fn listen(inner: Weak<Inner>, sender: mpsc::Sender<BusEvent>) {
         let Some(fleet) = inner.upgrade() else {
             return;
         };
-        let (client, channel, timeout) = (fleet.client.clone(), channel(&fleet), fleet.timeout);
+        let (client, channel, timeout) = (fleet.client.clone(), channel(&fleet), fleet.timeout());
         drop(fleet);
         let subscribed = tokio::time::timeout(timeout * 4, async {
             let mut pubsub = client.get_async_pubsub().await?;

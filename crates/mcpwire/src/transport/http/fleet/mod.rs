@@ -1,7 +1,17 @@
-//! [`Fleet`]: how this replica shares 2025-11-25 sessions with the others, when it does: the
-//! session store, the bus, and the messages on it (changes, ended or changed sessions, the
-//! client's answers and cancellations for requests another replica runs). Each replica acts on
-//! the others' messages and ignores its own echo.
+//! The fleet's room. [`Fleet`]: how this replica shares 2025-11-25 sessions with the others,
+//! when it does: the session store, the bus, and the messages on it (changes, ended or changed
+//! sessions, the client's answers and cancellations for requests another replica runs). Each
+//! replica acts on the others' messages (`inbox.rs`) and ignores its own echo. `settings.rs` is
+//! `HttpServer`'s fleet settings; `redis/` the Redis backend (feature `redis`).
+
+mod inbox;
+#[cfg(feature = "redis")]
+mod redis;
+mod settings;
+
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use redis::{RedisBackend, RedisFleet};
 
 use super::session_change::SessionChange;
 use super::shared::{BusEvent, FleetBus, SessionStore};

@@ -123,7 +123,7 @@ async fn round(
     for (_, (_, since)) in &order {
         command.arg(since.as_str());
     }
-    let reply = tokio::time::timeout(BLOCK + fleet.timeout, command.query_async(connection))
+    let reply = tokio::time::timeout(BLOCK + fleet.timeout(), command.query_async(connection))
         .await
         .map_err(|_| ())?
         .map_err(|_| ())?;
@@ -144,7 +144,7 @@ async fn round(
 /// A connection for the blocking reads; its id is kept to wake it.
 async fn connect(fleet: &Inner, registry: &Shared) -> Result<MultiplexedConnection, ()> {
     let config =
-        redis::AsyncConnectionConfig::new().set_response_timeout(Some(BLOCK + fleet.timeout));
+        redis::AsyncConnectionConfig::new().set_response_timeout(Some(BLOCK + fleet.timeout()));
     let connecting = fleet
         .client
         .get_multiplexed_async_connection_with_config(&config);

@@ -1,4 +1,4 @@
-//! The event store of a [`RedisFleet`](super::RedisFleet): every event of a session's resumable
+//! The event store of a [`RedisBackend`](super::RedisBackend): every event of a session's resumable
 //! streams in the session's Redis log (see `event_log.rs`), so a client resumes on any replica.
 //!
 //! Event ids are `{stream}-{number}`, given here without asking Redis: a request stream is only
@@ -8,7 +8,7 @@
 //! that resumes a moment after an event was sent finds it (a read that misses waits for the
 //! writer once).
 
-use super::super::events::{EventFuture, EventStore, Replay};
+use super::super::super::events::{EventFuture, EventStore, Replay};
 use super::connection::Inner;
 use super::event_log::{self, Entries, Entry, parse_id};
 use super::followers::{Followers, Reader};
@@ -21,7 +21,7 @@ use std::time::Duration;
 /// How long a read that misses an event waits for the writer before it reads again.
 const WRITER_LAG: Duration = Duration::from_millis(50);
 
-/// The [`EventStore`] of a [`RedisFleet`](super::RedisFleet).
+/// The [`EventStore`] of a [`RedisBackend`](super::RedisBackend).
 pub(super) struct RedisEvents {
     pub(super) inner: Arc<Inner>,
     pub(super) entries: Arc<Entries>,

@@ -1,11 +1,11 @@
-//! The session records of a [`RedisFleet`](super::RedisFleet): one hash per session under its
+//! The session records of a [`RedisBackend`](super::RedisBackend): one hash per session under its
 //! principal's hash (see `session_fields.rs`), expiring when idle, one sorted set per principal
 //! and one per anonymous network (its sessions by last use) that cap how many it holds across
 //! the fleet. A change writes one field; nothing reads a record back but a replica that lacks
 //! the session.
 
-use super::super::session_change::{SessionCaps, SessionChange};
-use super::super::shared::{SessionRecord, SessionStore, SharedFuture, idle_ms};
+use super::super::super::session_change::{SessionCaps, SessionChange};
+use super::super::super::shared::{SessionRecord, SessionStore, SharedFuture, idle_ms};
 use super::connection::Inner;
 use super::session_fields::{fields_of, record_of, write_of};
 use super::session_scripts::{CREATE, DELETE, SAVE, TOUCH, UPDATE};
@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The [`SessionStore`] of a [`RedisFleet`](super::RedisFleet).
+/// The [`SessionStore`] of a [`RedisBackend`](super::RedisBackend).
 pub(super) struct RedisSessions {
     inner: Arc<Inner>,
 }

@@ -10,8 +10,8 @@
 //! | `u:{uri}` | one per subscription |
 //! | `n` | the hash of an anonymous session's network (its cap's set) |
 
-use super::super::session_change::SessionChange;
-use super::super::shared::{SessionRecord, Unavailable};
+use super::super::super::session_change::SessionChange;
+use super::super::super::shared::{SessionRecord, Unavailable};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
