@@ -134,7 +134,7 @@ fn in_time(token: &VerifiedToken, now: SystemTime, leeway: u64) -> bool {
     if exp.is_some_and(|exp| exp.saturating_add(leeway) <= now) {
         return false;
     }
-    !claim("nbf").is_some_and(|nbf| nbf > now.saturating_add(leeway))
+    claim("nbf").is_none_or(|nbf| nbf <= now.saturating_add(leeway))
 }
 
 #[cfg(test)]
