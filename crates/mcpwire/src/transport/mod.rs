@@ -31,6 +31,13 @@ pub use memory::MemoryClient;
 /// Sends `tracing` output to stderr (stdout belongs to the protocol on stdio), filtered by
 /// `RUST_LOG` (default `warn`). Call it once, first thing in `main`; later calls do nothing.
 ///
+/// `RUST_LOG` is a comma-separated list of `target=level` and bare `level` directives
+/// (`info`, `mcpwire=debug,hyper=warn`); a value that is not such a list (span or field
+/// filters) is ignored, and the default applies. The filter is `tracing-subscriber`'s
+/// `Targets`, which needs no regular expression engine; an application that wants the full
+/// `EnvFilter` syntax, colours or JSON lines installs its own subscriber instead of calling
+/// this.
+///
 /// # Examples
 ///
 /// ```no_run
@@ -42,10 +49,17 @@ pub use memory::MemoryClient;
 /// }
 /// ```
 pub fn log_to_stderr() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|directives| !directives.trim().is_empty())
+        .and_then(|directives| directives.parse::<Targets>().ok())
+        .unwrap_or_else(|| Targets::new().with_default(LevelFilter::WARN));
+    let _ = tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(filter)
         .try_init();
 }
