@@ -47,6 +47,10 @@ mod endpoint;
 mod events;
 mod eviction;
 mod fleet;
+#[cfg(feature = "redis")]
+mod fleet_backend_setting;
+mod fleet_inbox;
+mod fleet_settings;
 mod get;
 mod headers;
 mod http_session;

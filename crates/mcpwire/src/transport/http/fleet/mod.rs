@@ -1,13 +1,13 @@
 //! The fleet's room. [`Fleet`]: how this replica shares 2025-11-25 sessions with the others,
 //! when it does: the session store, the bus, and the messages on it (changes, ended or changed
 //! sessions, the client's answers and cancellations for requests another replica runs). Each
-//! replica acts on the others' messages (`inbox.rs`) and ignores its own echo. `settings.rs` is
-//! `HttpServer`'s fleet settings; `redis/` the Redis backend (feature `redis`).
+//! replica acts on the others' messages (`../fleet_inbox.rs`) and ignores its own echo;
+//! `../fleet_settings.rs` and `../fleet_backend_setting.rs` are `HttpServer`'s fleet settings
+//! (outside this room, so that the fleet imports neither the endpoint nor the builder);
+//! `redis/` the Redis backend (feature `redis`).
 
-mod inbox;
 #[cfg(feature = "redis")]
 mod redis;
-mod settings;
 
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]

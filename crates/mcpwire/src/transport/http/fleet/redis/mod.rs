@@ -27,7 +27,6 @@ mod connection;
 mod env;
 mod event_log;
 mod events;
-mod fleet_setting;
 mod followers;
 mod reader;
 mod session_fields;

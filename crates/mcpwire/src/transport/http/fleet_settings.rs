@@ -1,8 +1,8 @@
 //! [`HttpServer`]'s fleet settings: the session store and bus that let replicas share
 //! 2025-11-25 sessions, and this replica's id.
 
-use super::super::builder::HttpServer;
-use super::super::shared::{FleetBus, SessionStore};
+use super::builder::HttpServer;
+use super::shared::{FleetBus, SessionStore};
 use std::sync::Arc;
 
 impl HttpServer {

@@ -2,8 +2,8 @@
 //! [`RedisBackend`], both halves: the HTTP transport's (sessions, streams, questions, changes)
 //! and the server's (tasks, the `#[tool(once)]` record).
 
-use super::super::super::builder::HttpServer;
-use super::connection::RedisBackend;
+use super::builder::HttpServer;
+use super::fleet::RedisBackend;
 
 impl HttpServer {
     /// Shares this server's state with every replica using the same [`RedisBackend`] (same

@@ -2,8 +2,8 @@
 //! sessions ended elsewhere end here, changes to sessions are applied, and the client's answers and
 //! cancellations reach the requests running here.
 
-use super::super::endpoint::Endpoint;
-use super::{Message, Receiver, change_of, every_list};
+use super::endpoint::Endpoint;
+use super::fleet::{Message, Receiver, change_of, every_list};
 use crate::protocol::jsonrpc::{Incoming, RequestId};
 use futures_util::future::BoxFuture;
 
