@@ -336,7 +336,12 @@ async fn log_in(credentials: &Path, url: &str, issuer: &str) {
         .await
         .unwrap()
         .unwrap();
-    let told: Vec<String> = lines_rx.try_iter().collect();
+    // The reader thread may still be passing the last lines on: read until it ends (at the
+    // pipe's end, now that the CLI exited), within a bound.
+    let mut told = Vec::new();
+    while let Ok(line) = lines_rx.recv_timeout(std::time::Duration::from_secs(10)) {
+        told.push(line);
+    }
     assert!(status.success(), "{told:?}");
     assert!(told.iter().any(|l| l.contains("Logged in to")), "{told:?}");
 }
