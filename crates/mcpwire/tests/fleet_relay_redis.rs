@@ -83,33 +83,13 @@ async fn initialize(url: &str) -> String {
     session
 }
 
-/// SSE events until `until` accepts one (or the stream ends); each read bounded by 20 s.
-async fn read_until(
+/// SSE events (their data) until `until` accepts one or the stream ends.
+async fn events_until(
     response: &mut reqwest::Response,
-    mut until: impl FnMut(&Value) -> bool,
+    until: impl FnMut(&Value) -> bool,
 ) -> Vec<Value> {
-    let mut text = String::new();
-    let mut events = Vec::new();
-    loop {
-        if let Some(end) = text.rfind("\n\n") {
-            let complete: String = text.drain(..end + 2).collect();
-            for event in parse_events(&complete) {
-                let done = until(&event);
-                events.push(event);
-                if done {
-                    return events;
-                }
-            }
-        }
-        let chunk = tokio::time::timeout(Duration::from_secs(20), response.chunk())
-            .await
-            .expect("an event within 20 s")
-            .expect("the stream reads");
-        match chunk {
-            Some(chunk) => text.push_str(std::str::from_utf8(&chunk).unwrap()),
-            None => return events,
-        }
-    }
+    let events = read_until(response, until).await;
+    events.into_iter().map(|(_, event)| event).collect()
 }
 
 /// `(PUBLISH calls, bytes Redis sent)` since the last reset of its counters.
@@ -176,11 +156,11 @@ async fn an_answer_over_the_bound_ends_the_waiting_request_with_an_error() {
     // Within the bound, an answer posted to B reaches the question asked on A.
     let call = |id: u64| json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":"greet","arguments":{}}});
     let mut stream = post(&a.url, Some(&session), &call(1)).await;
-    let asked = read_until(&mut stream, |e| e["method"] == "elicitation/create").await;
+    let asked = events_until(&mut stream, |e| e["method"] == "elicitation/create").await;
     let id = asked.last().unwrap()["id"].as_str().unwrap().to_owned();
     let answered = post(&b.url, Some(&session), &answer(&id, 10)).await;
     assert_eq!(answered.status(), 202);
-    let done = read_until(&mut stream, |e| e["id"] == 1).await;
+    let done = events_until(&mut stream, |e| e["id"] == 1).await;
     let done = done.last().unwrap();
     assert_eq!(
         done["result"]["content"][0]["text"],
@@ -189,11 +169,11 @@ async fn an_answer_over_the_bound_ends_the_waiting_request_with_an_error() {
 
     // Over it: B refuses it, and the request on A ends at once with an error.
     let mut stream = post(&a.url, Some(&session), &call(2)).await;
-    let asked = read_until(&mut stream, |e| e["method"] == "elicitation/create").await;
+    let asked = events_until(&mut stream, |e| e["method"] == "elicitation/create").await;
     let id = asked.last().unwrap()["id"].as_str().unwrap().to_owned();
     let refused = post(&b.url, Some(&session), &answer(&id, 10_000)).await;
     assert_eq!(refused.status(), 413);
-    let done = read_until(&mut stream, |e| e["id"] == 2).await;
+    let done = events_until(&mut stream, |e| e["id"] == 2).await;
     let done = done.last().unwrap();
     let text = done.to_string();
     assert!(!text.contains("Hello"), "{text}");

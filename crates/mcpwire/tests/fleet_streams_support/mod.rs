@@ -227,45 +227,7 @@ impl Client {
     }
 }
 
-/// SSE events as `(id, data)` until `until` accepts one or the stream ends; each read waits at
-/// most 20 s.
-pub async fn read_until(
-    response: &mut reqwest::Response,
-    mut until: impl FnMut(&Value) -> bool,
-) -> Vec<(String, Value)> {
-    let mut text = String::new();
-    let mut events = Vec::new();
-    loop {
-        while let Some(end) = text.find("\n\n") {
-            let block: String = text.drain(..end + 2).collect();
-            let id = block
-                .lines()
-                .find_map(|l| l.strip_prefix("id: "))
-                .unwrap_or_default()
-                .to_owned();
-            let data: String = block
-                .lines()
-                .filter_map(|l| l.strip_prefix("data: "))
-                .collect();
-            let Ok(value) = serde_json::from_str::<Value>(&data) else {
-                continue;
-            };
-            let done = until(&value);
-            events.push((id, value));
-            if done {
-                return events;
-            }
-        }
-        let chunk = tokio::time::timeout(Duration::from_secs(20), response.chunk())
-            .await
-            .expect("an event within 20 s")
-            .expect("the stream reads");
-        match chunk {
-            Some(chunk) => text.push_str(std::str::from_utf8(&chunk).unwrap()),
-            None => return events,
-        }
-    }
-}
+pub use crate::http_support::read_until;
 
 /// Whether the stream ends (the server closes it) within 20 s, whatever it carries until then.
 pub async fn ends(response: &mut reqwest::Response) -> bool {
