@@ -16,6 +16,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 
+/// What a channel's `recv` brings, failing the test after 30 s instead of hanging it.
+async fn within<T>(received: impl std::future::Future<Output = Option<T>>) -> T {
+    tokio::time::timeout(std::time::Duration::from_secs(30), received)
+        .await
+        .expect("within 30 s")
+        .expect("the sender is alive")
+}
+
 /// How the server answers the first request after `server/discover`.
 #[derive(Clone, Copy, Debug)]
 enum Attack {
@@ -223,7 +231,7 @@ async fn refused_and_recovered(attack: Attack) {
         "{attack:?}: {error}"
     );
     assert!(error.to_string().contains("max_message_bytes"), "{error}");
-    let report = server.reports.recv().await.unwrap();
+    let report = within(server.reports.recv()).await;
     assert!(
         !report.all,
         "{attack:?}: the client read all {} bytes",
@@ -271,7 +279,7 @@ async fn a_flood_of_events_waits_for_the_reader_and_loses_nothing() {
     };
     let guard = http.send(outgoing).await.unwrap();
     // The whole flood is in the client's socket (it fits in the kernel's buffers).
-    let report = server.reports.recv().await.unwrap();
+    let report = within(server.reports.recv()).await;
     assert!(report.all, "{report:?}");
     // Give the stream's reader every chance to run ahead of a reader that does not read.
     for _ in 0..10_000 {
@@ -286,11 +294,11 @@ async fn a_flood_of_events_waits_for_the_reader_and_loses_nothing() {
         inbox.len()
     );
     for n in 0..FLOOD {
-        let message: Value = serde_json::from_str(&inbox.recv().await.unwrap()).unwrap();
+        let message: Value = serde_json::from_str(&within(inbox.recv()).await).unwrap();
         assert_eq!(message["params"]["data"], n);
         assert!(inbox.len() <= INBOX_CAPACITY);
     }
-    let answer: Value = serde_json::from_str(&inbox.recv().await.unwrap()).unwrap();
+    let answer: Value = serde_json::from_str(&within(inbox.recv()).await).unwrap();
     assert_eq!(answer["id"], 7);
     drop(guard);
 }
