@@ -3,8 +3,8 @@
 //! Bottom to top: [`table`] (one row per method: how the core treats it), [`handshake`] (what
 //! a 2025-11-25 handshake left), [`exchange`] (what a request is served with), [`envelope`] and
 //! [`errors`] (what answers look like), [`era`], [`rounds`], [`watched`], [`authorize`] (the
-//! one authorization decision), [`runner`] (running a handler), [`layered`] (through
-//! middleware, when the server has any), [`methods`] (one file per method family), [`reply`],
+//! one authorization decision), [`runner`] (running a handler), [`pipeline`] (through
+//! the server's middleware, the empty stack without any), [`methods`] (one file per method family), [`reply`],
 //! then [`router`] on top, and [`connection`] (stdio and in-memory) above it.
 
 pub(crate) mod authorize;
@@ -15,8 +15,8 @@ pub(crate) mod errors;
 pub(crate) mod exchange;
 pub(crate) mod handshake;
 pub(crate) mod in_flight;
-pub(crate) mod layered;
 pub(crate) mod methods;
+pub(crate) mod pipeline;
 pub(crate) mod reply;
 pub(crate) mod rounds;
 pub(crate) mod router;

@@ -4,9 +4,9 @@
 use super::envelope;
 use super::era::{Served, classify};
 use super::exchange::{Exchange, parse};
-use super::layered::Around;
 use super::methods::lists::{Listed, list};
 use super::methods::{completion, lifecycle, listen, prompts, resources, tasks, tools};
+use super::pipeline::{MethodRequest, run_method};
 use super::reply::{Reply, reply};
 use super::runner::request_context;
 use super::table::row;
@@ -14,18 +14,21 @@ use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::logging::SetLevelParams;
 use crate::protocol::methods::{INITIALIZE, Method};
+use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject};
+use crate::server::core::ServerCore;
 use serde_json::value::RawValue;
 use std::future::Future;
+use std::sync::Arc;
 
 /// Handles `request` and returns the response line.
-pub(crate) async fn handle(exchange: &Exchange, request: Request) -> String {
+pub(crate) async fn handle(exchange: &Arc<Exchange>, request: Request) -> String {
     respond(exchange, request).await.line
 }
 
 /// Handles `request` and returns the response line with its error code.
-pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
+pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply {
     let served = (request.method != INITIALIZE)
         .then(|| classify(request.params.as_deref(), &exchange.session));
     answer(exchange, request, served).await
@@ -34,7 +37,11 @@ pub(crate) async fn respond(exchange: &Exchange, request: Request) -> Reply {
 /// Handles `request` (not `initialize`) as the caller already classified it, and returns the
 /// response line with its error code: [`respond`] without reading `_meta` again.
 #[cfg(feature = "http")]
-pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served: Served) -> Reply {
+pub(crate) async fn respond_served(
+    exchange: &Arc<Exchange>,
+    request: Request,
+    served: Served,
+) -> Reply {
     debug_assert_ne!(request.method, INITIALIZE);
     answer(exchange, request, Some(Ok(served))).await
 }
@@ -45,7 +52,7 @@ pub(crate) async fn respond_served(exchange: &Exchange, request: Request, served
 /// copied it).
 #[cfg(feature = "otel")]
 fn answer<'a>(
-    exchange: &'a Exchange,
+    exchange: &'a Arc<Exchange>,
     request: Request,
     served: Option<Result<Served, ErrorObject>>,
 ) -> impl Future<Output = Reply> + 'a {
@@ -62,7 +69,7 @@ fn answer<'a>(
 /// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`.
 #[cfg(not(feature = "otel"))]
 fn answer<'a>(
-    exchange: &'a Exchange,
+    exchange: &'a Arc<Exchange>,
     request: Request,
     served: Option<Result<Served, ErrorObject>>,
 ) -> impl Future<Output = Reply> + 'a {
@@ -71,7 +78,7 @@ fn answer<'a>(
 
 /// [`answer`], without a span for a request the layers never saw.
 async fn answer_untraced(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     request: Request,
     served: Option<Result<Served, ErrorObject>>,
 ) -> Reply {
@@ -87,7 +94,7 @@ async fn answer_untraced(
 }
 
 async fn route(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     method: &str,
     params: Option<Box<RawValue>>,
@@ -100,152 +107,221 @@ async fn route(
     {
         return Err(mismatch.clone());
     }
-    let around = Around::new(exchange, (id, served.era), (method, known), || {
-        request_context(exchange, id, served.clone())
-    });
-    method_of(exchange, id, (method, known, params), served, around).await
-}
-
-/// Serves the request with its method's file: the scope decision first (for the methods that
-/// may need scopes), then the server's layers (`around`; the handler methods run theirs
-/// themselves, between the decision and the handler), then the method.
-async fn method_of(
-    exchange: &Exchange,
-    id: &RequestId,
-    (method, known, params): (&str, Option<Method>, Option<Box<RawValue>>),
-    served: Served,
-    around: Around<'_>,
-) -> Result<String, ErrorObject> {
     let core = &exchange.core;
     let era = served.era;
-    let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
-    let principal = exchange.principal.as_deref();
-    let listed =
-        ResultKind::Cacheable(CacheHint::public(core.limits.list_ttl).for_principal(principal));
-    // Each method's work is a future the layers start, so a layer runs before it.
-    let list_of = |what| {
-        let params = params.as_deref();
-        async move { list(exchange, what, params, |page| respond(page, listed)) }
+    let answered =
+        |(json, kind): (String, ResultKind)| envelope::result(core, era, id, &json, kind);
+    let admitted = Admitted {
+        exchange,
+        id,
+        method,
+        known,
+        served,
     };
-    let answered = |(json, kind): (String, ResultKind)| respond(&json, kind);
-    match (known, era) {
-        (Some(Method::ToolsCall), _) if core.offers_tools() => {
+    // The handler methods run their layers themselves, between their scope decision and the
+    // handler; every other method goes through the layers here, once admitted.
+    match known {
+        Some(Method::ToolsCall) if core.offers_tools() => {
             let params = parse(params.as_deref())?;
-            tools::call_tool(exchange, id, params, served)
+            tools::call_tool(exchange, id, params, admitted.served)
                 .await
                 .map(answered)
         }
-        (Some(Method::PromptsGet), _) if core.offers_prompts() => {
+        Some(Method::PromptsGet) if core.offers_prompts() => {
             let params = parse(params.as_deref())?;
-            prompts::get_prompt(exchange, id, params, served)
+            prompts::get_prompt(exchange, id, params, admitted.served)
                 .await
                 .map(answered)
         }
-        (Some(Method::ResourcesRead), _) if core.offers_resources() => {
+        Some(Method::ResourcesRead) if core.offers_resources() => {
             let params = parse(params.as_deref())?;
-            resources::read_resource(exchange, id, params, served)
+            resources::read_resource(exchange, id, params, admitted.served)
                 .await
                 .map(answered)
         }
-        (Some(Method::ToolsList), _) if core.offers_tools() => {
-            around.run(None, list_of(Listed::Tools)).await
+        Some(Method::ToolsList) if core.offers_tools() => {
+            admitted.list(Listed::Tools, params).await
         }
-        (Some(Method::PromptsList), _) if core.offers_prompts() => {
-            around.run(None, list_of(Listed::Prompts)).await
+        Some(Method::PromptsList) if core.offers_prompts() => {
+            admitted.list(Listed::Prompts, params).await
         }
-        (Some(Method::ResourcesList), _) if core.offers_resources() => {
-            around.run(None, list_of(Listed::Resources)).await
+        Some(Method::ResourcesList) if core.offers_resources() => {
+            admitted.list(Listed::Resources, params).await
         }
-        (Some(Method::ResourcesTemplatesList), _) if core.offers_resources() => {
-            around.run(None, list_of(Listed::ResourceTemplates)).await
+        Some(Method::ResourcesTemplatesList) if core.offers_resources() => {
+            admitted.list(Listed::ResourceTemplates, params).await
         }
         // The other methods are rarer, and their futures larger: boxed, so that the calls and
         // lists above move and keep a smaller future.
-        _ => {
-            Box::pin(rest_of(
-                exchange,
-                id,
-                (method, known, params),
-                served,
-                around,
-            ))
-            .await
-        }
+        _ => Box::pin(rest_of(admitted, params)).await,
     }
 }
 
-/// Serves the methods [`method_of`] does not: completions, subscriptions, tasks, `ping`,
+/// A request authorization admitted to its method (but for the handler methods' own scope
+/// decision), as the router serves it.
+struct Admitted<'a> {
+    exchange: &'a Arc<Exchange>,
+    id: &'a RequestId,
+    method: &'a str,
+    /// `method`, when the server knows it.
+    known: Option<Method>,
+    served: Served,
+}
+
+impl Admitted<'_> {
+    /// What writes this request's response line, owning what it needs.
+    fn responder(&self) -> Responder {
+        Responder {
+            core: Arc::clone(&self.exchange.core),
+            era: self.served.era,
+            id: self.id.clone(),
+        }
+    }
+
+    /// Runs `work`, which writes the method's response line, through the server-wide layers;
+    /// `target` is what the layers see as the request's target.
+    async fn through(
+        self,
+        target: Option<&str>,
+        work: impl Future<Output = Result<String, ErrorObject>> + Send + 'static,
+    ) -> Result<String, ErrorObject> {
+        let request = MethodRequest {
+            id: self.id,
+            era: self.served.era,
+            method: self.method,
+            known: self.known,
+            target,
+            context: request_context(self.exchange, self.id, self.served),
+        };
+        run_method(self.exchange, request, work).await
+    }
+
+    /// A `*/list` request.
+    async fn list(
+        self,
+        listed: Listed,
+        params: Option<Box<RawValue>>,
+    ) -> Result<String, ErrorObject> {
+        let exchange = Arc::clone(self.exchange);
+        let responder = self.responder();
+        let kind = ResultKind::Cacheable(
+            CacheHint::public(exchange.core.limits.list_ttl)
+                .for_principal(exchange.principal.as_deref()),
+        );
+        let listing = async move {
+            list(&exchange, listed, params.as_deref(), |page| {
+                responder.line(page, kind)
+            })
+        };
+        self.through(None, listing).await
+    }
+}
+
+/// Writes a request's response line (the result's envelope differs by revision).
+struct Responder {
+    core: Arc<ServerCore>,
+    era: Era,
+    id: RequestId,
+}
+
+impl Responder {
+    /// The response line of the result `json`, of kind `kind`.
+    fn line(&self, json: &str, kind: ResultKind) -> String {
+        envelope::result(&self.core, self.era, &self.id, json, kind)
+    }
+
+    /// The response line of a method's result.
+    fn complete(self) -> impl FnOnce((String, ResultKind)) -> String {
+        move |(json, kind)| self.line(&json, kind)
+    }
+
+    /// The response line of an empty result.
+    fn empty(self) -> Result<String, ErrorObject> {
+        Ok(self.line("{}", ResultKind::Complete))
+    }
+}
+
+/// Serves the methods [`route`] does not: completions, subscriptions, tasks, `ping`,
 /// `server/discover`, `logging/setLevel`, and any unknown method (`-32601`).
 async fn rest_of(
-    exchange: &Exchange,
-    id: &RequestId,
-    (method, known, params): (&str, Option<Method>, Option<Box<RawValue>>),
-    served: Served,
-    around: Around<'_>,
+    admitted: Admitted<'_>,
+    params: Option<Box<RawValue>>,
 ) -> Result<String, ErrorObject> {
+    let exchange = admitted.exchange;
     let core = &exchange.core;
-    let era = served.era;
-    let respond = |json: &str, kind| envelope::result(core, era, id, json, kind);
-    let answered = |(json, kind): (String, ResultKind)| respond(&json, kind);
-    let done = |json: fn(&Exchange) -> String| async move {
-        Ok(respond(&json(exchange), ResultKind::Complete))
-    };
-    match (known, era) {
+    let owned = Arc::clone(exchange);
+    let responder = admitted.responder();
+    let id = admitted.id.clone();
+    match (admitted.known, admitted.served.era) {
         (Some(Method::CompletionComplete), _) if core.completer.is_some() => {
             let params = parse(params.as_deref())?;
             completion::admit(exchange, &params)?;
-            let completing = completion::complete(exchange, id, params, served);
-            around
-                .run(None, async { completing.await.map(answered) })
+            let served = admitted.served.clone();
+            let completing = async move {
+                let completed = completion::complete(&owned, &id, params, served).await;
+                completed.map(responder.complete())
+            };
+            admitted.through(None, completing).await
+        }
+        (Some(Method::Ping), Era::Legacy) => {
+            admitted
+                .through(None, async move { responder.empty() })
                 .await
         }
-        (Some(Method::Ping), Era::Legacy) => around.run(None, done(|_| "{}".to_owned())).await,
-        (Some(Method::Discover), Era::Modern) => around.run(None, done(lifecycle::discover)).await,
-        (Some(Method::TasksGet | Method::TasksUpdate | Method::TasksCancel), Era::Modern)
-            if core.tasks.is_some() =>
-        {
-            let request = tasks::admit(exchange, method, params.as_deref(), &served).await?;
-            let serving = async {
-                let json = tasks::serve(exchange, request).await?;
-                Ok(respond(&json, ResultKind::Complete))
+        (Some(Method::Discover), Era::Modern) => {
+            let discovering = async move {
+                Ok(responder.line(&lifecycle::discover(&owned), ResultKind::Complete))
             };
-            around.run(None, serving).await
+            admitted.through(None, discovering).await
+        }
+        (
+            Some(known @ (Method::TasksGet | Method::TasksUpdate | Method::TasksCancel)),
+            Era::Modern,
+        ) if core.tasks.is_some() => {
+            let request =
+                tasks::admit(exchange, known.name(), params.as_deref(), &admitted.served).await?;
+            let serving = async move {
+                let json = tasks::serve(&owned, request).await?;
+                Ok(responder.line(&json, ResultKind::Complete))
+            };
+            admitted.through(None, serving).await
         }
         (Some(Method::SubscriptionsListen), Era::Modern) => {
             let params = parse(params.as_deref())?;
-            let listening = listen::admit(exchange, params, &served).await?;
-            around
-                .run(None, listen::listen(exchange, id, listening))
-                .await
+            let listening = listen::admit(exchange, params, &admitted.served).await?;
+            let listening = async move { listen::listen(&owned, &id, listening).await };
+            admitted.through(None, listening).await
         }
         (Some(Method::ResourcesSubscribe), Era::Legacy) if core.offers_resources() => {
-            let params = parse(params.as_deref())?;
+            let params: SubscribeParams = parse(params.as_deref())?;
             resources::admit_subscription(exchange, &params)?;
-            let subscribing = async {
-                resources::subscribe(exchange, &params)?;
-                Ok(respond("{}", ResultKind::Complete))
+            let uri = params.uri.clone();
+            let subscribing = async move {
+                resources::subscribe(&owned, &params)?;
+                responder.empty()
             };
-            around.run(Some(&params.uri), subscribing).await
+            admitted.through(Some(&uri), subscribing).await
         }
         (Some(Method::ResourcesUnsubscribe), Era::Legacy) if core.offers_resources() => {
-            let params = parse(params.as_deref())?;
-            let unsubscribing = async {
-                resources::unsubscribe(exchange, &params);
-                Ok(respond("{}", ResultKind::Complete))
+            let params: UnsubscribeParams = parse(params.as_deref())?;
+            let uri = params.uri.clone();
+            let unsubscribing = async move {
+                resources::unsubscribe(&owned, &params);
+                responder.empty()
             };
-            around.run(Some(&params.uri), unsubscribing).await
+            admitted.through(Some(&uri), unsubscribing).await
         }
         (Some(Method::LoggingSetLevel), Era::Legacy) => {
-            let setting = async {
+            let setting = async move {
                 let params: SetLevelParams = parse(params.as_deref())?;
-                exchange.session.set_log_level(params.level);
-                Ok(respond("{}", ResultKind::Complete))
+                owned.session.set_log_level(params.level);
+                responder.empty()
             };
-            around.run(None, setting).await
+            admitted.through(None, setting).await
         }
         _ => {
-            let unknown = async { Err(ErrorObject::method_not_found(method)) };
-            around.run(None, unknown).await
+            let unknown = ErrorObject::method_not_found(admitted.method);
+            admitted.through(None, async move { Err(unknown) }).await
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The method table: one row per [`Method`] saying how the core treats it. The router
 //! ([`router`](super::router)) runs the handler a method's arm names, and reads here whether it
-//! decides scopes; the layers ([`layered`](super::layered)) read whether it runs its own; the
+//! decides scopes; the
 //! HTTP transport reads whether it changes a session, and what its `Mcp-Name` mirrors. Adding
 //! a method is its name in `protocol/methods.rs`, its file under `dispatch/methods/`, its arm
 //! in the router, and its row here.
@@ -26,9 +26,6 @@ pub(crate) struct Row {
     /// Its handler may need scopes: a header mismatch is reported after its scope decision
     /// ([`authorize::admit`](super::authorize::admit)), not before anything runs.
     pub(crate) needs_scopes: bool,
-    /// It runs the server's layers itself, between authorization and the handler (the handler
-    /// methods: their handlers have layers of their own).
-    pub(crate) own_layers: bool,
     /// When it succeeds, it changes a 2025-11-25 session's state (log level, subscriptions),
     /// which the other replicas' copies must see.
     pub(crate) changes_session: bool,
@@ -38,20 +35,18 @@ pub(crate) struct Row {
     pub(crate) mirrored: bool,
 }
 
-/// A method that needs no scopes, runs the layers the router puts around it, changes no
-/// session and names nothing.
+/// A method that needs no scopes, changes no session and names nothing.
 const PLAIN: Row = Row {
     needs_scopes: false,
-    own_layers: false,
     changes_session: false,
     target: Target::None,
     mirrored: false,
 };
 
-/// The handler methods: a handler looked up by what they name, with its scopes and layers.
+/// The handler methods: a handler looked up by what they name, with its scopes (and its own
+/// layers).
 const HANDLER: Row = Row {
     needs_scopes: true,
-    own_layers: true,
     target: Target::Name,
     mirrored: true,
     ..PLAIN
@@ -132,10 +127,6 @@ mod tests {
                 "resources/subscribe",
                 "tools/call"
             ]
-        );
-        assert_eq!(
-            names(|row| row.own_layers),
-            ["prompts/get", "resources/read", "tools/call"]
         );
         assert_eq!(
             names(|row| row.changes_session),

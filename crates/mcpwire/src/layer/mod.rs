@@ -59,8 +59,8 @@ mod rate_limit;
 mod request;
 mod response;
 pub(crate) mod service;
-mod slot;
 mod timeout;
+mod work;
 
 pub use concurrency::{ConcurrencyLimit, ConcurrencyLimitService};
 pub use log::{RequestLog, RequestLogService};
@@ -77,3 +77,4 @@ pub use timeout::{REQUEST_TIMED_OUT, Timeout, TimeoutService};
 
 pub(crate) use request::{Handed, Kept};
 pub(crate) use response::Answer;
+pub(crate) use work::Work;

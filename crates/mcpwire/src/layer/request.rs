@@ -16,17 +16,13 @@ use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll, Waker};
 use tower_service::Service;
 
-/// Where the innermost service hands the request back to the dispatcher, which runs the handler
-/// on it and leaves the response there.
-pub(crate) type HandBack = Arc<super::slot::Slot<Handed>>;
-
 /// What layers keep alive for as long as the work a request started runs on after its response:
 /// the body of a `tools/call` that became a task (tasks extension) drops it when it ends. A
 /// built-in [`ConcurrencyLimit`](super::ConcurrencyLimit) keeps its place there.
 pub(crate) type Kept = Arc<std::sync::Mutex<Vec<Box<dyn Send>>>>;
 
-/// What of a request the bottom of the stack hands back: what the handler runs on (the rest is
-/// dropped there).
+/// What of a request the bottom of the stack starts its work on: what the handler runs on (the
+/// rest is dropped there).
 pub(crate) struct Handed {
     pub(crate) arguments: Option<Box<RawValue>>,
     pub(crate) context: Context,
@@ -71,8 +67,8 @@ pub struct McpRequest {
     pub(crate) binding: Option<Arc<str>>,
     /// The handler's own layers, still to run (inside the server-wide ones).
     pub(crate) handler_layers: Option<McpService>,
-    /// Where the innermost service hands the request back to the dispatcher.
-    pub(crate) hand_back: Option<HandBack>,
+    /// What the request asks for (its method's code), run by the bottom of the stack.
+    pub(crate) work: Option<super::work::Work>,
     /// What the layers keep alive while a task the request starts runs (made by the first
     /// layer that keeps something: nothing is allocated otherwise).
     pub(crate) kept: Option<Kept>,
@@ -316,8 +312,8 @@ pub struct McpService {
     inner: Inner,
 }
 
-/// What an [`McpService`] is: the bottom of a stack (not boxed: its call hands the request back
-/// to the dispatcher), or a layer's service over the rest.
+/// What an [`McpService`] is: the bottom of a stack (not boxed: its call runs the request's
+/// work), or a layer's service over the rest.
 #[derive(Clone)]
 enum Inner {
     Endpoint,

@@ -1,27 +1,22 @@
-//! The service stack: [`McpLayer`] (what `McpServer::layer` takes), [`from_fn`] and [`Next`], and how the
-//! dispatcher runs a request through the stack ([`Layered`]).
+//! The service stack: [`McpLayer`] (what `McpServer::layer` takes), [`from_fn`] and [`Next`],
+//! and the stacks a server runs requests through ([`Layers`]).
 //!
-//! A request is `'static` (tower's model: a layer may hold it across awaits, spawn, time it
-//! out), yet the handler at the bottom borrows the dispatcher's frame. So the bottom of the
-//! stack ([`endpoint`]) does not run the handler: it hands the request itself back to the
-//! dispatcher through a [`Slot`] the request carries, and waits there for the response. The
-//! dispatcher, polling the layered future and then the handler side by side, builds the handler's
-//! call from the request it got back (nothing of it is copied), leaves the response in the slot,
-//! and drops the handler when the layers drop their call (a timeout). When the layers and the
-//! handler run on the dispatcher's task (the usual case) nothing is woken: the dispatcher polls
-//! the stack again right after the handler answered.
+//! A request is `'static` (tower's model: a layer may hold it across awaits, spawn it, time it
+//! out), and so is the work it carries (its method's code, the handler's call included, owning
+//! what it needs). The bottom of the stack ([`endpoint`]) runs the handler's own layers, then
+//! that work: the layers' call *is* the handler's, so dropping it (a timeout) drops the handler.
+//! A server without layers has the empty stack: the bottom alone.
 
 use super::request::{BoxError, Called, Handed, McpFuture, McpRequest, McpService};
 use super::response::McpResponse;
-use super::slot::{Polling, Slot};
+use super::work::WorkFuture;
 use crate::protocol::ErrorObject;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::future::{Future, poll_fn};
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context as TaskContext, Poll, ready};
+use std::task::{Context as TaskContext, Poll};
 use tower_layer::Layer;
 use tower_service::Service;
 
@@ -211,32 +206,30 @@ where
     }
 }
 
-/// The bottom of a stack: runs the handler's own layers, if any are still to run, else (when
-/// polled) hands the request back to the dispatcher through the slot it carries, and waits
-/// there for the response.
+/// The bottom of a stack: runs the handler's own layers, if any are still to run, else the
+/// request's work (its method's code, the handler's call included) on what the layers passed on.
 pub(crate) fn endpoint(mut request: McpRequest) -> Handled {
     if let Some(layers) = request.handler_layers.take() {
         return Handled::Layers(layers.call_erased(request));
     }
-    let Some(slot) = request.hand_back.take() else {
+    let Some(work) = request.work.take() else {
+        // Not reached: every request the dispatcher makes carries its work.
         return Handled::Failed;
     };
-    Handled::Waiting(Waiting {
-        slot,
-        request: Some(Handed {
-            arguments: request.arguments,
-            context: request.context,
-            kept: request.kept,
-        }),
-        done: false,
-    })
+    Handled::Running(work.start(Handed {
+        arguments: request.arguments,
+        context: request.context,
+        kept: request.kept,
+    }))
 }
 
 /// The future of the bottom of a stack.
 pub(crate) enum Handled {
+    /// The handler's own layers.
     Layers(McpFuture),
-    Waiting(Waiting),
-    /// Not reached: a request the dispatcher made carries its slot.
+    /// The request's work.
+    Running(WorkFuture),
+    /// Not reached: a request the dispatcher made carries its work.
     Failed,
 }
 
@@ -246,36 +239,8 @@ impl Future for Handled {
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
         match self.get_mut() {
             Handled::Layers(future) => future.as_mut().poll(cx),
-            Handled::Waiting(waiting) => {
-                let response = match waiting.request.take() {
-                    Some(request) => waiting.slot.hand(request, cx),
-                    None => waiting.slot.poll_response(cx),
-                };
-                let response = ready!(response);
-                waiting.done = true;
-                Poll::Ready(Ok(response))
-            }
+            Handled::Running(work) => work.as_mut().poll(cx).map(Ok),
             Handled::Failed => Poll::Ready(Ok(McpResponse::error(ErrorObject::internal()))),
-        }
-    }
-}
-
-/// The bottom of a stack: the request until it is handed back (on the first poll), then the
-/// wait for the dispatcher's response. Dropping it while the handler runs (a timeout) tells the
-/// dispatcher to drop the handler.
-pub(crate) struct Waiting {
-    slot: Arc<Slot<Handed>>,
-    request: Option<Handed>,
-    /// It took the response.
-    done: bool,
-}
-
-impl Drop for Waiting {
-    fn drop(&mut self) {
-        // Never polled: the request never reached the dispatcher, which goes on waiting for the
-        // layers' own answer. Alone with the slot: the dispatcher is gone, nobody to tell.
-        if self.request.is_none() && !self.done && Arc::strong_count(&self.slot) > 1 {
-            self.slot.abandon();
         }
     }
 }
@@ -331,138 +296,10 @@ impl Future for Call {
     }
 }
 
-/// The dispatcher's hold on the slot: letting go of it tells the bottom of the stack, if it
-/// still holds the slot; else the slot is kept for the thread's next layered request.
-struct Dispatcher(Arc<Slot<Handed>>);
-
-/// How many used slots each thread keeps for its next layered requests: one per request in
-/// flight on it, up to this many (a few hundred bytes each), saves an allocation per request.
-const SPARE_SLOTS: usize = 16;
-
-thread_local! {
-    static SPARE: RefCell<Vec<Arc<Slot<Handed>>>> = const { RefCell::new(Vec::new()) };
-}
-
-impl Dispatcher {
-    /// A slot for a new request: a spare one of this thread, else a new one.
-    fn new() -> Self {
-        let spare = SPARE
-            .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
-            .ok()
-            .flatten();
-        Self(spare.unwrap_or_else(|| Arc::new(Slot::new())))
-    }
-}
-
-impl Drop for Dispatcher {
-    fn drop(&mut self) {
-        match Arc::get_mut(&mut self.0) {
-            // Nobody else holds it: kept, made new, for the next request.
-            Some(slot) => {
-                slot.reset();
-                let slot = Arc::clone(&self.0);
-                // Not kept while the thread ends.
-                let _ = SPARE.try_with(|spare| {
-                    if let Ok(mut spare) = spare.try_borrow_mut()
-                        && spare.len() < SPARE_SLOTS
-                    {
-                        spare.push(slot);
-                    }
-                });
-            }
-            None => self.0.leave(),
-        }
-    }
-}
-
-/// How a layered request's first stretch ended.
-pub(crate) enum Reached {
-    /// The request reached the handler: here is what of it the handler runs on.
-    Handler(Handed),
-    /// The layers answered by themselves (a refusal).
-    Answered(McpResponse),
-}
-
-/// One request on its way through a stack, driven by the dispatcher: first until it reaches the
-/// handler ([`Layered::reach`]), then beside the handler until the layers answer
-/// ([`Layered::finish`]).
-pub(crate) struct Layered {
-    slot: Dispatcher,
-    answer: Call,
-}
-
-impl Layered {
-    /// Sends `request` into `stack` (nothing runs until it is polled).
-    pub(crate) fn start(stack: &McpService, mut request: McpRequest) -> Self {
-        let slot = Dispatcher::new();
-        request.hand_back = Some(Arc::clone(&slot.0));
-        Self {
-            slot,
-            answer: stack.call_next(request),
-        }
-    }
-
-    /// Polls the stack, marked as inside this dispatcher's poll.
-    fn poll_stack(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<McpResponse, Infallible>> {
-        let _inside = Polling::enter(&self.slot.0);
-        Pin::new(&mut self.answer).poll(cx)
-    }
-
-    /// Drives the layers until the request reaches the handler, or they answer without it.
-    pub(crate) fn reach(&mut self) -> impl Future<Output = Reached> + '_ {
-        poll_fn(move |cx| {
-            if let Poll::Ready(answered) = self.poll_stack(cx) {
-                return Poll::Ready(Reached::Answered(unwrap(answered)));
-            }
-            match self.slot.0.take(cx) {
-                Some(request) => Poll::Ready(Reached::Handler(request)),
-                None => Poll::Pending,
-            }
-        })
-    }
-
-    /// Runs the handler in `handler` (its output, made a response by `respond`, goes back up
-    /// the stack) beside the layers, and returns their answer. The handler is dropped
-    /// (`handler` set to `None`) when the layers drop their call (a timeout), or answer before
-    /// it is done. Pinned by the caller, where it was made: the handler's future, often large,
-    /// is not moved again.
-    pub(crate) fn finish<'a, F>(
-        &'a mut self,
-        mut handler: Pin<&'a mut Option<F>>,
-        respond: fn(F::Output) -> McpResponse,
-    ) -> impl Future<Output = McpResponse> + 'a
-    where
-        F: Future,
-    {
-        // Right after `reach`, the layers were just polled: the handler comes first.
-        let mut fresh = true;
-        poll_fn(move |cx| {
-            if !fresh {
-                if let Poll::Ready(answered) = self.poll_stack(cx) {
-                    return Poll::Ready(unwrap(answered));
-                }
-                if handler.is_some() && self.slot.0.abandoned(cx) {
-                    handler.set(None);
-                }
-            }
-            let first = std::mem::replace(&mut fresh, false);
-            let Some(running) = handler.as_mut().as_pin_mut() else {
-                return Poll::Pending;
-            };
-            match running.poll(cx) {
-                Poll::Ready(output) => {
-                    handler.set(None);
-                    self.slot.0.answer(respond(output), cx);
-                    self.poll_stack(cx).map(unwrap)
-                }
-                Poll::Pending => {
-                    if first && self.slot.0.abandoned(cx) {
-                        handler.set(None);
-                    }
-                    Poll::Pending
-                }
-            }
-        })
+impl McpService {
+    /// Runs `request` through this stack: the layers, then (at the bottom) its work.
+    pub(crate) async fn run(&self, request: McpRequest) -> McpResponse {
+        unwrap(self.call_next(request).await)
     }
 }
 
@@ -524,12 +361,9 @@ impl LayerSet {
             .map(|(kind, key, _)| (*kind, key.as_str()))
     }
 
-    /// The stacks; `None` when no layer was added (requests then take the unlayered path).
-    /// The first layer added is the outermost.
-    pub(crate) fn build(self) -> Option<Layers> {
-        if self.server.is_empty() && self.handlers.is_empty() {
-            return None;
-        }
+    /// The stacks (the empty stack, the bottom alone, when no layer was added). The first
+    /// layer added is the outermost.
+    pub(crate) fn build(self) -> Layers {
         let stack = |layers: &[&Arc<dyn McpLayer>]| {
             layers
                 .iter()
@@ -551,10 +385,10 @@ impl LayerSet {
         for ((kind, key), layers) in grouped {
             handlers[kind.index()].insert(Box::from(key), stack(&layers));
         }
-        Some(Layers {
+        Layers {
             server: stack(&server),
             handlers,
-        })
+        }
     }
 }
 
@@ -576,9 +410,8 @@ impl Layers {
 
 #[cfg(test)]
 mod tests {
-    //! The hand-back between the stack and the dispatcher when the bottom of the stack does not
-    //! run on the dispatcher's task, or not right away: the cases the usual path (all on one
-    //! task, nothing woken) does not exercise.
+    //! The bottom of the stack when it does not run on the dispatcher's task, or not right away,
+    //! or is dropped while the layer that dropped it goes on.
 
     use crate::layer::{self, McpRequest, McpResponse, Next, Timeout};
     use crate::prelude::*;
@@ -612,11 +445,12 @@ mod tests {
         "late".to_owned()
     }
 
-    static HOLDER_DONE: AtomicBool = AtomicBool::new(false);
+    static STUCK_TOO_DROPPED: AtomicBool = AtomicBool::new(false);
 
-    /// Never finishes in time.
+    /// Never finishes in time; says when it is dropped.
     #[tool]
     async fn stuck_too() -> String {
+        let _flag = Flag(&STUCK_TOO_DROPPED);
         tokio::time::sleep(Duration::from_secs(30)).await;
         "late".to_owned()
     }
@@ -706,15 +540,14 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_spawned_bottom_of_the_stack_ends_when_the_dispatcher_is_gone() {
-        // Outermost, the timeout answers and the dispatcher is done with the request; the
-        // spawned rest of the stack, still waiting for the tool, must end too.
+    async fn a_spawned_rest_of_the_stack_is_the_handler_itself_aborting_it_drops_the_tool() {
+        // The rest of the stack runs on a task of its own, which this layer aborts when its call
+        // is dropped (the timeout outside it answers first): the tool goes with it, since the
+        // bottom of the stack runs the tool itself.
         let holding = layer::from_fn(|request: McpRequest, next: Next| async move {
-            let spawned = tokio::spawn(async move {
-                let response = next.run(request).await;
-                HOLDER_DONE.store(true, Ordering::SeqCst);
-                response
-            });
+            let spawned = tokio::spawn(next.run(request));
+            let abort = spawned.abort_handle();
+            let _abort_on_drop = scopeguard(move || abort.abort());
             match spawned.await {
                 Ok(response) => response,
                 Err(_) => McpResponse::error(ErrorObject::internal()),
@@ -728,6 +561,19 @@ mod tests {
         let mut client = server.serve_memory().await.unwrap();
         let reply = ask(&mut client, call(1, "stuck_too", serde_json::json!({}))).await;
         assert!(reply.contains("timed out"), "{reply}");
-        assert!(set(&HOLDER_DONE).await, "the spawned stack ended");
+        assert!(set(&STUCK_TOO_DROPPED).await, "the spawned tool was dropped");
+    }
+
+    /// Runs `f` when dropped.
+    fn scopeguard(f: impl FnOnce()) -> impl Drop {
+        struct Guard<F: FnOnce()>(Option<F>);
+        impl<F: FnOnce()> Drop for Guard<F> {
+            fn drop(&mut self) {
+                if let Some(f) = self.0.take() {
+                    f();
+                }
+            }
+        }
+        Guard(Some(f))
     }
 }

@@ -797,7 +797,7 @@ impl McpServer {
         );
         core.ephemeral_keys = ephemeral_keys;
         check_layered(&core, &self.layers)?;
-        core.layers = self.layers.build().map(Arc::new);
+        core.layers = self.layers.build();
         #[cfg(feature = "otel")]
         {
             core.tracing = self.tracing;

@@ -79,9 +79,9 @@ pub(crate) struct ServerCore {
     ///
     /// [`McpServer::local_grant`]: crate::McpServer::local_grant
     pub(crate) local_grant: Option<Arc<crate::context::Grant>>,
-    /// The middleware stacks (`mcpwire::layer`); `None` without any layer, and then requests
-    /// take a path without them.
-    pub(crate) layers: Option<Arc<crate::layer::service::Layers>>,
+    /// The middleware stacks (`mcpwire::layer`) every request runs through (the empty stack
+    /// without any layer).
+    pub(crate) layers: crate::layer::service::Layers,
     /// The server-wide tracing layer, which also traces the requests answered before the
     /// layers run.
     #[cfg(feature = "otel")]
@@ -150,7 +150,7 @@ impl ServerCore {
             discover_capabilities: ServerCapabilities::default(),
             tasks: None,
             local_grant: None,
-            layers: None,
+            layers: crate::layer::service::LayerSet::default().build(),
             #[cfg(feature = "otel")]
             tracing: None,
         }

@@ -6,9 +6,10 @@ use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
-use crate::dispatch::layered::{HandlerRequest, around_handler};
+use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
+use crate::layer::Handed;
 use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::PROMPTS_GET;
@@ -23,7 +24,7 @@ use std::sync::Arc;
 
 /// Renders the prompt `params` names.
 pub(crate) async fn get_prompt(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     params: GetPromptParams,
     served: Served,
@@ -35,42 +36,30 @@ pub(crate) async fn get_prompt(
     let arguments = params.arguments.as_ref().map(|arguments| {
         serde_json::value::to_raw_value(arguments).expect("string maps serialize")
     });
-    let Some(layers) = exchange.core.layers.as_deref() else {
-        return render(
-            exchange,
-            id,
-            &params,
-            served,
-            (&prompt.definition, &prompt.handler),
-            arguments,
-            None,
-        )
-        .await;
-    };
     let name = prompt.definition.name;
-    let context = request_context(exchange, id, served.clone());
     let request = HandlerRequest {
         method: PROMPTS_GET,
         target: Cow::Borrowed(name),
-        // Handed back with the request once the layers pass it on.
+        // Handed on to the prompt once the layers pass the request on.
         arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context,
-        own: layers.handler(HandlerKind::Prompt, name),
+        context: request_context(exchange, id, served.clone()),
+        own: exchange.core.layers.handler(HandlerKind::Prompt, name),
     };
-    let handler = |arguments, context| async {
+    let (owned, id) = (Arc::clone(exchange), id.clone());
+    let handler = move |handed: Handed| async move {
         let rendered = render(
-            exchange,
-            id,
+            &owned,
+            &id,
             &params,
             served,
             (&prompt.definition, &prompt.handler),
-            arguments,
-            Some(context),
+            handed.arguments,
+            handed.context,
         );
         (rendered.await, false)
     };
-    Box::pin(around_handler(exchange, layers, request, handler)).await
+    run_handler(exchange, request, handler).await
 }
 
 /// Renders an admitted prompt.
@@ -81,7 +70,7 @@ async fn render(
     served: Served,
     (definition, handler): (&PromptDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
-    context: Option<Context>,
+    context: Context,
 ) -> MethodResult {
     let target = Target {
         method: PROMPTS_GET,
@@ -101,7 +90,7 @@ async fn render(
             state: params.request_state.as_deref(),
             uri: None,
             once: false,
-            context,
+            context: Some(context),
         },
     )?;
     let outcome = run(definition.call, call, "the prompt").await;

@@ -7,10 +7,11 @@ use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
-use crate::dispatch::layered::{HandlerRequest, around_handler};
+use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::dispatch::watched;
+use crate::layer::Handed;
 use crate::layer::service::HandlerKind;
 use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::code;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 
 /// Reads the resource `params.uri` names.
 pub(crate) async fn read_resource(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     params: ReadResourceParams,
     served: Served,
@@ -46,41 +47,29 @@ pub(crate) async fn read_resource(
     authorize::admit(exchange, resource.definition.scopes)?;
     let arguments = (!variables.is_empty())
         .then(|| serde_json::value::to_raw_value(&variables).expect("variables serialize"));
-    let Some(layers) = exchange.core.layers.as_deref() else {
-        return read(
-            exchange,
-            id,
-            &params,
-            served,
-            (&resource.definition, &resource.handler),
-            arguments,
-            None,
-        )
-        .await;
-    };
-    let context = request_context(exchange, id, served.clone());
     let request = HandlerRequest {
         method: RESOURCES_READ,
         target: Cow::Owned(params.uri.clone()),
-        // Handed back with the request once the layers pass it on.
+        // Handed on to the resource once the layers pass the request on.
         arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context,
-        own: layers.handler(HandlerKind::Resource, resource.definition.uri),
+        context: request_context(exchange, id, served.clone()),
+        own: (exchange.core.layers).handler(HandlerKind::Resource, resource.definition.uri),
     };
-    let handler = |arguments, context| async {
+    let (owned, id) = (Arc::clone(exchange), id.clone());
+    let handler = move |handed: Handed| async move {
         let answer = read(
-            exchange,
-            id,
+            &owned,
+            &id,
             &params,
             served,
             (&resource.definition, &resource.handler),
-            arguments,
-            Some(context),
+            handed.arguments,
+            handed.context,
         );
         (answer.await, false)
     };
-    Box::pin(around_handler(exchange, layers, request, handler)).await
+    run_handler(exchange, request, handler).await
 }
 
 /// Reads an admitted resource.
@@ -91,7 +80,7 @@ async fn read(
     served: Served,
     (definition, handler): (&ResourceDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
-    context: Option<Context>,
+    context: Context,
 ) -> MethodResult {
     let era = served.era;
     let target = Target {
@@ -112,7 +101,7 @@ async fn read(
             state: params.request_state.as_deref(),
             uri: Some(params.uri.clone()),
             once: false,
-            context,
+            context: Some(context),
         },
     )?;
     // The answer to a retried round must not be cached (the client may not reuse it either);

@@ -8,11 +8,11 @@ use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
-use crate::dispatch::layered::{self, HandlerRequest};
+use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, request_context, run, start, start_in, stopped};
-use crate::layer::Kept;
-use crate::layer::service::{HandlerKind, Layered, Reached};
+use crate::dispatch::runner::{Invocation, request_context, run, start_in, stopped};
+use crate::layer::service::HandlerKind;
+use crate::layer::{Handed, Kept};
 use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tasks::TaskSupport;
@@ -22,12 +22,11 @@ use crate::resolve::Stop;
 use crate::server::handler::failure;
 use crate::server::tool::RegisteredTool;
 use std::borrow::Cow;
-use std::pin::pin;
 use std::sync::Arc;
 
 /// Runs the tool `params` names.
 pub(crate) async fn call_tool(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     mut params: CallToolParams,
     served: Served,
@@ -36,13 +35,6 @@ pub(crate) async fn call_tool(
         return Err(errors::unknown("tool", &params.name));
     };
     authorize::admit(exchange, tool.definition.scopes)?;
-    let Some(layers) = exchange.core.layers.as_deref() else {
-        return run_tool(exchange, id, params, served, tool, None, None)
-            .await
-            .0;
-    };
-    // Not through `around_handler`, and not boxed: the tool's future is pinned here, where the
-    // unlayered path keeps it, so a layered call moves and allocates no more of it.
     let name = tool.definition.name;
     // A call that may become a task keeps the request's `Served` for it; any other moves it
     // into the context the layers see.
@@ -56,69 +48,66 @@ pub(crate) async fn call_tool(
         method: TOOLS_CALL,
         target: Cow::Borrowed(name),
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        // Handed back with the request once the layers pass it on.
+        // Handed on to the tool once the layers pass the request on.
         arguments: params.arguments.take(),
         context,
-        own: layers.handler(HandlerKind::Tool, name),
+        own: exchange.core.layers.handler(HandlerKind::Tool, name),
     };
-    let mut stack = Layered::start(layers.server(), layered::mcp_request(exchange, request));
-    let (arguments, context, kept) = match stack.reach().await {
-        Reached::Answered(answered) => return layered::method_result(TOOLS_CALL, answered),
-        Reached::Handler(handed) => (handed.arguments, handed.context, handed.kept),
-    };
-    params.arguments = arguments;
-    let running = pin!(Some(async move {
+    let (owned, id) = (Arc::clone(exchange), id.clone());
+    let handler = move |handed: Handed| async move {
+        params.arguments = handed.arguments;
         match served {
-            Some(served) => run_tool(exchange, id, params, served, tool, Some(context), kept).await,
-            None => run_plain(exchange, id, params, tool, Scope::Made(era, context)).await,
+            Some(served) => {
+                run_tool(
+                    &owned,
+                    &id,
+                    params,
+                    served,
+                    tool,
+                    handed.context,
+                    handed.kept,
+                )
+                .await
+            }
+            None => run_plain(&owned, params, tool, era, handed.context).await,
         }
-    }));
-    let answered = stack.finish(running, layered::response).await;
-    layered::method_result(TOOLS_CALL, answered)
+    };
+    run_handler(exchange, request, handler).await
 }
 
-/// Runs an admitted tool; the outcome, and whether it is an `isError` result. `kept` is what
-/// the layers keep alive while a task the call becomes runs.
+/// Runs an admitted tool that takes tasks, on 2026-07-28: as a task when the request negotiated
+/// the extension. The outcome, and whether it is an `isError` result. `kept` is what the layers
+/// keep alive while a task the call becomes runs.
 async fn run_tool(
     exchange: &Exchange,
     id: &RequestId,
     params: CallToolParams,
     served: Served,
     tool: Arc<RegisteredTool>,
-    context: Option<Context>,
+    context: Context,
     kept: Option<Kept>,
 ) -> (MethodResult, bool) {
-    if served.era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
-        if tasks::negotiated(&served) {
-            let created = tasks::call_tool(exchange, id, params, served, tool, kept).await;
-            return (created, false);
-        }
-        if tool.definition.task == TaskSupport::Required {
-            let refused = tasks::not_negotiated(&format!(
-                "Tool '{}' runs only as a task",
-                tool.definition.name
-            ));
-            return (Err(refused), false);
-        }
+    if tasks::negotiated(&served) {
+        let created = tasks::call_tool(exchange, id, params, served, tool, kept).await;
+        return (created, false);
     }
-    run_plain(exchange, id, params, tool, Scope::Served(served, context)).await
-}
-
-/// What a tool's context is made from.
-enum Scope {
-    /// The request's revision data (and the context, if the layers made it already).
-    Served(Served, Option<Context>),
-    /// The context the layers made, and the revision family.
-    Made(Era, Context),
+    if tool.definition.task == TaskSupport::Required {
+        let refused = tasks::not_negotiated(&format!(
+            "Tool '{}' runs only as a task",
+            tool.definition.name
+        ));
+        return (Err(refused), false);
+    }
+    run_plain(exchange, params, tool, served.era, context).await
 }
 
 /// Runs an admitted tool, not as a task; the outcome, and whether it is an `isError` result.
 async fn run_plain(
     exchange: &Exchange,
-    id: &RequestId,
     params: CallToolParams,
     tool: Arc<RegisteredTool>,
-    scope: Scope,
+    era: Era,
+    context: Context,
 ) -> (MethodResult, bool) {
     let target = Target {
         method: TOOLS_CALL,
@@ -126,7 +115,7 @@ async fn run_plain(
         arguments: params.arguments.as_deref(),
         principal: exchange.principal.as_deref(),
     };
-    let invocation = |context| Invocation {
+    let invocation = Invocation {
         target,
         handler: &tool.handler,
         arguments: params.arguments.clone(),
@@ -134,13 +123,9 @@ async fn run_plain(
         state: params.request_state.as_deref(),
         uri: None,
         once: tool.definition.once,
-        context,
+        context: None,
     };
-    let started = match scope {
-        Scope::Served(served, context) => start(exchange, id, served, invocation(context)),
-        Scope::Made(era, context) => start_in(exchange, era, invocation(None), |_| context),
-    };
-    let call = match started {
+    let call = match start_in(exchange, era, invocation, |_| context) {
         Ok(call) => call,
         Err(error) => return (Err(error), false),
     };

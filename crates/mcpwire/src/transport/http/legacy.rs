@@ -43,7 +43,7 @@ pub(super) async fn initialize(
     };
     // `initialize` sends nothing but its answer: nobody reads this sink.
     let (outbound, _) = Outbound::channel(1);
-    let exchange = Exchange {
+    let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
         outbound,
@@ -52,7 +52,7 @@ pub(super) async fn initialize(
         subject: caller.subject.clone(),
         grant: caller.grant.clone(),
         mismatch: None,
-    };
+    });
     let id = request.id.clone();
     let answer = respond(&exchange, request).await;
     if answer.error_code.is_some() {
@@ -104,7 +104,7 @@ pub(super) async fn request(
     // Mirrored headers are optional here, but one that disagrees with the body is refused (after
     // the scope decision, which the body alone drives).
     let mismatch = check_sent(&headers, &request.method, request.params.as_deref()).err();
-    let exchange = Exchange {
+    let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
         outbound,
@@ -113,7 +113,7 @@ pub(super) async fn request(
         subject: caller.subject.clone(),
         grant: caller.grant.clone(),
         mismatch,
-    };
+    });
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
     let saver = change.map(|change| (endpoint.clone(), session.clone(), change));

@@ -48,7 +48,7 @@ pub(super) async fn handle(
         return reply::error(StatusCode::NOT_FOUND, Some(&request.id), &error);
     }
     let (outbound, lines) = Outbound::channel(endpoint.core.limits.max_queued_messages);
-    let exchange = Exchange {
+    let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: endpoint.stateless.clone(),
         outbound,
@@ -57,7 +57,7 @@ pub(super) async fn handle(
         subject: caller.subject.clone(),
         grant: caller.grant.clone(),
         mismatch: None,
-    };
+    });
     // Boxed where it is made: the futures around this one (the HTTP handler's, moved whole
     // by each service wrapper on the way in) then hold a pointer, not the request's whole work.
     let work = Box::pin(async move {
