@@ -107,6 +107,13 @@ async fn broken() -> Result<String, ToolError> {
 
 /// Serves the shop, traced, over HTTP on a free port; its MCP URL.
 async fn serve() -> String {
+    // The layer takes the global providers as they are when it is built: `init` first.
+    receiver();
+    serve_with(mcpwire::otel::Tracing::new().remote_parent(true)).await
+}
+
+/// Serves the shop over HTTP on a free port, with `outer` as its outer tier; its MCP URL.
+async fn serve_with(outer: impl mcpwire::layer::McpLayer) -> String {
     receiver();
     let server = McpServer::new("otel-shop")
         .state(Lookups::default())
@@ -117,7 +124,7 @@ async fn serve() -> String {
         .unwrap()
         .tool(broken)
         .unwrap()
-        .layer(mcpwire::otel::Tracing::new().remote_parent(true));
+        .outer_layer(outer);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     tokio::spawn(
@@ -473,6 +480,75 @@ async fn requests_answered_before_the_layers_are_traced_once_too() {
         .find(|s| s.name == "initialize" && s.kind == SERVER)
         .unwrap();
     assert_eq!(initialize.attr("error.type"), None, "{initialize:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tracing_composed_with_other_layers_gives_every_request_exactly_one_server_span() {
+    use mcpwire::otel::Tracing;
+    use tower::limit::ConcurrencyLimitLayer;
+    use tower::timeout::TimeoutLayer;
+    receiver();
+    // Tower's own middleware around and inside it.
+    let builder = tower::ServiceBuilder::new()
+        .layer(TimeoutLayer::new(Duration::from_secs(30)))
+        .layer(Tracing::new().remote_parent(true))
+        .layer(ConcurrencyLimitLayer::new(64));
+    let tuple = (
+        Tracing::new().remote_parent(true),
+        TimeoutLayer::new(Duration::from_secs(30)),
+    );
+    for (how, url) in [
+        ("in a ServiceBuilder", serve_with(builder).await),
+        ("in a tuple", serve_with(tuple).await),
+    ] {
+        for (era, version) in ERAS {
+            // Connected outside the trace: its handshake is not among the requests counted.
+            let client = connect(&url, era).await;
+            let (trace_id, ()) = traced(&format!("composed {how} {version}"), async {
+                let unknown = client
+                    .request("tools/call", json!({"name": "no_such_tool"}))
+                    .await;
+                assert!(unknown.is_err(), "{unknown:?}");
+                let made_up = client.request("made/up-method", json!({})).await;
+                assert!(made_up.is_err(), "{made_up:?}");
+                let ordered = client
+                    .call_tool("order_book", json!({"title": "Dune"}))
+                    .await;
+                assert!(ordered.is_ok(), "{ordered:?}");
+            })
+            .await;
+            receiver()
+                .wait_for_spans(WAIT, "the composed server's spans", |spans| {
+                    let trace = in_trace(spans, &trace_id);
+                    let server = |name: &str| {
+                        (trace.iter())
+                            .filter(|s| s.kind == SERVER && s.name == name)
+                            .count()
+                    };
+                    server("tools/call") >= 1
+                        && server("_OTHER") >= 1
+                        && server("tools/call order_book") >= 1
+                })
+                .await;
+            // Give a second span, were there one, the time to arrive.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let spans = receiver().spans();
+            let trace = in_trace(&spans, &trace_id);
+            let context = format!("[{how}, {version}]\n{}", dump(&trace));
+            let server: Vec<&str> = (trace.iter())
+                .filter(|s| s.kind == SERVER)
+                .map(|s| s.name.as_str())
+                .collect();
+            // One per request the client sent: the refused call, the unknown method, the call.
+            let mut sorted = server.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                sorted,
+                ["_OTHER", "tools/call", "tools/call order_book"],
+                "{context}"
+            );
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -52,7 +52,7 @@ async fn serve(remote_parent: bool) -> Running {
     let server = McpServer::new("otel-sampling")
         .tool(add)
         .unwrap()
-        .layer(tracing);
+        .outer_layer(tracing);
     http_support::start(server).await
 }
 

@@ -87,7 +87,7 @@ async fn serve(remote_parent: bool) -> Running {
         .unwrap()
         .resource(shelf)
         .unwrap()
-        .layer(tracing);
+        .outer_layer(tracing);
     http_support::start(server).await
 }
 

@@ -49,6 +49,15 @@ pub(crate) fn read_meta(params: Option<&RawValue>) -> Result<RequestMeta, ErrorO
     }
 }
 
+/// What a request not classified (`initialize`, or one whose `_meta` is malformed) is served as
+/// until it is refused or answered: the session's revision, as 2025-11-25 knows it.
+pub(crate) fn unclassified(session: &Handshake) -> Served {
+    match classify_meta(RequestMeta::default(), session) {
+        Ok(served) => served,
+        Err(_) => unreachable!("a request without _meta is classified by its session"),
+    }
+}
+
 /// Classifies a request (other than `initialize`) by its already read `_meta`: the same answer
 /// as [`classify`] on the params `meta` was read from, without parsing them again.
 pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Served, ErrorObject> {

@@ -3,9 +3,10 @@
 //! Bottom to top: [`table`] (one row per method: how the core treats it), [`handshake`] (what
 //! a 2025-11-25 handshake left), [`exchange`] (what a request is served with), [`envelope`] and
 //! [`errors`] (what answers look like), [`era`], [`rounds`], [`watched`], [`authorize`] (the
-//! one authorization decision), [`runner`] (running a handler), [`pipeline`] (through
-//! the server's middleware, the empty stack without any), [`methods`] (one file per method family), [`reply`],
-//! then [`router`] on top, and [`connection`] (stdio and in-memory) above it.
+//! one authorization decision), [`runner`] (running a handler), [`pipeline`] (through the
+//! server's middleware, the empty stack without any), [`methods`] (one file per method
+//! family), [`reply`], [`peek`] and [`outer`] (the outer tier, around every message), then
+//! [`router`] on top, and [`connection`] (stdio and in-memory) above it.
 
 pub(crate) mod authorize;
 pub(crate) mod connection;
@@ -16,12 +17,12 @@ pub(crate) mod exchange;
 pub(crate) mod handshake;
 pub(crate) mod in_flight;
 pub(crate) mod methods;
+pub(crate) mod outer;
+pub(crate) mod peek;
 pub(crate) mod pipeline;
 pub(crate) mod reply;
 pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod runner;
 pub(crate) mod table;
-#[cfg(feature = "otel")]
-pub(crate) mod unlayered;
 pub(crate) mod watched;

@@ -6,10 +6,11 @@
 use super::envelope::{self, MethodResult};
 use super::exchange::Exchange;
 use crate::context::Context;
-use crate::layer::{Answer, Handed, McpRequest, McpResponse, McpService, Work};
+use crate::layer::{Answer, Handed, McpRequest, McpResponse, McpService, Outcome, Work};
 use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
+use crate::server::core::ServerCore;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
@@ -29,12 +30,12 @@ pub(crate) struct HandlerRequest {
 
 /// Runs a handler method's `handler` (started on what of the request the layers passed on; it
 /// gives the outcome and whether it is a tool's `isError` result) through the server-wide
-/// layers, then the handler's own.
+/// layers, then the handler's own; their answer, marked as having reached its method.
 pub(crate) async fn run_handler<H, F>(
     exchange: &Exchange,
     request: HandlerRequest,
     handler: H,
-) -> MethodResult
+) -> McpResponse
 where
     H: FnOnce(Handed) -> F + Send + 'static,
     F: Future<Output = (MethodResult, bool)> + Send + 'static,
@@ -47,8 +48,6 @@ where
         context,
         own,
     } = request;
-    #[cfg(feature = "otel")]
-    super::unlayered::reached_layers();
     let work = Work::new(move |handed| async move { response(handler(handed).await) });
     let request = McpRequest {
         method: Cow::Borrowed(method),
@@ -61,42 +60,58 @@ where
         work: Some(work),
         kept: None,
     };
-    method_result(method, exchange.core.layers.server().run(request).await)
+    reached(exchange.core.layers.server().run(request).await)
 }
 
-/// A handler method's result, from the layers' answer.
-fn method_result(method: &str, answered: McpResponse) -> MethodResult {
-    match answered.answer {
-        Answer::Result { json, kind, .. } => Ok((json, kind)),
-        Answer::Error(error) => Err(error),
-        Answer::Refused(error) if method == TOOLS_CALL => Ok((
-            McpResponse::refusal_result(&error.message),
-            ResultKind::Complete,
-        )),
-        Answer::Refused(error) => Err(error),
-        Answer::Line(_) => Err(ErrorObject::internal()),
+/// `response`, marked as the answer of a request that reached its method.
+pub(crate) fn reached(mut response: McpResponse) -> McpResponse {
+    response.reached = true;
+    response
+}
+
+/// A request's answer as the transport sends it: its response line and how the request ended,
+/// or the JSON-RPC error to answer with.
+pub(crate) type Written = Result<(String, Outcome), ErrorObject>;
+
+/// Writes the answer `response` to the request `id` (`method`, served under `era`).
+pub(crate) fn write(
+    core: &ServerCore,
+    (id, era, method): (&RequestId, Era, &str),
+    response: McpResponse,
+) -> Written {
+    let outcome = response.outcome();
+    match response.answer {
+        Answer::Line { line, .. } => Ok((line, outcome)),
+        Answer::Result { json, kind, .. } => {
+            Ok((envelope::result(core, era, id, &json, kind), outcome))
+        }
+        Answer::Refused(error) if method == TOOLS_CALL => {
+            let json = McpResponse::refusal_result(&error.message);
+            Ok((
+                envelope::result(core, era, id, &json, ResultKind::Complete),
+                outcome,
+            ))
+        }
+        Answer::Error(error) | Answer::Refused(error) => Err(error),
     }
 }
 
 /// A handler method's outcome (and whether it is a tool's `isError` result), as the layers see
 /// it.
 fn response((outcome, tool_error): (MethodResult, bool)) -> McpResponse {
-    let answer = match outcome {
+    McpResponse::of(match outcome {
         Ok((json, kind)) => Answer::Result {
             json,
             kind,
             tool_error,
         },
         Err(error) => Answer::Error(error),
-    };
-    McpResponse { answer }
+    })
 }
 
 /// A method other than the handler methods (a list, `ping`, `tasks/get`, …), admitted, on its
 /// way through the server-wide layers.
 pub(crate) struct MethodRequest<'a> {
-    pub(crate) id: &'a RequestId,
-    pub(crate) era: Era,
     pub(crate) method: &'a str,
     /// `method`, when the server knows it.
     pub(crate) known: Option<Method>,
@@ -105,22 +120,19 @@ pub(crate) struct MethodRequest<'a> {
     pub(crate) context: Context,
 }
 
-/// Runs `work`, which writes the method's response line, through the server-wide layers.
+/// Runs `work`, which writes the method's response line, through the server-wide layers; their
+/// answer, marked as having reached its method.
 pub(crate) async fn run_method(
     exchange: &Exchange,
     request: MethodRequest<'_>,
     work: impl Future<Output = Result<String, ErrorObject>> + Send + 'static,
-) -> Result<String, ErrorObject> {
+) -> McpResponse {
     let MethodRequest {
-        id,
-        era,
         method,
         known,
         target,
         context,
     } = request;
-    #[cfg(feature = "otel")]
-    super::unlayered::reached_layers();
     let request = McpRequest {
         method: method_name(method, known),
         target: target.map(|target| Cow::Owned(target.to_owned())),
@@ -132,28 +144,22 @@ pub(crate) async fn run_method(
         work: Some(Work::new(|_| async move { line(work.await) })),
         kept: None,
     };
-    let answered = exchange.core.layers.server().run(request).await;
-    match answered.answer {
-        Answer::Line(line) => Ok(line),
-        Answer::Result { json, kind, .. } => {
-            Ok(envelope::result(&exchange.core, era, id, &json, kind))
-        }
-        Answer::Error(error) | Answer::Refused(error) => Err(error),
-    }
+    reached(exchange.core.layers.server().run(request).await)
 }
 
 /// A method's response line (or error), as the layers see it.
-fn line(written: Result<String, ErrorObject>) -> McpResponse {
-    McpResponse {
-        answer: match written {
-            Ok(line) => Answer::Line(line),
-            Err(error) => Answer::Error(error),
+pub(crate) fn line(written: Result<String, ErrorObject>) -> McpResponse {
+    McpResponse::of(match written {
+        Ok(line) => Answer::Line {
+            line,
+            outcome: Outcome::Complete,
         },
-    }
+        Err(error) => Answer::Error(error),
+    })
 }
 
 /// The method's name as the request keeps it: borrowed for the methods the server knows.
-fn method_name(method: &str, known: Option<Method>) -> Cow<'static, str> {
+pub(crate) fn method_name(method: &str, known: Option<Method>) -> Cow<'static, str> {
     match known {
         Some(known) => Cow::Borrowed(known.name()),
         None => Cow::Owned(method.chars().take(128).collect()),

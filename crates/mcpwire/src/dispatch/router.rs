@@ -6,10 +6,13 @@ use super::era::{Served, classify};
 use super::exchange::{Exchange, parse};
 use super::methods::lists::{Listed, list};
 use super::methods::{completion, lifecycle, listen, prompts, resources, tasks, tools};
-use super::pipeline::{MethodRequest, run_method};
+use super::outer::{self, Arrived};
+use super::pipeline::{MethodRequest, Written, run_method, write};
 use super::reply::{Reply, reply};
 use super::runner::request_context;
 use super::table::row;
+use crate::context::Context;
+use crate::layer::{McpResponse, McpService, Outcome};
 use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::logging::SetLevelParams;
@@ -46,60 +49,81 @@ pub(crate) async fn respond_served(
     answer(exchange, request, Some(Ok(served))).await
 }
 
-/// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`.
-/// Not an `async fn`: its two ways are two variants of one small future, and the untraced way
-/// keeps the answer's future in place (an `async fn` here doubled its size, and every request
-/// copied it).
-#[cfg(feature = "otel")]
-fn answer<'a>(
-    exchange: &'a Arc<Exchange>,
-    request: Request,
-    served: Option<Result<Served, ErrorObject>>,
-) -> impl Future<Output = Reply> + 'a {
-    use futures_util::future::Either;
-    match super::unlayered::arrival(exchange, (&request.id, &request.method), served.as_ref()) {
-        Some(arrival) => Either::Left(arrival.answer(
-            exchange,
-            Box::pin(answer_untraced(exchange, request, served)),
-        )),
-        None => Either::Right(answer_untraced(exchange, request, served)),
-    }
-}
-
-/// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`.
-#[cfg(not(feature = "otel"))]
-fn answer<'a>(
-    exchange: &'a Arc<Exchange>,
-    request: Request,
-    served: Option<Result<Served, ErrorObject>>,
-) -> impl Future<Output = Reply> + 'a {
-    answer_untraced(exchange, request, served)
-}
-
-/// [`answer`], without a span for a request the layers never saw.
-async fn answer_untraced(
+/// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`;
+/// through the outer tier first when the server has one.
+async fn answer(
     exchange: &Arc<Exchange>,
     request: Request,
     served: Option<Result<Served, ErrorObject>>,
 ) -> Reply {
-    let Request { id, method, params } = request;
-    let outcome = match served {
+    let written = match exchange.core.layers.outer() {
         None => {
-            lifecycle::initialize(exchange, params.as_deref()).map(|json| result_line(&id, &json))
+            let Request { id, method, params } = request;
+            let written = serve(exchange, (&id, &method, params), served, None).await;
+            return reply(&id, lines(written), exchange.grant.as_deref());
         }
-        Some(Ok(served)) => route(exchange, &id, &method, params, served).await,
-        Some(Err(error)) => Err(error),
+        Some(outer) => {
+            let id = request.id.clone();
+            let written = Box::pin(through_outer(exchange, outer, request, served)).await;
+            (id, written)
+        }
     };
-    reply(&id, outcome, exchange.grant.as_deref())
+    let (id, written) = written;
+    reply(
+        &id,
+        written.map(|(line, _)| line),
+        exchange.grant.as_deref(),
+    )
 }
 
+/// The response line of a request served without an outer tier (refused before its method, or
+/// written by it).
+fn lines(served: Result<Written, ErrorObject>) -> Result<String, ErrorObject> {
+    served.and_then(|written| written.map(|(line, _)| line))
+}
+
+/// Runs `request` through the outer tier `outer`, then serves it at its bottom.
+async fn through_outer(
+    exchange: &Arc<Exchange>,
+    outer: &McpService,
+    request: Request,
+    served: Option<Result<Served, ErrorObject>>,
+) -> Written {
+    let arrived = Arrived::new(exchange, &request, served.as_ref());
+    let owned = Arc::clone(exchange);
+    let serving = move |context| async move {
+        let Request { id, method, params } = request;
+        serve(&owned, (&id, &method, params), served, Some(context)).await
+    };
+    outer::through(exchange, outer, arrived, serving).await
+}
+
+/// Serves `request`: `initialize` (`served` is `None`), or a request classified as `served`, in
+/// `context` when the outer tier made it. `Err` when it was refused before its method ran.
+async fn serve(
+    exchange: &Arc<Exchange>,
+    (id, method, params): (&RequestId, &str, Option<Box<RawValue>>),
+    served: Option<Result<Served, ErrorObject>>,
+    context: Option<Context>,
+) -> Result<Written, ErrorObject> {
+    match served {
+        None => Ok(lifecycle::initialize(exchange, params.as_deref())
+            .map(|json| (result_line(id, &json), Outcome::Complete))),
+        Some(Ok(served)) => route(exchange, id, method, params, served, context).await,
+        Some(Err(error)) => Err(error),
+    }
+}
+
+/// Serves a classified request with its method: refused (`Err`) before the method runs, or
+/// answered by it.
 async fn route(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     method: &str,
     params: Option<Box<RawValue>>,
     served: Served,
-) -> Result<String, ErrorObject> {
+    context: Option<Context>,
+) -> Result<Written, ErrorObject> {
     let known = Method::of(method);
     // A method whose handler may need scopes reports a mismatch after its scope decision.
     if let Some(mismatch) = &exchange.mismatch
@@ -109,51 +133,54 @@ async fn route(
     }
     let core = &exchange.core;
     let era = served.era;
-    let answered =
-        |(json, kind): (String, ResultKind)| envelope::result(core, era, id, &json, kind);
+    let written = |response| write(core, (id, era, method), response);
     let admitted = Admitted {
         exchange,
         id,
         method,
         known,
         served,
+        context,
     };
     // The handler methods run their layers themselves, between their scope decision and the
     // handler; every other method goes through the layers here, once admitted.
     match known {
         Some(Method::ToolsCall) if core.offers_tools() => {
             let params = parse(params.as_deref())?;
-            tools::call_tool(exchange, id, params, admitted.served)
-                .await
-                .map(answered)
+            let context = admitted.context;
+            Ok(written(
+                tools::call_tool(exchange, id, params, admitted.served, context).await?,
+            ))
         }
         Some(Method::PromptsGet) if core.offers_prompts() => {
             let params = parse(params.as_deref())?;
-            prompts::get_prompt(exchange, id, params, admitted.served)
-                .await
-                .map(answered)
+            let context = admitted.context;
+            Ok(written(
+                prompts::get_prompt(exchange, id, params, admitted.served, context).await?,
+            ))
         }
         Some(Method::ResourcesRead) if core.offers_resources() => {
             let params = parse(params.as_deref())?;
-            resources::read_resource(exchange, id, params, admitted.served)
-                .await
-                .map(answered)
+            let context = admitted.context;
+            Ok(written(
+                resources::read_resource(exchange, id, params, admitted.served, context).await?,
+            ))
         }
         Some(Method::ToolsList) if core.offers_tools() => {
-            admitted.list(Listed::Tools, params).await
+            Ok(written(admitted.list(Listed::Tools, params).await))
         }
         Some(Method::PromptsList) if core.offers_prompts() => {
-            admitted.list(Listed::Prompts, params).await
+            Ok(written(admitted.list(Listed::Prompts, params).await))
         }
         Some(Method::ResourcesList) if core.offers_resources() => {
-            admitted.list(Listed::Resources, params).await
+            Ok(written(admitted.list(Listed::Resources, params).await))
         }
-        Some(Method::ResourcesTemplatesList) if core.offers_resources() => {
-            admitted.list(Listed::ResourceTemplates, params).await
-        }
+        Some(Method::ResourcesTemplatesList) if core.offers_resources() => Ok(written(
+            admitted.list(Listed::ResourceTemplates, params).await,
+        )),
         // The other methods are rarer, and their futures larger: boxed, so that the calls and
         // lists above move and keep a smaller future.
-        _ => Box::pin(rest_of(admitted, params)).await,
+        _ => Ok(written(Box::pin(rest_of(admitted, params)).await?)),
     }
 }
 
@@ -166,6 +193,8 @@ struct Admitted<'a> {
     /// `method`, when the server knows it.
     known: Option<Method>,
     served: Served,
+    /// The request's context, when the outer tier made it already.
+    context: Option<Context>,
 }
 
 impl Admitted<'_> {
@@ -184,24 +213,22 @@ impl Admitted<'_> {
         self,
         target: Option<&str>,
         work: impl Future<Output = Result<String, ErrorObject>> + Send + 'static,
-    ) -> Result<String, ErrorObject> {
+    ) -> McpResponse {
+        let context = match self.context {
+            Some(context) => context,
+            None => request_context(self.exchange, self.id, self.served),
+        };
         let request = MethodRequest {
-            id: self.id,
-            era: self.served.era,
             method: self.method,
             known: self.known,
             target,
-            context: request_context(self.exchange, self.id, self.served),
+            context,
         };
         run_method(self.exchange, request, work).await
     }
 
     /// A `*/list` request.
-    async fn list(
-        self,
-        listed: Listed,
-        params: Option<Box<RawValue>>,
-    ) -> Result<String, ErrorObject> {
+    async fn list(self, listed: Listed, params: Option<Box<RawValue>>) -> McpResponse {
         let exchange = Arc::clone(self.exchange);
         let responder = self.responder();
         let kind = ResultKind::Cacheable(
@@ -246,7 +273,7 @@ impl Responder {
 async fn rest_of(
     admitted: Admitted<'_>,
     params: Option<Box<RawValue>>,
-) -> Result<String, ErrorObject> {
+) -> Result<McpResponse, ErrorObject> {
     let exchange = admitted.exchange;
     let core = &exchange.core;
     let owned = Arc::clone(exchange);
@@ -261,18 +288,16 @@ async fn rest_of(
                 let completed = completion::complete(&owned, &id, params, served).await;
                 completed.map(responder.complete())
             };
-            admitted.through(None, completing).await
+            Ok(admitted.through(None, completing).await)
         }
-        (Some(Method::Ping), Era::Legacy) => {
-            admitted
-                .through(None, async move { responder.empty() })
-                .await
-        }
+        (Some(Method::Ping), Era::Legacy) => Ok(admitted
+            .through(None, async move { responder.empty() })
+            .await),
         (Some(Method::Discover), Era::Modern) => {
             let discovering = async move {
                 Ok(responder.line(&lifecycle::discover(&owned), ResultKind::Complete))
             };
-            admitted.through(None, discovering).await
+            Ok(admitted.through(None, discovering).await)
         }
         (
             Some(known @ (Method::TasksGet | Method::TasksUpdate | Method::TasksCancel)),
@@ -284,13 +309,13 @@ async fn rest_of(
                 let json = tasks::serve(&owned, request).await?;
                 Ok(responder.line(&json, ResultKind::Complete))
             };
-            admitted.through(None, serving).await
+            Ok(admitted.through(None, serving).await)
         }
         (Some(Method::SubscriptionsListen), Era::Modern) => {
             let params = parse(params.as_deref())?;
             let listening = listen::admit(exchange, params, &admitted.served).await?;
             let listening = async move { listen::listen(&owned, &id, listening).await };
-            admitted.through(None, listening).await
+            Ok(admitted.through(None, listening).await)
         }
         (Some(Method::ResourcesSubscribe), Era::Legacy) if core.offers_resources() => {
             let params: SubscribeParams = parse(params.as_deref())?;
@@ -300,7 +325,7 @@ async fn rest_of(
                 resources::subscribe(&owned, &params)?;
                 responder.empty()
             };
-            admitted.through(Some(&uri), subscribing).await
+            Ok(admitted.through(Some(&uri), subscribing).await)
         }
         (Some(Method::ResourcesUnsubscribe), Era::Legacy) if core.offers_resources() => {
             let params: UnsubscribeParams = parse(params.as_deref())?;
@@ -309,7 +334,7 @@ async fn rest_of(
                 resources::unsubscribe(&owned, &params);
                 responder.empty()
             };
-            admitted.through(Some(&uri), unsubscribing).await
+            Ok(admitted.through(Some(&uri), unsubscribing).await)
         }
         (Some(Method::LoggingSetLevel), Era::Legacy) => {
             let setting = async move {
@@ -317,11 +342,11 @@ async fn rest_of(
                 owned.session.set_log_level(params.level);
                 responder.empty()
             };
-            admitted.through(None, setting).await
+            Ok(admitted.through(None, setting).await)
         }
         _ => {
             let unknown = ErrorObject::method_not_found(admitted.method);
-            admitted.through(None, async move { Err(unknown) }).await
+            Ok(admitted.through(None, async move { Err(unknown) }).await)
         }
     }
 }

@@ -25,6 +25,10 @@ use crate::protocol::{CallToolResult, ErrorObject};
 #[derive(Debug)]
 pub struct McpResponse {
     pub(crate) answer: Answer,
+    /// The request reached its method: authorization admitted it, and what it names exists
+    /// (what the outer tier's layers learn of it on the way back; see
+    /// [`McpServer::outer_layer`](crate::McpServer::outer_layer)).
+    pub(crate) reached: bool,
 }
 
 /// What a response holds.
@@ -37,9 +41,9 @@ pub(crate) enum Answer {
         /// A tool's `isError` result.
         tool_error: bool,
     },
-    /// A response line the method wrote itself (methods other than `tools/call`,
-    /// `prompts/get` and `resources/read`).
-    Line(String),
+    /// A response line the method wrote itself (methods other than the handler methods, and
+    /// every request at the outer tier), and how the request ended.
+    Line { line: String, outcome: Outcome },
     /// A JSON-RPC error.
     Error(ErrorObject),
     /// A layer's refusal as a tool's `isError` result with the error's message; this JSON-RPC
@@ -101,9 +105,7 @@ impl McpResponse {
     /// assert_eq!(refused.outcome(), Outcome::Error { code: -32000 });
     /// ```
     pub fn error(error: ErrorObject) -> Self {
-        Self {
-            answer: Answer::Error(error),
-        }
+        Self::of(Answer::Error(error))
     }
 
     /// A refusal the model sees: on `tools/call`, a tool result with `isError: true` whose text
@@ -117,9 +119,10 @@ impl McpResponse {
     /// assert_eq!(refused.outcome(), Outcome::ToolError);
     /// ```
     pub fn tool_error(message: impl Into<String>) -> Self {
-        Self {
-            answer: Answer::Refused(ErrorObject::new(code::INVALID_REQUEST, message.into())),
-        }
+        Self::of(Answer::Refused(ErrorObject::new(
+            code::INVALID_REQUEST,
+            message.into(),
+        )))
     }
 
     /// A refusal made as `refuse_as` says: `error` itself, or (on `tools/call`) an `isError`
@@ -129,7 +132,34 @@ impl McpResponse {
             RefuseAs::Error => Answer::Error(error),
             RefuseAs::ToolError => Answer::Refused(error),
         };
-        Self { answer }
+        Self::of(answer)
+    }
+
+    /// A response holding `answer`, for a request that did not reach its method (the core
+    /// marks those that did).
+    pub(crate) fn of(answer: Answer) -> Self {
+        Self {
+            answer,
+            reached: false,
+        }
+    }
+
+    /// Whether the request reached its method: authorization admitted it and what it names
+    /// exists. An outer-tier layer ([`McpServer::outer_layer`]) sees every request, refused ones
+    /// included, with its target as the client sent it; only a response that reached its method
+    /// vouches for that target (telemetry keeps the targets of other requests out of its
+    /// attributes: a caller could fill them with names of its choosing). A response a layer
+    /// makes itself did not.
+    ///
+    /// ```
+    /// use mcpwire::layer::McpResponse;
+    /// use mcpwire::protocol::ErrorObject;
+    /// assert!(!McpResponse::error(ErrorObject::new(-32000, "busy")).reached());
+    /// ```
+    ///
+    /// [`McpServer::outer_layer`]: crate::McpServer::outer_layer
+    pub fn reached(&self) -> bool {
+        self.reached
     }
 
     /// How the request ended.
@@ -149,7 +179,7 @@ impl McpResponse {
                 ResultKind::InputRequired => Outcome::InputRequired,
                 ResultKind::Task => Outcome::TaskCreated,
             },
-            Answer::Line(_) => Outcome::Complete,
+            Answer::Line { outcome, .. } => *outcome,
             Answer::Error(error) => Outcome::Error { code: error.code },
         }
     }

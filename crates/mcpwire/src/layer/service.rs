@@ -312,6 +312,8 @@ fn unwrap(result: Result<McpResponse, Infallible>) -> McpResponse {
 /// The layers of a server, built once when it starts: the server-wide stack, and each handler's
 /// own stack by what it is registered under.
 pub(crate) struct Layers {
+    /// The outer tier, around every message (`None`: empty).
+    outer: Option<McpService>,
     server: McpService,
     /// Per kind (tools, prompts, resources), by name or URI (template).
     handlers: [HashMap<Box<str>, McpService>; 3],
@@ -341,11 +343,16 @@ impl HandlerKind {
 /// The layers as the builder collects them.
 #[derive(Default)]
 pub(crate) struct LayerSet {
+    outer: Vec<Arc<dyn McpLayer>>,
     server: Vec<Arc<dyn McpLayer>>,
     handlers: Vec<(HandlerKind, String, Arc<dyn McpLayer>)>,
 }
 
 impl LayerSet {
+    pub(crate) fn add_outer(&mut self, layer: Arc<dyn McpLayer>) {
+        self.outer.push(layer);
+    }
+
     pub(crate) fn add(&mut self, layer: Arc<dyn McpLayer>) {
         self.server.push(layer);
     }
@@ -371,6 +378,7 @@ impl LayerSet {
                 .fold(McpService::endpoint(), |inner, layer| layer.wrap(inner))
         };
         let server: Vec<&Arc<dyn McpLayer>> = self.server.iter().collect();
+        let outer: Vec<&Arc<dyn McpLayer>> = self.outer.iter().collect();
         let mut grouped: Vec<(HandlerKey, Vec<&Arc<dyn McpLayer>>)> = Vec::new();
         for (kind, key, layer) in &self.handlers {
             match grouped
@@ -386,6 +394,7 @@ impl LayerSet {
             handlers[kind.index()].insert(Box::from(key), stack(&layers));
         }
         Layers {
+            outer: (!outer.is_empty()).then(|| stack(&outer)),
             server: stack(&server),
             handlers,
         }
@@ -393,6 +402,11 @@ impl LayerSet {
 }
 
 impl Layers {
+    /// The outer tier's stack, unless it is empty.
+    pub(crate) fn outer(&self) -> Option<&McpService> {
+        self.outer.as_ref()
+    }
+
     /// The server-wide stack.
     pub(crate) fn server(&self) -> &McpService {
         &self.server
@@ -561,7 +575,10 @@ mod tests {
         let mut client = server.serve_memory().await.unwrap();
         let reply = ask(&mut client, call(1, "stuck_too", serde_json::json!({}))).await;
         assert!(reply.contains("timed out"), "{reply}");
-        assert!(set(&STUCK_TOO_DROPPED).await, "the spawned tool was dropped");
+        assert!(
+            set(&STUCK_TOO_DROPPED).await,
+            "the spawned tool was dropped"
+        );
     }
 
     /// Runs `f` when dropped.

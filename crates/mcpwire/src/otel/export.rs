@@ -82,7 +82,7 @@ impl fmt::Debug for Telemetry {
 ///     let telemetry = mcpwire::otel::init_from_env("calc")?;
 ///     McpServer::new("calc")
 ///         .tool(add)?
-///         .layer(mcpwire::otel::Tracing::new())
+///         .outer_layer(mcpwire::otel::Tracing::new())
 ///         .serve_stdio()
 ///         .await?;
 ///     if let Some(telemetry) = telemetry { telemetry.shutdown().await; }

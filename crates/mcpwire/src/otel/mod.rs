@@ -35,7 +35,7 @@
 //!     let telemetry = mcpwire::otel::init("calc")?;
 //!     McpServer::new("calc")
 //!         .tool(add)?
-//!         .layer(mcpwire::otel::Tracing::new())
+//!         .outer_layer(mcpwire::otel::Tracing::new())
 //!         .serve_http("127.0.0.1:8080")
 //!         .await?;
 //!     telemetry.shutdown().await;

@@ -1,9 +1,9 @@
 //! [`Tracing`]: the layer that gives every MCP request a SERVER span and a
 //! `mcp.server.operation.duration` measurement.
 
-use crate::layer::{McpFuture, McpRequest, McpResponse, McpService, Outcome};
+use crate::layer::{BoxError, McpRequest, McpResponse, McpService, Outcome};
+use crate::protocol::Era;
 use crate::protocol::methods::{PROMPTS_GET, RESOURCES_READ, TOOLS_CALL};
-use crate::protocol::{Era, RequestId};
 use crate::wire::trace::{self, DURATION_BUCKETS, MAX_REQUEST_ID_BYTES, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::global::BoxedTracer;
@@ -12,10 +12,11 @@ use opentelemetry::trace::{
     Link, SpanContext, SpanKind, Status, TraceContextExt, TraceState, Tracer,
 };
 use opentelemetry::{Context as OtelContext, KeyValue, global};
-use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 use tower_layer::Layer;
 use tower_service::Service;
 
@@ -41,11 +42,14 @@ use tower_service::Service;
 /// `roots/list`: CLIENT spans, their context sent along in `_meta`), and on 2026-07-28 an
 /// `input_required` span when the round ends in questions.
 ///
-/// Added server-wide, it also traces the requests the server answers before its layers run:
-/// `initialize`, and requests refused there (by authorization, for an unknown tool, prompt,
-/// resource or task, or for malformed parameters): a SERVER span named after the method, with
-/// the same attributes but the target, `error.type` and `rpc.response.status_code` when refused,
-/// and its `mcp.server.operation.duration` measurement.
+/// Add it to the outer tier ([`McpServer::outer_layer`](crate::McpServer::outer_layer)): it
+/// then traces every request the server answers, `initialize` and refused ones included
+/// (authorization, an unknown tool, prompt, resource or task, malformed parameters), each with
+/// exactly one SERVER span. A request that never reached its method is named after the method
+/// alone, without target attributes (its target is whatever the client sent). It composes as
+/// any tower layer does: inside a `tower::ServiceBuilder`, or in a tuple of layers. Added with
+/// [`McpServer::layer`](crate::McpServer::layer) instead, it traces only the requests
+/// authorization admits.
 ///
 /// Argument values and results are not recorded unless [`Tracing::record_arguments`] says
 /// so. Spans and instruments come from the global providers ([`init`](super::init) installs
@@ -62,7 +66,7 @@ use tower_service::Service;
 /// async fn add(a: i64, b: i64) -> i64 { a + b }
 ///
 /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
-/// let server = McpServer::new("calc").tool(add)?.layer(mcpwire::otel::Tracing::new());
+/// let server = McpServer::new("calc").tool(add)?.outer_layer(mcpwire::otel::Tracing::new());
 /// let mut client = server.serve_memory().await?;
 /// let reply = client
 ///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3},"_meta":{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}}}"#)
@@ -108,7 +112,7 @@ impl Tracing {
     /// The layer, with the tracer and the meter of the global providers as they are now.
     ///
     /// ```
-    /// let server = mcpwire::McpServer::new("calc").layer(mcpwire::otel::Tracing::new());
+    /// let server = mcpwire::McpServer::new("calc").outer_layer(mcpwire::otel::Tracing::new());
     /// # drop(server);
     /// ```
     pub fn new() -> Self {
@@ -122,7 +126,7 @@ impl Tracing {
     ///
     /// ```
     /// let tracing = mcpwire::otel::Tracing::new().record_arguments(true);
-    /// # let _ = mcpwire::McpServer::new("calc").layer(tracing);
+    /// # let _ = mcpwire::McpServer::new("calc").outer_layer(tracing);
     /// ```
     pub fn record_arguments(self, record: bool) -> Self {
         Self::build(Options {
@@ -143,7 +147,7 @@ impl Tracing {
     ///
     /// ```
     /// let tracing = mcpwire::otel::Tracing::new().remote_parent(true);
-    /// # let _ = mcpwire::McpServer::new("calc").layer(tracing);
+    /// # let _ = mcpwire::McpServer::new("calc").outer_layer(tracing);
     /// ```
     pub fn remote_parent(self, trusted: bool) -> Self {
         Self::build(Options {
@@ -209,10 +213,10 @@ fn session_attribute(id: &str) -> String {
         .collect()
 }
 
-impl Layer<McpService> for Tracing {
-    type Service = TracingService;
+impl<S> Layer<S> for Tracing {
+    type Service = TracingService<S>;
 
-    fn layer(&self, inner: McpService) -> TracingService {
+    fn layer(&self, inner: S) -> TracingService<S> {
         TracingService {
             shared: self.shared.clone(),
             inner,
@@ -220,33 +224,38 @@ impl Layer<McpService> for Tracing {
     }
 }
 
-/// The service of a [`Tracing`] layer.
+/// The service of a [`Tracing`] layer, over the rest of the stack `S` (any service of MCP
+/// requests: the server's own, or another tower layer's in a `ServiceBuilder` or a tuple).
 #[derive(Clone)]
-pub struct TracingService {
+pub struct TracingService<S = McpService> {
     shared: Arc<Shared>,
-    inner: McpService,
+    inner: S,
 }
 
-impl std::fmt::Debug for TracingService {
+impl<S> std::fmt::Debug for TracingService<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("TracingService")
     }
 }
 
-impl Service<McpRequest> for TracingService {
+impl<S> Service<McpRequest> for TracingService<S>
+where
+    S: Service<McpRequest, Response = McpResponse>,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+{
     type Response = McpResponse;
-    type Error = Infallible;
-    type Future = McpFuture;
+    type Error = BoxError;
+    type Future = Pin<Box<dyn Future<Output = Result<McpResponse, BoxError>> + Send>>;
 
-    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
+    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
+        self.inner.poll_ready(cx).map_err(Into::into)
     }
 
-    fn call(&mut self, request: McpRequest) -> McpFuture {
+    fn call(&mut self, request: McpRequest) -> Self::Future {
         let started = Instant::now();
         let method = request.method();
         let named = trace::method_attribute(method);
-        let target = request.target();
         let request_trace = request.context().trace();
         let (parent, links) = self.shared.origin(request_trace.remote());
         let transport = if request.context().headers().is_some() {
@@ -257,12 +266,12 @@ impl Service<McpRequest> for TracingService {
         // The measurement's attributes: the low-cardinality ones.
         let mut measured = Vec::with_capacity(6);
         measured.push(KeyValue::new(key::METHOD, named));
-        measured.push(KeyValue::new(
-            key::PROTOCOL_VERSION,
-            request.protocol_version().to_owned(),
-        ));
+        // Empty for a request not classified yet (`initialize`, or a malformed `_meta`).
+        let version = request.protocol_version();
+        if !version.is_empty() {
+            measured.push(KeyValue::new(key::PROTOCOL_VERSION, version.to_owned()));
+        }
         measured.push(KeyValue::new(key::NETWORK_TRANSPORT, transport));
-        trace::target_attributes(method, target, false, &mut measured);
         let mut attributes = measured.clone();
         attributes.push(KeyValue::new(
             key::REQUEST_ID,
@@ -273,30 +282,25 @@ impl Service<McpRequest> for TracingService {
         {
             attributes.push(KeyValue::new(key::SESSION_ID, session_attribute(session)));
         }
-        if let Some(uri) = target.filter(|_| method == RESOURCES_READ) {
-            attributes.push(KeyValue::new(
-                key::RESOURCE_URI,
-                trace::bounded(uri, MAX_URI_BYTES),
-            ));
-        }
         if request.is_retried_round() {
             attributes.push(KeyValue::new("mcpwire.retried_round", true));
         }
-        if self.shared.options.record_arguments
-            && let Some(arguments) = request.arguments()
-        {
-            let name = match method {
-                TOOLS_CALL => Some("gen_ai.tool.call.arguments"),
-                PROMPTS_GET => Some("mcpwire.prompt.arguments"),
-                _ => None,
-            };
-            if let Some(name) = name {
-                attributes.push(KeyValue::new(name, arguments.get().to_owned()));
-            }
+        // What the request names, as sent: recorded once the response says it reached its
+        // method (a refused request's target is the caller's choice, and unbounded).
+        let target = request.target().map(str::to_owned);
+        let arguments = match (self.shared.options.record_arguments, method) {
+            (true, TOOLS_CALL) => Some("gen_ai.tool.call.arguments"),
+            (true, PROMPTS_GET) => Some("mcpwire.prompt.arguments"),
+            _ => None,
         }
+        .zip(
+            request
+                .arguments()
+                .map(|arguments| arguments.get().to_owned()),
+        );
         let tracer = &self.shared.tracer;
         let span = tracer
-            .span_builder(trace::span_name(named, target))
+            .span_builder(named)
             .with_kind(SpanKind::Server)
             .with_attributes(attributes)
             .with_links(links)
@@ -306,8 +310,42 @@ impl Service<McpRequest> for TracingService {
         let answering = self.inner.call(request);
         let shared = self.shared.clone();
         Box::pin(async move {
-            let Ok(response) = answering.with_context(cx.clone()).await;
+            let answered = answering.with_context(cx.clone()).await;
             let span = cx.span();
+            let response = match answered {
+                Ok(response) => response,
+                Err(error) => {
+                    // The rest of the stack failed (the server answers -32603).
+                    span.set_attribute(KeyValue::new(key::ERROR_TYPE, "-32603"));
+                    span.set_status(Status::error("JSON-RPC error -32603"));
+                    span.end();
+                    measured.push(KeyValue::new(key::ERROR_TYPE, "-32603"));
+                    shared
+                        .duration
+                        .record(started.elapsed().as_secs_f64(), &measured);
+                    return Err(error.into());
+                }
+            };
+            if response.reached()
+                && let Some(target) = target.as_deref()
+            {
+                span.update_name(trace::span_name(named, Some(target)));
+                let mut targeted = Vec::with_capacity(2);
+                trace::target_attributes(named, Some(target), false, &mut targeted);
+                if named == RESOURCES_READ {
+                    span.set_attribute(KeyValue::new(
+                        key::RESOURCE_URI,
+                        trace::bounded(target, MAX_URI_BYTES),
+                    ));
+                }
+                if let Some((name, arguments)) = arguments {
+                    span.set_attribute(KeyValue::new(name, arguments));
+                }
+                for attribute in &targeted {
+                    span.set_attribute(attribute.clone());
+                }
+                measured.extend(targeted);
+            }
             match response.outcome() {
                 Outcome::Error { code } => {
                     let code = code.to_string();
@@ -336,67 +374,6 @@ impl Service<McpRequest> for TracingService {
                 .record(started.elapsed().as_secs_f64(), &measured);
             Ok(response)
         })
-    }
-}
-
-/// A request the server answered before its layers ran, as [`Tracing`] records it.
-pub(crate) struct Unlayered<'a> {
-    pub(crate) method: &'a str,
-    pub(crate) request_id: &'a RequestId,
-    /// The revision it was served under; `None` for `initialize` and unclassified requests.
-    pub(crate) protocol_version: Option<&'a str>,
-    pub(crate) session_id: Option<&'a str>,
-    pub(crate) transport: &'static str,
-    /// The caller's trace context, if the request carried a valid one.
-    pub(crate) remote: Option<OtelContext>,
-    /// When the request arrived.
-    pub(crate) started: (Instant, SystemTime),
-    /// The JSON-RPC error code it was answered with, if any.
-    pub(crate) error_code: Option<i32>,
-}
-
-impl Tracing {
-    /// Records a request the server answered before its layers ran: a SERVER span (over the
-    /// time it took) and a duration measurement.
-    pub(crate) fn record_unlayered(&self, request: Unlayered<'_>) {
-        let mut measured = Vec::with_capacity(5);
-        let named = trace::method_attribute(request.method);
-        measured.push(KeyValue::new(key::METHOD, named));
-        if let Some(version) = request.protocol_version {
-            measured.push(KeyValue::new(key::PROTOCOL_VERSION, version.to_owned()));
-        }
-        measured.push(KeyValue::new(key::NETWORK_TRANSPORT, request.transport));
-        if let Some(code) = request.error_code {
-            measured.push(KeyValue::new(key::ERROR_TYPE, code.to_string()));
-        }
-        let mut attributes = measured.clone();
-        attributes.push(KeyValue::new(
-            key::REQUEST_ID,
-            trace::bounded(&request.request_id.to_string(), MAX_REQUEST_ID_BYTES),
-        ));
-        if let Some(session) = request.session_id {
-            attributes.push(KeyValue::new(key::SESSION_ID, session_attribute(session)));
-        }
-        let (parent, links) = self.shared.origin(request.remote);
-        let tracer = &self.shared.tracer;
-        let (started, started_at) = request.started;
-        let span = tracer
-            .span_builder(named)
-            .with_kind(SpanKind::Server)
-            .with_start_time(started_at)
-            .with_attributes(attributes)
-            .with_links(links)
-            .start_with_context(tracer, &parent);
-        let cx = parent.with_span(span);
-        let span = cx.span();
-        if let Some(code) = request.error_code {
-            span.set_attribute(KeyValue::new(key::STATUS_CODE, code.to_string()));
-            span.set_status(Status::error(format!("JSON-RPC error {code}")));
-        }
-        span.end();
-        self.shared
-            .duration
-            .record(started.elapsed().as_secs_f64(), &measured);
     }
 }
 

@@ -61,9 +61,6 @@ pub struct McpServer {
     pub(crate) tasks: crate::tasks::TaskOptions,
     /// Middleware: server-wide and per-handler layers (`mcpwire::layer`).
     layers: LayerSet,
-    /// The server-wide tracing layer, if one was added.
-    #[cfg(feature = "otel")]
-    tracing: Option<crate::otel::Tracing>,
 }
 
 impl McpServer {
@@ -103,8 +100,6 @@ impl McpServer {
             completer: None,
             tasks: crate::tasks::TaskOptions::default(),
             layers: LayerSet::default(),
-            #[cfg(feature = "otel")]
-            tracing: None,
         }
     }
 
@@ -656,13 +651,59 @@ impl McpServer {
     /// # drop(server);
     /// ```
     pub fn layer(mut self, layer: impl McpLayer) -> Self {
-        #[cfg(feature = "otel")]
-        if let Some(tracing) = (&layer as &dyn std::any::Any).downcast_ref::<crate::otel::Tracing>()
-        {
-            // It also traces the requests answered before the layers run.
-            self.tracing = Some(tracing.clone());
-        }
         self.layers.add(Arc::new(layer));
+        self
+    }
+
+    /// Wraps every message the server answers in `layer`, before anything else runs:
+    /// `initialize`, requests authorization refuses, unknown methods, tools, prompts or
+    /// resources, malformed parameters, and every request that goes on to the server-wide
+    /// layers ([`McpServer::layer`]) and its handler. What telemetry and audit logs that must
+    /// see every request are made of ([`otel::Tracing`](crate::otel) belongs here).
+    ///
+    /// At this tier the request is as the client sent it: [`McpRequest::target`] and
+    /// [`McpRequest::arguments`] are what it names and passes, not yet checked (the server may
+    /// have no such tool), and a request not yet classified (`initialize`, or one with a
+    /// malformed `_meta`) shows revision 2025-11-25 and the session's protocol version, empty
+    /// before the handshake. The response says whether the request reached its method
+    /// ([`McpResponse::reached`]). A refusal made here (a [`McpResponse`] of the layer's own)
+    /// is answered as a refusal from any layer is. The first outer layer added is the
+    /// outermost; all of them wrap all the others.
+    ///
+    /// [`McpRequest::target`]: crate::layer::McpRequest::target
+    /// [`McpRequest::arguments`]: crate::layer::McpRequest::arguments
+    /// [`McpResponse`]: crate::layer::McpResponse
+    /// [`McpResponse::reached`]: crate::layer::McpResponse::reached
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::layer::{self, McpRequest, Next};
+    /// use mcpwire::prelude::*;
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
+    /// let seen = Arc::new(AtomicUsize::new(0));
+    /// let counted = seen.clone();
+    /// let server = McpServer::new("demo").outer_layer(layer::from_fn(
+    ///     move |request: McpRequest, next: Next| {
+    ///         counted.fetch_add(1, Ordering::Relaxed);
+    ///         next.run(request)
+    ///     },
+    /// ));
+    /// let mut client = server.serve_memory().await?;
+    /// // Refused (no such method), yet seen by the outer layer.
+    /// let reply = client
+    ///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"no/such"}"#)
+    ///     .await
+    ///     .unwrap();
+    /// assert!(reply.contains("-32601"));
+    /// assert_eq!(seen.load(Ordering::Relaxed), 1);
+    /// # Ok(()) }
+    /// ```
+    pub fn outer_layer(mut self, layer: impl McpLayer) -> Self {
+        self.layers.add_outer(Arc::new(layer));
         self
     }
 
@@ -798,10 +839,6 @@ impl McpServer {
         core.ephemeral_keys = ephemeral_keys;
         check_layered(&core, &self.layers)?;
         core.layers = self.layers.build();
-        #[cfg(feature = "otel")]
-        {
-            core.tracing = self.tracing;
-        }
         if let Some(guard) = self.replay_guard {
             core.replay_guard = guard;
         }

@@ -82,10 +82,6 @@ pub(crate) struct ServerCore {
     /// The middleware stacks (`mcpwire::layer`) every request runs through (the empty stack
     /// without any layer).
     pub(crate) layers: crate::layer::service::Layers,
-    /// The server-wide tracing layer, which also traces the requests answered before the
-    /// layers run.
-    #[cfg(feature = "otel")]
-    pub(crate) tracing: Option<crate::otel::Tracing>,
 }
 
 impl ServerCore {
@@ -151,8 +147,6 @@ impl ServerCore {
             tasks: None,
             local_grant: None,
             layers: crate::layer::service::LayerSet::default().build(),
-            #[cfg(feature = "otel")]
-            tracing: None,
         }
     }
 

@@ -9,8 +9,8 @@ use crate::dispatch::exchange::Exchange;
 use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
-use crate::layer::Handed;
 use crate::layer::service::HandlerKind;
+use crate::layer::{Handed, McpResponse};
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::PROMPTS_GET;
 use crate::protocol::prompts::GetPromptParams;
@@ -23,12 +23,15 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Renders the prompt `params` names.
+/// `Err` when it is refused before it reaches its layers; else their answer. `context` is the
+/// request's, when the outer tier made it already.
 pub(crate) async fn get_prompt(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     params: GetPromptParams,
     served: Served,
-) -> MethodResult {
+    context: Option<Context>,
+) -> Result<McpResponse, ErrorObject> {
     let Some(prompt) = exchange.core.snapshot().prompts.get(&params.name).cloned() else {
         return Err(errors::unknown("prompt", &params.name));
     };
@@ -43,7 +46,7 @@ pub(crate) async fn get_prompt(
         // Handed on to the prompt once the layers pass the request on.
         arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: request_context(exchange, id, served.clone()),
+        context: context.unwrap_or_else(|| request_context(exchange, id, served.clone())),
         own: exchange.core.layers.handler(HandlerKind::Prompt, name),
     };
     let (owned, id) = (Arc::clone(exchange), id.clone());
@@ -59,7 +62,7 @@ pub(crate) async fn get_prompt(
         );
         (rendered.await, false)
     };
-    run_handler(exchange, request, handler).await
+    Ok(run_handler(exchange, request, handler).await)
 }
 
 /// Renders an admitted prompt.

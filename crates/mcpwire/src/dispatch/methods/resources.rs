@@ -11,8 +11,8 @@ use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
 use crate::dispatch::watched;
-use crate::layer::Handed;
 use crate::layer::service::HandlerKind;
+use crate::layer::{Handed, McpResponse};
 use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::RESOURCES_READ;
@@ -28,12 +28,15 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Reads the resource `params.uri` names.
+/// `Err` when it is refused before it reaches its layers; else their answer. `context` is the
+/// request's, when the outer tier made it already.
 pub(crate) async fn read_resource(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     params: ReadResourceParams,
     served: Served,
-) -> MethodResult {
+    context: Option<Context>,
+) -> Result<McpResponse, ErrorObject> {
     let era = served.era;
     let found = exchange
         .core
@@ -53,7 +56,7 @@ pub(crate) async fn read_resource(
         // Handed on to the resource once the layers pass the request on.
         arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: request_context(exchange, id, served.clone()),
+        context: context.unwrap_or_else(|| request_context(exchange, id, served.clone())),
         own: (exchange.core.layers).handler(HandlerKind::Resource, resource.definition.uri),
     };
     let (owned, id) = (Arc::clone(exchange), id.clone());
@@ -69,7 +72,7 @@ pub(crate) async fn read_resource(
         );
         (answer.await, false)
     };
-    run_handler(exchange, request, handler).await
+    Ok(run_handler(exchange, request, handler).await)
 }
 
 /// Reads an admitted resource.

@@ -12,12 +12,12 @@ use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start_in, stopped};
 use crate::layer::service::HandlerKind;
-use crate::layer::{Handed, Kept};
+use crate::layer::{Handed, Kept, McpResponse};
 use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
-use crate::protocol::{Era, RequestId};
+use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::failure;
 use crate::server::tool::RegisteredTool;
@@ -25,12 +25,15 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Runs the tool `params` names.
+/// `Err` when it is refused before it reaches the tool's layers; else their answer. `context`
+/// is the request's, when the outer tier made it already.
 pub(crate) async fn call_tool(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     mut params: CallToolParams,
     served: Served,
-) -> MethodResult {
+    context: Option<Context>,
+) -> Result<McpResponse, ErrorObject> {
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(errors::unknown("tool", &params.name));
     };
@@ -39,11 +42,17 @@ pub(crate) async fn call_tool(
     // A call that may become a task keeps the request's `Served` for it; any other moves it
     // into the context the layers see.
     let era = served.era;
-    let (context, served) =
-        match era == Era::Modern && tool.definition.task != TaskSupport::Forbidden {
-            true => (request_context(exchange, id, served.clone()), Some(served)),
-            false => (request_context(exchange, id, served), None),
-        };
+    let (context, served) = match (
+        era == Era::Modern && tool.definition.task != TaskSupport::Forbidden,
+        context,
+    ) {
+        (true, given) => (
+            given.unwrap_or_else(|| request_context(exchange, id, served.clone())),
+            Some(served),
+        ),
+        (false, Some(given)) => (given, None),
+        (false, None) => (request_context(exchange, id, served), None),
+    };
     let request = HandlerRequest {
         method: TOOLS_CALL,
         target: Cow::Borrowed(name),
@@ -72,7 +81,7 @@ pub(crate) async fn call_tool(
             None => run_plain(&owned, params, tool, era, handed.context).await,
         }
     };
-    run_handler(exchange, request, handler).await
+    Ok(run_handler(exchange, request, handler).await)
 }
 
 /// Runs an admitted tool that takes tasks, on 2026-07-28: as a task when the request negotiated
