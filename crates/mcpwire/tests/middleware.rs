@@ -74,8 +74,10 @@ async fn authorization_runs_first_then_server_layers_first_added_outermost_then_
         .tool(secret)
         .unwrap()
         .tool_layer("add", marking(&journal, "add-1"))
+        .unwrap()
         .layer(marking(&journal, "server-1"))
         .tool_layer("add", marking(&journal, "add-2"))
+        .unwrap()
         .layer(marking(&journal, "server-2"));
     let mut client = connect(server).await;
 
@@ -116,15 +118,39 @@ async fn authorization_runs_first_then_server_layers_first_added_outermost_then_
 }
 
 #[tokio::test]
-async fn a_layer_on_a_tool_that_is_not_registered_stops_the_server_from_starting() {
-    let server = McpServer::new("typo")
-        .tool(add)
-        .unwrap()
-        .tool_layer("ad", RequestLog::new());
-    let Err(error) = server.serve_memory().await else {
+async fn a_layer_on_a_handler_that_is_not_registered_is_refused_at_registration() {
+    let server = McpServer::new("typo").tool(add).unwrap();
+    let Err(error) = server.tool_layer("ad", RequestLog::new()) else {
         panic!("a layer on a missing tool must not be ignored");
     };
-    assert!(error.to_string().contains(r#"tool_layer("ad""#), "{error}");
+    assert!(error.message().contains(r#"tool_layer("ad""#), "{error}");
+    assert!(error.message().contains("no tool is registered"), "{error}");
+    let refused = McpServer::new("typo")
+        .prompt_layer("nothing", RequestLog::new())
+        .err()
+        .expect("no prompt is registered");
+    assert!(
+        refused.message().contains(r#"prompt_layer("nothing""#),
+        "{refused}"
+    );
+    let refused = McpServer::new("typo")
+        .resource_layer("books://{title}", RequestLog::new())
+        .err()
+        .expect("no resource is registered");
+    assert!(
+        refused.message().contains("no resource is registered"),
+        "{refused}"
+    );
+    // Registered first, then layered: accepted, and the layer runs.
+    let server = McpServer::new("typo")
+        .state(Journal::default())
+        .tool(add)
+        .unwrap()
+        .tool_layer("add", RequestLog::new())
+        .unwrap();
+    let mut client = connect(server).await;
+    let reply = exchange(&mut client, call(1, "add", json!({"a": 2, "b": 3}))).await;
+    assert_eq!(text(&reply), "5", "{reply}");
 }
 
 /// What a layer saw of one request.
@@ -422,10 +448,12 @@ async fn the_timeout_answers_and_drops_the_handler_over_http_on_both_revisions()
     use http_support::*;
     for refuse_as in [RefuseAs::Error, RefuseAs::ToolError] {
         let (dropped, was_dropped) = tokio::sync::oneshot::channel();
-        let server = stuck_server(Drops(Mutex::new(Some(dropped)))).tool_layer(
-            "stuck",
-            Timeout::new(Duration::from_millis(100)).refuse_as(refuse_as),
-        );
+        let server = stuck_server(Drops(Mutex::new(Some(dropped))))
+            .tool_layer(
+                "stuck",
+                Timeout::new(Duration::from_millis(100)).refuse_as(refuse_as),
+            )
+            .unwrap();
         let running = start(server).await;
         let body = modern_body(1, "tools/call", json!({"name": "stuck"}));
         let answer = json_of(running.modern(&body).await).await;
@@ -497,7 +525,8 @@ async fn the_concurrency_limit_refuses_the_request_over_the_limit_until_a_place_
         .state(gate.clone())
         .tool(wait_at_gate)
         .unwrap()
-        .tool_layer("wait_at_gate", ConcurrencyLimit::new(1));
+        .tool_layer("wait_at_gate", ConcurrencyLimit::new(1))
+        .unwrap();
     let mut client = connect(server).await;
     client.send(call(1, "wait_at_gate", json!({})));
     tokio::time::timeout(Duration::from_secs(10), gate.entered.notified())
@@ -648,7 +677,8 @@ async fn towers_own_timeout_and_concurrency_limit_work_as_layers() {
         .state(gate.clone())
         .tool(wait_at_gate)
         .unwrap()
-        .tool_layer("wait_at_gate", tower::limit::ConcurrencyLimitLayer::new(1));
+        .tool_layer("wait_at_gate", tower::limit::ConcurrencyLimitLayer::new(1))
+        .unwrap();
     let mut client = connect(server).await;
     client.send(call(1, "wait_at_gate", json!({})));
     tokio::time::timeout(Duration::from_secs(10), gate.entered.notified())

@@ -54,7 +54,8 @@ async fn a_concurrency_limit_on_a_tool_holds_until_its_tasks_body_ends() {
         .state(Gate(gate.clone()))
         .tool(render)
         .unwrap()
-        .tool_layer("render", ConcurrencyLimit::new(1));
+        .tool_layer("render", ConcurrencyLimit::new(1))
+        .unwrap();
     let running = start(server).await;
     let caller = Caller::new(&running.url);
 

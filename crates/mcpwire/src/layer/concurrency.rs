@@ -43,7 +43,7 @@ use tower_service::Service;
 /// // Four renders at once; a fifth waits up to 2 s for a place.
 /// let server = McpServer::new("reports")
 ///     .tool(render)?
-///     .tool_layer("render", ConcurrencyLimit::new(4).wait_up_to(Duration::from_secs(2)));
+///     .tool_layer("render", ConcurrencyLimit::new(4).wait_up_to(Duration::from_secs(2)))?;
 /// # drop(server);
 /// # Ok::<(), InvalidSignature>(())
 /// ```

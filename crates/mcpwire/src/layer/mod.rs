@@ -43,7 +43,7 @@
 //!         // …and after it
 //!         response
 //!     }))
-//!     .tool_layer("add", Timeout::new(Duration::from_secs(5)));
+//!     .tool_layer("add", Timeout::new(Duration::from_secs(5)))?;
 //! let mut client = server.serve_memory().await?;
 //! let reply = client
 //!     .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#)

@@ -361,13 +361,6 @@ impl LayerSet {
         self.handlers.push((kind, key, layer));
     }
 
-    /// The handlers layers are registered on, to check that each exists.
-    pub(crate) fn handler_keys(&self) -> impl Iterator<Item = (HandlerKind, &str)> {
-        self.handlers
-            .iter()
-            .map(|(kind, key, _)| (*kind, key.as_str()))
-    }
-
     /// The stacks (the empty stack, the bottom alone, when no layer was added). The first
     /// layer added is the outermost.
     pub(crate) fn build(self) -> Layers {
@@ -513,7 +506,8 @@ mod tests {
             .unwrap()
             .layer(waiting)
             .layer(spawning)
-            .tool_layer("slow_add", Timeout::new(Duration::from_secs(10)));
+            .tool_layer("slow_add", Timeout::new(Duration::from_secs(10)))
+            .unwrap();
         let mut client = server.serve_memory().await.unwrap();
         for (id, ms) in [(1, 0), (2, 20), (3, 0)] {
             let reply = ask(

@@ -34,7 +34,7 @@ pub const REQUEST_TIMED_OUT: i32 = -32001;
 ///
 /// let server = McpServer::new("shop")
 ///     .tool(search)?
-///     .tool_layer("search", Timeout::new(Duration::from_secs(10)));
+///     .tool_layer("search", Timeout::new(Duration::from_secs(10)))?;
 /// # drop(server);
 /// # Ok::<(), InvalidSignature>(())
 /// ```

@@ -708,8 +708,12 @@ impl McpServer {
     }
 
     /// Wraps every call of the tool `name` in `layer`, inside the server-wide layers (the first
-    /// added for a tool is the outermost of its own). The tool must be registered when the
-    /// server starts serving; a name no tool has stops it from starting ([`Error::Startup`]).
+    /// added for a tool is the outermost of its own).
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when no tool is registered as `name` (yet: register the tool first),
+    /// so that a typo cannot leave a limit unenforced.
     ///
     /// # Examples
     ///
@@ -728,7 +732,9 @@ impl McpServer {
     /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcpwire::Result<()> {
     /// let server = McpServer::new("demo")
     ///     .tool(slow)?
-    ///     .tool_layer("slow", Timeout::new(Duration::from_millis(10)));
+    ///     .tool_layer("slow", Timeout::new(Duration::from_millis(10)))?;
+    /// // A name no tool has is refused here, not when a client calls.
+    /// assert!(McpServer::new("demo").tool_layer("slo", Timeout::new(Duration::from_millis(10))).is_err());
     /// let mut client = server.serve_memory().await?;
     /// let reply = client
     ///     .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}"#)
@@ -737,14 +743,20 @@ impl McpServer {
     /// assert!(reply.contains("-32001") && reply.contains("timed out"));
     /// # Ok(()) }
     /// ```
-    pub fn tool_layer(mut self, name: &str, layer: impl McpLayer) -> Self {
-        self.layers
-            .add_for(HandlerKind::Tool, name.to_owned(), Arc::new(layer));
-        self
+    pub fn tool_layer(
+        self,
+        name: &str,
+        layer: impl McpLayer,
+    ) -> std::result::Result<Self, InvalidSignature> {
+        self.handler_layer(HandlerKind::Tool, name, Arc::new(layer))
     }
 
     /// Wraps every `prompts/get` of the prompt `name` in `layer` (as [`McpServer::tool_layer`]
     /// does for a tool).
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when no prompt is registered as `name`.
     ///
     /// ```
     /// use mcpwire::layer::RateLimit;
@@ -756,19 +768,25 @@ impl McpServer {
     ///
     /// let server = McpServer::new("reviews")
     ///     .prompt(review)?
-    ///     .prompt_layer("review", RateLimit::per_principal(5, std::time::Duration::from_secs(1)));
+    ///     .prompt_layer("review", RateLimit::per_principal(5, std::time::Duration::from_secs(1)))?;
     /// # drop(server);
     /// # Ok::<(), InvalidSignature>(())
     /// ```
-    pub fn prompt_layer(mut self, name: &str, layer: impl McpLayer) -> Self {
-        self.layers
-            .add_for(HandlerKind::Prompt, name.to_owned(), Arc::new(layer));
-        self
+    pub fn prompt_layer(
+        self,
+        name: &str,
+        layer: impl McpLayer,
+    ) -> std::result::Result<Self, InvalidSignature> {
+        self.handler_layer(HandlerKind::Prompt, name, Arc::new(layer))
     }
 
     /// Wraps every `resources/read` served by the resource registered as `uri` (a URI, or a
     /// URI template exactly as registered: `books://{title}/blurb`) in `layer` (as
     /// [`McpServer::tool_layer`] does for a tool).
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when no resource or template is registered as `uri`.
     ///
     /// ```
     /// use mcpwire::layer::ConcurrencyLimit;
@@ -780,14 +798,30 @@ impl McpServer {
     ///
     /// let server = McpServer::new("library")
     ///     .resource(blurb)?
-    ///     .resource_layer("books://{title}/blurb", ConcurrencyLimit::new(8));
+    ///     .resource_layer("books://{title}/blurb", ConcurrencyLimit::new(8))?;
     /// # drop(server);
     /// # Ok::<(), InvalidSignature>(())
     /// ```
-    pub fn resource_layer(mut self, uri: &str, layer: impl McpLayer) -> Self {
-        self.layers
-            .add_for(HandlerKind::Resource, uri.to_owned(), Arc::new(layer));
-        self
+    pub fn resource_layer(
+        self,
+        uri: &str,
+        layer: impl McpLayer,
+    ) -> std::result::Result<Self, InvalidSignature> {
+        self.handler_layer(HandlerKind::Resource, uri, Arc::new(layer))
+    }
+
+    /// Attaches `layer` to the handler registered as `key`, or says that none is.
+    fn handler_layer(
+        mut self,
+        kind: HandlerKind,
+        key: &str,
+        layer: Arc<dyn McpLayer>,
+    ) -> std::result::Result<Self, InvalidSignature> {
+        if let Some(missing) = unregistered(&self.registries, kind, key) {
+            return Err(InvalidSignature::new(missing));
+        }
+        self.layers.add_for(kind, key.to_owned(), layer);
+        Ok(self)
     }
 
     /// The server's name, as `initialize` and `server/discover` give it (and the audience its
@@ -837,7 +871,6 @@ impl McpServer {
             self.notifier,
         );
         core.ephemeral_keys = ephemeral_keys;
-        check_layered(&core, &self.layers)?;
         core.layers = self.layers.build();
         if let Some(guard) = self.replay_guard {
             core.replay_guard = guard;
@@ -856,32 +889,18 @@ impl McpServer {
     }
 }
 
-/// Every handler a layer is registered on exists (a typo would leave a limit unenforced).
-fn check_layered(core: &ServerCore, layers: &LayerSet) -> Result<()> {
-    let snapshot = core.snapshot();
-    for (kind, key) in layers.handler_keys() {
-        let (found, noun, method) = match kind {
-            HandlerKind::Tool => (snapshot.tools.get(key).is_some(), "tool", "tool_layer"),
-            HandlerKind::Prompt => (
-                snapshot.prompts.get(key).is_some(),
-                "prompt",
-                "prompt_layer",
-            ),
-            HandlerKind::Resource => (
-                snapshot.resources.template(key).is_some()
-                    || snapshot
-                        .resources
-                        .find(key)
-                        .is_some_and(|(r, _)| r.definition.uri == key),
-                "resource",
-                "resource_layer",
-            ),
-        };
-        if !found {
-            return Err(Error::Startup(format!(
-                "McpServer::{method}(\"{key}\", ..): no {noun} is registered as \"{key}\""
-            )));
-        }
-    }
-    Ok(())
+/// Why a layer cannot attach to the handler `key` of `kind`: none is registered so (a typo would
+/// leave a limit unenforced); `None` when one is.
+fn unregistered(registries: &Registries, kind: HandlerKind, key: &str) -> Option<String> {
+    let (noun, method) = match kind {
+        HandlerKind::Tool => ("tool", "tool_layer"),
+        HandlerKind::Prompt => ("prompt", "prompt_layer"),
+        HandlerKind::Resource => ("resource", "resource_layer"),
+    };
+    (!registries.contains(kind, key)).then(|| {
+        format!(
+            "McpServer::{method}(\"{key}\", ..): no {noun} is registered as \"{key}\" \
+             (register it first)"
+        )
+    })
 }

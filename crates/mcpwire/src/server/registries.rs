@@ -11,6 +11,7 @@ use super::snapshot::Snapshot;
 use super::tool::ToolDefinition;
 use crate::context::Notifier;
 use crate::error::InvalidSignature;
+use crate::layer::service::HandlerKind;
 use crate::protocol::list_changed::ChangedList;
 use crate::resolve::param_spec::ResolverDefinition;
 use crate::resolve::plan::Overrides;
@@ -112,6 +113,17 @@ impl Registries {
         editor.tools.replan(&editor.overrides)?;
         editor.prompts.replan(&editor.overrides)?;
         editor.resources.replan(&editor.overrides)
+    }
+
+    /// Whether a handler of `kind` (enabled or not) is registered as `key` (a tool's or a
+    /// prompt's name, a resource's URI or URI template as registered).
+    pub(crate) fn contains(&self, kind: HandlerKind, key: &str) -> bool {
+        let editor = self.editor();
+        match kind {
+            HandlerKind::Tool => editor.tools.contains(key),
+            HandlerKind::Prompt => editor.prompts.contains(key),
+            HandlerKind::Resource => editor.resources.contains(key),
+        }
     }
 
     pub(crate) fn add_tool(&self, definition: ToolDefinition) -> Result<(), InvalidSignature> {

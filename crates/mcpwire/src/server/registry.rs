@@ -58,6 +58,11 @@ impl<K: Kind> Registry<K> {
         self.entries.set_enabled(key, enabled)
     }
 
+    /// Whether an entry (enabled or not) is registered as `key`.
+    pub(crate) fn contains(&self, key: &str) -> bool {
+        self.entries.contains(key)
+    }
+
     /// Whether nothing is registered, enabled or not.
     pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()

@@ -52,7 +52,7 @@ use tower_service::Service;
 /// let server = McpServer::new("mailer")
 ///     .tool(send_email)?
 ///     // 10 emails a minute per caller, no more than 3 in a burst.
-///     .tool_layer("send_email", RateLimit::per_principal(10, Duration::from_secs(60)).burst(3))
+///     .tool_layer("send_email", RateLimit::per_principal(10, Duration::from_secs(60)).burst(3))?
 ///     // and 600 requests a minute per caller over everything.
 ///     .layer(RateLimit::per_principal(600, Duration::from_secs(60)));
 /// # drop(server);
