@@ -75,6 +75,5 @@ pub use response::{McpResponse, Outcome, RefuseAs};
 pub use service::{FromFn, FromFnService, McpLayer, Next, from_fn};
 pub use timeout::{REQUEST_TIMED_OUT, Timeout, TimeoutService};
 
-pub(crate) use request::{Handed, Kept};
 pub(crate) use response::Answer;
-pub(crate) use work::Work;
+pub(crate) use work::{Handed, Kept, Work};

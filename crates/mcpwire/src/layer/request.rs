@@ -2,6 +2,7 @@
 //! type-erased service over it (the two refer to each other).
 
 use super::McpResponse;
+use super::work::{Kept, Work};
 use crate::context::{Context, Grant};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
@@ -15,21 +16,6 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll, Waker};
 use tower_service::Service;
-
-/// What layers keep alive for as long as the work a request started runs on after its response:
-/// the body of a `tools/call` that became a task (tasks extension) drops it when it ends. A
-/// built-in [`ConcurrencyLimit`](super::ConcurrencyLimit) keeps its place there.
-pub(crate) type Kept = Arc<std::sync::Mutex<Vec<Box<dyn Send>>>>;
-
-/// What of a request the bottom of the stack starts its work on: what the handler runs on (the
-/// rest is dropped there).
-pub(crate) struct Handed {
-    pub(crate) arguments: Option<Box<RawValue>>,
-    pub(crate) context: Context,
-    /// What the layers keep alive while a task the request starts runs (made by the first
-    /// layer that keeps something: nothing is allocated otherwise).
-    pub(crate) kept: Option<Kept>,
-}
 
 /// One parsed MCP request on its way to its handler, as a layer sees it: its method, its target
 /// (a tool, a prompt, a resource URI), its arguments (read-only), the revision it is served
@@ -68,7 +54,7 @@ pub struct McpRequest {
     /// The handler's own layers, still to run (inside the server-wide ones).
     pub(crate) handler_layers: Option<McpService>,
     /// What the request asks for (its method's code), run by the bottom of the stack.
-    pub(crate) work: Option<super::work::Work>,
+    pub(crate) work: Option<Work>,
     /// What the layers keep alive while a task the request starts runs (made by the first
     /// layer that keeps something: nothing is allocated otherwise).
     pub(crate) kept: Option<Kept>,

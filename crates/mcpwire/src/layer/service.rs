@@ -7,9 +7,9 @@
 //! that work: the layers' call *is* the handler's, so dropping it (a timeout) drops the handler.
 //! A server without layers has the empty stack: the bottom alone.
 
-use super::request::{BoxError, Called, Handed, McpFuture, McpRequest, McpService};
+use super::request::{BoxError, Called, McpFuture, McpRequest, McpService};
 use super::response::McpResponse;
-use super::work::WorkFuture;
+use super::work::{Handed, WorkFuture};
 use crate::protocol::ErrorObject;
 use std::collections::HashMap;
 use std::convert::Infallible;

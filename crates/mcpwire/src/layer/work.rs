@@ -4,9 +4,26 @@
 //! it, or drop it (a timeout drops the handler with it).
 
 use super::McpResponse;
-use super::request::Handed;
+use crate::context::Context;
+use serde_json::value::RawValue;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+
+/// What layers keep alive for as long as the work a request started runs on after its response:
+/// the body of a `tools/call` that became a task (tasks extension) drops it when it ends. A
+/// built-in [`ConcurrencyLimit`](super::ConcurrencyLimit) keeps its place there.
+pub(crate) type Kept = Arc<std::sync::Mutex<Vec<Box<dyn Send>>>>;
+
+/// What of a request the bottom of the stack starts its work on: what the handler runs on (the
+/// rest is dropped there).
+pub(crate) struct Handed {
+    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) context: Context,
+    /// What the layers keep alive while a task the request starts runs (made by the first
+    /// layer that keeps something: nothing is allocated otherwise).
+    pub(crate) kept: Option<Kept>,
+}
 
 /// The future of a request's work.
 pub(crate) type WorkFuture = Pin<Box<dyn Future<Output = McpResponse> + Send>>;
