@@ -1,7 +1,8 @@
 //! The floor plan, checked on the sources: no two library files import each other, directly or
 //! through others, nor two modules (in this crate or the macros crate); no file imports a file
-//! of a higher layer (`docs/architecture.md`); and no method name is written as a string outside
-//! `protocol/`, so a method is named in one place.
+//! of a higher layer (`docs/architecture.md`); the fleet's room (`transport/http/fleet/`)
+//! imports of `transport` only the seams it implements; and no method name is written as a
+//! string outside `protocol/`, so a method is named in one place.
 
 mod graph;
 mod literals;
@@ -87,12 +88,16 @@ fn file_circles(src: &Path) {
 }
 
 /// The layers of `docs/architecture.md`, top to bottom: a file may import files of its own
-/// layer or of a lower one. `lib.rs` only re-exports.
+/// layer or of a lower one. `lib.rs` only re-exports. A file's module is the first segment of its
+/// path under `src` (`server/core.rs` and `server.rs` are both `server`).
 const LAYERS: &[&[&str]] = &[
     &["lib"],
     &["transport"],
     &["dispatch", "client"],
-    &["server", "tasks", "layer", "otel"],
+    &["server"],
+    &["otel"],
+    &["layer"],
+    &["tasks"],
     &["resolve"],
     &["request_state", "context"],
     &["error"],
@@ -100,36 +105,31 @@ const LAYERS: &[&[&str]] = &[
     &["protocol"],
 ];
 
+/// The module a file belongs to, from its name under `src`: the first segment of its path.
+fn module(name: &str) -> &str {
+    name.split('/').next().unwrap().trim_end_matches(".rs")
+}
+
+/// A module's layer, counted from the top of `LAYERS`.
+fn depth(module: &str) -> usize {
+    LAYERS
+        .iter()
+        .position(|layer| layer.contains(&module))
+        .unwrap_or_else(|| panic!("module {module} is in no layer of LAYERS"))
+}
+
 #[test]
 fn imports_point_down_the_layers() {
     let src = src();
     let graph = Graph::read(&src);
-    let module = |file: usize| {
-        let name = graph.name(file, &src);
-        name.split('/')
-            .next()
-            .unwrap()
-            .trim_end_matches(".rs")
-            .to_owned()
-    };
-    let depth = |module: &str| {
-        LAYERS
-            .iter()
-            .position(|layer| layer.contains(&module))
-            .unwrap_or_else(|| panic!("module {module} is in no layer of LAYERS"))
-    };
     let mut upward = Vec::new();
     for (&from, targets) in &graph.edges {
         for (&to, via) in targets {
-            let (a, b) = (module(from), module(to));
+            let (from, to) = (graph.name(from, &src), graph.name(to, &src));
             // The client may start a server in memory (`McpServer`), and nothing else of it.
-            let in_memory = a == "client" && graph.name(to, &src) == "server/builder.rs";
-            if depth(&b) < depth(&a) && !in_memory {
-                upward.push(format!(
-                    "{} -> {} ({via})",
-                    graph.name(from, &src),
-                    graph.name(to, &src)
-                ));
+            let in_memory = module(&from) == "client" && to == "server/builder.rs";
+            if depth(module(&to)) < depth(module(&from)) && !in_memory {
+                upward.push(format!("{from} -> {to} ({via})"));
             }
         }
     }
@@ -137,5 +137,60 @@ fn imports_point_down_the_layers() {
         upward.is_empty(),
         "imports up the layers:\n{}",
         upward.join("\n")
+    );
+}
+
+/// The fleet's room inside `transport`: how replicas share sessions (`Fleet`; with `redis`,
+/// `RedisFleet`: session store, event store, bus).
+const FLEET: &str = "transport/http/fleet/";
+
+/// The seams the fleet implements, the only files of `transport` outside its room it may import.
+const FLEET_SEAMS: &[&str] = &[
+    "transport/http/shared.rs",
+    "transport/http/session_change.rs",
+    "transport/http/events.rs",
+];
+
+/// A file under `fleet/` imports, inside `transport/`, only the seams it implements and files of
+/// its own room; outside `transport/`, any module of a lower layer. The seams import nothing of
+/// the fleet (the rest of `transport/http`, the endpoint and the builder, may).
+#[test]
+fn the_fleet_imports_only_the_seams_it_implements() {
+    let src = src();
+    let graph = Graph::read(&src);
+    let names: Vec<String> = (0..graph.files.len())
+        .map(|file| graph.name(file, &src))
+        .collect();
+    assert!(
+        names.iter().any(|name| name.starts_with(FLEET)),
+        "no file under {FLEET}"
+    );
+    for seam in FLEET_SEAMS {
+        assert!(names.iter().any(|name| name == seam), "no seam {seam}");
+    }
+    let in_fleet = |name: &str| name.starts_with(FLEET);
+    let is_seam = |name: &str| FLEET_SEAMS.contains(&name);
+    let mut wrong = Vec::new();
+    for (&from, targets) in &graph.edges {
+        let from = names[from].as_str();
+        for (&to, via) in targets {
+            let to = names[to].as_str();
+            let allowed = if in_fleet(from) {
+                in_fleet(to) || is_seam(to) || depth(module(to)) > depth("transport")
+            } else if is_seam(from) {
+                !in_fleet(to)
+            } else {
+                true
+            };
+            if !allowed {
+                wrong.push(format!("{from} -> {to} ({via})"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports across the fleet's walls (the fleet imports only {FLEET_SEAMS:?} of transport, \
+         and they nothing of it):\n{}",
+        wrong.join("\n")
     );
 }
