@@ -298,6 +298,12 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../../../docs/scale-out.md")]
 pub struct ScaleOutDoctests;
 
+/// The workspace's observability guide (`docs/observability.md`), whose examples are compiled as
+/// doc tests.
+#[cfg(all(doctest, feature = "otel", feature = "http", feature = "client"))]
+#[doc = include_str!("../../../docs/observability.md")]
+pub struct ObservabilityDoctests;
+
 /// Everything a server author usually needs, in one import.
 ///
 /// # Examples
