@@ -27,8 +27,10 @@ use std::sync::Arc;
 pub struct Grant {
     /// The scopes the token grants.
     pub scopes: Vec<String>,
-    /// Every claim of the token (empty when the verifier reports none).
-    pub claims: Map<String, Value>,
+    /// Every claim of the token (empty when the verifier reports none); shared with the
+    /// token's [`VerifiedToken::claims`](crate::auth::VerifiedToken) rather than copied per
+    /// request (read it as a map: `grant.claims["tenant"]`, `grant.claims.get("tenant")`).
+    pub claims: Arc<Map<String, Value>>,
     /// Where this server's protected-resource metadata is (for the `403` challenge).
     pub(crate) metadata_url: Option<Arc<str>>,
     /// The scopes every request of the endpoint needs (named again in a `403` challenge, which
@@ -57,7 +59,7 @@ impl Grant {
     /// assert_eq!(grant.claims["tenant"], "t1");
     /// ```
     pub fn with_claims(mut self, claims: Map<String, Value>) -> Self {
-        self.claims = claims;
+        self.claims = Arc::new(claims);
         self
     }
 

@@ -98,7 +98,8 @@ impl Authorization {
         {
             return Err(challenge(Problem::InsufficientScope));
         }
-        let mut grant = Grant::new(verified.scopes.clone()).with_claims(verified.claims.clone());
+        let mut grant = Grant::new(verified.scopes.clone());
+        grant.claims = Arc::clone(&verified.claims);
         grant.metadata_url = Some(Arc::from(url.as_str()));
         grant.endpoint_scopes = self.required_scopes.clone().into();
         let extensions = request.extensions_mut();

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// How long asking the introspection endpoint may take.
@@ -230,7 +230,7 @@ impl IntrospectionVerifier {
             .with_scopes(scopes.split_whitespace());
         verified.client_id = text("client_id");
         verified.expires_at = exp;
-        verified.claims = claims;
+        verified.claims = Arc::new(claims);
         Ok(verified)
     }
 }

@@ -7,6 +7,7 @@ use jsonwebtoken::{Algorithm, Validation, decode, decode_header};
 use serde_json::{Map, Value};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 /// The asymmetric algorithms accepted unless [`JwtVerifier::algorithms`] says otherwise.
 const DEFAULT_ALGORITHMS: [Algorithm; 9] = [
@@ -225,7 +226,7 @@ fn token_of(claims: Map<String, Value>) -> VerifiedToken {
     .with_scopes(scopes);
     token.client_id = text("client_id").or_else(|| text("azp"));
     token.expires_at = claims.get("exp").and_then(Value::as_u64);
-    token.claims = claims;
+    token.claims = Arc::new(claims);
     token
 }
 

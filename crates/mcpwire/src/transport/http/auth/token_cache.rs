@@ -165,6 +165,21 @@ mod tests {
     }
 
     #[test]
+    fn a_hit_shares_the_claims_instead_of_copying_them() {
+        let cache = TokenCache::new();
+        let key = cache.key("a.b.c").unwrap();
+        let mut kept = token("alice", Some(now() + 600));
+        std::sync::Arc::make_mut(&mut kept.claims).insert("tenant".into(), "t1".into());
+        cache.insert(key, &kept, 1, 0, Duration::MAX);
+        let (first, second) = (
+            cache.get(&key, 1, 0).unwrap(),
+            cache.get(&key, 1, 0).unwrap(),
+        );
+        assert_eq!(first.claims["tenant"], "t1");
+        assert!(std::sync::Arc::ptr_eq(&first.claims, &second.claims));
+    }
+
+    #[test]
     fn exp_and_nbf_are_checked_again_on_every_hit() {
         let cache = TokenCache::new();
         let key = cache.key("expired").unwrap();
@@ -174,7 +189,7 @@ mod tests {
         assert!(cache.get(&key, 1, 30).is_some());
         assert!(cache.get(&key, 1, 0).is_none());
         stale.expires_at = None;
-        stale.claims.insert("nbf".into(), (now() + 120).into());
+        std::sync::Arc::make_mut(&mut stale.claims).insert("nbf".into(), (now() + 120).into());
         cache.insert(key, &stale, 1, 30, Duration::MAX);
         assert!(cache.get(&key, 1, 30).is_none(), "not valid yet");
     }

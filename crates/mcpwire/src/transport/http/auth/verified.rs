@@ -1,6 +1,7 @@
 //! `VerifiedToken`: what a verifier learned from a valid token.
 
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// The holder of a valid access token, as its verifier established it.
 ///
@@ -29,8 +30,9 @@ pub struct VerifiedToken {
     pub scopes: Vec<String>,
     /// When it expires (`exp`, seconds since the Unix epoch).
     pub expires_at: Option<u64>,
-    /// Every claim it carries.
-    pub claims: Map<String, Value>,
+    /// Every claim it carries (shared: a verified token served from the verifier's cache, and
+    /// the [`Grant`](crate::context::Grant) made from it, hold the same map).
+    pub claims: Arc<Map<String, Value>>,
 }
 
 impl VerifiedToken {
@@ -43,7 +45,7 @@ impl VerifiedToken {
             client_id: None,
             scopes: Vec::new(),
             expires_at: None,
-            claims: Map::new(),
+            claims: Arc::default(),
         }
     }
 
