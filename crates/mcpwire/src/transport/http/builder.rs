@@ -82,10 +82,7 @@ impl McpServer {
                 events: Arc::new(MemoryEventStore::default()),
                 max_resumed_streams: 8,
                 trusted_proxies: Default::default(),
-                fleet: Fleet {
-                    replica: Arc::from(random_replica_id()),
-                    ..Fleet::default()
-                },
+                fleet: Fleet::of_replica(Arc::from(random_replica_id())),
             },
             bad_proxy: None,
             #[cfg(all(feature = "auth", feature = "http"))]

@@ -1,7 +1,8 @@
 //! DELETE: the client ends its 2025-11-25 session. Its GET stream closes, its outstanding
-//! requests to the client fail, and its id is `404` from then on: at once on the replica that
-//! took the DELETE, and on the other replicas of a fleet as soon as the bus brings them the news
-//! (its record is gone from the store at once, so a replica without a copy answers `404` too).
+//! requests to the client fail, and its id is `404` from then on, on every replica of a fleet:
+//! its record is gone from the store (a replica without a copy answers `404`), and the DELETE is
+//! answered once the bus has brought the news back to this replica, and so to every other one
+//! (bounded: 250 ms when the bus is slow).
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;

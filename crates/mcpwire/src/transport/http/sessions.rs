@@ -336,9 +336,11 @@ impl Sessions {
         {
             tracing::warn!(%error, session = id, "the session store did not take the end of a session");
         }
+        // Answered once every replica has the news, so that the client's next request is refused
+        // wherever it lands.
         table
             .fleet
-            .send(Message::SessionEnded {
+            .send_and_wait(Message::SessionEnded {
                 session: id.to_owned(),
             })
             .await;

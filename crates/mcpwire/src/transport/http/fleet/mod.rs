@@ -6,6 +6,7 @@
 //! (outside this room, so that the fleet imports neither the endpoint nor the builder);
 //! `redis/` the Redis backend (feature `redis`).
 
+mod echoes;
 #[cfg(feature = "redis")]
 mod redis;
 
@@ -34,6 +35,8 @@ pub(super) struct Fleet {
     ///
     /// [`HttpServer::max_relayed_response_bytes`]: super::HttpServer::max_relayed_response_bytes
     pub(super) max_relayed_bytes: Option<usize>,
+    /// Senders waiting for their own messages to come back over the bus.
+    echoes: echoes::Echoes,
 }
 
 /// The largest client answer relayed to the other replicas by default: 1 MiB.
@@ -82,6 +85,14 @@ pub(super) trait Receiver: Send + Sync + 'static {
 }
 
 impl Fleet {
+    /// The place of the replica `replica`, sharing nothing yet.
+    pub(super) fn of_replica(replica: Arc<str>) -> Self {
+        Self {
+            replica,
+            ..Self::default()
+        }
+    }
+
     /// Whether sessions are shared.
     pub(super) fn shares_sessions(&self) -> bool {
         self.sessions.is_some()
@@ -100,6 +111,30 @@ impl Fleet {
         let payload = serde_json::to_string(&envelope).expect("messages serialize");
         if let Err(error) = bus.publish(payload).await {
             tracing::warn!(%error, "a message to the fleet was lost");
+        }
+    }
+
+    /// Sends `message` to the other replicas and waits (at most [`echoes::ECHO_WAIT`]) until it
+    /// came back to this one over the bus: by then every replica has it. For the news a client
+    /// acts on next (its session ended: its next request, on any replica, must be refused).
+    pub(super) async fn send_and_wait(&self, message: Message) {
+        let Some(bus) = &self.bus else {
+            return;
+        };
+        let envelope = Envelope {
+            origin: self.replica.to_string(),
+            message,
+        };
+        let payload = serde_json::to_string(&envelope).expect("messages serialize");
+        let echo = self.echoes.expect(&payload);
+        if let Err(error) = bus.publish(payload).await {
+            tracing::warn!(%error, "a message to the fleet was lost");
+            return;
+        }
+        if let Some(echo) = echo
+            && !echo.heard_within(echoes::ECHO_WAIT).await
+        {
+            tracing::debug!("the fleet bus did not bring a message back in time");
         }
     }
 
@@ -130,6 +165,7 @@ impl Fleet {
         });
         let mut incoming = bus.subscribe();
         let replica = self.replica.clone();
+        let echoes = self.echoes.clone();
         tokio::spawn(async move {
             while let Some(event) = incoming.next().await {
                 let Some(receiver) = receiver.upgrade() else {
@@ -139,7 +175,7 @@ impl Fleet {
                     BusEvent::Reconnected => receiver.reconnected(),
                     BusEvent::Message(payload) => {
                         match serde_json::from_str::<Envelope>(&payload) {
-                            Ok(envelope) if *envelope.origin == *replica => {}
+                            Ok(envelope) if *envelope.origin == *replica => echoes.heard(&payload),
                             Ok(envelope) => receiver.receive(envelope.message).await,
                             Err(error) => {
                                 tracing::debug!(%error, "an unreadable fleet message; ignored")
