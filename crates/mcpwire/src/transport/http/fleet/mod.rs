@@ -104,14 +104,18 @@ impl Fleet {
         let Some(bus) = &self.bus else {
             return;
         };
+        if let Err(error) = bus.publish(self.payload(message)).await {
+            tracing::warn!(%error, "a message to the fleet was lost");
+        }
+    }
+
+    /// `message` as this replica puts it on the bus.
+    fn payload(&self, message: Message) -> String {
         let envelope = Envelope {
             origin: self.replica.to_string(),
             message,
         };
-        let payload = serde_json::to_string(&envelope).expect("messages serialize");
-        if let Err(error) = bus.publish(payload).await {
-            tracing::warn!(%error, "a message to the fleet was lost");
-        }
+        serde_json::to_string(&envelope).expect("messages serialize")
     }
 
     /// Sends `message` to the other replicas and waits (at most [`echoes::ECHO_WAIT`]) until it
@@ -121,11 +125,7 @@ impl Fleet {
         let Some(bus) = &self.bus else {
             return;
         };
-        let envelope = Envelope {
-            origin: self.replica.to_string(),
-            message,
-        };
-        let payload = serde_json::to_string(&envelope).expect("messages serialize");
+        let payload = self.payload(message);
         let echo = self.echoes.expect(&payload);
         if let Err(error) = bus.publish(payload).await {
             tracing::warn!(%error, "a message to the fleet was lost");
