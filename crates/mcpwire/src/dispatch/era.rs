@@ -52,9 +52,21 @@ pub(crate) fn read_meta(params: Option<&RawValue>) -> Result<RequestMeta, ErrorO
 /// What a request not classified (`initialize`, or one whose `_meta` is malformed) is served as
 /// until it is refused or answered: the session's revision, as 2025-11-25 knows it.
 pub(crate) fn unclassified(session: &Handshake) -> Served {
-    match classify_meta(RequestMeta::default(), session) {
-        Ok(served) => served,
-        Err(_) => unreachable!("a request without _meta is classified by its session"),
+    by_session(RequestMeta::default(), session)
+}
+
+/// A 2025-11-25 request (its `_meta` names no revision): served as its session negotiated.
+fn by_session(meta: RequestMeta, session: &Handshake) -> Served {
+    let handshake = session.handshake();
+    Served {
+        era: Era::Legacy,
+        protocol_version: handshake.protocol_version.clone(),
+        capabilities: handshake.capabilities.clone(),
+        client_info: Some(handshake.client_info.clone()),
+        log_level: Some(session.log_level()),
+        #[cfg(feature = "otel")]
+        remote_trace: crate::wire::trace::RemoteTrace::new(meta.traceparent, meta.tracestate),
+        progress_token: meta.progress_token,
     }
 }
 
@@ -62,17 +74,7 @@ pub(crate) fn unclassified(session: &Handshake) -> Served {
 /// as [`classify`] on the params `meta` was read from, without parsing them again.
 pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Served, ErrorObject> {
     if meta.protocol_version.is_none() && meta.client_capabilities.is_none() {
-        let handshake = session.handshake();
-        return Ok(Served {
-            era: Era::Legacy,
-            protocol_version: handshake.protocol_version.clone(),
-            capabilities: handshake.capabilities.clone(),
-            client_info: Some(handshake.client_info.clone()),
-            log_level: Some(session.log_level()),
-            #[cfg(feature = "otel")]
-            remote_trace: crate::wire::trace::RemoteTrace::new(meta.traceparent, meta.tracestate),
-            progress_token: meta.progress_token,
-        });
+        return Ok(by_session(meta, session));
     }
     let (Some(version), Some(capabilities)) = (meta.protocol_version, meta.client_capabilities)
     else {
