@@ -180,6 +180,7 @@ impl DetachedContext {
             client_requests: None,
             client_request_timeout: Duration::ZERO,
             open_url_elicitations: Default::default(),
+            reached: Default::default(),
             #[cfg(feature = "otel")]
             trace: Default::default(),
             task: None,

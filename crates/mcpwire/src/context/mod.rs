@@ -101,6 +101,9 @@ pub(crate) struct RequestScope {
     pub(crate) open_url_elicitations: std::sync::Mutex<Vec<String>>,
     /// The task this call runs as (tasks extension), if it runs as one.
     pub(crate) task: Option<task::TaskLink>,
+    /// What the request reached once authorization admitted it (a tool's or a prompt's name,
+    /// a resource's URI), as its method parsed it: what telemetry names the request by.
+    pub(crate) reached: std::sync::OnceLock<std::borrow::Cow<'static, str>>,
     /// The caller's trace context, and the request's span once `otel::Tracing` opened one
     /// (feature `otel`).
     #[cfg(feature = "otel")]
@@ -530,6 +533,34 @@ impl Context {
         requests
             .send(&self.inner.outbound, method, params, timeout)
             .await
+    }
+
+    /// Records what the request reached, once its method admitted it.
+    pub(crate) fn set_reached(&self, target: std::borrow::Cow<'static, str>) {
+        let _ = self.inner.reached.set(target);
+    }
+
+    /// What the request reached (a tool's or a prompt's name, a resource's URI), as its method
+    /// parsed it once authorization admitted it: `None` before that, for a method without a
+    /// target, and for a request refused before its method ran. An outer-tier layer
+    /// ([`McpServer::outer_layer`](crate::McpServer::outer_layer)) keeps the request's context
+    /// and reads it on the way back, instead of trusting the target as the client sent it.
+    ///
+    /// ```
+    /// use mcpwire::layer::{self, McpRequest, Next};
+    ///
+    /// let audit = layer::from_fn(|request: McpRequest, next: Next| async move {
+    ///     let context = request.context().clone();
+    ///     let response = next.run(request).await;
+    ///     if let Some(target) = context.reached_target() {
+    ///         println!("served {target}");
+    ///     }
+    ///     response
+    /// });
+    /// # let _ = mcpwire::McpServer::new("demo").outer_layer(audit);
+    /// ```
+    pub fn reached_target(&self) -> Option<&str> {
+        self.inner.reached.get().map(|target| &**target)
     }
 
     /// The request's trace: the caller's context and the request's span (feature `otel`).

@@ -48,6 +48,7 @@ where
         context,
         own,
     } = request;
+    context.set_reached(target.clone());
     let work = Work::new(move |handed| async move { response(handler(handed).await) });
     let request = McpRequest {
         method: Cow::Borrowed(method),
@@ -133,9 +134,13 @@ pub(crate) async fn run_method(
         target,
         context,
     } = request;
+    let target: Option<Cow<'static, str>> = target.map(|target| Cow::Owned(target.to_owned()));
+    if let Some(target) = &target {
+        context.set_reached(target.clone());
+    }
     let request = McpRequest {
         method: method_name(method, known),
-        target: target.map(|target| Cow::Owned(target.to_owned())),
+        target,
         arguments: None,
         retried: false,
         context,

@@ -100,6 +100,7 @@ pub(crate) fn request_context(exchange: &Exchange, id: &RequestId, served: Serve
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
+        reached: Default::default(),
         #[cfg(feature = "otel")]
         trace: crate::wire::trace::RequestTrace::new(served.remote_trace),
         task: None,

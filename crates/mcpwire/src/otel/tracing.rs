@@ -285,9 +285,10 @@ where
         if request.is_retried_round() {
             attributes.push(KeyValue::new("mcpwire.retried_round", true));
         }
-        // What the request names, as sent: recorded once the response says it reached its
-        // method (a refused request's target is the caller's choice, and unbounded).
-        let target = request.target().map(str::to_owned);
+        // What the request reached, as its method parsed it, is read from its context once the
+        // response says it reached its method (a refused request's target is the caller's
+        // choice, and unbounded).
+        let context = request.context().clone();
         let arguments = match (self.shared.options.record_arguments, method) {
             (true, TOOLS_CALL) => Some("gen_ai.tool.call.arguments"),
             (true, PROMPTS_GET) => Some("mcpwire.prompt.arguments"),
@@ -327,7 +328,7 @@ where
                 }
             };
             if response.reached()
-                && let Some(target) = target.as_deref()
+                && let Some(target) = context.reached_target()
             {
                 span.update_name(trace::span_name(named, Some(target)));
                 let mut targeted = Vec::with_capacity(2);

@@ -181,6 +181,7 @@ fn task_context(exchange: &Exchange, id: &RequestId, served: &Served, link: Task
         client_requests: None,
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
+        reached: Default::default(),
         #[cfg(feature = "otel")]
         trace: crate::wire::trace::RequestTrace::new(served.remote_trace.clone()),
         task: Some(link),
