@@ -317,6 +317,23 @@ impl ClientBuilder {
         self
     }
 
+    /// Declares the extension `id` with its `settings` in the client's capabilities (in
+    /// `initialize` on 2025-11-25, in every request's `_meta` on 2026-07-28), so that servers
+    /// offering it serve its methods to this client (Skills, Apps, tasks).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let builder = mcpwire::client::Client::builder()
+    ///     .extension("io.modelcontextprotocol/skills", serde_json::json!({}));
+    /// let declared = &builder.capabilities().other["extensions"];
+    /// assert!(declared.get("io.modelcontextprotocol/skills").is_some());
+    /// ```
+    pub fn extension(mut self, id: impl Into<String>, settings: serde_json::Value) -> Self {
+        self.handlers.declare_extension(id.into(), settings);
+        self
+    }
+
     /// Lists the client's roots (declares `roots`).
     ///
     /// # Examples

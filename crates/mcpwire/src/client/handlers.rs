@@ -102,6 +102,8 @@ pub(crate) struct Handlers {
     url: Option<Answer<UrlElicitation>>,
     sampling: Option<Answer<CreateMessageRequestParams>>,
     roots: Option<Answer<()>>,
+    /// The extensions the client declares, with their settings.
+    extensions: serde_json::Map<String, Value>,
 }
 
 fn boxed<T, R, F, Fut>(f: F) -> Answer<T>
@@ -181,7 +183,16 @@ impl Handlers {
         if self.roots.is_some() {
             caps.roots = Some(json!({}));
         }
+        if !self.extensions.is_empty() {
+            let extensions = Value::Object(self.extensions.clone());
+            caps.other.insert("extensions".into(), extensions);
+        }
         caps
+    }
+
+    /// Declares the extension `id` with `settings`.
+    pub(crate) fn declare_extension(&mut self, id: String, settings: Value) {
+        self.extensions.insert(id, settings);
     }
 
     /// Answers one question (`method` with `params`), as the JSON of its result.

@@ -25,6 +25,7 @@ mod grant;
 mod identity;
 mod outbound;
 mod principal;
+mod scope_decision;
 pub(crate) mod state;
 pub(crate) mod task;
 
@@ -40,6 +41,7 @@ pub use identity::Identity;
 pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
 pub use principal::{Issuer, Principal};
+pub(crate) use scope_decision::authorize;
 pub(crate) use state::SharedState;
 
 use crate::protocol::jsonrpc::notification_line;

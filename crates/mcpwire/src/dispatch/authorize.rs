@@ -15,9 +15,9 @@
 
 use super::exchange::Exchange;
 use crate::context::Grant;
+pub(crate) use crate::context::authorize;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
-use serde_json::json;
 use std::sync::Arc;
 
 /// Admits the request `exchange` carries to a handler that needs `needed`: `Ok` when the
@@ -29,42 +29,6 @@ pub(crate) fn admit(exchange: &Exchange, needed: &[&str]) -> Result<(), ErrorObj
         Some(mismatch) => Err(mismatch.clone()),
         None => Ok(()),
     }
-}
-
-/// The scope decision alone: `grant` (when there is one) must hold every scope of `needed`.
-pub(crate) fn authorize(grant: Option<&Grant>, needed: &[&str]) -> Result<(), ErrorObject> {
-    match grant {
-        Some(grant) if !grant.allows(needed) => Err(insufficient_scope(grant, needed)),
-        _ => Ok(()),
-    }
-}
-
-/// `-32003`, naming the scopes `grant` lacks (`missingScopes`) and every scope the request
-/// needs (`requiredScopes`: the endpoint's, then the handler's).
-fn insufficient_scope(grant: &Grant, needed: &[&str]) -> ErrorObject {
-    let missing: Vec<&str> = needed
-        .iter()
-        .copied()
-        .filter(|scope| !grant.has_scope(scope))
-        .collect();
-    let mut required: Vec<&str> = grant.endpoint_scopes.iter().map(String::as_str).collect();
-    for scope in needed {
-        if !required.contains(scope) {
-            required.push(scope);
-        }
-    }
-    ErrorObject::new(
-        code::INSUFFICIENT_SCOPE,
-        format!(
-            "Forbidden: insufficient scope; this request needs {}",
-            missing.join(" ")
-        ),
-    )
-    .with_data(json!({
-        "error": "insufficient_scope",
-        "missingScopes": missing,
-        "requiredScopes": required,
-    }))
 }
 
 /// A request the scope decision refused, as HTTP tells it in a `403` challenge.

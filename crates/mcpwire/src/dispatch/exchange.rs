@@ -1,12 +1,11 @@
 //! What a request is served with besides its own message ([`Exchange`]), and reading its
-//! parameters ([`parse`]).
+//! parameters ([`parse`], from `protocol/params.rs`).
 
 use super::handshake::Handshake;
 use crate::context::Outbound;
 use crate::protocol::ErrorObject;
+pub(crate) use crate::protocol::params::{parse, parse_or_default};
 use crate::server::core::ServerCore;
-use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 use std::sync::Arc;
 
 /// What a request is served with besides its own message.
@@ -29,24 +28,4 @@ pub(crate) struct Exchange {
     /// A 2025-11-25 request whose `Mcp-Method`/`Mcp-Name` headers disagree with its body: the
     /// error it gets, after the scope decision ([`admit`](super::authorize::admit)).
     pub(crate) mismatch: Option<ErrorObject>,
-}
-
-/// `params` read as `T` (absent params read as `{}`), or `-32602` saying why not.
-pub(crate) fn parse<T: DeserializeOwned>(params: Option<&RawValue>) -> Result<T, ErrorObject> {
-    let text = params.map_or("{}", RawValue::get);
-    serde_json::from_str(text).map_err(|error| {
-        let why = error.to_string();
-        let why = why.split(" at line ").next().unwrap_or_default();
-        ErrorObject::invalid_params(format!("Invalid params: {why}"))
-    })
-}
-
-/// `params` read as `T`, or `T::default()` when the request has none.
-pub(crate) fn parse_or_default<T: DeserializeOwned + Default>(
-    params: Option<&RawValue>,
-) -> Result<T, ErrorObject> {
-    match params {
-        None => Ok(T::default()),
-        Some(_) => parse(params),
-    }
 }

@@ -5,13 +5,15 @@ use super::envelope;
 use super::era::{Served, classify};
 use super::exchange::{Exchange, parse};
 use super::methods::lists::{Listed, list};
-use super::methods::{completion, lifecycle, listen, prompts, resources, tasks, tools};
+use super::methods::{completion, lifecycle, listen, prompts, resources, tools};
 use super::outer::{self, Arrived};
 use super::pipeline::{MethodRequest, Written, run_method, write};
 use super::reply::{Reply, reply};
 use super::runner::request_context;
 use super::table::row;
 use crate::context::Context;
+use crate::extension::ExtensionRequest;
+use crate::extension::registry::Bound;
 use crate::layer::{McpResponse, McpService, Outcome};
 use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
@@ -268,8 +270,9 @@ impl Responder {
     }
 }
 
-/// Serves the methods [`route`] does not: completions, subscriptions, tasks, `ping`,
-/// `server/discover`, `logging/setLevel`, and any unknown method (`-32601`).
+/// Serves the methods [`route`] does not: completions, subscriptions, `ping`,
+/// `server/discover`, `logging/setLevel`, the methods of installed extensions (the tasks
+/// extension's among them), and any unknown method (`-32601`).
 async fn rest_of(
     admitted: Admitted<'_>,
     params: Option<Box<RawValue>>,
@@ -298,18 +301,6 @@ async fn rest_of(
                 Ok(responder.line(&lifecycle::discover(&owned), ResultKind::Complete))
             };
             Ok(admitted.through(None, discovering).await)
-        }
-        (
-            Some(known @ (Method::TasksGet | Method::TasksUpdate | Method::TasksCancel)),
-            Era::Modern,
-        ) if core.tasks.is_some() => {
-            let request =
-                tasks::admit(exchange, known.name(), params.as_deref(), &admitted.served).await?;
-            let serving = async move {
-                let json = tasks::serve(&owned, request).await?;
-                Ok(responder.line(&json, ResultKind::Complete))
-            };
-            Ok(admitted.through(None, serving).await)
         }
         (Some(Method::SubscriptionsListen), Era::Modern) => {
             let params = parse(params.as_deref())?;
@@ -344,9 +335,48 @@ async fn rest_of(
             };
             Ok(admitted.through(None, setting).await)
         }
-        _ => {
-            let unknown = ErrorObject::method_not_found(admitted.method);
-            Ok(admitted.through(None, async move { Err(unknown) }).await)
-        }
+        _ => match core.extensions.method(admitted.method, admitted.served.era) {
+            Some(bound) => {
+                let bound = bound.clone();
+                extension_method(admitted, bound, params, responder).await
+            }
+            None => {
+                let unknown = ErrorObject::method_not_found(admitted.method);
+                Ok(admitted.through(None, async move { Err(unknown) }).await)
+            }
+        },
     }
+}
+
+/// Serves a method an installed extension binds: admitted by the extension's own gates, then
+/// run through the server-wide layers.
+async fn extension_method(
+    admitted: Admitted<'_>,
+    bound: Bound,
+    params: Option<Box<RawValue>>,
+    responder: Responder,
+) -> Result<McpResponse, ErrorObject> {
+    let exchange = admitted.exchange;
+    let context = match admitted.context {
+        Some(context) => context,
+        None => request_context(exchange, admitted.id, admitted.served.clone()),
+    };
+    let request = ExtensionRequest {
+        method: bound.method,
+        extension: bound.extension,
+        params,
+        context: context.clone(),
+        owner: exchange.principal.clone(),
+        mismatch: exchange.mismatch.clone(),
+    };
+    let serve = bound.handler.admit(request).await?;
+    let serving = async move {
+        let result = serve.await?;
+        Ok(responder.line(&result.to_string(), ResultKind::Complete))
+    };
+    let admitted = Admitted {
+        context: Some(context),
+        ..admitted
+    };
+    Ok(admitted.through(None, serving).await)
 }

@@ -167,6 +167,16 @@ impl Method {
             Method::TasksCancel => tasks::CANCEL,
         }
     }
+
+    /// Whether an extension serves the method (the tasks extension's `tasks/*`), rather than
+    /// the core: the protocol knows its name, what it names and what `Mcp-Name` mirrors, and
+    /// the extension installed on the server binds its code.
+    pub(crate) const fn is_extension_method(self) -> bool {
+        matches!(
+            self,
+            Method::TasksGet | Method::TasksUpdate | Method::TasksCancel
+        )
+    }
 }
 
 /// `method` as the name of a [`Method`], when it is one (what telemetry names a request by).

@@ -43,6 +43,7 @@ pub(crate) mod logging;
 pub(crate) mod meta;
 pub(crate) mod methods;
 mod pagination;
+pub(crate) mod params;
 pub(crate) mod progress;
 pub(crate) mod prompts;
 pub(crate) mod resources;

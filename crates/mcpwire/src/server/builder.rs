@@ -12,7 +12,7 @@ use crate::context::{Notifier, SharedState};
 use crate::error::{Error, InvalidSignature, Result};
 use crate::layer::McpLayer;
 use crate::layer::service::{HandlerKind, LayerSet};
-use crate::protocol::Implementation;
+use crate::protocol::{Era, Implementation};
 use crate::request_state::{KeyRing, StateCodec};
 use crate::resolve::Resolver;
 use std::any::TypeId;
@@ -61,6 +61,8 @@ pub struct McpServer {
     pub(crate) tasks: crate::tasks::TaskOptions,
     /// Middleware: server-wide and per-handler layers (`mcpwire::layer`).
     layers: LayerSet,
+    /// The extensions installed ([`McpServer::extension`]): capability entries and methods.
+    extensions: crate::extension::Extensions,
 }
 
 impl McpServer {
@@ -99,6 +101,7 @@ impl McpServer {
             notifier,
             completer: None,
             tasks: crate::tasks::TaskOptions::default(),
+            extensions: Default::default(),
             layers: LayerSet::default(),
         }
     }
@@ -240,12 +243,63 @@ impl McpServer {
         self,
         tool: impl IntoTool<Kind>,
     ) -> std::result::Result<Self, InvalidSignature> {
-        let definition = tool.into_tool();
+        let mut server = self;
+        server.add_tool(tool.into_tool())?;
+        Ok(server)
+    }
+
+    /// Registers the tool `definition` (what [`McpServer::tool`] and an extension's
+    /// [`Install::tool`](super::Install::tool) do).
+    pub(super) fn add_tool(
+        &mut self,
+        definition: super::tool::ToolDefinition,
+    ) -> std::result::Result<(), InvalidSignature> {
         let task = definition.task;
         self.registries.add_tool(definition)?;
-        let mut server = self;
-        server.tasks.note_tool(task);
-        Ok(server)
+        self.tasks.note_tool(task);
+        Ok(())
+    }
+
+    /// Registers the prompt `definition`.
+    pub(super) fn add_prompt(
+        &self,
+        definition: super::prompt::PromptDefinition,
+    ) -> std::result::Result<(), InvalidSignature> {
+        self.registries.add_prompt(definition)
+    }
+
+    /// Registers the resource `definition`.
+    pub(super) fn add_resource(
+        &self,
+        definition: super::resource::ResourceDefinition,
+    ) -> std::result::Result<(), InvalidSignature> {
+        self.registries.add_resource(definition)
+    }
+
+    /// Shares `value` with every handler and resolver.
+    pub(super) fn insert_state<T: Send + Sync + 'static>(&mut self, value: T) {
+        self.state.insert(value);
+    }
+
+    /// Declares the extension `id` with `settings`, offered on `eras`.
+    pub(super) fn declare_extension(
+        &mut self,
+        id: &'static str,
+        settings: serde_json::Value,
+        eras: crate::extension::Eras,
+    ) -> std::result::Result<(), InvalidSignature> {
+        self.extensions.declare(id, settings, eras)
+    }
+
+    /// Serves `method` with an extension's `handler`.
+    pub(super) fn bind_extension_method(
+        &mut self,
+        extension: &'static str,
+        method: &'static str,
+        eras: crate::extension::Eras,
+        handler: Arc<dyn crate::extension::ExtensionMethod>,
+    ) -> std::result::Result<(), InvalidSignature> {
+        self.extensions.bind(extension, method, eras, handler)
     }
 
     /// Registers a prompt (a function annotated with `#[prompt]`).
@@ -275,7 +329,7 @@ impl McpServer {
         self,
         prompt: impl IntoPrompt<Kind>,
     ) -> std::result::Result<Self, InvalidSignature> {
-        self.registries.add_prompt(prompt.into_prompt())?;
+        self.add_prompt(prompt.into_prompt())?;
         Ok(self)
     }
 
@@ -307,7 +361,7 @@ impl McpServer {
         self,
         resource: impl IntoResource<Kind>,
     ) -> std::result::Result<Self, InvalidSignature> {
-        self.registries.add_resource(resource.into_resource())?;
+        self.add_resource(resource.into_resource())?;
         Ok(self)
     }
 
@@ -880,11 +934,15 @@ impl McpServer {
             core.capabilities.completions = Some(Default::default());
             core.completer = Some(completer);
         }
-        core.discover_capabilities = core.capabilities.clone();
+        let mut extensions = self.extensions;
         if let Some(tasks) = self.tasks.start() {
-            crate::tasks::advertise(&mut core.discover_capabilities);
+            crate::tasks::install(&mut extensions, &tasks)?;
             core.tasks = Some(tasks);
         }
+        core.discover_capabilities = core.capabilities.clone();
+        extensions.advertise(&mut core.capabilities, Era::Legacy);
+        extensions.advertise(&mut core.discover_capabilities, Era::Modern);
+        core.extensions = extensions;
         Ok(Arc::new(core))
     }
 }

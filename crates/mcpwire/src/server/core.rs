@@ -75,6 +75,9 @@ pub(crate) struct ServerCore {
     pub(crate) discover_capabilities: ServerCapabilities,
     /// The tasks extension, when the server offers it (a tool takes tasks, or a store is set).
     pub(crate) tasks: Option<Arc<crate::tasks::Tasks>>,
+    /// The extensions installed: their methods (their capability entries are in
+    /// `capabilities` and `discover_capabilities` already).
+    pub(crate) extensions: crate::extension::Extensions,
     /// The grant stdio and in-memory connections run with ([`McpServer::local_grant`]).
     ///
     /// [`McpServer::local_grant`]: crate::McpServer::local_grant
@@ -145,6 +148,7 @@ impl ServerCore {
             replay_guard: Arc::new(crate::request_state::MemoryReplayGuard::default()),
             discover_capabilities: ServerCapabilities::default(),
             tasks: None,
+            extensions: Default::default(),
             local_grant: None,
             layers: crate::layer::service::LayerSet::default().build(),
         }

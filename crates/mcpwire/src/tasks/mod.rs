@@ -47,6 +47,7 @@
 //! ```
 
 mod memory;
+mod methods;
 mod options;
 mod record;
 #[cfg(feature = "redis")]
@@ -58,8 +59,9 @@ mod sqlite;
 mod store;
 
 pub use memory::{DEFAULT_CAPACITY, MemoryTaskStore};
+pub(crate) use methods::{install, store_failed};
+pub(crate) use options::TaskOptions;
 pub use options::{DEFAULT_POLL_INTERVAL, DEFAULT_TTL};
-pub(crate) use options::{TaskOptions, advertise};
 #[cfg(feature = "http")]
 pub(crate) use record::now_ms;
 pub use record::{TaskChange, TaskRecord};

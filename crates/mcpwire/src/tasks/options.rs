@@ -6,8 +6,7 @@ use super::memory::MemoryTaskStore;
 use super::runtime::Tasks;
 use super::signals::TaskSignals;
 use super::store::TaskStore;
-use crate::protocol::ServerCapabilities;
-use crate::protocol::tasks::{EXTENSION, TaskSupport};
+use crate::protocol::tasks::TaskSupport;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -70,12 +69,4 @@ impl TaskOptions {
         tasks.store.listen(TaskSignals::new(&tasks));
         Some(tasks)
     }
-}
-
-/// Declares the tasks extension in `server/discover`'s capabilities.
-pub(crate) fn advertise(capabilities: &mut ServerCapabilities) {
-    capabilities
-        .extensions
-        .get_or_insert_with(Default::default)
-        .insert(EXTENSION.to_owned(), serde_json::json!({}));
 }

@@ -98,6 +98,7 @@ const LAYERS: &[&[&str]] = &[
     &["otel"],
     &["layer"],
     &["tasks"],
+    &["extension"],
     &["resolve"],
     &["request_state", "context"],
     &["error"],

@@ -154,7 +154,7 @@ async fn owned_tasks(
     ids.retain(|id| seen.insert(id.clone()));
     let owner = exchange.principal.as_deref();
     let found = tasks.lookup_many(&ids, owner).await;
-    let found = found.map_err(super::tasks::store_failed)?;
+    let found = found.map_err(crate::tasks::store_failed)?;
     let mut owned = Vec::new();
     for (id, found) in ids.into_iter().zip(found) {
         if let Lookup::Found(task) = found {

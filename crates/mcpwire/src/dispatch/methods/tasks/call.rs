@@ -4,7 +4,6 @@
 //! questions are `input_required` rounds of the `tools/call`), and becomes a task only once
 //! they all have values.
 
-use super::store_failed;
 use super::worker::{self, AbortOnDrop, Job};
 use crate::context::task::TaskLink;
 use crate::context::{Context, Outbound, RequestScope};
@@ -24,6 +23,7 @@ use crate::resolve::Stop;
 use crate::server::handler::{HandlerCall, failure};
 use crate::server::tool::RegisteredTool;
 use crate::tasks::runtime::{NotCreated, QuotaReached};
+use crate::tasks::store_failed;
 use crate::tasks::{TaskRecord, Tasks};
 use std::sync::{Arc, Mutex};
 

@@ -1,0 +1,100 @@
+//! The extensions a server offers: their capability entries and the methods they serve, as the
+//! builder records them and the router looks methods up.
+
+use super::eras::Eras;
+use super::method::ExtensionMethod;
+use crate::error::InvalidSignature;
+use crate::protocol::methods::Method;
+use crate::protocol::{Era, ServerCapabilities};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// One extension's capability entry.
+struct Declared {
+    id: &'static str,
+    settings: Value,
+    eras: Eras,
+}
+
+/// One extension method, bound.
+#[derive(Clone)]
+pub(crate) struct Bound {
+    pub(crate) method: &'static str,
+    pub(crate) extension: &'static str,
+    pub(crate) eras: Eras,
+    pub(crate) handler: Arc<dyn ExtensionMethod>,
+}
+
+/// The extensions a server offers.
+#[derive(Default)]
+pub(crate) struct Extensions {
+    declared: Vec<Declared>,
+    methods: HashMap<&'static str, Bound>,
+}
+
+impl Extensions {
+    /// Declares the extension `id` with `settings`, offered on `eras`.
+    pub(crate) fn declare(
+        &mut self,
+        id: &'static str,
+        settings: Value,
+        eras: Eras,
+    ) -> Result<(), InvalidSignature> {
+        if self.declared.iter().any(|declared| declared.id == id) {
+            return Err(InvalidSignature::new(format!(
+                "extension '{id}' is installed twice"
+            )));
+        }
+        self.declared.push(Declared { id, settings, eras });
+        Ok(())
+    }
+
+    /// Binds `method` to the extension `extension`, offered on `eras`. A method the core serves
+    /// itself, or one already bound, is refused.
+    pub(crate) fn bind(
+        &mut self,
+        extension: &'static str,
+        method: &'static str,
+        eras: Eras,
+        handler: Arc<dyn ExtensionMethod>,
+    ) -> Result<(), InvalidSignature> {
+        let core_method = Method::of(method).is_some_and(|known| !known.is_extension_method());
+        if core_method {
+            return Err(InvalidSignature::new(format!(
+                "extension '{extension}': '{method}' is a method of the core protocol"
+            )));
+        }
+        if let Some(taken) = self.methods.get(method) {
+            return Err(InvalidSignature::new(format!(
+                "extension '{extension}': '{method}' is served by '{}' already",
+                taken.extension
+            )));
+        }
+        let bound = Bound {
+            method,
+            extension,
+            eras,
+            handler,
+        };
+        self.methods.insert(method, bound);
+        Ok(())
+    }
+
+    /// The method `name` as served on `era`, when an extension offered there binds it.
+    pub(crate) fn method(&self, name: &str, era: Era) -> Option<&Bound> {
+        self.methods
+            .get(name)
+            .filter(|bound| bound.eras.contains(era))
+    }
+
+    /// Declares every extension offered on `era` in `capabilities.extensions`.
+    pub(crate) fn advertise(&self, capabilities: &mut ServerCapabilities, era: Era) {
+        for declared in self.declared.iter().filter(|d| d.eras.contains(era)) {
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(declared.id.to_owned(), declared.settings.clone());
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! [`Extension`]: a module that plugs an MCP extension into a server, and [`Install`], what it
+//! plugs in with ([`McpServer::extension`]).
+
+use super::builder::McpServer;
+use super::prompt::IntoPrompt;
+use super::resource::IntoResource;
+use super::tool::IntoTool;
+use crate::error::InvalidSignature;
+use crate::extension::{Eras, ExtensionMethod};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// An MCP extension as a module: it declares its identifier and, when installed
+/// ([`McpServer::extension`]), contributes its capability entry, its methods, and the tools,
+/// prompts and resources it serves. See [`mcpwire::extension`](crate::extension) for an example.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP extension",
+    label = "`McpServer::extension` takes an `Extension`",
+    note = "implement `mcpwire::server::Extension` for `{Self}`: its `ID` and an `install` that \
+            adds its settings and methods"
+)]
+pub trait Extension {
+    /// The identifier clients negotiate (`io.modelcontextprotocol/skills`).
+    const ID: &'static str;
+
+    /// Adds the extension to the server being built.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when something it adds is refused (a method another extension
+    /// serves, a tool whose name is taken, a broken folder of content): the server is not built.
+    fn install(self, install: &mut Install<'_>) -> Result<(), InvalidSignature>;
+}
+
+/// What an [`Extension`] installs itself with: the server being built, on behalf of one
+/// extension.
+pub struct Install<'a> {
+    pub(super) id: &'static str,
+    pub(super) server: &'a mut McpServer,
+    settings: Value,
+    eras: Eras,
+    methods: Vec<(&'static str, Arc<dyn ExtensionMethod>)>,
+}
+
+impl Install<'_> {
+    /// The extension's settings object, declared as its capability entry (default `{}`).
+    pub fn settings(&mut self, settings: Value) -> &mut Self {
+        self.settings = settings;
+        self
+    }
+
+    /// The revisions the extension is offered on (default [`Eras::BOTH`]).
+    pub fn offered_on(&mut self, eras: Eras) -> &mut Self {
+        self.eras = eras;
+        self
+    }
+
+    /// Serves `method` with `handler`, on the revisions the extension is offered on. Installing
+    /// fails when `method` is one of the core protocol's, or another extension serves it.
+    pub fn method(&mut self, method: &'static str, handler: impl ExtensionMethod) -> &mut Self {
+        self.methods.push((method, Arc::new(handler)));
+        self
+    }
+
+    /// Registers a tool, as [`McpServer::tool`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`McpServer::tool`].
+    pub fn tool<Kind>(&mut self, tool: impl IntoTool<Kind>) -> Result<&mut Self, InvalidSignature> {
+        self.server.add_tool(tool.into_tool())?;
+        Ok(self)
+    }
+
+    /// Registers a prompt, as [`McpServer::prompt`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`McpServer::prompt`].
+    pub fn prompt<Kind>(
+        &mut self,
+        prompt: impl IntoPrompt<Kind>,
+    ) -> Result<&mut Self, InvalidSignature> {
+        self.server.add_prompt(prompt.into_prompt())?;
+        Ok(self)
+    }
+
+    /// Registers a resource or resource template, as [`McpServer::resource`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`McpServer::resource`].
+    pub fn resource<Kind>(
+        &mut self,
+        resource: impl IntoResource<Kind>,
+    ) -> Result<&mut Self, InvalidSignature> {
+        self.server.add_resource(resource.into_resource())?;
+        Ok(self)
+    }
+
+    /// Shares `value` with every handler and resolver, as [`McpServer::state`] does.
+    pub fn state<T: Send + Sync + 'static>(&mut self, value: T) -> &mut Self {
+        self.server.insert_state(value);
+        self
+    }
+}
+
+impl std::fmt::Debug for Install<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Install")
+            .field("extension", &self.id)
+            .field("eras", &self.eras)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// Installs the extension `extension`: its capability entry (under
+    /// `capabilities.extensions`, in `initialize` and `server/discover` on the revisions it is
+    /// offered on), its methods, and what it registers.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when the extension is installed twice, one of its methods is a core
+    /// method or another extension's, or something it registers is refused.
+    ///
+    /// # Examples
+    ///
+    /// See [`mcpwire::extension`](crate::extension).
+    pub fn extension<E: Extension>(mut self, extension: E) -> Result<Self, InvalidSignature> {
+        let mut install = Install {
+            id: E::ID,
+            server: &mut self,
+            settings: Value::Object(Default::default()),
+            eras: Eras::BOTH,
+            methods: Vec::new(),
+        };
+        extension.install(&mut install)?;
+        let Install {
+            settings,
+            eras,
+            methods,
+            ..
+        } = install;
+        self.declare_extension(E::ID, settings, eras)?;
+        for (method, handler) in methods {
+            self.bind_extension_method(E::ID, method, eras, handler)?;
+        }
+        Ok(self)
+    }
+}

@@ -1,0 +1,186 @@
+//! The tasks extension's methods (2026-07-28), bound on the extension seam: `tasks/get`,
+//! `tasks/update` and `tasks/cancel`. Each admits its request before any middleware sees it:
+//! the request declared the extension (`-32021` first, before the id is looked up), and the
+//! task it names is the caller's own (any other id is `-32602`, as an unknown one), of a tool
+//! whose scopes the caller's grant holds.
+
+use super::runtime::{Lookup, Tasks};
+use super::{StoreError, TaskChange, TaskRecord};
+use crate::error::InvalidSignature;
+use crate::extension::{
+    Admission, Eras, ExtensionMethod, ExtensionRequest, Extensions, MethodFuture,
+};
+use crate::protocol::ErrorObject;
+use crate::protocol::jsonrpc::code;
+use crate::protocol::tasks::{
+    CANCEL, EXTENSION, GET, TasksCancelParams, TasksGetParams, TasksUpdateParams, UPDATE,
+};
+use serde_json::{Map, Value, json};
+use std::sync::{Arc, Mutex};
+
+/// Declares the tasks extension (2026-07-28 only) and binds its methods to `tasks`.
+pub(crate) fn install(
+    extensions: &mut Extensions,
+    tasks: &Arc<Tasks>,
+) -> Result<(), InvalidSignature> {
+    extensions.declare(EXTENSION, json!({}), Eras::MODERN)?;
+    for (method, kind) in [
+        (GET, Kind::Get),
+        (UPDATE, Kind::Update),
+        (CANCEL, Kind::Cancel),
+    ] {
+        let handler = Arc::new(TaskMethod {
+            tasks: Arc::clone(tasks),
+            kind,
+        });
+        extensions.bind(EXTENSION, method, Eras::MODERN, handler)?;
+    }
+    Ok(())
+}
+
+/// A store failure, for the client: `-32603` without the backend's details (they go to the
+/// server log).
+pub(crate) fn store_failed(error: StoreError) -> ErrorObject {
+    match error {
+        StoreError::Full => ErrorObject::new(
+            code::INTERNAL_ERROR,
+            "Internal error: too many tasks are unfinished; try again later",
+        ),
+        other => {
+            tracing::error!(error = %other, "the task store failed");
+            ErrorObject::new(
+                code::INTERNAL_ERROR,
+                "Internal error: the task store failed",
+            )
+        }
+    }
+}
+
+/// Which of the three methods.
+#[derive(Clone, Copy)]
+enum Kind {
+    Get,
+    Update,
+    Cancel,
+}
+
+/// One of the tasks extension's methods, bound to the server's tasks.
+struct TaskMethod {
+    tasks: Arc<Tasks>,
+    kind: Kind,
+}
+
+impl ExtensionMethod for TaskMethod {
+    fn admit(&self, request: ExtensionRequest) -> Admission {
+        let (tasks, kind) = (Arc::clone(&self.tasks), self.kind);
+        Box::pin(async move {
+            request.require_negotiated()?;
+            let serve: MethodFuture = match kind {
+                Kind::Get => {
+                    let params: TasksGetParams = request.params()?;
+                    let task = find(&request, &tasks, &params.task_id).await?;
+                    Box::pin(async move { Ok(json_of(&task.to_detailed())) })
+                }
+                Kind::Update => {
+                    let params: TasksUpdateParams = request.params()?;
+                    let answers = match serde_json::from_str::<Value>(params.input_responses.get())
+                    {
+                        Ok(Value::Object(answers)) => answers,
+                        _ => {
+                            return Err(ErrorObject::invalid_params(
+                                "Invalid params: inputResponses must be an object",
+                            ));
+                        }
+                    };
+                    let task = find(&request, &tasks, &params.task_id).await?;
+                    Box::pin(async move {
+                        update(&tasks, &task.id, answers).await?;
+                        Ok(json!({}))
+                    })
+                }
+                Kind::Cancel => {
+                    let params: TasksCancelParams = request.params()?;
+                    let task = find(&request, &tasks, &params.task_id).await?;
+                    Box::pin(async move { cancel(&tasks, &task).await })
+                }
+            };
+            Ok(serve)
+        })
+    }
+}
+
+/// `value` as JSON.
+fn json_of(value: &impl serde::Serialize) -> Value {
+    serde_json::to_value(value).expect("tasks serialize")
+}
+
+/// The task `id` of the caller, or `-32602`; refused when the caller's grant lacks the scopes of
+/// the tool it runs.
+async fn find(
+    request: &ExtensionRequest,
+    tasks: &Tasks,
+    id: &str,
+) -> Result<TaskRecord, ErrorObject> {
+    match tasks
+        .lookup(id, request.owner())
+        .await
+        .map_err(store_failed)?
+    {
+        Lookup::Found(task) => {
+            let scopes: Vec<&str> = task.scopes.iter().map(String::as_str).collect();
+            request.authorize(&scopes)?;
+            Ok(*task)
+        }
+        Lookup::Expired => Err(ErrorObject::invalid_params("Task has expired")),
+        Lookup::Unknown => Err(ErrorObject::invalid_params("Unknown task")),
+    }
+}
+
+/// Cancels `task` unless it has ended: recorded in the store first (a replica running the task
+/// sees it there), then signalled.
+async fn cancel(tasks: &Tasks, task: &TaskRecord) -> Result<Value, ErrorObject> {
+    if task.status.is_terminal() {
+        return Ok(json!({}));
+    }
+    tasks
+        .change(&task.id, |_| Some(TaskChange::Cancelled))
+        .await
+        .map_err(store_failed)?;
+    if let Err(error) = tasks.stop(&task.id).await {
+        tracing::warn!(%error, task = task.id, "signalling a cancel failed");
+    }
+    Ok(json!({}))
+}
+
+/// Takes the answers to outstanding questions (others are ignored) off the task and hands them
+/// to its worker: the task stays `input_required` while a question is still open.
+async fn update(tasks: &Tasks, id: &str, answers: Map<String, Value>) -> Result<(), ErrorObject> {
+    let accepted = Mutex::new(Map::new());
+    tasks
+        .change(id, |task| {
+            let mut taken = accepted.lock().unwrap_or_else(|e| e.into_inner());
+            taken.clear();
+            let mut left = task.input_requests.clone();
+            for (key, answer) in &answers {
+                if left.remove(key).is_some() {
+                    taken.insert(key.clone(), answer.clone());
+                }
+            }
+            if taken.is_empty() {
+                None
+            } else if left.is_empty() {
+                Some(TaskChange::Working {
+                    status_message: None,
+                })
+            } else {
+                Some(TaskChange::InputRequired(left))
+            }
+        })
+        .await
+        .map_err(store_failed)?;
+    let accepted = accepted.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !accepted.is_empty() {
+        tasks.deliver(id, accepted).await.map_err(store_failed)?;
+    }
+    Ok(())
+}
