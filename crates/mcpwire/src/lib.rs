@@ -48,6 +48,7 @@
 //! |---|---|---|
 //! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
+//! | `skills` | no | `skills::Skills`: Agent Skills folders published with the Skills extension (`skills/list`, `skills/get`, `skill://` files, `resources/directory/read`) |
 //! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
 //! | `redis` | no | a fleet of replicas sharing state in one Redis, on one connection: `transport::http::RedisBackend` (2025-11-25 sessions, resumable streams, questions and changes on any replica; tasks, `tasks::RedisTaskStore`; the `#[tool(once)]` record, `request_state::RedisReplayGuard`; rate-limit buckets), set with `HttpServer::fleet` |
 //! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
@@ -132,6 +133,9 @@ pub mod resolve;
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod server;
+#[cfg(feature = "skills")]
+#[cfg_attr(docsrs, doc(cfg(feature = "skills")))]
+pub mod skills;
 #[cfg(feature = "server")]
 #[cfg_attr(docsrs, doc(cfg(feature = "server")))]
 pub mod tasks;

@@ -198,7 +198,11 @@ impl Client {
 
     /// Every item of a paginated listing (`key` in each page), following `nextCursor` up to the
     /// page cap. An empty cursor is a cursor, not the end.
-    async fn list_all(&self, method: &str, key: &str) -> Result<Vec<Value>, ClientError> {
+    pub(super) async fn list_all(
+        &self,
+        method: &str,
+        key: &str,
+    ) -> Result<Vec<Value>, ClientError> {
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let max_pages = self.peer().settings.max_pages;

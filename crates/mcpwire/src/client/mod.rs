@@ -115,6 +115,7 @@ mod rounds;
 mod scripted_tests;
 mod server_details;
 mod session;
+mod skills;
 #[cfg(all(test, unix))]
 mod stdio_tests;
 #[cfg(feature = "otel")]

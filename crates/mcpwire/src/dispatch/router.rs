@@ -369,10 +369,17 @@ async fn extension_method(
         owner: exchange.principal.clone(),
         mismatch: exchange.mismatch.clone(),
     };
+    let kind = match bound.cacheable {
+        true => ResultKind::Cacheable(
+            CacheHint::public(exchange.core.limits.list_ttl)
+                .for_principal(exchange.principal.as_deref()),
+        ),
+        false => ResultKind::Complete,
+    };
     let serve = bound.handler.admit(request).await?;
     let serving = async move {
         let result = serve.await?;
-        Ok(responder.line(&result.to_string(), ResultKind::Complete))
+        Ok(responder.line(&result.to_string(), kind))
     };
     let admitted = Admitted {
         context: Some(context),

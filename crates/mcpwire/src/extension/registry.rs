@@ -23,7 +23,15 @@ pub(crate) struct Bound {
     pub(crate) method: &'static str,
     pub(crate) extension: &'static str,
     pub(crate) eras: Eras,
+    /// Its results may be reused like a list's (2026-07-28 `ttlMs`/`cacheScope`).
+    pub(crate) cacheable: bool,
     pub(crate) handler: Arc<dyn ExtensionMethod>,
+}
+
+/// The code of a method being bound, and whether its results are cacheable.
+pub(crate) struct Binding {
+    pub(crate) handler: Arc<dyn ExtensionMethod>,
+    pub(crate) cacheable: bool,
 }
 
 /// The extensions a server offers.
@@ -41,13 +49,19 @@ impl Extensions {
         settings: Value,
         eras: Eras,
     ) -> Result<(), InvalidSignature> {
-        if self.declared.iter().any(|declared| declared.id == id) {
-            return Err(InvalidSignature::new(format!(
-                "extension '{id}' is installed twice"
-            )));
-        }
+        self.check_new(id)?;
         self.declared.push(Declared { id, settings, eras });
         Ok(())
+    }
+
+    /// `Ok` when the extension `id` is not installed yet.
+    pub(crate) fn check_new(&self, id: &str) -> Result<(), InvalidSignature> {
+        match self.declared.iter().any(|declared| declared.id == id) {
+            true => Err(InvalidSignature::new(format!(
+                "extension '{id}' is installed twice"
+            ))),
+            false => Ok(()),
+        }
     }
 
     /// Binds `method` to the extension `extension`, offered on `eras`. A method the core serves
@@ -57,7 +71,7 @@ impl Extensions {
         extension: &'static str,
         method: &'static str,
         eras: Eras,
-        handler: Arc<dyn ExtensionMethod>,
+        Binding { handler, cacheable }: Binding,
     ) -> Result<(), InvalidSignature> {
         let core_method = Method::of(method).is_some_and(|known| !known.is_extension_method());
         if core_method {
@@ -75,6 +89,7 @@ impl Extensions {
             method,
             extension,
             eras,
+            cacheable,
             handler,
         };
         self.methods.insert(method, bound);

@@ -50,6 +50,7 @@ pub(crate) mod resources;
 pub(crate) mod result_kind;
 pub(crate) mod roots;
 pub(crate) mod sampling;
+pub mod skills;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;
 pub(crate) mod tools;

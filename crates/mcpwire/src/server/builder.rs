@@ -281,6 +281,14 @@ impl McpServer {
         self.state.insert(value);
     }
 
+    /// `Ok` when the extension `id` is not installed yet.
+    pub(super) fn check_new_extension(
+        &self,
+        id: &str,
+    ) -> std::result::Result<(), InvalidSignature> {
+        self.extensions.check_new(id)
+    }
+
     /// Declares the extension `id` with `settings`, offered on `eras`.
     pub(super) fn declare_extension(
         &mut self,
@@ -297,7 +305,7 @@ impl McpServer {
         extension: &'static str,
         method: &'static str,
         eras: crate::extension::Eras,
-        handler: Arc<dyn crate::extension::ExtensionMethod>,
+        handler: crate::extension::registry::Binding,
     ) -> std::result::Result<(), InvalidSignature> {
         self.extensions.bind(extension, method, eras, handler)
     }

@@ -6,6 +6,7 @@ use super::prompt::IntoPrompt;
 use super::resource::IntoResource;
 use super::tool::IntoTool;
 use crate::error::InvalidSignature;
+use crate::extension::registry::Binding;
 use crate::extension::{Eras, ExtensionMethod};
 use serde_json::Value;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ pub struct Install<'a> {
     pub(super) server: &'a mut McpServer,
     settings: Value,
     eras: Eras,
-    methods: Vec<(&'static str, Arc<dyn ExtensionMethod>)>,
+    methods: Vec<(&'static str, Binding)>,
 }
 
 impl Install<'_> {
@@ -58,7 +59,24 @@ impl Install<'_> {
     /// Serves `method` with `handler`, on the revisions the extension is offered on. Installing
     /// fails when `method` is one of the core protocol's, or another extension serves it.
     pub fn method(&mut self, method: &'static str, handler: impl ExtensionMethod) -> &mut Self {
-        self.methods.push((method, Arc::new(handler)));
+        let handler = Arc::new(handler);
+        let cacheable = false;
+        self.methods.push((method, Binding { handler, cacheable }));
+        self
+    }
+
+    /// Serves `method` with `handler`, as [`method`](Install::method) does, for a method whose
+    /// results clients may reuse like a list's: on 2026-07-28 they carry `ttlMs` (the server's
+    /// [`list_ttl`](McpServer::list_ttl)) and `cacheScope` (`private` for an authenticated
+    /// caller, `public` otherwise).
+    pub fn cacheable_method(
+        &mut self,
+        method: &'static str,
+        handler: impl ExtensionMethod,
+    ) -> &mut Self {
+        let handler = Arc::new(handler);
+        let cacheable = true;
+        self.methods.push((method, Binding { handler, cacheable }));
         self
     }
 
@@ -98,6 +116,16 @@ impl Install<'_> {
         Ok(self)
     }
 
+    /// Registers a resource built by the crate's own extensions (not by `#[resource]`).
+    #[cfg_attr(not(feature = "skills"), allow(dead_code))]
+    pub(crate) fn resource_definition(
+        &mut self,
+        resource: super::resource::ResourceDefinition,
+    ) -> Result<&mut Self, InvalidSignature> {
+        self.server.add_resource(resource)?;
+        Ok(self)
+    }
+
     /// Shares `value` with every handler and resolver, as [`McpServer::state`] does.
     pub fn state<T: Send + Sync + 'static>(&mut self, value: T) -> &mut Self {
         self.server.insert_state(value);
@@ -128,6 +156,7 @@ impl McpServer {
     ///
     /// See [`mcpwire::extension`](crate::extension).
     pub fn extension<E: Extension>(mut self, extension: E) -> Result<Self, InvalidSignature> {
+        self.check_new_extension(E::ID)?;
         let mut install = Install {
             id: E::ID,
             server: &mut self,

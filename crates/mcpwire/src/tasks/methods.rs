@@ -7,6 +7,7 @@
 use super::runtime::{Lookup, Tasks};
 use super::{StoreError, TaskChange, TaskRecord};
 use crate::error::InvalidSignature;
+use crate::extension::registry::Binding;
 use crate::extension::{
     Admission, Eras, ExtensionMethod, ExtensionRequest, Extensions, MethodFuture,
 };
@@ -33,7 +34,11 @@ pub(crate) fn install(
             tasks: Arc::clone(tasks),
             kind,
         });
-        extensions.bind(EXTENSION, method, Eras::MODERN, handler)?;
+        let binding = Binding {
+            handler,
+            cacheable: false,
+        };
+        extensions.bind(EXTENSION, method, Eras::MODERN, binding)?;
     }
     Ok(())
 }

@@ -94,6 +94,7 @@ const LAYERS: &[&[&str]] = &[
     &["lib"],
     &["transport"],
     &["dispatch", "client"],
+    &["skills"],
     &["server"],
     &["otel"],
     &["layer"],

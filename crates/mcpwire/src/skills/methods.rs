@@ -1,0 +1,105 @@
+//! The Skills extension's methods: `skills/list` (paginated), `skills/get` (one skill by its
+//! `SKILL.md` URI; `-32602` for any other) and `resources/directory/read` (a folder's children;
+//! `-32602` for anything that is not a folder of a skill). None needs the client to have
+//! declared the extension: the skills are the server's to show.
+
+use super::limits::PAGE_SIZE;
+use super::set::SkillSet;
+use crate::extension::ExtensionRequest;
+use crate::protocol::ErrorObject;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// `skills/list`'s params.
+#[derive(Deserialize)]
+struct ListParams {
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+/// `skills/get`'s and `resources/directory/read`'s params.
+#[derive(Deserialize)]
+struct UriParams {
+    uri: String,
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+/// `skills/list`: one page of the skills' entries.
+pub(super) async fn list(
+    set: Arc<SkillSet>,
+    request: ExtensionRequest,
+) -> Result<Value, ErrorObject> {
+    let params: ListParams = request.params()?;
+    let entries: Vec<&Value> = set.skills.iter().map(|skill| &skill.entry).collect();
+    let (page, next) = page(&entries, params.cursor.as_deref())?;
+    Ok(with_cursor(json!({ "skills": page }), next))
+}
+
+/// `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`.
+pub(super) async fn get(
+    set: Arc<SkillSet>,
+    request: ExtensionRequest,
+) -> Result<Value, ErrorObject> {
+    let params: UriParams = request.params()?;
+    match set.skill(&params.uri) {
+        Some(skill) => Ok(json!({ "skill": skill.entry })),
+        None => Err(ErrorObject::invalid_params(format!(
+            "Invalid params: no skill is served at {}",
+            shown(&params.uri)
+        ))),
+    }
+}
+
+/// `resources/directory/read`: one page of the children of the folder at `uri`.
+pub(super) async fn read_folder(
+    set: Arc<SkillSet>,
+    request: ExtensionRequest,
+) -> Result<Value, ErrorObject> {
+    let params: UriParams = request.params()?;
+    let Some(children) = set.folder(&params.uri) else {
+        return Err(ErrorObject::invalid_params(format!(
+            "Invalid params: {} is not a folder of a skill",
+            shown(&params.uri)
+        )));
+    };
+    let children: Vec<&Value> = children.iter().collect();
+    let (page, next) = page(&children, params.cursor.as_deref())?;
+    Ok(with_cursor(json!({ "resources": page }), next))
+}
+
+/// The page of `items` a cursor points at, and the next page's cursor.
+fn page<'a>(
+    items: &[&'a Value],
+    cursor: Option<&str>,
+) -> Result<(Vec<&'a Value>, Option<usize>), ErrorObject> {
+    let start = match cursor {
+        None => 0,
+        Some(cursor) => cursor
+            .parse::<usize>()
+            .ok()
+            .filter(|start| *start < items.len() && start % PAGE_SIZE == 0)
+            .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?,
+    };
+    let end = (start + PAGE_SIZE).min(items.len());
+    let next = (end < items.len()).then_some(end);
+    Ok((items[start..end].to_vec(), next))
+}
+
+/// `result` with `nextCursor` when there is a next page.
+fn with_cursor(mut result: Value, next: Option<usize>) -> Value {
+    if let Some(next) = next {
+        result["nextCursor"] = next.to_string().into();
+    }
+    result
+}
+
+/// A URI as an error names it: at most 256 bytes of it.
+fn shown(uri: &str) -> &str {
+    let mut end = uri.len().min(256);
+    while !uri.is_char_boundary(end) {
+        end -= 1;
+    }
+    &uri[..end]
+}
