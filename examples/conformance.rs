@@ -17,6 +17,7 @@ use mcpwire::protocol::ChangedList;
 use mcpwire::protocol::ResourceContents;
 use mcpwire::protocol::{CompleteParams, Completion, CompletionReference};
 use mcpwire::protocol::{GetPromptResult, LoggingLevel, PromptMessage, Role};
+use mcpwire::skills::Skills;
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::ServeFromArgs;
@@ -853,6 +854,12 @@ async fn main() -> mcpwire::Result<()> {
         .prompt(test_prompt_with_embedded_resource)?
         .prompt(test_prompt_with_image)?
         .prompt(test_input_required_result_prompt)?
+        // The Skills extension, so that the suite's sep-2640 scenarios run (the bookshop's
+        // skills folder: its first skill has a subfolder, which the directory scenario reads).
+        .extension(Skills::from_dir(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/examples/skills"
+        ))?)?
         .completion(complete);
     // The trigger tools announce list changes: holding a catalog is what makes the server
     // declare (and deliver) them.

@@ -28,6 +28,9 @@ pub enum Command {
     Resources(Session),
     /// Reads a resource: `read TARGET URI`.
     Read(Read),
+    /// Lists the skills a server publishes (the Skills extension) and their files; read one
+    /// with `read TARGET URI`.
+    Skills(Session),
     /// Lists the prompts.
     Prompts(Session),
     /// Gets a prompt: `prompt TARGET NAME [ARG=VALUE ...]`.

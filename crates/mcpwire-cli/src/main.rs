@@ -15,7 +15,7 @@ mod values;
 
 use clap::Parser;
 use cli::{Cli, Command};
-use commands::{call, info, prompts, resources, tools};
+use commands::{call, info, prompts, resources, skills, tools};
 use exit::Failure;
 use std::process::ExitCode;
 
@@ -79,6 +79,7 @@ async fn run(command: Command) -> Result<(), Failure> {
         Command::Read(read) => {
             session::run(&read.session, |context| resources::read(context, &read.uri)).await
         }
+        Command::Skills(session) => session::run(&session, skills::list_all).await,
         Command::Prompts(session) => session::run(&session, prompts::list_all).await,
         Command::Prompt(prompt) => {
             let (name, pairs) = (&prompt.name, &prompt.arguments);

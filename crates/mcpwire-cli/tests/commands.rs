@@ -121,6 +121,58 @@ fn resources_are_listed_and_read() {
 }
 
 #[test]
+fn skills_are_listed_and_their_files_read() {
+    let server = conformance();
+    for era in ["legacy", "modern"] {
+        let out = run(&["skills", "--stdio", &server, "--era", era]);
+        assert!(
+            out.stdout.starts_with(
+                "skill://find-and-reserve-a-book/SKILL.md  find-and-reserve-a-book: Find a book"
+            ),
+            "[{era}] {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout
+                .contains("  skill://find-and-reserve-a-book/references/tools.md  "),
+            "[{era}] {}",
+            out.stdout
+        );
+        let raw = run(&["skills", "--stdio", &server, "--era", era, "--json"]);
+        let raw: Value = serde_json::from_str(&raw.stdout).unwrap();
+        let files = raw["skills"][0]["resources"].as_array().unwrap();
+        let tools = (files.iter())
+            .find(|file| file["uri"].as_str().unwrap().ends_with("tools.md"))
+            .unwrap();
+        let read = run(&[
+            "read",
+            "--stdio",
+            &server,
+            "--era",
+            era,
+            tools["uri"].as_str().unwrap(),
+        ]);
+        assert!(
+            read.stdout.starts_with("# The bookshop's tools"),
+            "{}",
+            read.stdout
+        );
+        // The size listed is the size served (the read prints the text and a newline).
+        assert_eq!(
+            read.stdout.len() as u64 - 1,
+            tools["size"].as_u64().unwrap()
+        );
+    }
+    let none = run(&["skills", "--stdio", &stdio_example("backorder")]);
+    assert_eq!(none.stdout, "", "{}", none.stderr);
+    assert!(
+        none.stderr.contains("the server publishes no skills"),
+        "{}",
+        none.stderr
+    );
+}
+
+#[test]
 fn prompts_are_listed_and_got() {
     let server = conformance();
     let out = run(&["prompts", "--stdio", &server]);

@@ -5,4 +5,5 @@ pub mod info;
 mod listing;
 pub mod prompts;
 pub mod resources;
+pub mod skills;
 pub mod tools;
