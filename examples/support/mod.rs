@@ -33,7 +33,9 @@ impl ServeFromArgs for McpServer {
         let telemetry = mcpwire::otel::init_from_env(self.name())
             .map_err(|error| Error::Startup(error.to_string()))?;
         let this = match telemetry {
-            Some(_) => self.outer_layer(mcpwire::otel::Tracing::new()),
+            Some(_) => self
+                .outer_layer(mcpwire::otel::Tracing::new())
+                .on_session_end(mcpwire::otel::record_session_duration),
             None => self,
         };
         let args = Args::parse(std::env::args().skip(1))?;

@@ -9,10 +9,10 @@
 //! keeps the context from servers the client does not trust.
 
 use super::error::ClientError;
+use crate::otel::conventions::{self as trace, DURATION_BUCKETS, MAX_URI_BYTES, key};
 use crate::protocol::methods::{
     RESOURCES_READ, RESOURCES_SUBSCRIBE, RESOURCES_UNSUBSCRIBE, TOOLS_CALL,
 };
-use crate::wire::trace::{self, DURATION_BUCKETS, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::metrics::Histogram;
 use opentelemetry::trace::{SpanKind, Status, TraceContextExt};

@@ -43,10 +43,17 @@
 //! }
 //! ```
 
+pub(crate) mod conventions;
 mod export;
+#[cfg(feature = "server")]
+mod observer;
+#[cfg(feature = "server")]
+mod session;
 #[cfg(feature = "server")]
 pub(crate) mod tracing;
 
 pub use export::{OtelError, Telemetry, init, init_from_env};
+#[cfg(feature = "server")]
+pub use session::record_session_duration;
 #[cfg(feature = "server")]
 pub use tracing::{Tracing, TracingService};

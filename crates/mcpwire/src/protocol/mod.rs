@@ -73,6 +73,7 @@ pub use jsonrpc::{ErrorObject, RequestId, code};
 pub use lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
 pub use list_changed::{ChangedList, ListChangedParams};
 pub use logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
+pub use meta::TraceContext;
 pub use progress::{ProgressParams, ProgressToken};
 pub use prompts::{
     GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,

@@ -63,6 +63,8 @@ pub struct McpServer {
     layers: LayerSet,
     /// The extensions installed ([`McpServer::extension`]): capability entries and methods.
     extensions: crate::extension::Extensions,
+    /// What hears a session end ([`McpServer::on_session_end`]).
+    session_ends: Vec<super::session_end::SessionEndHook>,
 }
 
 impl McpServer {
@@ -102,6 +104,7 @@ impl McpServer {
             completer: None,
             tasks: crate::tasks::TaskOptions::default(),
             extensions: Default::default(),
+            session_ends: Vec::new(),
             layers: LayerSet::default(),
         }
     }
@@ -287,6 +290,11 @@ impl McpServer {
         id: &str,
     ) -> std::result::Result<(), InvalidSignature> {
         self.extensions.check_new(id)
+    }
+
+    /// Adds a listener of session ends.
+    pub(super) fn add_session_end_hook(&mut self, hook: super::session_end::SessionEndHook) {
+        self.session_ends.push(hook);
     }
 
     /// Declares the extension `id` with `settings`, offered on `eras`.
@@ -951,6 +959,7 @@ impl McpServer {
         extensions.advertise(&mut core.capabilities, Era::Legacy);
         extensions.advertise(&mut core.discover_capabilities, Era::Modern);
         core.extensions = extensions;
+        core.session_ends = self.session_ends.into();
         Ok(Arc::new(core))
     }
 }

@@ -78,6 +78,8 @@ pub(crate) struct ServerCore {
     /// The extensions installed: their methods (their capability entries are in
     /// `capabilities` and `discover_capabilities` already).
     pub(crate) extensions: crate::extension::Extensions,
+    /// What hears a 2025-11-25 session end.
+    pub(crate) session_ends: super::session_end::SessionEndHooks,
     /// The grant stdio and in-memory connections run with ([`McpServer::local_grant`]).
     ///
     /// [`McpServer::local_grant`]: crate::McpServer::local_grant
@@ -149,6 +151,7 @@ impl ServerCore {
             discover_capabilities: ServerCapabilities::default(),
             tasks: None,
             extensions: Default::default(),
+            session_ends: Arc::new([]),
             local_grant: None,
             layers: crate::layer::service::LayerSet::default().build(),
         }
