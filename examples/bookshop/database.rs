@@ -77,13 +77,6 @@ pub fn open(place: &Place) -> Result<Opened, String> {
         Refusal::NotOurs(why) => failed(format!(
             "not a bookshop database ({why}); give --db a new file, or one this bookshop made"
         )),
-        Refusal::Sqlite(error) if error.sqlite_error_code() == Some(ErrorCode::NotADatabase) => {
-            failed(
-                "not a bookshop database (not a SQLite database at all); give --db a new file, \
-                 or one this bookshop made"
-                    .into(),
-            )
-        }
         Refusal::Sqlite(error) => failed(error.to_string()),
     })?;
     if let Place::File(_) = place {
@@ -103,15 +96,21 @@ pub fn open(place: &Place) -> Result<Opened, String> {
 
 /// Why a database was refused.
 enum Refusal {
-    /// A SQLite database of something else; why we think so.
+    /// Not a bookshop database (a file of something else); why we think so.
     NotOurs(String),
-    /// SQLite failed (a file that is no database at all fails here).
+    /// SQLite failed.
     Sqlite(rusqlite::Error),
 }
 
 impl From<rusqlite::Error> for Refusal {
+    /// A file that is no database at all fails at its first statement.
     fn from(error: rusqlite::Error) -> Self {
-        Refusal::Sqlite(error)
+        match error.sqlite_error_code() {
+            Some(ErrorCode::NotADatabase) => {
+                Refusal::NotOurs("not a SQLite database at all".into())
+            }
+            _ => Refusal::Sqlite(error),
+        }
     }
 }
 

@@ -83,12 +83,9 @@ impl Inventory {
     /// The copies of `title` on the shelf; `None` when the shop does not carry it.
     pub async fn copies(&self, title: String) -> Result<Option<u32>, DbError> {
         self.run(move |db| {
-            db.query_row(
-                "SELECT copies FROM books WHERE title = ?1",
-                [title],
-                |row| row.get(0),
-            )
-            .optional()
+            db.prepare_cached("SELECT copies FROM books WHERE title = ?1")?
+                .query_row([title], |row| row.get(0))
+                .optional()
         })
         .await
     }
@@ -123,10 +120,10 @@ impl Inventory {
         arrives: String,
     ) -> Result<(), DbError> {
         self.run(move |db| {
-            db.execute(
+            db.prepare_cached(
                 "INSERT INTO orders (title, backordered, arrives) VALUES (?1, ?2, ?3)",
-                params![title, backordered, arrives],
-            )
+            )?
+            .execute(params![title, backordered, arrives])
             .map(drop)
         })
         .await
