@@ -2,6 +2,7 @@
 //! middleware, and graceful shutdown.
 
 mod http_support;
+mod support;
 
 use axum::serve::ListenerExt;
 use http_support::*;
@@ -190,27 +191,10 @@ impl mcpwire::transport::http::FleetBus for LocalBus {
 
 /// What `http` logs while it starts (its router is built), through `tracing`.
 async fn start_up_log(http: mcpwire::transport::HttpServer) -> String {
-    #[derive(Clone, Default)]
-    struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
     // The test runtime has one thread: start-up logs on this one.
-    let _default = tracing::subscriber::set_default(subscriber);
+    let logs = support::Logs::capture();
     drop(http.into_router().await.unwrap());
-    String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
+    logs.text()
 }
 
 /// A random `requestState` key matters only to a fleet, whose replicas must open each other's
