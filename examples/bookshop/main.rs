@@ -1,27 +1,44 @@
-//! The main example: a small bookshop whose tools declare their dependencies.
+//! The main example: a bookshop whose tools declare their dependencies, its inventory in
+//! SQLite.
 //!
-//! - `reserve_book`: a resolver (`check_stock`) fills a parameter the model never sees.
+//! - `reserve_book`: a resolver (`check_stock`) fills a parameter the model never sees; the
+//!   reservation takes a copy off the shelf in a transaction.
 //! - `order_book`: resolvers depending on resolvers; `check_stock` still runs once per call.
+//!   The order is recorded (table `orders`); the shelf is left as it is.
 //! - `book_info`: structured output (`structuredContent` + `outputSchema`).
+//! - `browse_catalog`: every title (author, year, price, copies) as structured content, and
+//!   as text for the model.
 //! - `confirm_order`: a resolver asks the user one question (`Elicit`), and the tool reads the
 //!   whole outcome (accepted, declined or cancelled); the same tool as the peers' in
 //!   `benches/peers`, for the benchmarks' 2-round call.
 //! - `add`: the smallest possible tool, for benchmarks.
 //!
+//! The inventory (`inventory.rs`) lives in a temporary SQLite database, stocked on start from
+//! `catalog.rs` and gone when the server stops; `--db PATH` keeps it in a file across restarts
+//! (created and stocked when new; a file that is not a bookshop database is refused at start).
+//!
 //! Run: `cargo run --example bookshop` (stdio; connect any MCP client to it, e.g.
 //! `npx @modelcontextprotocol/inspector cargo run --example bookshop`), or over Streamable HTTP
-//! with `cargo run --example bookshop -- --http 127.0.0.1:8000`: it prints the endpoint's URL
-//! (`http://127.0.0.1:8000/mcp`) and how to connect the MCP Inspector to it.
+//! with `cargo run --example bookshop -- --http 127.0.0.1:8000`: it prints how to try it
+//! (`mcpwire-cli`, the MCP Inspector) and the endpoint's URL (`http://127.0.0.1:8000/mcp`).
 //!
 //! Protected: add `--auth-issuer ISS --auth-audience http://127.0.0.1:8000/mcp --auth-jwks
 //! PATH_OR_URL` (all three) and every request needs a bearer token from that issuer for that
 //! audience, signed by a key of the JWKS; `order_book` needs the scope `orders:write`.
 
+mod args;
+mod browse;
+mod catalog;
+mod database;
+mod inventory;
+#[path = "../support/mod.rs"]
 mod support;
 
+use browse::Catalog;
+use database::Place;
+use inventory::Inventory;
 use mcpwire::prelude::*;
-use std::collections::HashMap;
-use support::ServeFromArgs;
+use support::{ServeFromArgs, Welcome};
 
 /// How many copies of a title the shop has.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -32,18 +49,14 @@ struct Stock {
     copies: u32,
 }
 
-/// The shop's inventory, shared by every request.
-struct Inventory(HashMap<&'static str, u32>);
-
 #[resolver]
-async fn check_stock(title: String, ctx: Context) -> Stock {
-    let copies = ctx
-        .state::<Inventory>()
-        .0
-        .get(title.as_str())
-        .copied()
-        .unwrap_or(0);
-    Stock { title, copies }
+async fn check_stock(title: String, ctx: Context) -> Result<Stock, ToolError> {
+    let Some(copies) = ctx.state::<Inventory>().copies(title.clone()).await? else {
+        return Err(ToolError::new(format!(
+            "'{title}' is not in our catalog (browse_catalog lists every title)"
+        )));
+    };
+    Ok(Stock { title, copies })
 }
 
 #[resolver]
@@ -58,11 +71,22 @@ async fn estimate_delivery(#[resolve(check_stock)] stock: Stock) -> String {
 
 /// Reserve a copy of a book.
 #[tool]
-async fn reserve_book(title: String, #[resolve(check_stock)] stock: Stock) -> String {
+async fn reserve_book(
+    title: String,
+    #[resolve(check_stock)] stock: Stock,
+    ctx: Context,
+) -> Result<String, ToolError> {
+    let out_of_stock = format!("'{title}' is out of stock.");
     if stock.copies == 0 {
-        return format!("'{title}' is out of stock.");
+        return Ok(out_of_stock);
     }
-    format!("Reserved '{title}' ({} copies left).", stock.copies - 1)
+    // The shelf may have emptied since `check_stock` looked: the transaction decides.
+    Ok(
+        match ctx.state::<Inventory>().reserve(title.clone()).await? {
+            Some(left) => format!("Reserved '{title}' ({left} copies left)."),
+            None => out_of_stock,
+        },
+    )
 }
 
 /// Order a book from the shop. With authorization (`--auth-*`), only for tokens granting
@@ -72,11 +96,18 @@ async fn order_book(
     title: String,
     #[resolve(check_stock)] stock: Stock,
     #[resolve(estimate_delivery)] delivery: String,
-) -> String {
-    if stock.copies == 0 {
-        return format!("'{title}' is on backorder; it would arrive {delivery}.");
+    ctx: Context,
+) -> Result<String, ToolError> {
+    let backordered = stock.copies == 0;
+    ctx.state::<Inventory>()
+        .record_order(title.clone(), backordered, delivery.clone())
+        .await?;
+    if backordered {
+        return Ok(format!(
+            "'{title}' is on backorder; it would arrive {delivery}."
+        ));
     }
-    format!("Ordered '{title}'; it arrives {delivery}.")
+    Ok(format!("Ordered '{title}'; it arrives {delivery}."))
 }
 
 /// Look up how many copies of a book are on the shelf.
@@ -84,6 +115,13 @@ async fn order_book(
 async fn book_info(title: String, #[resolve(check_stock)] stock: Stock) -> Stock {
     debug_assert_eq!(title, stock.title);
     stock
+}
+
+/// Every book in the shop: title, author, year, price and copies on the shelf.
+#[tool(read_only)]
+async fn browse_catalog(ctx: Context) -> Result<Catalog, ToolError> {
+    let books = ctx.state::<Inventory>().books().await?;
+    Ok(Catalog { books })
 }
 
 /// The user's answer to `confirm_order`'s question.
@@ -126,12 +164,19 @@ async fn add(
 #[tokio::main]
 async fn main() -> mcpwire::Result<()> {
     mcpwire::transport::log_to_stderr();
+    let (db, args) = args::take_db(std::env::args().skip(1))?;
+    let inventory = Inventory::open(db.map_or(Place::Temporary, Place::File)).await?;
+    let welcome = Welcome {
+        about: inventory.describe().await.ok(),
+        try_calls: &["reserve_book title=Dune", "browse_catalog"],
+    };
     let server = McpServer::new("Bookshop")
         .instructions("A bookshop: reserve and order books, look up stock.")
-        .state(Inventory(HashMap::from([("Dune", 7), ("Neuromancer", 0)])))
+        .state(inventory)
         .tool(reserve_book)?
         .tool(order_book)?
         .tool(book_info)?
+        .tool(browse_catalog)?
         .tool(confirm_order)?
         .tool(add)?;
     // For the load benchmark only: one pass-through layer on every request, to measure what a
@@ -142,5 +187,5 @@ async fn main() -> mcpwire::Result<()> {
         )),
         None => server,
     };
-    server.serve_from_args().await
+    server.serve_from(args, welcome).await
 }
