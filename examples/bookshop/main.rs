@@ -38,6 +38,7 @@ use browse::Catalog;
 use database::Place;
 use inventory::Inventory;
 use mcpwire::prelude::*;
+use mcpwire::skills::Skills;
 use support::{ServeFromArgs, Welcome};
 
 /// How many copies of a title the shop has.
@@ -178,7 +179,10 @@ async fn main() -> mcpwire::Result<()> {
         .tool(book_info)?
         .tool(browse_catalog)?
         .tool(confirm_order)?
-        .tool(add)?;
+        .tool(add)?
+        // How to use the shop, for the host's model: an Agent Skill (the Skills extension),
+        // embedded in the binary from examples/skills.
+        .extension(skills()?)?;
     // For the load benchmark only: one pass-through layer on every request, to measure what a
     // layer costs (docs/benchmarks.md, "Middleware").
     let server = match std::env::var_os("MCP_BENCH_NOOP_LAYER") {
@@ -188,4 +192,22 @@ async fn main() -> mcpwire::Result<()> {
         None => server,
     };
     server.serve_from(args, welcome).await
+}
+
+/// The shop's skill, embedded at compile time from `examples/skills/`.
+fn skills() -> Result<Skills, InvalidSignature> {
+    const SKILL: &str = "find-and-reserve-a-book";
+    Skills::from_files(
+        "examples/skills",
+        [
+            (
+                format!("{SKILL}/SKILL.md"),
+                &include_bytes!("../skills/find-and-reserve-a-book/SKILL.md")[..],
+            ),
+            (
+                format!("{SKILL}/references/tools.md"),
+                &include_bytes!("../skills/find-and-reserve-a-book/references/tools.md")[..],
+            ),
+        ],
+    )
 }

@@ -27,6 +27,7 @@ mod observer;
 mod outbound;
 mod principal;
 mod scope_decision;
+mod session_end;
 pub(crate) mod state;
 pub(crate) mod task;
 
@@ -45,6 +46,8 @@ pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
 pub use principal::{Issuer, Principal};
 pub(crate) use scope_decision::authorize;
+pub use session_end::SessionEnd;
+pub(crate) use session_end::{SessionEndHook, SessionEndHooks};
 pub(crate) use state::SharedState;
 
 use crate::protocol::jsonrpc::notification_line;

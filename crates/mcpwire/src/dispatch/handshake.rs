@@ -14,7 +14,7 @@ use crate::protocol::logging::LoggingLevel;
 use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;
 use crate::protocol::{ClientCapabilities, Implementation};
-use crate::server::session_end::{SessionEnd, SessionEndHooks};
+use crate::context::{SessionEnd, SessionEndHooks};
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::task::AbortHandle;
 

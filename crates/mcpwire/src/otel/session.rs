@@ -2,7 +2,7 @@
 //! ([`McpServer::on_session_end`](crate::McpServer::on_session_end)).
 
 use super::conventions::{key, server_session_duration};
-use crate::server::SessionEnd;
+use crate::context::SessionEnd;
 use opentelemetry::KeyValue;
 
 /// Records how long a 2025-11-25 session lasted in `mcp.server.session.duration` (seconds, the

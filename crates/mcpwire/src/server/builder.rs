@@ -64,7 +64,7 @@ pub struct McpServer {
     /// The extensions installed ([`McpServer::extension`]): capability entries and methods.
     extensions: crate::extension::Extensions,
     /// What hears a session end ([`McpServer::on_session_end`]).
-    session_ends: Vec<super::session_end::SessionEndHook>,
+    session_ends: Vec<crate::context::SessionEndHook>,
 }
 
 impl McpServer {
@@ -292,9 +292,26 @@ impl McpServer {
         self.extensions.check_new(id)
     }
 
-    /// Adds a listener of session ends.
-    pub(super) fn add_session_end_hook(&mut self, hook: super::session_end::SessionEndHook) {
-        self.session_ends.push(hook);
+    /// Calls `listener` each time a 2025-11-25 session ends (2026-07-28 has no sessions): to
+    /// record how long sessions last, free what the application kept per session, or log it.
+    /// It runs on the task that ends the session: keep it short.
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::context::SessionEnd;
+    ///
+    /// let server = McpServer::new("shop").on_session_end(|ended: &SessionEnd| {
+    ///     eprintln!("a {} session ended after {:?}", ended.transport, ended.duration);
+    /// });
+    /// # drop(server);
+    /// ```
+    pub fn on_session_end(
+        self,
+        listener: impl Fn(&crate::context::SessionEnd) + Send + Sync + 'static,
+    ) -> Self {
+        let mut server = self;
+        server.session_ends.push(Arc::new(listener));
+        server
     }
 
     /// Declares the extension `id` with `settings`, offered on `eras`.

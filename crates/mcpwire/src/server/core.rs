@@ -79,7 +79,7 @@ pub(crate) struct ServerCore {
     /// `capabilities` and `discover_capabilities` already).
     pub(crate) extensions: crate::extension::Extensions,
     /// What hears a 2025-11-25 session end.
-    pub(crate) session_ends: super::session_end::SessionEndHooks,
+    pub(crate) session_ends: crate::context::SessionEndHooks,
     /// The grant stdio and in-memory connections run with ([`McpServer::local_grant`]).
     ///
     /// [`McpServer::local_grant`]: crate::McpServer::local_grant

@@ -39,7 +39,7 @@ use super::http_session::{Clock, HttpSession};
 use super::session_change::{SessionCaps, SessionChange};
 use super::shared::{SessionRecord, Unavailable};
 use crate::dispatch::handshake::{Handshake, HandshakeState};
-use crate::server::session_end::SessionEndHooks;
+use crate::context::SessionEndHooks;
 use crate::tasks::now_ms;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
