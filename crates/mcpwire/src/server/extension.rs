@@ -207,7 +207,6 @@ impl Install<'_> {
     }
 
     /// Registers a resource built by the crate's own extensions (not by `#[resource]`).
-    #[cfg_attr(not(feature = "skills"), allow(dead_code))]
     pub(crate) fn resource_definition(
         &mut self,
         resource: super::resource::ResourceDefinition,
