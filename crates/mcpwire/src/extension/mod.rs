@@ -38,7 +38,7 @@
 //!                 .unwrap_or("world")
 //!                 .to_owned();
 //!             Ok(json!({ "text": format!("hello, {name}") }))
-//!         })?;
+//!         });
 //!         Ok(())
 //!     }
 //! }
