@@ -314,6 +314,12 @@ pub struct ScaleOutDoctests;
 #[doc = include_str!("../../../docs/observability.md")]
 pub struct ObservabilityDoctests;
 
+/// The workspace's guide to MCP Apps and Skills (`docs/apps-and-skills.md`), whose examples are
+/// compiled as doc tests.
+#[cfg(all(doctest, feature = "skills"))]
+#[doc = include_str!("../../../docs/apps-and-skills.md")]
+pub struct AppsAndSkillsDoctests;
+
 /// Everything a server author usually needs, in one import.
 ///
 /// # Examples
