@@ -24,6 +24,7 @@
 // the other's share is unused, which is not a defect; with both, every item must be used.
 #![cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 
+pub mod apps;
 pub(crate) mod cache_hint;
 pub(crate) mod cancelled;
 pub(crate) mod capabilities;

@@ -94,7 +94,7 @@ const LAYERS: &[&[&str]] = &[
     &["lib"],
     &["transport"],
     &["dispatch", "client"],
-    &["skills"],
+    &["skills", "apps"],
     &["server"],
     &["otel"],
     &["layer"],
