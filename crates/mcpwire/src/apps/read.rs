@@ -6,10 +6,9 @@ use super::view::{Document, View};
 use crate::error::ToolError;
 use crate::protocol::apps::{META_KEY, MIME_TYPE, SCHEME};
 use crate::protocol::content::ResourceContents;
-use crate::protocol::lifecycle::CacheScope;
 use crate::resolve::Stop;
 use crate::server::handler::HandlerCall;
-use crate::server::resource::{ResourceDefinition, ResourceFuture};
+use crate::server::resource::{ResourceDefinition, ResourceFuture, lasting};
 use base64::Engine;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -55,27 +54,13 @@ pub(super) fn resource(view: &View) -> ResourceDefinition {
         Some(name) => name.as_str(),
         None => view.uri.strip_prefix(SCHEME).unwrap_or(&view.uri),
     };
+    let ttl_ms = u64::try_from(view.ttl.as_millis()).unwrap_or(u64::MAX);
     ResourceDefinition {
-        uri: leak(&view.uri),
-        name: leak(name),
-        title: view.title.as_deref().map(leak),
-        description: view.description.as_deref().map(leak),
+        title: view.title.as_deref().map(lasting),
+        description: view.description.as_deref().map(lasting),
         mime_type: Some(MIME_TYPE),
-        ttl_ms: u64::try_from(view.ttl.as_millis()).unwrap_or(u64::MAX),
-        cache_scope: CacheScope::Public,
-        arguments: no_arguments,
-        params: &[],
-        scopes: &[],
-        call: read,
+        ..ResourceDefinition::served(&view.uri, name, ttl_ms, read)
     }
-}
-
-fn no_arguments() -> schemars::Schema {
-    schemars::json_schema!({ "type": "object" })
-}
-
-fn leak(text: &str) -> &'static str {
-    Box::leak(text.to_owned().into_boxed_str())
 }
 
 /// Reads the view the call's URI names.

@@ -42,6 +42,30 @@ pub struct ResourceDefinition {
 }
 
 impl ResourceDefinition {
+    /// A resource the crate's own extensions serve from memory (Skills' files, Apps' views),
+    /// read by `call`: no parameters, no scopes, reads anyone may reuse for `ttl_ms`. Its
+    /// strings live as long as the process (a server registers it once, at start-up).
+    pub(crate) fn served(
+        uri: &str,
+        name: &str,
+        ttl_ms: u64,
+        call: fn(HandlerCall) -> ResourceFuture,
+    ) -> Self {
+        Self {
+            uri: lasting(uri),
+            name: lasting(name),
+            title: None,
+            description: None,
+            mime_type: None,
+            ttl_ms,
+            cache_scope: CacheScope::Public,
+            arguments: no_arguments,
+            params: &[],
+            scopes: &[],
+            call,
+        }
+    }
+
     /// The cache hints its reads carry.
     pub(crate) fn cache_hint(&self) -> CacheHint {
         CacheHint {
@@ -202,4 +226,14 @@ impl<T: IntoResourceContents, E: std::fmt::Display> IntoResourceContents for Res
         self.map_err(|e| ToolError::new(e.to_string()))?
             .into_resource_contents(call)
     }
+}
+
+/// `text`, kept for as long as the process runs (what a definition built at start-up names).
+pub(crate) fn lasting(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
+}
+
+/// The arguments of a resource without parameters.
+fn no_arguments() -> schemars::Schema {
+    schemars::json_schema!({ "type": "object" })
 }

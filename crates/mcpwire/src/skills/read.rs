@@ -5,10 +5,9 @@
 use super::set::{SCHEME, ServedFile, SkillSet};
 use crate::error::ToolError;
 use crate::protocol::content::ResourceContents;
-use crate::protocol::lifecycle::CacheScope;
 use crate::resolve::Stop;
 use crate::server::handler::HandlerCall;
-use crate::server::resource::{ResourceDefinition, ResourceFuture};
+use crate::server::resource::{ResourceDefinition, ResourceFuture, lasting};
 use std::sync::Arc;
 
 /// How long a client may reuse a read of a skill file (the files do not change while the
@@ -23,12 +22,9 @@ pub(super) struct Published(pub(super) Arc<SkillSet>);
 pub(super) fn resources(set: &SkillSet) -> Vec<ResourceDefinition> {
     let mut resources: Vec<ResourceDefinition> = (set.skills.iter())
         .map(|skill| ResourceDefinition {
-            uri: leak(&skill.uri),
-            name: leak(&skill.name),
-            title: None,
-            description: Some(leak(&skill.description)),
+            description: Some(lasting(&skill.description)),
             mime_type: Some("text/markdown"),
-            ..file_template()
+            ..ResourceDefinition::served(&skill.uri, &skill.name, TTL_MS, read)
         })
         .collect();
     resources.push(file_template());
@@ -38,28 +34,12 @@ pub(super) fn resources(set: &SkillSet) -> Vec<ResourceDefinition> {
 /// The template every skill file is read through.
 fn file_template() -> ResourceDefinition {
     ResourceDefinition {
-        uri: "skill://{+path}",
-        name: "skill-files",
         title: Some("Skill files"),
         description: Some(
             "The files of the skills this server publishes (skills/list names them).",
         ),
-        mime_type: None,
-        ttl_ms: TTL_MS,
-        cache_scope: CacheScope::Public,
-        arguments: no_arguments,
-        params: &[],
-        scopes: &[],
-        call: read,
+        ..ResourceDefinition::served("skill://{+path}", "skill-files", TTL_MS, read)
     }
-}
-
-fn no_arguments() -> schemars::Schema {
-    schemars::json_schema!({ "type": "object" })
-}
-
-fn leak(text: &str) -> &'static str {
-    Box::leak(text.to_owned().into_boxed_str())
 }
 
 /// Reads the skill file the call's URI names; an unknown one is not found.
