@@ -7,7 +7,9 @@
 //!   The order is recorded (table `orders`); the shelf is left as it is.
 //! - `book_info`: structured output (`structuredContent` + `outputSchema`).
 //! - `browse_catalog`: every title (author, year, price, copies) as structured content, and
-//!   as text for the model.
+//!   as text for the model; hosts with MCP Apps show it in the catalog view
+//!   (`ui://bookshop/catalog.html`, `catalog.html` beside this file), whose Reserve buttons
+//!   call `reserve_book` through the host.
 //! - `confirm_order`: a resolver asks the user one question (`Elicit`), and the tool reads the
 //!   whole outcome (accepted, declined or cancelled); the same tool as the peers' in
 //!   `benches/peers`, for the benchmarks' 2-round call.
@@ -37,6 +39,7 @@ mod support;
 use browse::Catalog;
 use database::Place;
 use inventory::Inventory;
+use mcpwire::apps::{Apps, Csp, View, Visibility};
 use mcpwire::prelude::*;
 use mcpwire::skills::Skills;
 use support::{ServeFromArgs, Welcome};
@@ -180,6 +183,8 @@ async fn main() -> mcpwire::Result<()> {
         .tool(browse_catalog)?
         .tool(confirm_order)?
         .tool(add)?
+        // The catalog as a view for hosts with MCP Apps (the Apps extension).
+        .extension(apps())?
         // How to use the shop, for the host's model: an Agent Skill (the Skills extension),
         // embedded in the binary from examples/skills.
         .extension(skills()?)?;
@@ -192,6 +197,25 @@ async fn main() -> mcpwire::Result<()> {
         None => server,
     };
     server.serve_from(args, welcome).await
+}
+
+/// Where the catalog view is served.
+const CATALOG_VIEW: &str = "ui://bookshop/catalog.html";
+
+/// The catalog view, embedded at compile time, shown for `browse_catalog`; its Reserve buttons
+/// call `reserve_book` (and `book_info` for the new count), which the model may call too.
+fn apps() -> Apps {
+    let view = View::html(CATALOG_VIEW, include_str!("catalog.html"))
+        .title("Bookshop catalog")
+        .description("Every title with its stock, and a button to reserve a copy.")
+        // One self-contained file: it loads nothing and connects nowhere.
+        .csp(Csp::default())
+        .prefers_border(true);
+    Apps::new()
+        .view(view)
+        .tool("browse_catalog", CATALOG_VIEW)
+        .visibility("reserve_book", [Visibility::Model, Visibility::App])
+        .visibility("book_info", [Visibility::Model, Visibility::App])
 }
 
 /// The shop's skill, embedded at compile time from `examples/skills/`.

@@ -420,12 +420,41 @@ pub fn inspector_http(era_flags: &[&str], url: &str, options: &[&str]) -> (Value
     run_inspector(era_flags, url, &transport, options)
 }
 
+/// Like [`inspector`], for the options that print one JSON line per item (`--app-info` of
+/// `tools/list`, `--verify` of `skills/list`): every line, parsed.
+pub fn inspector_lines(
+    era_flags: &[&str],
+    example: &str,
+    options: &[&str],
+) -> (Vec<Value>, ExitStatus) {
+    let transport = [
+        OsString::from("--"),
+        example_bin(example).into_os_string(),
+        OsString::from("--"),
+    ];
+    let (lines, status, _) = run_inspector_lines(era_flags, example, &transport, options);
+    (lines, status)
+}
+
 fn run_inspector(
     era_flags: &[&str],
     example: &str,
     transport: &[OsString],
     options: &[&str],
 ) -> (Value, ExitStatus) {
+    let (lines, status, context) = run_inspector_lines(era_flags, example, transport, options);
+    let [output] = <[Value; 1]>::try_from(lines)
+        .unwrap_or_else(|_| panic!("expected exactly one JSON line\n{context}"));
+    (output, status)
+}
+
+/// Every JSON line the inspector printed, its status, and its whole output for failures.
+fn run_inspector_lines(
+    era_flags: &[&str],
+    example: &str,
+    transport: &[OsString],
+    options: &[&str],
+) -> (Vec<Value>, ExitStatus, String) {
     let mut command = Command::new("bash");
     command
         .arg(workspace_root().join("tests/peers/inspector.sh"))
@@ -447,9 +476,7 @@ fn run_inspector(
         )
     };
     let lines = json_lines(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", context()));
-    let [output] = <[Value; 1]>::try_from(lines)
-        .unwrap_or_else(|_| panic!("expected exactly one JSON line\n{}", context()));
-    (output, run.status)
+    (lines, run.status, context())
 }
 
 /// Parses every non-empty line of `text` as JSON.

@@ -1,0 +1,300 @@
+//! The bookshop's catalog view (MCP Apps) in a real host: the MCP Inspector's web client, in
+//! Debian's headless Chromium driven by playwright-core (`tests/peers/apps_browser.mjs`), on
+//! both revisions (legacy: an initialize session; modern: 2026-07-28, chosen with a `--catalog`
+//! file for the deep link's server).
+//!
+//! The Inspector opens `browse_catalog`'s view from a deep link; the test waits for the titles
+//! of the tool's result, clicks a title's Reserve button, waits for the view to show the
+//! answer of `reserve_book` (called by the view through the host) and the new count, takes a
+//! screenshot of the view (kept under `target/tmp/apps-browser/`, checked not blank), and reads
+//! the count in the server's database file.
+//!
+//! Needs `scripts/setup-peers` (Node 22, the Inspector, playwright-core) and `/usr/bin/chromium`
+//! (`scripts/test` installs it); `MCP_PEER_PLAYWRIGHT` and `MCP_PEER_CHROMIUM` override where
+//! they are.
+
+mod common;
+
+use common::{Collector, HttpExample, example_bin, free_port, peer_inspector, peer_node};
+use rusqlite::{Connection, OpenFlags};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The title whose Reserve button is clicked (7 copies in a new database).
+const TITLE: &str = "Dune";
+
+/// The bound of each of the driver's waits, and of the whole driver run.
+const WAIT: Duration = Duration::from_secs(20);
+const DRIVER_TIMEOUT: Duration = Duration::from_secs(90);
+
+#[test]
+fn legacy_catalog_view_reserves_a_book() {
+    catalog_view_reserves_a_book(Era::Legacy);
+}
+
+#[test]
+fn modern_catalog_view_reserves_a_book() {
+    catalog_view_reserves_a_book(Era::Modern);
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Era {
+    Legacy,
+    Modern,
+}
+
+impl Era {
+    fn name(self) -> &'static str {
+        match self {
+            Era::Legacy => "legacy",
+            Era::Modern => "modern",
+        }
+    }
+
+    /// What the Inspector shows on the server's card once connected.
+    fn protocol(self) -> &'static str {
+        match self {
+            Era::Legacy => "2025-11-25",
+            Era::Modern => common::MODERN,
+        }
+    }
+}
+
+fn catalog_view_reserves_a_book(era: Era) {
+    let started = Instant::now();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let db = dir.path().join("shop.db");
+    let mut command = Command::new(example_bin("bookshop"));
+    command.args(["--http", "127.0.0.1:0", "--db"]).arg(&db);
+    let shop = HttpExample::spawn(command, "the bookshop");
+    let before = copies(&db, TITLE);
+    assert!(before > 0, "{TITLE} is out of stock in a new database");
+    let titles = titles(&db);
+
+    let inspector = InspectorWeb::start(dir.path(), era, &shop.url);
+    let output = out_dir(era);
+    let screenshot = output.join("catalog.png");
+    let _ = std::fs::remove_file(&screenshot);
+    let profile = dir.path().join("chromium-profile");
+    std::fs::create_dir_all(&profile).expect("the browser's profile directory");
+
+    let mut driver = Command::new(peer_node());
+    driver
+        .arg(common::workspace_root().join("tests/peers/apps_browser.mjs"))
+        .env("PLAYWRIGHT_CORE", playwright_core())
+        .env("CHROMIUM", chromium())
+        .env("PROFILE_DIR", &profile)
+        .env(
+            "INSPECTOR_URL",
+            format!("http://127.0.0.1:{}", inspector.port),
+        )
+        .env("INSPECTOR_TOKEN", &inspector.token)
+        .env("SERVER_URL", &shop.url)
+        .env("TOOL", "browse_catalog")
+        .env("TITLE", TITLE)
+        .env("SCREENSHOT", &screenshot)
+        .env("TIMEOUT_MS", WAIT.as_millis().to_string())
+        .env("PROTOCOL", era.protocol());
+    let run = common::run_with_deadline(driver, DRIVER_TIMEOUT);
+    let context = || {
+        format!(
+            "{era:?}: the browser driver ({})\n--- stdout:\n{}\n--- stderr:\n{}\n--- inspector:\n{}\n--- bookshop:\n{}\n(screenshots in {})",
+            run.status,
+            run.stdout,
+            run.stderr,
+            inspector.output(),
+            shop.stderr(),
+            output.display()
+        )
+    };
+    let report: Value = (run.stdout.lines().rev())
+        .find_map(|line| serde_json::from_str(line).ok())
+        .unwrap_or_else(|| panic!("no JSON report\n{}", context()));
+    assert!(
+        run.status.success() && report["ok"] == true,
+        "{}",
+        context()
+    );
+
+    // The view showed every title of the tool's result, a Reserve button, the tool's answer
+    // and the new count.
+    assert_eq!(report["titles"], json!(titles.len()), "{}", context());
+    let reserve = report["reserveText"].as_str().unwrap_or_default();
+    assert!(reserve.starts_with("Reserve"), "{}", context());
+    let answer = report["answer"].as_str().unwrap_or_default();
+    assert!(answer.starts_with("Reserved"), "{}", context());
+    assert!(answer.contains(TITLE), "{}", context());
+    assert_eq!(report["before"], json!(before), "{}", context());
+    assert_eq!(report["after"], json!(before - 1), "{}", context());
+
+    // The click reached reserve_book on the server: one copy fewer in its database.
+    assert_eq!(copies(&db, TITLE), before - 1, "{}", context());
+
+    // The screenshot of the view is kept, and is not blank.
+    let png = std::fs::read(&screenshot)
+        .unwrap_or_else(|e| panic!("no screenshot at {}: {e}", screenshot.display()));
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    let pixels = &report["pixels"];
+    assert!(
+        pixels["width"].as_u64() >= Some(200) && pixels["height"].as_u64() >= Some(100),
+        "the view is too small: {pixels}"
+    );
+    assert!(
+        pixels["colours"].as_u64() >= Some(16) && pixels["stddev"].as_f64() >= Some(5.0),
+        "the screenshot is blank: {pixels}"
+    );
+    eprintln!(
+        "{era:?}: {} in {:.1} s (driver timings {}); screenshot {}",
+        answer,
+        started.elapsed().as_secs_f64(),
+        report["timings"],
+        screenshot.display()
+    );
+}
+
+/// Where the run of `era` keeps its screenshots: `target/tmp/apps-browser/<era>/`.
+fn out_dir(era: Era) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("apps-browser")
+        .join(era.name());
+    std::fs::create_dir_all(&dir).expect("the test output directory");
+    dir
+}
+
+/// `MCP_PEER_PLAYWRIGHT`, else `target/peers/node_modules/playwright-core`.
+fn playwright_core() -> PathBuf {
+    let path = match std::env::var_os("MCP_PEER_PLAYWRIGHT") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => common::workspace_root().join("target/peers/node_modules/playwright-core"),
+    };
+    assert!(
+        path.join("package.json").is_file(),
+        "playwright-core not found at {}: run scripts/setup-peers",
+        path.display()
+    );
+    path
+}
+
+/// `MCP_PEER_CHROMIUM`, else Debian's `/usr/bin/chromium`.
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("MCP_PEER_CHROMIUM")
+        .filter(|path| !path.is_empty())
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    assert!(
+        path.is_file(),
+        "chromium not found at {}: `apt-get install chromium` (scripts/test does)",
+        path.display()
+    );
+    path
+}
+
+/// Copies of `title` in the database file (read-only, beside the running server).
+fn copies(db: &Path, title: &str) -> u32 {
+    let db = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .expect("open the bookshop database");
+    db.query_row(
+        "SELECT copies FROM books WHERE title = ?1",
+        [title],
+        |row| row.get(0),
+    )
+    .expect("the title's copies")
+}
+
+/// Every title in the database.
+fn titles(db: &Path) -> Vec<String> {
+    let db = Connection::open_with_flags(db, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .expect("open the bookshop database");
+    let mut query = db.prepare("SELECT title FROM books").expect("a query");
+    query
+        .query_map([], |row| row.get(0))
+        .expect("the titles")
+        .collect::<Result<Vec<String>, _>>()
+        .expect("the titles")
+}
+
+/// The Inspector's web client (`--web`) on fixed free ports, its home and storage in the test's
+/// directory; killed (by its PID) when dropped.
+struct InspectorWeb {
+    child: Child,
+    port: u16,
+    token: String,
+    stdout: Collector,
+    stderr: Collector,
+}
+
+impl InspectorWeb {
+    fn start(dir: &Path, era: Era, server_url: &str) -> Self {
+        let (port, sandbox) = (free_port(), free_port());
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_nanos());
+        let token = format!("t{:x}{nanos:x}", std::process::id());
+        let (home, storage) = (dir.join("home"), dir.join("storage"));
+        for dir in [&home, &storage] {
+            std::fs::create_dir_all(dir).expect("the inspector's directories");
+        }
+        let mut command = Command::new(peer_node());
+        command.arg(peer_inspector()).arg("--web");
+        if let Era::Modern = era {
+            // The deep link connects the catalog's `deep-link` server, in the era it names.
+            let catalog = dir.join("catalog.json");
+            let servers = json!({"mcpServers": {"deep-link": {
+                "type": "http", "url": server_url, "protocolEra": "modern"
+            }}});
+            std::fs::write(&catalog, servers.to_string()).expect("write the catalog");
+            command.arg("--catalog").arg(catalog);
+        }
+        command
+            .env("HOME", &home)
+            .env("MCP_STORAGE_DIR", &storage)
+            .env("HOST", "127.0.0.1")
+            .env("CLIENT_PORT", port.to_string())
+            .env("MCP_SANDBOX_PORT", sandbox.to_string())
+            .env("MCP_AUTO_OPEN_ENABLED", "false")
+            .env("MCP_INSPECTOR_API_TOKEN", &token)
+            .env("MCP_INSPECTOR_SECRET_STORE", "memory")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().expect("start the inspector's web client");
+        let stdout = Collector::start(child.stdout.take().expect("piped stdout"));
+        let stderr = Collector::start(child.stderr.take().expect("piped stderr"));
+        let inspector = InspectorWeb {
+            child,
+            port,
+            token,
+            stdout,
+            stderr,
+        };
+        inspector.wait_listening(&[port, sandbox]);
+        inspector
+    }
+
+    /// Waits (30 s at most) until both ports accept connections.
+    fn wait_listening(&self, ports: &[u16]) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for port in ports {
+            while std::net::TcpStream::connect(("127.0.0.1", *port)).is_err() {
+                assert!(
+                    Instant::now() < deadline,
+                    "the inspector does not listen on {port} after 30 s:\n{}",
+                    self.output()
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    }
+
+    fn output(&self) -> String {
+        format!("{}{}", self.stdout.text(), self.stderr.text())
+    }
+}
+
+impl Drop for InspectorWeb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
