@@ -33,6 +33,7 @@ fn embedded_text(uri: &str, mime_type: &str, text: &str) -> Content {
             uri: uri.to_owned(),
             mime_type: Some(mime_type.to_owned()),
             text: text.to_owned(),
+            meta: None,
         },
         annotations: None,
     }
@@ -600,6 +601,7 @@ async fn static_binary() -> ResourceContents {
         uri: "test://static-binary".to_owned(),
         mime_type: Some("image/png".to_owned()),
         blob: PNG.to_owned(),
+        meta: None,
     }
 }
 

@@ -166,6 +166,7 @@ async fn bookshop_lists_and_calls(via: Via, era: EraChoice) {
             "reserve_book",
             "order_book",
             "book_info",
+            "browse_catalog",
             "confirm_order",
             "add"
         ]

@@ -141,6 +141,7 @@ async fn lists_calls_and_answers(peer: Peer, via: Via, era: EraChoice) {
         Peer::Ours => &[
             "add",
             "book_info",
+            "browse_catalog",
             "confirm_order",
             "order_book",
             "reserve_book",

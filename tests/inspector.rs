@@ -10,7 +10,7 @@ use serde_json::json;
 const LEGACY: &[&str] = &[];
 const MODERN: &[&str] = &["--modern"];
 
-fn lists_the_four_tools(era: &[&str]) {
+fn lists_every_tool(era: &[&str]) {
     let (output, status) = inspector(era, "bookshop", &["--method", "tools/list"]);
     assert!(
         status.success(),
@@ -28,6 +28,7 @@ fn lists_the_four_tools(era: &[&str]) {
             "reserve_book",
             "order_book",
             "book_info",
+            "browse_catalog",
             "confirm_order",
             "add"
         ],
@@ -62,13 +63,13 @@ fn calls_reserve_book(era: &[&str]) {
 }
 
 #[test]
-fn legacy_lists_the_four_tools() {
-    lists_the_four_tools(LEGACY);
+fn legacy_lists_every_tool() {
+    lists_every_tool(LEGACY);
 }
 
 #[test]
-fn modern_lists_the_four_tools() {
-    lists_the_four_tools(MODERN);
+fn modern_lists_every_tool() {
+    lists_every_tool(MODERN);
 }
 
 #[test]

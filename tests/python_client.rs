@@ -170,6 +170,7 @@ fn bookshop_returns_structured_output(mode: &str) {
             "reserve_book",
             "order_book",
             "book_info",
+            "browse_catalog",
             "confirm_order",
             "add"
         ],

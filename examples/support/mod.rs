@@ -10,52 +10,94 @@
 use mcpwire::McpServer;
 use mcpwire::{Error, Result};
 
+/// What an example says first when it serves HTTP, before how to try it.
+#[derive(Default)]
+pub struct Welcome {
+    /// A line about the example itself (e.g. where its data lives).
+    pub about: Option<String>,
+    /// Tool calls worth trying, as `mcpwire-cli call` takes them: `TOOL [ARG=VALUE ...]`
+    /// (without any, `mcpwire-cli tools` is suggested).
+    pub try_calls: &'static [&'static str],
+}
+
 /// `serve_from_args` on [`McpServer`], for the examples.
 #[allow(async_fn_in_trait)]
 pub trait ServeFromArgs {
     /// Serves as the command line says (see [`McpServer`]'s impl below).
+    #[allow(
+        dead_code,
+        reason = "the bookshop reads an option of its own, and calls serve_from"
+    )]
     async fn serve_from_args(self) -> Result<()>;
+
+    /// Serves as `args` (the command line without the program's name) say, greeting with
+    /// `welcome` on HTTP.
+    async fn serve_from(self, args: Vec<String>, welcome: Welcome) -> Result<()>;
 }
 
 impl ServeFromArgs for McpServer {
     /// Serves as the command line says: over stdio by default, or over Streamable HTTP with
-    /// `--http 127.0.0.1:PORT` (port `0` picks a free one). On HTTP it prints the endpoint's
-    /// URL (last, on a line `MCP server listening on URL`) and how to connect the MCP
-    /// Inspector to stderr, and stops gracefully on Ctrl-C.
+    /// `--http 127.0.0.1:PORT` (port `0` picks a free one). On HTTP it prints how to try it
+    /// (`mcpwire-cli` first, then the MCP Inspector) and the endpoint's URL (last, on a line
+    /// `MCP server listening on URL`) to stderr, and stops gracefully on Ctrl-C.
     ///
     /// # Errors
     ///
     /// On an unknown argument or a missing address, and as [`McpServer::serve_stdio`] or
     /// [`McpServer::serve_http`] fail.
     async fn serve_from_args(self) -> Result<()> {
+        let args = std::env::args().skip(1).collect();
+        self.serve_from(args, Welcome::default()).await
+    }
+
+    async fn serve_from(self, args: Vec<String>, welcome: Welcome) -> Result<()> {
         // OpenTelemetry: traces and metrics over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set
         // (docs/observability.md); the export stops (flushing) when serving ends.
         let telemetry = mcpwire::otel::init_from_env(self.name())
             .map_err(|error| Error::Startup(error.to_string()))?;
         let this = match telemetry {
-            Some(_) => self.outer_layer(mcpwire::otel::Tracing::new()),
+            Some(_) => self
+                .outer_layer(mcpwire::otel::Tracing::new())
+                .on_session_end(mcpwire::otel::record_session_duration),
             None => self,
         };
-        let args = Args::parse(std::env::args().skip(1))?;
+        let args = Args::parse(args.into_iter())?;
         let Some(addr) = args.http else {
             if args.auth.is_some() {
                 return Err(usage("--auth-* options need --http".into()));
             }
             return this.serve_stdio().await;
         };
-        serve_http_at(this, addr, args.auth).await
+        serve_http_at(this, addr, args.auth, welcome).await
     }
 }
 
-/// Serves `server` over Streamable HTTP at `addr`, behind `auth` when given.
-async fn serve_http_at(server: McpServer, addr: String, auth: Option<AuthArgs>) -> Result<()> {
+/// Serves `server` over Streamable HTTP at `addr`, behind `auth` when given, after `welcome`.
+async fn serve_http_at(
+    server: McpServer,
+    addr: String,
+    auth: Option<AuthArgs>,
+    welcome: Welcome,
+) -> Result<()> {
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let url = format!("http://{}/mcp", listener.local_addr()?);
+    if let Some(about) = &welcome.about {
+        eprintln!("{about}");
+    }
     eprintln!(
-        "Connect the MCP Inspector: npx @modelcontextprotocol/inspector, then choose \
-             transport \"Streamable HTTP\" and URL {url}\n\
-             or from a terminal: npx @modelcontextprotocol/inspector --cli {url} \
-             --transport http --method tools/list"
+        "Try it from another terminal with mcpwire-cli (cargo install --path crates/mcpwire-cli, \
+         or `cargo run -q -p mcpwire-cli --` in its place):"
+    );
+    for call in welcome.try_calls {
+        eprintln!("  mcpwire-cli call --url {url} {call}");
+    }
+    if welcome.try_calls.is_empty() {
+        eprintln!("  mcpwire-cli tools --url {url}");
+    }
+    eprintln!(
+        "or with the MCP Inspector: npx @modelcontextprotocol/inspector (transport \
+         \"Streamable HTTP\", URL {url})\n  \
+         npx @modelcontextprotocol/inspector --cli {url} --transport http --method tools/list"
     );
     eprintln!("MCP server listening on {url}");
     let ctrl_c = async {

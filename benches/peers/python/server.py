@@ -1,4 +1,4 @@
-"""The Python SDK (PyPI `mcp` 2.3.0) peer of `examples/bookshop.rs` for scripts/load-bench.
+"""The Python SDK (PyPI `mcp` 2.3.0) peer of `examples/bookshop` for scripts/load-bench.
 
 The same `add` tool (text and structuredContent {"result": n}) and `order_book` with the same two
 resolvers (`check_stock` shared, `estimate_delivery` depending on it) through the SDK's own

@@ -1,5 +1,5 @@
 // The TypeScript SDK (npm @modelcontextprotocol/server 2.4.0, @modelcontextprotocol/node 2.1.2)
-// peer of examples/bookshop.rs for scripts/load-bench. The same `add` tool (text and
+// peer of examples/bookshop for scripts/load-bench. The same `add` tool (text and
 // structuredContent {"result": n}) and an `order_book` whose two lookups are written by hand in
 // the body (the SDK has no resolvers), and `confirm_order`, which asks the user one form question
 // (`confirm`, a boolean) the way the SDK documents it: `inputRequired(...)` with an embedded

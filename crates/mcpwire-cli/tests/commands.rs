@@ -346,3 +346,29 @@ fn interrupt_slow(era: &str) {
     );
     assert_eq!(stats["slow_running"], 0, "{stats}");
 }
+
+/// The bookshop's first start over HTTP suggests `mcpwire-cli` commands: each one, as printed,
+/// works (split like a shell would; no quoting is needed).
+#[test]
+fn the_bookshop_suggests_commands_that_work() {
+    let server = HttpServer::example("bookshop");
+    let stderr = server.stderr();
+    let suggested: Vec<Vec<&str>> = stderr
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("mcpwire-cli "))
+        .map(|command| command.split_whitespace().collect())
+        .collect();
+    assert_eq!(suggested.len(), 2, "{stderr}");
+    let reserve = run(&suggested[0]);
+    assert_eq!(reserve.code(), 0, "{stderr}");
+    assert_eq!(reserve.stdout, "Reserved 'Dune' (6 copies left).\n");
+    let browse = run(&suggested[1]);
+    assert_eq!(browse.code(), 0, "{stderr}");
+    assert!(
+        browse
+            .stdout
+            .contains("\n- Dune by Frank Herbert (1965): $10.99, 6 in stock\n"),
+        "{}",
+        browse.stdout
+    );
+}

@@ -239,6 +239,7 @@ fn bookshop_lists_calls_and_prints_json(via: &str, era: &str) {
             "reserve_book",
             "order_book",
             "book_info",
+            "browse_catalog",
             "confirm_order",
             "add"
         ]

@@ -46,7 +46,7 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState` |
+//! | `server` | yes | the server: `#[tool]`, `#[resolver]`, `#[prompt]`, `#[resource]`, [`McpServer`], stdio and in-memory transports, sealed `requestState`; MCP Apps (`apps::Apps`: tools with `ui://` views) |
 //! | `http` | yes | Streamable HTTP for the server ([`McpServer::serve_http`], [`McpServer::into_router`]): axum and hyper |
 //! | `skills` | no | `skills::Skills`: Agent Skills folders published with the Skills extension (`skills/list`, `skills/get`, `skill://` files, `resources/directory/read`) |
 //! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
@@ -107,6 +107,9 @@ macro_rules! feature_gated {
 
 // The modules are declared outside `feature_gated!` so that rustfmt (which does not expand
 // macros) reaches them.
+#[cfg(feature = "server")]
+#[cfg_attr(docsrs, doc(cfg(feature = "server")))]
+pub mod apps;
 #[cfg(feature = "client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub mod client;
@@ -310,6 +313,12 @@ pub struct ScaleOutDoctests;
 #[cfg(all(doctest, feature = "otel", feature = "http", feature = "client"))]
 #[doc = include_str!("../../../docs/observability.md")]
 pub struct ObservabilityDoctests;
+
+/// The workspace's guide to MCP Apps and Skills (`docs/apps-and-skills.md`), whose examples are
+/// compiled as doc tests.
+#[cfg(all(doctest, feature = "skills"))]
+#[doc = include_str!("../../../docs/apps-and-skills.md")]
+pub struct AppsAndSkillsDoctests;
 
 /// Everything a server author usually needs, in one import.
 ///

@@ -2,6 +2,7 @@
 //! middleware, and graceful shutdown.
 
 mod http_support;
+mod support;
 
 use axum::serve::ListenerExt;
 use http_support::*;
@@ -160,4 +161,68 @@ async fn serve_http_binds_the_given_address() {
     assert_eq!(answered, Some(reqwest::StatusCode::OK));
     stop.send(()).unwrap();
     task.await.unwrap().unwrap();
+}
+
+/// A bus within this process: enough to make a server one replica of a fleet.
+struct LocalBus(tokio::sync::broadcast::Sender<String>);
+
+impl mcpwire::transport::http::FleetBus for LocalBus {
+    fn publish(&self, payload: String) -> mcpwire::transport::http::SharedFuture<'_, ()> {
+        let _ = self.0.send(payload);
+        Box::pin(async { Ok(()) })
+    }
+
+    fn subscribe(
+        &self,
+    ) -> futures_util::stream::BoxStream<'static, mcpwire::transport::http::BusEvent> {
+        use futures_util::StreamExt;
+        use mcpwire::transport::http::BusEvent;
+        use tokio::sync::broadcast::error::RecvError;
+        futures_util::stream::unfold(self.0.subscribe(), |mut receiver| async move {
+            match receiver.recv().await {
+                Ok(payload) => Some((BusEvent::Message(payload), receiver)),
+                Err(RecvError::Lagged(_)) => Some((BusEvent::Reconnected, receiver)),
+                Err(RecvError::Closed) => None,
+            }
+        })
+        .boxed()
+    }
+}
+
+/// What `http` logs while it starts (its router is built), through `tracing`.
+async fn start_up_log(http: mcpwire::transport::HttpServer) -> String {
+    // The test runtime has one thread: start-up logs on this one.
+    let logs = support::Logs::capture();
+    drop(http.into_router().await.unwrap());
+    logs.text()
+}
+
+/// A random `requestState` key matters only to a fleet, whose replicas must open each other's
+/// rounds: one process alone starts quietly; a replica (here: on a bus) without shared keys
+/// says so, and one with keys of its own does not.
+#[tokio::test]
+async fn only_a_fleet_without_shared_keys_is_warned_about_request_state_keys() {
+    assert!(
+        std::env::var_os(mcpwire::request_state::KEYS_ENV).is_none(),
+        "this test needs {} unset",
+        mcpwire::request_state::KEYS_ENV
+    );
+    let bus = || LocalBus(tokio::sync::broadcast::channel(16).0);
+    let alone = start_up_log(server().http()).await;
+    assert!(!alone.contains("random key"), "{alone}");
+
+    let replica = start_up_log(server().http().fleet_bus(bus())).await;
+    assert!(
+        replica.contains("requestState is sealed with a random key"),
+        "{replica}"
+    );
+    assert!(
+        replica.contains(mcpwire::request_state::KEYS_ENV),
+        "{replica}"
+    );
+
+    let keys = mcpwire::request_state::KeyRing::new([[7u8; 32]]).unwrap();
+    let shared = server().request_state_keys(keys).http().fleet_bus(bus());
+    let shared = start_up_log(shared).await;
+    assert!(!shared.contains("random key"), "{shared}");
 }

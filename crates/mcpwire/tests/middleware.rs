@@ -17,7 +17,9 @@ use mcpwire::protocol::{Era, ErrorObject};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use support::{call, connect, exchange, is_error, modern_call, modern_meta, retry_call, text};
+use support::{
+    Logs, call, connect, exchange, is_error, modern_call, modern_meta, retry_call, text,
+};
 
 /// What layers and tools wrote, in order.
 #[derive(Clone, Default)]
@@ -587,25 +589,7 @@ async fn the_rate_limit_counts_per_principal_over_http() {
 
 #[tokio::test]
 async fn the_request_log_writes_one_line_per_request_through_tracing() {
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .with_max_level(tracing::Level::INFO)
-        .finish();
-    let _default = tracing::subscriber::set_default(subscriber);
+    let logs = Logs::capture();
 
     let server = McpServer::new("logged")
         .state(Journal::default())
@@ -628,7 +612,7 @@ async fn the_request_log_writes_one_line_per_request_through_tracing() {
     .await;
     assert_eq!(unknown["error"]["code"], -32601);
 
-    let output = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let output = logs.text();
     let lines: Vec<&str> = output
         .lines()
         .filter(|l| l.contains("mcpwire::request"))

@@ -125,7 +125,8 @@ async fn serve_with(outer: impl mcpwire::layer::McpLayer) -> String {
         .unwrap()
         .tool(broken)
         .unwrap()
-        .outer_layer(outer);
+        .outer_layer(outer)
+        .on_session_end(mcpwire::otel::record_session_duration);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     tokio::spawn(

@@ -1,4 +1,4 @@
-//! The rmcp peer of `examples/bookshop.rs` for `scripts/load-bench`: the same `add` tool (text and
+//! The rmcp peer of `examples/bookshop` for `scripts/load-bench`: the same `add` tool (text and
 //! `structuredContent {"result": n}`) and an `order_book` whose two lookups (stock, delivery
 //! estimate) are written by hand in the body, and a `confirm_order` that asks the user one form
 //! question (`confirm`, a boolean) the two ways rmcp documents: `peer.elicit::<T>()` on 2025-11-25

@@ -2,6 +2,7 @@
 //! `sampling/createMessage`, `roots/list`. Each waits for the client's response, routed back by
 //! id, with a timeout; dropping the wait (the tool call was cancelled) forgets the request.
 
+use super::observer::{Ending, RequestObserver};
 use super::outbound::Outbound;
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{
@@ -132,59 +133,46 @@ impl ClientRequests {
         }
     }
 
-    /// [`send`](Self::send) as a child span of the request's span (`request_span`, or the
-    /// resolver's span when one is current): a CLIENT span named after the method, as the
-    /// conventions have a server's own requests, whose context goes to the client in the
-    /// request's `params._meta` (`traceparent`, `tracestate`). The params and the answer are
-    /// not recorded.
-    #[cfg(feature = "otel")]
-    pub async fn send_traced<P: Serialize>(
+    /// [`send`](Self::send), watched by `observer`: it may add entries to the request's
+    /// `params._meta` (a trace context) and hears how the request ended (never the client's
+    /// message: the client chose it, and it may quote answers).
+    pub(crate) async fn send_observed<P: Serialize>(
         &self,
         outbound: &Outbound,
         method: &str,
         params: &P,
         timeout: Duration,
-        request_span: &opentelemetry::Context,
+        observer: &dyn RequestObserver,
     ) -> Result<Box<RawValue>, ClientRequestError> {
-        use crate::wire::trace::{self, key};
-        use opentelemetry::KeyValue;
-        use opentelemetry::trace::{SpanKind, Status, TraceContextExt};
-
-        let current = opentelemetry::Context::current();
-        let parent = if current.has_active_span() {
-            &current
-        } else {
-            request_span
+        let mut meta = serde_json::Map::new();
+        let Some(observed) = observer.client_request(method, &mut meta) else {
+            return self.send(outbound, method, params, timeout).await;
         };
-        let cx = trace::child(
-            parent,
-            method.to_owned(),
-            SpanKind::Client,
-            vec![KeyValue::new(key::METHOD, method.to_owned())],
-        );
         let mut params = serde_json::to_value(params).unwrap_or(serde_json::Value::Null);
-        trace::inject_into_params(&cx, &mut params);
-        let answer = self.send(outbound, method, &params, timeout).await;
-        let span = cx.span();
-        match &answer {
-            Ok(_) => {}
-            Err(ClientRequestError::Rejected(error)) => {
-                let code = error.code.to_string();
-                span.set_attribute(KeyValue::new(key::ERROR_TYPE, code.clone()));
-                span.set_attribute(KeyValue::new(key::STATUS_CODE, code.clone()));
-                // Never the client's message: the client chose it, and it may quote answers.
-                span.set_status(Status::error(format!("JSON-RPC error {code}")));
-            }
-            Err(other) => {
-                let kind = match other {
-                    ClientRequestError::TimedOut(_) => "timeout",
-                    _ => "disconnected",
-                };
-                span.set_attribute(KeyValue::new(key::ERROR_TYPE, kind));
-                span.set_status(Status::error(kind));
+        if let (false, Some(object)) = (meta.is_empty(), params.as_object_mut()) {
+            let entry = object
+                .entry("_meta")
+                .or_insert_with(|| serde_json::Value::Object(Default::default()));
+            if let Some(existing) = entry.as_object_mut() {
+                existing.extend(meta);
             }
         }
-        span.end();
+        let answer = self.send(outbound, method, &params, timeout).await;
+        observed.end(match &answer {
+            Ok(_) => Ending::Done,
+            Err(ClientRequestError::Rejected(error)) => Ending::Failed {
+                kind: "rejected",
+                code: Some(error.code),
+            },
+            Err(ClientRequestError::TimedOut(_)) => Ending::Failed {
+                kind: "timeout",
+                code: None,
+            },
+            Err(_) => Ending::Failed {
+                kind: "disconnected",
+                code: None,
+            },
+        });
         answer
     }
 

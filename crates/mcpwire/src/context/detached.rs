@@ -181,8 +181,8 @@ impl DetachedContext {
             client_request_timeout: Duration::ZERO,
             open_url_elicitations: Default::default(),
             reached: Default::default(),
-            #[cfg(feature = "otel")]
-            trace: Default::default(),
+            trace_context: None,
+            observer: Default::default(),
             task: None,
         })
     }

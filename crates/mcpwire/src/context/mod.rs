@@ -23,9 +23,11 @@ mod client_requests;
 mod detached;
 mod grant;
 mod identity;
+mod observer;
 mod outbound;
 mod principal;
 mod scope_decision;
+mod session_end;
 pub(crate) mod state;
 pub(crate) mod task;
 
@@ -37,11 +39,15 @@ pub(crate) use client_requests::issued_elsewhere;
 pub use detached::DetachedContext;
 pub use grant::Grant;
 pub use identity::Identity;
+pub(crate) use observer::observe;
+pub use observer::{Ending, Observed, ObservedWork, RequestObserver};
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
 pub use principal::{Issuer, Principal};
 pub(crate) use scope_decision::authorize;
+pub use session_end::SessionEnd;
+pub(crate) use session_end::{SessionEndHook, SessionEndHooks};
 pub(crate) use state::SharedState;
 
 use crate::protocol::jsonrpc::notification_line;
@@ -106,10 +112,10 @@ pub(crate) struct RequestScope {
     /// What the request reached once authorization admitted it (a tool's or a prompt's name,
     /// a resource's URI), as its method parsed it: what telemetry names the request by.
     pub(crate) reached: std::sync::OnceLock<std::borrow::Cow<'static, str>>,
-    /// The caller's trace context, and the request's span once `otel::Tracing` opened one
-    /// (feature `otel`).
-    #[cfg(feature = "otel")]
-    pub(crate) trace: crate::wire::trace::RequestTrace,
+    /// The caller's trace context, as its `_meta` carried it.
+    pub(crate) trace_context: Option<Arc<crate::protocol::TraceContext>>,
+    /// What watches the work done below the layers (attached by a layer: telemetry).
+    pub(crate) observer: std::sync::OnceLock<Arc<dyn RequestObserver>>,
 }
 
 impl Context {
@@ -526,10 +532,9 @@ impl Context {
             return Err(ClientRequestError::NoBackChannel);
         };
         let timeout = self.inner.client_request_timeout;
-        #[cfg(feature = "otel")]
-        if let Some(request_span) = self.inner.trace.span() {
+        if let Some(observer) = self.inner.observer.get() {
             return requests
-                .send_traced(&self.inner.outbound, method, params, timeout, request_span)
+                .send_observed(&self.inner.outbound, method, params, timeout, &**observer)
                 .await;
         }
         requests
@@ -565,10 +570,38 @@ impl Context {
         self.inner.reached.get().map(|target| &**target)
     }
 
-    /// The request's trace: the caller's context and the request's span (feature `otel`).
-    #[cfg(feature = "otel")]
-    pub(crate) fn trace(&self) -> &crate::wire::trace::RequestTrace {
-        &self.inner.trace
+    /// The W3C trace context the request carried in `params._meta` (`traceparent`,
+    /// `tracestate`), as sent; `None` when it carried none. What a tracing layer links or
+    /// follows (`mcpwire::otel::Tracing`).
+    pub fn trace_context(&self) -> Option<&crate::protocol::TraceContext> {
+        self.inner.trace_context.as_deref()
+    }
+
+    /// Attaches `observer` to the request: it watches the work the core does below the layers
+    /// (resolvers, rounds, requests to the client). The first observer attached wins; `false`
+    /// when one was attached already.
+    ///
+    /// ```
+    /// use mcpwire::context::RequestObserver;
+    /// use mcpwire::layer::{self, McpRequest, Next};
+    /// use std::sync::Arc;
+    ///
+    /// struct Quiet;
+    /// impl RequestObserver for Quiet {}
+    ///
+    /// let watch = layer::from_fn(|request: McpRequest, next: Next| {
+    ///     request.context().observe(Arc::new(Quiet));
+    ///     next.run(request)
+    /// });
+    /// # let _ = mcpwire::McpServer::new("demo").layer(watch);
+    /// ```
+    pub fn observe(&self, observer: Arc<dyn RequestObserver>) -> bool {
+        self.inner.observer.set(observer).is_ok()
+    }
+
+    /// What watches the work done below the layers, when a layer attached one.
+    pub(crate) fn observer(&self) -> Option<&dyn RequestObserver> {
+        self.inner.observer.get().map(|observer| &**observer)
     }
 
     /// Tells the client that the URL-mode elicitation `elicitation_id` finished (the user

@@ -63,7 +63,6 @@ where
     }
     forwarding.abort();
     exchange.session.close();
-    #[cfg(feature = "otel")]
     exchange.session.record_end("pipe");
     let grace = core.limits.shutdown_grace;
     let drained = tokio::time::timeout(grace, async { while tasks.join_next().await.is_some() {} });

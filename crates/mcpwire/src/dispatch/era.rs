@@ -11,7 +11,7 @@ use crate::protocol::logging::LoggingLevel;
 use crate::protocol::meta::{MetaOnly, RequestMeta};
 use crate::protocol::progress::ProgressToken;
 use crate::protocol::version::MODERN_VERSIONS;
-use crate::protocol::{ClientCapabilities, Era, ErrorObject, Implementation};
+use crate::protocol::{ClientCapabilities, Era, ErrorObject, Implementation, TraceContext};
 use serde_json::json;
 use serde_json::value::RawValue;
 use std::sync::Arc;
@@ -25,9 +25,8 @@ pub(crate) struct Served {
     pub(crate) client_info: Option<Arc<Implementation>>,
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) progress_token: Option<ProgressToken>,
-    /// The caller's trace context from `_meta` (feature `otel`).
-    #[cfg(feature = "otel")]
-    pub(crate) remote_trace: Option<Arc<crate::wire::trace::RemoteTrace>>,
+    /// The caller's trace context from `_meta`, as sent.
+    pub(crate) trace_context: Option<Arc<TraceContext>>,
 }
 
 /// Classifies a request (other than `initialize`).
@@ -64,8 +63,7 @@ fn by_session(meta: RequestMeta, session: &Handshake) -> Served {
         capabilities: handshake.capabilities.clone(),
         client_info: Some(handshake.client_info.clone()),
         log_level: Some(session.log_level()),
-        #[cfg(feature = "otel")]
-        remote_trace: crate::wire::trace::RemoteTrace::new(meta.traceparent, meta.tracestate),
+        trace_context: TraceContext::of(meta.traceparent, meta.tracestate).map(Arc::new),
         progress_token: meta.progress_token,
     }
 }
@@ -97,7 +95,6 @@ pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Se
         client_info: meta.client_info.map(Arc::new),
         log_level: meta.log_level,
         progress_token: meta.progress_token,
-        #[cfg(feature = "otel")]
-        remote_trace: crate::wire::trace::RemoteTrace::new(meta.traceparent, meta.tracestate),
+        trace_context: TraceContext::of(meta.traceparent, meta.tracestate).map(Arc::new),
     })
 }

@@ -14,6 +14,7 @@ use crate::protocol::logging::LoggingLevel;
 use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;
 use crate::protocol::{ClientCapabilities, Implementation};
+use crate::context::{SessionEnd, SessionEndHooks};
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::task::AbortHandle;
 
@@ -63,9 +64,10 @@ pub(crate) struct Handshake {
     initialized: std::sync::atomic::AtomicBool,
     /// URIs subscribed to with `resources/subscribe`.
     subscriptions: Mutex<Watched>,
-    /// When `initialize` opened it (for `mcp.server.session.duration`).
-    #[cfg(feature = "otel")]
+    /// When `initialize` opened it (or this replica took it over).
     opened: std::sync::OnceLock<std::time::Instant>,
+    /// What hears it end.
+    ends: std::sync::OnceLock<SessionEndHooks>,
 }
 
 impl Handshake {
@@ -122,27 +124,30 @@ impl Handshake {
             .clone()
     }
 
-    /// Records `mcp.server.session.duration` for a session that ended (once `initialize`
-    /// opened it), served over `transport` (`tcp`, `pipe`).
-    #[cfg(feature = "otel")]
+    /// Has `hooks` hear this session end.
+    pub(crate) fn watch_end(&self, hooks: &SessionEndHooks) {
+        if !hooks.is_empty() {
+            let _ = self.ends.set(hooks.clone());
+        }
+    }
+
+    /// Tells the listeners that the session ended (once `initialize` opened it), served over
+    /// `transport` (`tcp`, `pipe`).
     pub(crate) fn record_end(&self, transport: &'static str) {
-        use crate::wire::trace::{self, key};
-        use opentelemetry::KeyValue;
-        let Some(opened) = self.opened.get() else {
+        let (Some(opened), Some(hooks)) = (self.opened.get(), self.ends.get()) else {
             return;
         };
-        let version = self.handshake().protocol_version.to_string();
-        trace::server_session_duration().record(
-            opened.elapsed().as_secs_f64(),
-            &[
-                KeyValue::new(key::PROTOCOL_VERSION, version),
-                KeyValue::new(key::NETWORK_TRANSPORT, transport),
-            ],
-        );
+        let ended = SessionEnd {
+            protocol_version: self.handshake().protocol_version.clone(),
+            transport,
+            duration: opened.elapsed(),
+        };
+        for hook in hooks.iter() {
+            hook(&ended);
+        }
     }
 
     pub(crate) fn set_handshake(&self, handshake: Negotiated) {
-        #[cfg(feature = "otel")]
         let _ = self.opened.set(std::time::Instant::now());
         *self.handshake.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(handshake);
         self.initialized

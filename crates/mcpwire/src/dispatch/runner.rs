@@ -101,8 +101,8 @@ pub(crate) fn request_context(exchange: &Exchange, id: &RequestId, served: Serve
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
         reached: Default::default(),
-        #[cfg(feature = "otel")]
-        trace: crate::wire::trace::RequestTrace::new(served.remote_trace),
+        trace_context: served.trace_context,
+        observer: Default::default(),
         task: None,
     })
 }

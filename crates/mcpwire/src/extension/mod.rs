@@ -9,8 +9,9 @@
 //!   through the server-wide middleware, and answered `-32601` on a revision it is not offered
 //!   on;
 //! - tools, prompts and resources, registered like any others;
-//! - checks of every tool registered with the server (a tool that points at a view the server
-//!   does not serve fails at registration).
+//! - `_meta` entries on the listings of tools and resources already registered
+//!   ([`Install::tool_meta`](crate::server::Install::tool_meta): MCP Apps points a tool at its
+//!   view so), refused for a name nothing is registered as.
 //!
 //! Install one with [`McpServer::extension`](crate::McpServer::extension); write one by
 //! implementing [`Extension`](crate::server::Extension).

@@ -7,12 +7,12 @@
 //! one trace. Argument values and results are not recorded, nor the server's error messages (a
 //! span's status text is fixed); a resource URI is cut to 1 KiB.
 
+use super::conventions::{self as trace, DURATION_BUCKETS, MAX_URI_BYTES, key};
 use crate::client::ClientError;
 use crate::client::hook::{BoxFuture, HookedRequest, Next, RawReply, RequestHook, Stage};
 use crate::protocol::methods::{
     RESOURCES_READ, RESOURCES_SUBSCRIBE, RESOURCES_UNSUBSCRIBE, TOOLS_CALL,
 };
-use crate::wire::trace::{self, DURATION_BUCKETS, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::metrics::Histogram;
 use opentelemetry::trace::{SpanKind, Status, TraceContextExt};

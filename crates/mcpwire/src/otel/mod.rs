@@ -46,7 +46,12 @@
 
 #[cfg(feature = "client")]
 mod client;
+pub(crate) mod conventions;
 mod export;
+#[cfg(feature = "server")]
+mod observer;
+#[cfg(feature = "server")]
+mod session;
 #[cfg(feature = "server")]
 pub(crate) mod tracing;
 
@@ -54,5 +59,7 @@ pub(crate) mod tracing;
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub use client::ClientTracing;
 pub use export::{OtelError, Telemetry, init, init_from_env};
+#[cfg(feature = "server")]
+pub use session::record_session_duration;
 #[cfg(feature = "server")]
 pub use tracing::{Tracing, TracingService};

@@ -1,10 +1,13 @@
 //! [`Tracing`]: the layer that gives every MCP request a SERVER span and a
 //! `mcp.server.operation.duration` measurement.
 
+use super::conventions::{
+    self as trace, DURATION_BUCKETS, MAX_REQUEST_ID_BYTES, MAX_URI_BYTES, key, remote_context,
+};
+use super::observer::SpanObserver;
 use crate::layer::{BoxError, McpRequest, McpResponse, McpService, Outcome};
 use crate::protocol::Era;
 use crate::protocol::methods::{PROMPTS_GET, RESOURCES_READ, TOOLS_CALL};
-use crate::wire::trace::{self, DURATION_BUCKETS, MAX_REQUEST_ID_BYTES, MAX_URI_BYTES, key};
 use opentelemetry::context::FutureExt as _;
 use opentelemetry::global::BoxedTracer;
 use opentelemetry::metrics::Histogram;
@@ -256,8 +259,8 @@ where
         let started = Instant::now();
         let method = request.method();
         let named = trace::method_attribute(method);
-        let request_trace = request.context().trace();
-        let (parent, links) = self.shared.origin(request_trace.remote());
+        let remote = request.context().trace_context().and_then(remote_context);
+        let (parent, links) = self.shared.origin(remote);
         let transport = if request.context().headers().is_some() {
             "tcp"
         } else {
@@ -307,7 +310,8 @@ where
             .with_links(links)
             .start_with_context(tracer, &parent);
         let cx = parent.with_span(span);
-        request_trace.set_span(cx.clone());
+        let observer = Arc::new(SpanObserver { cx: cx.clone() });
+        request.context().observe(observer);
         let answering = self.inner.call(request);
         let shared = self.shared.clone();
         Box::pin(async move {

@@ -17,6 +17,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// Hints about who a block is for and how much it matters.
 ///
@@ -67,7 +68,8 @@ pub enum Role {
     Assistant,
 }
 
-/// The contents of a resource: text or base64 bytes.
+/// The contents of a resource: text or base64 bytes, each with optional `_meta` (where MCP
+/// Apps puts a view's `_meta.ui`, for one).
 ///
 /// # Examples
 ///
@@ -79,14 +81,20 @@ pub enum Role {
 ///     uri: "file:///notes.txt".into(),
 ///     mime_type: Some("text/plain".into()),
 ///     text: "hello".into(),
+///     meta: None,
 /// };
 /// assert_eq!(
 ///     serde_json::to_value(&text).unwrap(),
 ///     json!({"uri": "file:///notes.txt", "mimeType": "text/plain", "text": "hello"})
 /// );
-/// let blob: ResourceContents =
-///     serde_json::from_value(json!({"uri": "file:///logo.png", "blob": "iVBORw0KGgo="})).unwrap();
+/// let blob: ResourceContents = serde_json::from_value(json!({
+///     "uri": "file:///logo.png",
+///     "blob": "iVBORw0KGgo=",
+///     "_meta": {"com.example/source": "upload"}
+/// }))
+/// .unwrap();
 /// assert!(matches!(blob, ResourceContents::Blob { mime_type: None, .. }));
+/// assert_eq!(blob.meta().unwrap()["com.example/source"], "upload");
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -100,6 +108,9 @@ pub enum ResourceContents {
         mime_type: Option<String>,
         /// The text.
         text: String,
+        /// Extra metadata (`_meta`), keyed by prefixed names.
+        #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+        meta: Option<Map<String, Value>>,
     },
     /// Binary contents.
     Blob {
@@ -110,7 +121,37 @@ pub enum ResourceContents {
         mime_type: Option<String>,
         /// Base64 of the bytes.
         blob: String,
+        /// Extra metadata (`_meta`), keyed by prefixed names.
+        #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+        meta: Option<Map<String, Value>>,
     },
+}
+
+impl ResourceContents {
+    /// The URI the contents were read from.
+    pub fn uri(&self) -> &str {
+        match self {
+            ResourceContents::Text { uri, .. } | ResourceContents::Blob { uri, .. } => uri,
+        }
+    }
+
+    /// Their MIME type, if given.
+    pub fn mime_type(&self) -> Option<&str> {
+        match self {
+            ResourceContents::Text { mime_type, .. } | ResourceContents::Blob { mime_type, .. } => {
+                mime_type.as_deref()
+            }
+        }
+    }
+
+    /// Their `_meta`, if any.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        match self {
+            ResourceContents::Text { meta, .. } | ResourceContents::Blob { meta, .. } => {
+                meta.as_ref()
+            }
+        }
+    }
 }
 
 /// One block of content.

@@ -39,14 +39,34 @@ pub struct RequestMeta {
     #[serde(rename = "progressToken")]
     pub progress_token: Option<ProgressToken>,
     /// The caller's W3C trace context (`traceparent`), as the OpenTelemetry conventions for MCP
-    /// carry it in `params._meta` (feature `otel`).
-    #[cfg(feature = "otel")]
+    /// carry it in `params._meta`. Read here, kept as sent, for whatever traces the request
+    /// (`mcpwire::otel::Tracing`, or an application's own layer).
     #[serde(rename = "traceparent")]
     pub traceparent: Option<String>,
-    /// The vendor part of the caller's W3C trace context (`tracestate`; feature `otel`).
-    #[cfg(feature = "otel")]
+    /// The vendor part of the caller's W3C trace context (`tracestate`).
     #[serde(rename = "tracestate")]
     pub tracestate: Option<String>,
+}
+
+/// The W3C trace context a request carried in `params._meta` (`traceparent`, and `tracestate`
+/// when sent), as sent: nothing parses it until something traces the request
+/// ([`Context::trace_context`](crate::Context::trace_context)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceContext {
+    /// `traceparent`, as sent.
+    pub traceparent: String,
+    /// `tracestate`, as sent.
+    pub tracestate: Option<String>,
+}
+
+impl TraceContext {
+    /// The trace context of a `_meta` with these entries; `None` without a `traceparent`.
+    pub fn of(traceparent: Option<String>, tracestate: Option<String>) -> Option<Self> {
+        traceparent.map(|traceparent| Self {
+            traceparent,
+            tracestate,
+        })
+    }
 }
 
 /// Reads only `params._meta` of any request.

@@ -179,22 +179,18 @@ impl Method {
     }
 }
 
-/// `method` as the name of a [`Method`], when it is one (what telemetry names a request by).
-#[cfg(feature = "server")]
-#[cfg_attr(not(feature = "otel"), allow(dead_code))]
-pub(crate) fn known(method: &str) -> Option<&'static str> {
-    Method::of(method).map(Method::name)
-}
-
 #[cfg(all(test, feature = "server"))]
 mod tests {
     use super::*;
 
     #[test]
     fn known_methods_are_found_and_others_are_not() {
-        assert_eq!(known("tools/call"), Some("tools/call"));
-        assert_eq!(known("tools/call2"), None);
-        assert_eq!(known(""), None);
+        assert_eq!(
+            Method::of("tools/call").map(Method::name),
+            Some("tools/call")
+        );
+        assert_eq!(Method::of("tools/call2"), None);
+        assert_eq!(Method::of(""), None);
     }
 
     #[test]

@@ -24,6 +24,7 @@
 // the other's share is unused, which is not a defect; with both, every item must be used.
 #![cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 
+pub mod apps;
 pub(crate) mod cache_hint;
 pub(crate) mod cancelled;
 pub(crate) mod capabilities;
@@ -73,6 +74,7 @@ pub use jsonrpc::{ErrorObject, RequestId, code};
 pub use lifecycle::{CacheScope, DiscoverResult, InitializeParams, InitializeResult};
 pub use list_changed::{ChangedList, ListChangedParams};
 pub use logging::{LoggingLevel, LoggingMessageParams, SetLevelParams};
+pub use meta::TraceContext;
 pub use progress::{ProgressParams, ProgressToken};
 pub use prompts::{
     GetPromptParams, GetPromptResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage,

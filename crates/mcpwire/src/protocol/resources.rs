@@ -285,6 +285,7 @@ pub struct ReadResourceParams {
 ///         uri: "file:///logo.png".into(),
 ///         mime_type: Some("image/png".into()),
 ///         blob: "iVBORw0KGgo=".into(),
+///         meta: None,
 ///     }],
 /// };
 /// assert_eq!(
@@ -327,6 +328,7 @@ impl ReadResourceResult {
                 uri: uri.into(),
                 mime_type,
                 text: text.into(),
+                meta: None,
             }],
         }
     }
@@ -424,9 +426,14 @@ mod tests {
             r#"{"contents":[
                 {"uri":"file:///project/src/main.rs","mimeType":"text/x-rust","text":"fn main() {\n    println!(\"Hello world!\");\n}"},
                 {"uri":"file:///project/logo.png","mimeType":"image/png","blob":"iVBORw0KGgo="},
-                {"uri":"file:///project/README","text":"hi"}]}"#,
+                {"uri":"file:///project/README","text":"hi"},
+                {"uri":"ui://project/view.html","text":"<!doctype html>","_meta":{"ui":{"prefersBorder":true}}}]}"#,
         );
-        assert_eq!(result.contents.len(), 3);
+        assert_eq!(result.contents.len(), 4);
+        assert_eq!(
+            result.contents[3].meta().unwrap()["ui"]["prefersBorder"],
+            true
+        );
         assert!(matches!(result.contents[1], ResourceContents::Blob { .. }));
         assert_eq!(
             serde_json::to_value(ReadResourceResult::text("mem://a", None, "x")).unwrap(),

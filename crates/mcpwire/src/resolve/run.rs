@@ -11,7 +11,7 @@ use super::plan::{PlanNode, ToolPlan};
 use super::question::Question;
 use super::resolved_value::ResolvedValue;
 use super::rounds::{InputRequired, NextRound, Recorded, RoundInputs};
-use crate::context::{ClientRequestError, Context};
+use crate::context::{ClientRequestError, Context, Ending, observe};
 use crate::error::ToolError;
 use crate::protocol::{Era, ErrorObject};
 use futures_util::FutureExt;
@@ -80,10 +80,8 @@ pub(crate) async fn resolve<'p>(
     if count == 0 {
         return Ok(Resolved { plan, values });
     }
-    #[cfg(feature = "otel")]
     let round_started = context
-        .trace()
-        .span()
+        .observer()
         .is_some()
         .then(std::time::SystemTime::now);
     let mut next = NextRound::default();
@@ -147,9 +145,9 @@ pub(crate) async fn resolve<'p>(
         }
     }
     if !next.requests.is_empty() {
-        #[cfg(feature = "otel")]
-        if let (Some(started), Some(parent)) = (round_started, context.trace().span()) {
-            traced::input_required(parent, started, &next);
+        if let (Some(started), Some(observer)) = (round_started, context.observer()) {
+            let keys: Vec<&str> = next.requests.keys().map(String::as_str).collect();
+            observer.input_required(started, &keys);
         }
         return Err(Stop::InputRequired(InputRequired {
             requests: next.requests,
@@ -195,11 +193,9 @@ fn start(
         sources: inputs,
     });
     let context = context.clone();
-    #[cfg(feature = "otel")]
-    let span = context
-        .trace()
-        .span()
-        .map(|parent| traced::resolver(parent, name));
+    let observed = context
+        .observer()
+        .and_then(|observer| observer.resolver(name));
     let run = async move {
         let outcome: ResolverOutcome = match AssertUnwindSafe(body).catch_unwind().await {
             Ok(outcome) => outcome,
@@ -223,89 +219,32 @@ fn start(
         };
         (node, outcome)
     };
-    #[cfg(feature = "otel")]
-    return traced::run(span, run);
-    #[cfg(not(feature = "otel"))]
-    run
+    async move {
+        let ran = observe(observed, run, |(_, outcome)| ending(outcome)).await;
+        ran.unwrap_or_else(|| {
+            let stopped = Stop::Failed(ToolError::new(format!("resolver '{name}' did not run")));
+            (node, NodeOutcome::Stop(stopped))
+        })
+    }
 }
 
-/// Resolver spans (feature `otel`): `resolve {name}`, a child of the request's span, around
-/// each resolver's run (and its 2025-11-25 question, whose own span is the request to the
-/// client); and the `input_required` span of a 2026-07-28 round that ends in questions.
-#[cfg(feature = "otel")]
-mod traced {
-    use super::{NextRound, NodeOutcome, Stop};
-    use crate::wire::trace::{self, key};
-    use opentelemetry::context::FutureExt as _;
-    use opentelemetry::trace::{SpanKind, Status, TraceContextExt, Tracer};
-    use opentelemetry::{Context as OtelContext, KeyValue};
-
-    /// The attribute naming the resolver.
-    const RESOLVER: &str = "mcpwire.resolver.name";
-
-    pub(super) fn resolver(parent: &OtelContext, name: &'static str) -> OtelContext {
-        trace::child(
-            parent,
-            format!("resolve {name}"),
-            SpanKind::Internal,
-            vec![KeyValue::new(RESOLVER, name)],
-        )
-    }
-
-    /// `run` inside `span` (when there is one), which ends with it: an error status when the
-    /// resolver failed (its message is not recorded: it may quote the arguments).
-    pub(super) async fn run(
-        span: Option<OtelContext>,
-        run: impl Future<Output = (usize, NodeOutcome)> + Send,
-    ) -> (usize, NodeOutcome) {
-        let Some(cx) = span else { return run.await };
-        let (node, outcome) = run.with_context(cx.clone()).await;
-        let span = cx.span();
-        match &outcome {
-            NodeOutcome::Value(_) => {}
-            NodeOutcome::Ask(_) => {
-                span.set_attribute(KeyValue::new("mcpwire.resolver.asked", true))
-            }
-            NodeOutcome::Stop(stop) => {
-                let kind = match stop {
-                    Stop::Protocol(error) => error.code.to_string(),
-                    Stop::InputRequired(_) => "input_required".to_owned(),
-                    Stop::Failed(_) | Stop::InvalidArguments(_) => "resolver_error".to_owned(),
-                };
-                span.set_attribute(KeyValue::new(key::ERROR_TYPE, kind));
-                span.set_status(Status::error(""));
-            }
-        }
-        span.end();
-        (node, outcome)
-    }
-
-    /// The span of a 2026-07-28 round that ends in `input_required`: from the round's start to
-    /// its questions, naming the keys asked (resolver keys, never the questions' text).
-    pub(super) fn input_required(
-        parent: &OtelContext,
-        started: std::time::SystemTime,
-        next: &NextRound,
-    ) {
-        let keys: Vec<opentelemetry::StringValue> = next
-            .requests
-            .keys()
-            .map(|key| opentelemetry::StringValue::from(key.clone()))
-            .collect();
-        let tracer = trace::tracer();
-        let span = tracer
-            .span_builder("input_required")
-            .with_kind(SpanKind::Internal)
-            .with_start_time(started)
-            .with_attributes([
-                KeyValue::new("mcpwire.input_requests.count", keys.len() as i64),
-                KeyValue::new(
-                    "mcpwire.input_requests.keys",
-                    opentelemetry::Value::Array(keys.into()),
-                ),
-            ])
-            .start_with_context(&tracer, parent);
-        drop(span);
+/// How a resolver's run ended, as an observer records it.
+fn ending(outcome: &NodeOutcome) -> Ending<'static> {
+    match outcome {
+        NodeOutcome::Value(_) => Ending::Done,
+        NodeOutcome::Ask(_) => Ending::Asked,
+        NodeOutcome::Stop(Stop::Protocol(error)) => Ending::Failed {
+            kind: "protocol",
+            code: Some(error.code),
+        },
+        NodeOutcome::Stop(Stop::InputRequired(_)) => Ending::Failed {
+            kind: "input_required",
+            code: None,
+        },
+        NodeOutcome::Stop(Stop::Failed(_) | Stop::InvalidArguments(_)) => Ending::Failed {
+            kind: "resolver_error",
+            code: None,
+        },
     }
 }
 

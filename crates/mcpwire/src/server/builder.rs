@@ -63,6 +63,8 @@ pub struct McpServer {
     layers: LayerSet,
     /// The extensions installed ([`McpServer::extension`]): capability entries and methods.
     extensions: crate::extension::Extensions,
+    /// What hears a session end ([`McpServer::on_session_end`]).
+    session_ends: Vec<crate::context::SessionEndHook>,
 }
 
 impl McpServer {
@@ -102,6 +104,7 @@ impl McpServer {
             completer: None,
             tasks: crate::tasks::TaskOptions::default(),
             extensions: Default::default(),
+            session_ends: Vec::new(),
             layers: LayerSet::default(),
         }
     }
@@ -287,6 +290,28 @@ impl McpServer {
         id: &str,
     ) -> std::result::Result<(), InvalidSignature> {
         self.extensions.check_new(id)
+    }
+
+    /// Calls `listener` each time a 2025-11-25 session ends (2026-07-28 has no sessions): to
+    /// record how long sessions last, free what the application kept per session, or log it.
+    /// It runs on the task that ends the session: keep it short.
+    ///
+    /// ```
+    /// use mcpwire::McpServer;
+    /// use mcpwire::context::SessionEnd;
+    ///
+    /// let server = McpServer::new("shop").on_session_end(|ended: &SessionEnd| {
+    ///     eprintln!("a {} session ended after {:?}", ended.transport, ended.duration);
+    /// });
+    /// # drop(server);
+    /// ```
+    pub fn on_session_end(
+        self,
+        listener: impl Fn(&crate::context::SessionEnd) + Send + Sync + 'static,
+    ) -> Self {
+        let mut server = self;
+        server.session_ends.push(Arc::new(listener));
+        server
     }
 
     /// Declares the extension `id` with `settings`, offered on `eras`.
@@ -951,6 +976,7 @@ impl McpServer {
         extensions.advertise(&mut core.capabilities, Era::Legacy);
         extensions.advertise(&mut core.discover_capabilities, Era::Modern);
         core.extensions = extensions;
+        core.session_ends = self.session_ends.into();
         Ok(Arc::new(core))
     }
 }

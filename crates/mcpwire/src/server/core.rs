@@ -78,6 +78,8 @@ pub(crate) struct ServerCore {
     /// The extensions installed: their methods (their capability entries are in
     /// `capabilities` and `discover_capabilities` already).
     pub(crate) extensions: crate::extension::Extensions,
+    /// What hears a 2025-11-25 session end.
+    pub(crate) session_ends: crate::context::SessionEndHooks,
     /// The grant stdio and in-memory connections run with ([`McpServer::local_grant`]).
     ///
     /// [`McpServer::local_grant`]: crate::McpServer::local_grant
@@ -88,11 +90,13 @@ pub(crate) struct ServerCore {
 }
 
 impl ServerCore {
-    /// Says loudly, once at start-up, when rounds can only resume on this process: behind a
-    /// load balancer every 2026-07-28 round that lands on another replica would fail.
+    /// Says loudly, once at start-up, when this process is one replica of a fleet (`in_fleet`)
+    /// yet its rounds can only resume on itself: behind a load balancer every 2026-07-28 round
+    /// that lands on another replica would fail. A single process needs no shared keys, and
+    /// hears nothing.
     #[cfg(feature = "http")]
-    pub(crate) fn warn_if_ephemeral_keys(&self) {
-        if self.ephemeral_keys {
+    pub(crate) fn warn_if_ephemeral_keys(&self, in_fleet: bool) {
+        if in_fleet && self.ephemeral_keys {
             tracing::warn!(
                 "requestState is sealed with a random key of this process: a multi-round call \
                  can only finish on this process, so replicas behind a load balancer refuse each \
@@ -149,6 +153,7 @@ impl ServerCore {
             discover_capabilities: ServerCapabilities::default(),
             tasks: None,
             extensions: Default::default(),
+            session_ends: Arc::new([]),
             local_grant: None,
             layers: crate::layer::service::LayerSet::default().build(),
         }

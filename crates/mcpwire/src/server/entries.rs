@@ -72,6 +72,12 @@ impl<T> Entries<T> {
             .map(|entry| &entry.value)
     }
 
+    /// The value registered as `key`, enabled or not.
+    pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut T> {
+        let at = *self.index.get(key)?;
+        Some(&mut self.items[at].value)
+    }
+
     /// Every value, enabled or not.
     pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.items.iter_mut().map(|entry| &mut entry.value)

@@ -3,12 +3,14 @@
 
 use super::builder::McpServer;
 use super::prompt::IntoPrompt;
+use super::registry::MetaRefused;
 use super::resource::IntoResource;
 use super::tool::IntoTool;
 use crate::error::InvalidSignature;
 use crate::extension::registry::Binding;
 use crate::extension::{Eras, ExtensionMethod};
-use serde_json::Value;
+use crate::protocol::list_changed::ChangedList;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// An MCP extension as a module: it declares its identifier and, when installed
@@ -116,8 +118,95 @@ impl Install<'_> {
         Ok(self)
     }
 
+    /// Adds the entries of `meta` to the `_meta` of the tool `name` as `tools/list` shows it
+    /// (MCP Apps points a tool at its view so: `_meta.ui.resourceUri`). The tool must be
+    /// registered already, by the server or by this extension; its other `_meta` entries stay.
+    ///
+    /// The entries belong to the tool's registration: disabling and enabling it keeps them; a
+    /// tool removed and added again through a [`Catalog`](super::Catalog) is listed without
+    /// them.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when no tool is registered as `name` (register it before installing
+    /// the extension), or its `_meta` has one of the keys already.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::server::{Extension, Install};
+    /// use serde_json::json;
+    ///
+    /// /// Tags one tool with its owner (`_meta["example.com/owner"]`).
+    /// struct Owner(&'static str, &'static str);
+    ///
+    /// impl Extension for Owner {
+    ///     const ID: &'static str = "example.com/owner";
+    ///
+    ///     fn install(self, install: &mut Install<'_>) -> Result<(), InvalidSignature> {
+    ///         let meta = json!({ "example.com/owner": self.1 });
+    ///         install.tool_meta(self.0, meta.as_object().unwrap().clone())?;
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let server = McpServer::new("calc").tool(add)?.extension(Owner("add", "maths"))?;
+    /// # drop(server);
+    /// let early = McpServer::new("calc").extension(Owner("add", "maths")).err().unwrap();
+    /// assert!(early.message().contains("register it first"), "{early}");
+    /// # Ok::<(), InvalidSignature>(())
+    /// ```
+    pub fn tool_meta(
+        &mut self,
+        name: &str,
+        meta: Map<String, Value>,
+    ) -> Result<&mut Self, InvalidSignature> {
+        self.add_listing_meta(ChangedList::Tools, "tool", name, meta)
+    }
+
+    /// Adds the entries of `meta` to the `_meta` of the resource (or resource template)
+    /// registered as `uri`, as `resources/list` (or `resources/templates/list`) shows it, as
+    /// [`tool_meta`](Install::tool_meta) does for a tool.
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidSignature`] when no resource is registered as `uri`, or its `_meta` has one of
+    /// the keys already.
+    pub fn resource_meta(
+        &mut self,
+        uri: &str,
+        meta: Map<String, Value>,
+    ) -> Result<&mut Self, InvalidSignature> {
+        self.add_listing_meta(ChangedList::Resources, "resource", uri, meta)
+    }
+
+    fn add_listing_meta(
+        &mut self,
+        list: ChangedList,
+        noun: &str,
+        key: &str,
+        meta: Map<String, Value>,
+    ) -> Result<&mut Self, InvalidSignature> {
+        let id = self.id;
+        let refused = |why: String| InvalidSignature::new(format!("extension '{id}': {why}"));
+        match self.server.registries().add_listing_meta(list, key, meta) {
+            Ok(()) => Ok(self),
+            Err(MetaRefused::Unknown) => Err(refused(format!(
+                "no {noun} is registered as '{key}' (register it first, before installing the \
+                 extension)"
+            ))),
+            Err(MetaRefused::Taken(name)) => Err(refused(format!(
+                "the {noun} '{key}' has '{name}' in its _meta already"
+            ))),
+        }
+    }
+
     /// Registers a resource built by the crate's own extensions (not by `#[resource]`).
-    #[cfg_attr(not(feature = "skills"), allow(dead_code))]
     pub(crate) fn resource_definition(
         &mut self,
         resource: super::resource::ResourceDefinition,

@@ -6,6 +6,7 @@ use crate::error::InvalidSignature;
 use crate::resolve::ParamSpec;
 use crate::resolve::plan::{Overrides, ToolPlan};
 use serde::Serialize;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// A kind of registry entry (a tool, a prompt, a resource), implemented by its definition type:
@@ -27,6 +28,9 @@ pub(crate) trait Kind: Clone + Sized + 'static {
     fn register(self, overrides: &Overrides) -> Result<Registered<Self>, InvalidSignature>;
     /// The view of the enabled entries, given in registration order.
     fn view(enabled: Vec<&Arc<Registered<Self>>>, page_size: usize) -> Self::View;
+    /// The `_meta` of an entry's listing (what an extension adds to with
+    /// [`Install::tool_meta`](super::Install::tool_meta)).
+    fn listing_meta(listing: &mut Self::Listing) -> &mut Option<Map<String, Value>>;
 
     /// What the entry is registered, removed and toggled by.
     fn key(&self) -> &'static str {
@@ -80,6 +84,16 @@ pub(crate) struct Registered<K: Kind> {
 }
 
 impl<K: Kind> Registered<K> {
+    /// The same entry listed as `listed`.
+    pub(crate) fn relisted(&self, listed: K::Listing) -> Self {
+        Self {
+            definition: self.definition.clone(),
+            handler: Arc::clone(&self.handler),
+            listed,
+            extra: self.extra.clone(),
+        }
+    }
+
     /// The same entry with its resolver graph rebuilt (the overrides changed).
     pub(crate) fn replanned(&self, overrides: &Overrides) -> Result<Self, InvalidSignature> {
         let plan = self.definition.plan(overrides)?;

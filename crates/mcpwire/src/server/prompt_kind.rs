@@ -8,7 +8,7 @@ use super::schema::schema_for_listing;
 use crate::error::InvalidSignature;
 use crate::protocol::prompts::{Prompt, PromptArgument};
 use crate::resolve::plan::Overrides;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// The enabled prompts, by name, and their `prompts/list` pages.
@@ -36,6 +36,10 @@ impl Kind for PromptDefinition {
 
     fn view(enabled: Vec<&Arc<Registered<Self>>>, page_size: usize) -> PromptView {
         NamedView::new("prompts", enabled, page_size)
+    }
+
+    fn listing_meta(listing: &mut Prompt) -> &mut Option<Map<String, Value>> {
+        &mut listing.meta
     }
 }
 

@@ -5,7 +5,7 @@
 //! snapshot without taking any lock.
 
 use super::prompt::PromptDefinition;
-use super::registry::Registry;
+use super::registry::{MetaRefused, Registry};
 use super::resource::ResourceDefinition;
 use super::snapshot::Snapshot;
 use super::tool::ToolDefinition;
@@ -16,6 +16,7 @@ use crate::protocol::list_changed::ChangedList;
 use crate::resolve::param_spec::ResolverDefinition;
 use crate::resolve::plan::Overrides;
 use arc_swap::ArcSwap;
+use serde_json::{Map, Value};
 use std::any::TypeId;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -148,6 +149,24 @@ impl Registries {
     ) -> Result<(), InvalidSignature> {
         self.change(ChangedList::Resources, |e| {
             let added = e.resources.add(definition, &e.overrides);
+            let changed = added.is_ok();
+            (added, changed)
+        })
+    }
+
+    /// Adds the entries of `meta` to the `_meta` of the listing of `list`'s entry `key`.
+    pub(crate) fn add_listing_meta(
+        &self,
+        list: ChangedList,
+        key: &str,
+        meta: Map<String, Value>,
+    ) -> Result<(), MetaRefused> {
+        self.change(list, |e| {
+            let added = match list {
+                ChangedList::Tools => e.tools.add_listing_meta(key, meta),
+                ChangedList::Prompts => e.prompts.add_listing_meta(key, meta),
+                ChangedList::Resources => e.resources.add_listing_meta(key, meta),
+            };
             let changed = added.is_ok();
             (added, changed)
         })

@@ -5,7 +5,17 @@ use super::entries::Entries;
 use super::kind::{Kind, Registered};
 use crate::error::InvalidSignature;
 use crate::resolve::plan::Overrides;
+use serde_json::{Map, Value};
 use std::sync::Arc;
+
+/// Why `_meta` could not be added to an entry's listing.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum MetaRefused {
+    /// No entry is registered under the key.
+    Unknown,
+    /// The listing's `_meta` has this key already.
+    Taken(String),
+}
 
 /// The registered entries of one kind.
 pub(crate) struct Registry<K: Kind> {
@@ -56,6 +66,26 @@ impl<K: Kind> Registry<K> {
     /// Enables or disables the entry `key`; `false` when there is none or it already is.
     pub(crate) fn set_enabled(&mut self, key: &str, enabled: bool) -> bool {
         self.entries.set_enabled(key, enabled)
+    }
+
+    /// Adds the entries of `meta` to the `_meta` of the entry `key`'s listing (enabled or not).
+    pub(crate) fn add_listing_meta(
+        &mut self,
+        key: &str,
+        meta: Map<String, Value>,
+    ) -> Result<(), MetaRefused> {
+        let entry = self.entries.get_mut(key).ok_or(MetaRefused::Unknown)?;
+        if meta.is_empty() {
+            return Ok(());
+        }
+        let mut listed = entry.listed.clone();
+        let existing = K::listing_meta(&mut listed).get_or_insert_with(Map::new);
+        if let Some(taken) = meta.keys().find(|name| existing.contains_key(*name)) {
+            return Err(MetaRefused::Taken(taken.clone()));
+        }
+        existing.extend(meta);
+        *entry = Arc::new(entry.relisted(listed));
+        Ok(())
     }
 
     /// Whether an entry (enabled or not) is registered as `key`.

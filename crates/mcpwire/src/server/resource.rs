@@ -163,6 +163,7 @@ impl IntoResourceContents for String {
             uri: call.uri().to_owned(),
             mime_type: call.handler.mime_type.map(str::to_owned),
             text: self,
+            meta: None,
         }])
     }
 }
@@ -176,6 +177,7 @@ impl IntoResourceContents for Vec<u8> {
             uri: call.uri().to_owned(),
             mime_type: call.handler.mime_type.map(str::to_owned),
             blob: base64::engine::general_purpose::STANDARD.encode(self),
+            meta: None,
         }])
     }
 }

@@ -61,6 +61,13 @@ impl Kind for ResourceDefinition {
             templates: NamedView::new("resourceTemplates", templates, page_size),
         }
     }
+
+    fn listing_meta(listing: &mut ResourceListing) -> &mut Option<Map<String, Value>> {
+        match listing {
+            ResourceListing::Plain(resource) => &mut resource.meta,
+            ResourceListing::Template(template) => &mut template.meta,
+        }
+    }
 }
 
 /// How `resources/list` shows a plain resource, or `resources/templates/list` a template.

@@ -13,6 +13,7 @@ use crate::protocol::tools::Tool;
 use crate::resolve::plan::Overrides;
 use crate::schema::{Validator, says_only_types};
 use crate::wire::header_params::{HeaderParam, header_params};
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// The enabled tools, by name, and their `tools/list` pages.
@@ -50,6 +51,10 @@ impl Kind for ToolDefinition {
 
     fn view(enabled: Vec<&Arc<Registered<Self>>>, page_size: usize) -> ToolView {
         NamedView::new("tools", enabled, page_size)
+    }
+
+    fn listing_meta(listing: &mut Tool) -> &mut Option<Map<String, Value>> {
+        &mut listing.meta
     }
 }
 

@@ -83,11 +83,13 @@ fn contents(uri: String, file: &ServedFile) -> ResourceContents {
             uri,
             mime_type,
             text: text.clone(),
+            meta: None,
         },
         (None, blob) => ResourceContents::Blob {
             uri,
             mime_type,
             blob: blob.clone().unwrap_or_default(),
+            meta: None,
         },
     }
 }

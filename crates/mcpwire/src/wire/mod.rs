@@ -5,5 +5,3 @@
 pub(crate) mod header_params;
 pub(crate) mod header_value;
 pub(crate) mod lines;
-#[cfg(feature = "otel")]
-pub(crate) mod trace;

@@ -96,7 +96,7 @@ const LAYERS: &[&[&str]] = &[
     &["otel"],
     &["transport"],
     &["dispatch", "client"],
-    &["skills"],
+    &["skills", "apps"],
     &["server"],
     &["layer"],
     &["tasks"],

@@ -97,3 +97,42 @@ pub fn asked_keys(response: &Value) -> Vec<String> {
     keys.sort();
     keys
 }
+
+/// What `tracing` logs on this thread (INFO and above, no colours) while it lives.
+pub struct Logs {
+    bytes: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    _default: tracing::subscriber::DefaultGuard,
+}
+
+impl Logs {
+    /// Starts capturing.
+    pub fn capture() -> Self {
+        #[derive(Clone, Default)]
+        struct Sink(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink::default();
+        let bytes = sink.0.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || sink.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::INFO)
+            .finish();
+        Logs {
+            bytes,
+            _default: tracing::subscriber::set_default(subscriber),
+        }
+    }
+
+    /// Everything logged so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes.lock().unwrap()).into_owned()
+    }
+}

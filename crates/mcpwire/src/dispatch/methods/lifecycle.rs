@@ -25,6 +25,7 @@ pub(crate) fn initialize(
         client_info: Arc::new(params.client_info),
     });
     let core = &exchange.core;
+    exchange.session.watch_end(&core.session_ends);
     let result = InitializeResult {
         protocol_version: version,
         capabilities: &core.capabilities,

@@ -510,7 +510,7 @@ impl HttpServer {
         let shutdown = CancellationToken::new();
         let guard = self.guard();
         let core = self.server.build().await?;
-        core.warn_if_ephemeral_keys();
+        core.warn_if_ephemeral_keys(self.settings.fleet.is_shared());
         let grace = core.limits.shutdown_grace;
         let endpoint = Arc::new(Endpoint::new(core.clone(), self.settings, shutdown.clone()));
         endpoint.join_fleet();
@@ -583,7 +583,7 @@ impl HttpServer {
         self.check_proxies()?;
         let guard = self.guard();
         let core = self.server.build().await?;
-        core.warn_if_ephemeral_keys();
+        core.warn_if_ephemeral_keys(self.settings.fleet.is_shared());
         let endpoint = Arc::new(Endpoint::new(
             core.clone(),
             self.settings,

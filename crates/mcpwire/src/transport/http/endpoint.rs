@@ -56,6 +56,7 @@ impl Endpoint {
             .max_body_bytes
             .unwrap_or(core.limits.max_message_bytes);
         let max_subscriptions = core.limits.max_subscriptions;
+        let session_ends = core.session_ends.clone();
         Self {
             core,
             sessions: Sessions::new(
@@ -63,7 +64,7 @@ impl Endpoint {
                 shutdown,
                 settings.events.clone(),
                 settings.fleet.clone(),
-                max_subscriptions,
+                (max_subscriptions, session_ends),
             ),
             stateless: Arc::new(Handshake::default()),
             hosts: settings.hosts,

@@ -218,10 +218,11 @@ impl HttpSession {
         self.record_end();
     }
 
-    /// Records how long the session lasted (`mcp.server.session.duration`, feature `otel`):
-    /// by the replica that ends it.
+    /// Tells the server's listeners that the session ended ([`McpServer::on_session_end`]):
+    /// the replica that ends it does.
+    ///
+    /// [`McpServer::on_session_end`]: crate::McpServer::on_session_end
     pub(super) fn record_end(&self) {
-        #[cfg(feature = "otel")]
         self.session.record_end("tcp");
     }
 

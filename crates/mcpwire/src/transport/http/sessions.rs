@@ -39,6 +39,7 @@ use super::http_session::{Clock, HttpSession};
 use super::session_change::{SessionCaps, SessionChange};
 use super::shared::{SessionRecord, Unavailable};
 use crate::dispatch::handshake::{Handshake, HandshakeState};
+use crate::context::SessionEndHooks;
 use crate::tasks::now_ms;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -76,6 +77,8 @@ struct Table {
     fleet: Fleet,
     /// The most subscriptions a session holds (a restored one included).
     max_subscriptions: usize,
+    /// What hears a session end (a copy taken over from another replica too).
+    session_ends: SessionEndHooks,
 }
 
 /// What a session lookup found.
@@ -218,9 +221,11 @@ impl Table {
             return Some((session.clone(), None));
         }
         let evicted = self.make_room_for(&mut live, &owner).ok()?;
+        let handshake = Handshake::restored(state, self.max_subscriptions);
+        handshake.watch_end(&self.session_ends);
         let session = Arc::new(HttpSession::carried_on(
             record.id,
-            Handshake::restored(state, self.max_subscriptions),
+            handshake,
             age,
             owner,
             self.shutdown.child_token(),
@@ -275,7 +280,7 @@ impl Sessions {
         shutdown: CancellationToken,
         events: Arc<dyn EventStore>,
         fleet: Fleet,
-        max_subscriptions: usize,
+        (max_subscriptions, session_ends): (usize, SessionEndHooks),
     ) -> Self {
         let limits = SessionLimits {
             max: limits.max.max(1),
@@ -291,6 +296,7 @@ impl Sessions {
             events,
             fleet,
             max_subscriptions,
+            session_ends,
         });
         tokio::spawn(reap_periodically(Arc::downgrade(&table)));
         Self { table }
@@ -635,7 +641,7 @@ mod tests {
             CancellationToken::new(),
             events,
             Fleet::default(),
-            100,
+            (100, Arc::new([])),
         )
     }
 
@@ -743,7 +749,7 @@ mod tests {
             CancellationToken::new(),
             events,
             Fleet::default(),
-            100,
+            (100, Arc::new([])),
         );
         let from = |peer: &str| Caller {
             principal: None,

@@ -182,8 +182,8 @@ fn task_context(exchange: &Exchange, id: &RequestId, served: &Served, link: Task
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
         reached: Default::default(),
-        #[cfg(feature = "otel")]
-        trace: crate::wire::trace::RequestTrace::new(served.remote_trace.clone()),
+        trace_context: served.trace_context.clone(),
+        observer: Default::default(),
         task: Some(link),
     })
 }

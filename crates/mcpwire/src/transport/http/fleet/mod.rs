@@ -98,6 +98,12 @@ impl Fleet {
         self.sessions.is_some()
     }
 
+    /// Whether this replica shares anything with others (a session store or a bus): then it is
+    /// one of a fleet.
+    pub(super) fn is_shared(&self) -> bool {
+        self.sessions.is_some() || self.bus.is_some()
+    }
+
     /// Sends `message` to the other replicas; a bus failure is logged (the message is lost, as
     /// a pub/sub message to a replica that is down would be).
     pub(super) async fn send(&self, message: Message) {

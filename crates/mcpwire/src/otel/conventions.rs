@@ -1,8 +1,8 @@
-//! Trace context in `params._meta` (feature `otel`), as the OpenTelemetry semantic conventions
-//! for MCP carry it: W3C `traceparent` and `tracestate` keys next to the request's other `_meta`
-//! entries, injected by whoever sends a request and extracted by whoever serves it. Shared by
-//! both sides: the server's request spans (`otel::Tracing`), its resolver and question spans
-//! (`resolve`, `context`), and the client's CLIENT spans.
+//! Trace context in `params._meta`, as the OpenTelemetry semantic conventions for MCP carry it:
+//! W3C `traceparent` and `tracestate` keys next to the request's other `_meta` entries,
+//! injected by whoever sends a request and extracted by whoever serves it. Shared by both
+//! sides: the server's request spans (`Tracing`), its resolver and question spans
+//! (`observer.rs`), and the client's CLIENT spans.
 //!
 //! Also the span and metric vocabulary both sides use (attribute names, the duration
 //! histograms' bucket boundaries), so that a client span and a server span of one call say the
@@ -10,6 +10,7 @@
 // A client-only build uses the injecting half.
 #![cfg_attr(not(feature = "server"), allow(dead_code))]
 
+use crate::protocol::TraceContext;
 use crate::protocol::methods::{
     PROMPTS_GET, RESOURCES_READ, RESOURCES_SUBSCRIBE, RESOURCES_UNSUBSCRIBE, TOOLS_CALL,
 };
@@ -19,7 +20,6 @@ use opentelemetry::{Context as OtelContext, InstrumentationScope, KeyValue, glob
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
 
 /// The `_meta` key of the W3C trace parent.
 pub(crate) const TRACEPARENT: &str = "traceparent";
@@ -93,86 +93,32 @@ pub(crate) fn tracer() -> global::BoxedTracer {
     global::tracer_with_scope(scope())
 }
 
-/// The caller's trace context as a request's `_meta` carried it (not yet parsed: most
-/// requests are never traced, and parsing waits for a span that links or follows it).
-#[derive(Debug)]
-pub(crate) struct RemoteTrace {
-    traceparent: String,
-    tracestate: Option<String>,
+/// The caller's context a request's `_meta` named (the request span's link, or its parent when
+/// the callers are trusted); `None` when the `traceparent` is malformed (the span then has
+/// neither, rather than failing the request).
+pub(crate) fn remote_context(sent: &TraceContext) -> Option<OtelContext> {
+    let cx = TraceContextPropagator::new().extract(&Sent(sent));
+    cx.span().span_context().is_valid().then_some(cx)
 }
 
-impl RemoteTrace {
-    /// The trace context of a `_meta` with these entries; `None` without a `traceparent`.
-    pub(crate) fn new(
-        traceparent: Option<String>,
-        tracestate: Option<String>,
-    ) -> Option<Arc<Self>> {
-        traceparent.map(|traceparent| {
-            Arc::new(Self {
-                traceparent,
-                tracestate,
-            })
-        })
-    }
+/// A request's trace context, read by the propagator.
+struct Sent<'a>(&'a TraceContext);
 
-    /// The caller's context it names (the request span's link, or its parent when the callers
-    /// are trusted); `None` when the `traceparent` is malformed (the span then has neither,
-    /// rather than failing the request).
-    pub(crate) fn context(&self) -> Option<OtelContext> {
-        let cx = TraceContextPropagator::new().extract(self);
-        cx.span().span_context().is_valid().then_some(cx)
-    }
-}
-
-impl Extractor for RemoteTrace {
+impl Extractor for Sent<'_> {
     fn get(&self, key: &str) -> Option<&str> {
         match key {
-            TRACEPARENT => Some(&self.traceparent),
-            TRACESTATE => self.tracestate.as_deref(),
+            TRACEPARENT => Some(&self.0.traceparent),
+            TRACESTATE => self.0.tracestate.as_deref(),
             _ => None,
         }
     }
 
     fn keys(&self) -> Vec<&str> {
         let mut keys = vec![TRACEPARENT];
-        if self.tracestate.is_some() {
+        if self.0.tracestate.is_some() {
             keys.push(TRACESTATE);
         }
         keys
-    }
-}
-
-/// One request's trace on the server: the caller's context, and the context of the request's
-/// span once the `otel::Tracing` layer opened one. Resolver spans and the server's requests to
-/// the client become its children.
-#[derive(Debug, Default)]
-pub(crate) struct RequestTrace {
-    remote: Option<Arc<RemoteTrace>>,
-    span: OnceLock<OtelContext>,
-}
-
-impl RequestTrace {
-    pub(crate) fn new(remote: Option<Arc<RemoteTrace>>) -> Self {
-        Self {
-            remote,
-            span: OnceLock::new(),
-        }
-    }
-
-    /// The caller's trace context, if its `_meta` carried a valid one.
-    pub(crate) fn remote(&self) -> Option<OtelContext> {
-        self.remote.as_deref().and_then(RemoteTrace::context)
-    }
-
-    /// The context whose active span is the request's span; `None` when no tracing layer
-    /// serves the request (then no child span is made either).
-    pub(crate) fn span(&self) -> Option<&OtelContext> {
-        self.span.get()
-    }
-
-    /// Records the request's span (the first layer to open one wins).
-    pub(crate) fn set_span(&self, cx: OtelContext) {
-        let _ = self.span.set(cx);
     }
 }
 
@@ -189,18 +135,6 @@ pub(crate) fn inject(cx: &OtelContext, meta: &mut Map<String, Value>) {
     }
 }
 
-/// `params` (a JSON object) with `cx`'s trace context added to its `_meta`.
-pub(crate) fn inject_into_params(cx: &OtelContext, params: &mut Value) {
-    if let Some(params) = params.as_object_mut() {
-        let meta = params
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Some(meta) = meta.as_object_mut() {
-            inject(cx, meta);
-        }
-    }
-}
-
 /// The conventions' span name, `{mcp.method.name} {target}`, where the target is the tool's or
 /// the prompt's name (a resource URI is left out: it is the high-cardinality kind).
 pub(crate) fn span_name(method: &str, target: Option<&str>) -> Cow<'static, str> {
@@ -214,7 +148,8 @@ pub(crate) fn span_name(method: &str, target: Option<&str>) -> Cow<'static, str>
 /// `_OTHER` for any other, so that a client cannot make up span names and metric series.
 #[cfg(feature = "server")]
 pub(crate) fn method_attribute(method: &str) -> &'static str {
-    crate::protocol::methods::known(method).unwrap_or("_OTHER")
+    use crate::protocol::methods::Method;
+    Method::of(method).map_or("_OTHER", Method::name)
 }
 
 /// The attributes that name what a request is for: `gen_ai.tool.name` and
@@ -263,12 +198,12 @@ mod tests {
 
     #[test]
     fn a_traceparent_round_trips_through_meta() {
-        let remote = RemoteTrace::new(
+        let sent = TraceContext::of(
             Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".into()),
             Some("rojo=00f067aa0ba902b7".into()),
         )
         .unwrap();
-        let cx = remote.context().expect("a valid parent");
+        let cx = remote_context(&sent).expect("a valid parent");
         let mut meta = Map::new();
         inject(&cx, &mut meta);
         assert_eq!(
@@ -280,8 +215,8 @@ mod tests {
 
     #[test]
     fn a_malformed_traceparent_is_no_parent() {
-        let remote = RemoteTrace::new(Some("00-nonsense".into()), None).unwrap();
-        assert!(remote.context().is_none());
+        let sent = TraceContext::of(Some("00-nonsense".into()), None).unwrap();
+        assert!(remote_context(&sent).is_none());
         let mut meta = Map::new();
         inject(&OtelContext::new(), &mut meta);
         assert!(meta.is_empty());
