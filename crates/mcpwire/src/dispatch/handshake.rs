@@ -6,6 +6,7 @@
 use super::in_flight::{InFlight, Refused};
 use super::watched::{Full, Watched};
 use crate::context::{Change, ClientRequests};
+use crate::context::{SessionEnd, SessionEndHooks};
 use crate::protocol::capabilities::ServerCapabilities;
 use crate::protocol::jsonrpc::RequestId;
 use crate::protocol::jsonrpc::notification_line;
@@ -14,7 +15,6 @@ use crate::protocol::logging::LoggingLevel;
 use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;
 use crate::protocol::{ClientCapabilities, Implementation};
-use crate::context::{SessionEnd, SessionEndHooks};
 use std::sync::{Arc, Mutex, RwLock};
 use tokio::task::AbortHandle;
 
