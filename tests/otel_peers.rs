@@ -22,6 +22,7 @@ use common::{
     HttpExample, example_bin, free_port, peer_python_server, run_with_deadline, workspace_root,
 };
 use mcpwire::client::{Client, EraChoice};
+use mcpwire::otel::ClientTracing;
 use otel_support::{CLIENT, Exporting, INTERNAL, SERVER, Span, dump, exporting, one};
 use serde_json::json;
 use std::path::PathBuf;
@@ -198,6 +199,7 @@ fn our_client_calls_the_python_server(era: EraChoice, version: &str) {
         .unwrap();
     runtime.block_on(async {
         let client = Client::builder()
+            .hook(ClientTracing::new())
             .era(era)
             .connect_http(&server.url)
             .await

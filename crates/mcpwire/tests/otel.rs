@@ -17,6 +17,7 @@
 mod otel_support;
 
 use mcpwire::client::{Client, EraChoice};
+use mcpwire::otel::ClientTracing;
 use mcpwire::prelude::*;
 use mcpwire::protocol::{ElicitAction, ElicitResult};
 use opentelemetry::context::FutureExt as _;
@@ -138,6 +139,7 @@ async fn serve_with(outer: impl mcpwire::layer::McpLayer) -> String {
 
 async fn connect(url: &str, era: EraChoice) -> Client {
     Client::builder()
+        .hook(ClientTracing::new())
         .era(era)
         .on_form_elicitation(|_question| async {
             ElicitResult {
@@ -355,7 +357,12 @@ async fn failures_carry_error_type_and_status_code() {
             let broken = client.call_tool("broken", json!({})).await;
             // A question to a client that declared no elicitation: a JSON-RPC error, from
             // inside the layers (the resolver's).
-            let bare = Client::builder().era(era).connect_http(&url).await.unwrap();
+            let bare = Client::builder()
+                .hook(ClientTracing::new())
+                .era(era)
+                .connect_http(&url)
+                .await
+                .unwrap();
             let raw = bare
                 .request(
                     "tools/call",

@@ -15,6 +15,7 @@ mod otel_support;
 
 use http_support::{LEGACY, Running, modern_body, modern_headers};
 use mcpwire::client::{Client, EraChoice};
+use mcpwire::otel::ClientTracing;
 use mcpwire::prelude::*;
 use mcpwire::protocol::ErrorObject;
 use opentelemetry::context::FutureExt as _;
@@ -309,6 +310,7 @@ async fn a_handler_error_quoting_an_argument_leaves_a_fixed_status() {
 
         // Our client's CLIENT span of the same error: the server's message is not its status.
         let client = Client::builder()
+            .hook(ClientTracing::new())
             .era(match era {
                 Era::Legacy => EraChoice::Legacy,
                 Era::Modern => EraChoice::Modern,
@@ -409,7 +411,7 @@ async fn a_client_can_keep_its_trace_context_from_a_server() {
             let (trace_id, ()) = traced(&format!("note {text}"), async {
                 let client = Client::builder()
                     .era(era)
-                    .propagate_trace_context(propagate)
+                    .hook(ClientTracing::new().propagate_trace_context(propagate))
                     .connect_http(&server.url)
                     .await
                     .unwrap();

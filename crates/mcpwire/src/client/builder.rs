@@ -8,6 +8,7 @@ use super::client::Client;
 use super::era::{EraChoice, Verdicts};
 use super::error::ClientError;
 use super::handlers::{FormElicitation, Handlers, UrlElicitation};
+use super::hook::{Hooks, RequestHook};
 use super::negotiate::{self, OpenError};
 use super::peer::{Mode, Peer, Settings};
 use super::session::Session;
@@ -23,6 +24,7 @@ use crate::protocol::{
 #[cfg(feature = "server")]
 use crate::server::McpServer;
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -62,8 +64,7 @@ pub struct ClientBuilder {
     verdicts: Verdicts,
     #[cfg(feature = "auth")]
     oauth: Option<OAuth>,
-    #[cfg(feature = "otel")]
-    propagate_trace_context: bool,
+    hooks: Hooks,
 }
 
 impl std::fmt::Debug for ClientBuilder {
@@ -77,6 +78,7 @@ impl std::fmt::Debug for ClientBuilder {
             .field("max_pages", &self.max_pages)
             .field("probe_timeout", &self.probe_timeout)
             .field("max_message_bytes", &self.max_message_bytes)
+            .field("hooks", &self.hooks.len())
             .finish()
     }
 }
@@ -99,8 +101,7 @@ impl Default for ClientBuilder {
             verdicts: Verdicts::default(),
             #[cfg(feature = "auth")]
             oauth: None,
-            #[cfg(feature = "otel")]
-            propagate_trace_context: true,
+            hooks: Hooks::default(),
         }
     }
 }
@@ -207,28 +208,31 @@ impl ClientBuilder {
         self
     }
 
-    /// Whether each request carries the trace context of its CLIENT span to the server, in
-    /// `params._meta` (`traceparent`, `tracestate`), as the OpenTelemetry conventions for MCP
-    /// do (default `true`). Turn it off for a server you do not trust with your trace: it
-    /// would learn your trace and span ids and your `tracestate` (which may carry vendor or
-    /// tenant data), and a server that trusts its callers would record its spans in your trace.
-    /// The client's own spans are made either way.
-    ///
-    /// On by default because the usual server is one you chose to call, and following a call
-    /// into it is what tracing is for; since a server does not obey a caller's sampling
-    /// decision unless it trusts its callers (`otel::Tracing::remote_parent`), what it learns
-    /// from the context is two random ids.
+    /// Wraps every request the client sends in `hook` (see [`RequestHook`]): around each call,
+    /// all its rounds, and around each request on the wire. Call it again for more hooks; they
+    /// run in the order given, the first outermost. With the `otel` feature,
+    /// `mcpwire::otel::ClientTracing` is the hook that traces the client's calls.
     ///
     /// # Examples
     ///
     /// ```
-    /// let builder = mcpwire::client::Client::builder().propagate_trace_context(false);
+    /// use mcpwire::client::hook::{BoxFuture, HookedRequest, Next, RawReply, RequestHook};
+    ///
+    /// /// Marks every request as coming from a batch job.
+    /// struct Batch;
+    ///
+    /// impl RequestHook for Batch {
+    ///     fn wrap<'a>(&'a self, mut request: HookedRequest<'a>, next: Next<'a>) -> BoxFuture<'a, RawReply> {
+    ///         request.meta_mut().insert("example.com/batch".into(), true.into());
+    ///         next.run(request)
+    ///     }
+    /// }
+    ///
+    /// let builder = mcpwire::client::Client::builder().hook(Batch);
     /// # drop(builder);
     /// ```
-    #[cfg(feature = "otel")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "otel")))]
-    pub fn propagate_trace_context(mut self, propagate: bool) -> Self {
-        self.propagate_trace_context = propagate;
+    pub fn hook(mut self, hook: impl RequestHook) -> Self {
+        self.hooks = self.hooks.with(Arc::new(hook));
         self
     }
 
@@ -584,8 +588,7 @@ impl ClientBuilder {
             timeout: self.timeout,
             max_rounds: self.max_rounds,
             max_pages: self.max_pages,
-            #[cfg(feature = "otel")]
-            propagate_trace_context: self.propagate_trace_context,
+            hooks: self.hooks,
         };
         let mode = Mode {
             era: Era::Legacy,

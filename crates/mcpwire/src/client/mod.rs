@@ -60,7 +60,8 @@
 //!       memory.rs       an McpServer in the same process (feature `server`)
 //!  G  auth/ (OAuth 2.1), error.rs, options.rs, era.rs, notifications.rs, server_details.rs,
 //!     requests.rs (typed params), envelope.rs (JSON-RPC messages), headers.rs (2026-07-28
-//!     mirrored headers)
+//!     mirrored headers), hook.rs (request hooks: the application's code around each call
+//!     and request, e.g. `otel::ClientTracing`)
 //! ```
 //!
 //! # The way of one call
@@ -69,14 +70,14 @@
 //!
 //! 1. `client.rs`: `call_tool` → `call_tool_with` serializes the typed params
 //!    (`requests.rs`), and hands them to
-//! 2. `rounds.rs`: `request_with_input` sends the request and, while the server answers
-//!    `input_required`, answers its questions (`handlers.rs`) and sends again with the
-//!    `requestState` echoed;
+//! 2. `rounds.rs`: `request_with_input` (inside the hooks, `hook.rs`, when there are any: the
+//!    call stage) sends the request and, while the server answers `input_required`, answers
+//!    its questions (`handlers.rs`) and sends again with the `requestState` echoed;
 //! 3. `session.rs`: `Session::request` sends once more after reopening a session the server
 //!    lost (`negotiate.rs`'s `initialize`, below it);
-//! 4. `peer.rs`: `Peer::request` takes an id, adds `_meta` and the mirrored headers
-//!    (`headers.rs`), writes the message (`envelope.rs`), registers the waiting call, and
-//!    gives it to
+//! 4. `peer.rs`: `Peer::request` (inside the hooks again: the request stage) takes an id,
+//!    adds `_meta` and the mirrored headers (`headers.rs`), writes the message
+//!    (`envelope.rs`), registers the waiting call, and gives it to
 //! 5. `transport/mod.rs`: `Transport::send`, implemented by `transport/http.rs` (a POST;
 //!    `reqwest` to the socket), `transport/stdio.rs` through `transport/streams.rs` (a line on
 //!    the child's stdin), or `transport/memory.rs` (a channel to the server).
@@ -94,6 +95,9 @@ mod era;
 mod error;
 mod handlers;
 mod headers;
+pub mod hook;
+#[cfg(all(test, feature = "http"))]
+mod hook_tests;
 #[cfg(all(test, feature = "http"))]
 mod http_hostile_tests;
 #[cfg(all(test, feature = "http"))]
@@ -118,8 +122,6 @@ mod session;
 mod skills;
 #[cfg(all(test, unix))]
 mod stdio_tests;
-#[cfg(feature = "otel")]
-mod traced;
 mod transport;
 
 pub use builder::ClientBuilder;
@@ -127,6 +129,7 @@ pub use client::Client;
 pub use era::EraChoice;
 pub use error::ClientError;
 pub use handlers::{FormElicitation, UrlElicitation};
+pub use hook::RequestHook;
 pub use listen::Subscription;
 pub use notifications::{Notifications, ServerNotification};
 pub use options::CallOptions;

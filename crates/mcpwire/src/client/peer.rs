@@ -8,6 +8,7 @@ use super::envelope::{NotificationMessage, RequestMessage};
 use super::error::ClientError;
 use super::handlers::Handlers;
 use super::headers;
+use super::hook::{Hooks, Stage};
 use super::notifications::ServerNotification;
 use super::options::{CallOptions, ProgressCallback};
 use super::transport::{Inbox, Kind, Outgoing, Transport};
@@ -34,9 +35,8 @@ pub(crate) struct Settings {
     pub(crate) timeout: Duration,
     pub(crate) max_rounds: u32,
     pub(crate) max_pages: usize,
-    /// Whether requests carry the caller's trace context in `_meta` (feature `otel`).
-    #[cfg(feature = "otel")]
-    pub(crate) propagate_trace_context: bool,
+    /// The hooks around each request (`hook.rs`).
+    pub(crate) hooks: Hooks,
 }
 
 /// The era and revision requests are sent under.
@@ -123,30 +123,30 @@ impl Peer {
     }
 
     /// Sends one request and waits for its result. `request_state` (2026-07-28) goes in the
-    /// params exactly as the server sent it. With `otel`, a CLIENT span (`traced.rs`).
+    /// params exactly as the server sent it. Inside the hooks, when there are any
+    /// (`Stage::Request`).
     pub(crate) async fn request(
         self: &Arc<Self>,
         method: &str,
-        #[cfg_attr(not(feature = "otel"), allow(unused_mut))] mut params: Map<String, Value>,
+        params: Map<String, Value>,
         request_state: Option<&RawValue>,
         options: &CallOptions,
     ) -> Result<Box<RawValue>, ClientError> {
-        #[cfg(feature = "otel")]
-        match super::traced::open(self.mode().version, method, &params) {
-            Some(span) => {
-                if self.settings.propagate_trace_context {
-                    span.inject(&mut params);
-                }
-                return span
-                    .run(self.request_once(method, params, request_state, options))
-                    .await;
-            }
-            None if self.settings.propagate_trace_context => {
-                super::traced::inject_current(&mut params)
-            }
-            None => {}
+        let hooks = &self.settings.hooks;
+        if hooks.is_empty() {
+            return self
+                .request_once(method, params, request_state, options)
+                .await;
         }
-        self.request_once(method, params, request_state, options)
+        let version = self.mode().version;
+        hooks
+            .run(
+                Stage::Request,
+                method,
+                version.as_deref(),
+                params,
+                move |params| Box::pin(self.request_once(method, params, request_state, options)),
+            )
             .await
     }
 

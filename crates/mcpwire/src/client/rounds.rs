@@ -5,6 +5,7 @@
 
 use super::error::ClientError;
 use super::handlers::Handlers;
+use super::hook::Stage;
 use super::options::CallOptions;
 use super::session::Session;
 use serde::Deserialize;
@@ -26,19 +27,28 @@ struct InputRequest {
     params: Option<Value>,
 }
 
-/// Sends `method` and runs its input rounds to the final result. With `otel`, the rounds are
-/// one CLIENT span, whose context every round's request carries (one trace).
+/// Sends `method` and runs its input rounds to the final result, inside the hooks when there
+/// are any (`Stage::Call`: the rounds are one call, each round's request one `Stage::Request`).
 pub(crate) async fn request_with_input(
     session: &Session,
     method: &str,
     params: Map<String, Value>,
     options: &CallOptions,
 ) -> Result<Box<RawValue>, ClientError> {
-    #[cfg(feature = "otel")]
-    if let Some(span) = super::traced::open(session.peer().mode().version, method, &params) {
-        return span.run(rounds(session, method, params, options)).await;
+    let hooks = &session.peer().settings.hooks;
+    if hooks.is_empty() {
+        return rounds(session, method, params, options).await;
     }
-    rounds(session, method, params, options).await
+    let version = session.peer().mode().version;
+    hooks
+        .run(
+            Stage::Call,
+            method,
+            version.as_deref(),
+            params,
+            move |params| Box::pin(rounds(session, method, params, options)),
+        )
+        .await
 }
 
 async fn rounds(

@@ -8,10 +8,11 @@
 //!   request the server sends the client on 2025-11-25 (`elicitation/create`,
 //!   `sampling/createMessage`, `roots/list`) and per 2026-07-28 round that ends in
 //!   `input_required`; and records `mcp.server.operation.duration`.
-//! - **Client:** with the feature on, [`Client`](crate::client::Client) calls are CLIENT spans
-//!   (children of the caller's current OpenTelemetry context) whose context goes to the server
-//!   in `params._meta` (unless `ClientBuilder::propagate_trace_context(false)`); a 2026-07-28
-//!   call's rounds share one span; and it records `mcp.client.operation.duration`.
+//! - **Client:** with the `ClientTracing` hook (`ClientBuilder::hook`, feature `client`),
+//!   [`Client`](crate::client::Client) calls are CLIENT spans (children of the caller's current
+//!   OpenTelemetry context) whose context goes to the server in `params._meta` (unless
+//!   `ClientTracing::propagate_trace_context(false)`); a 2026-07-28 call's rounds share one
+//!   span; and it records `mcp.client.operation.duration`.
 //! - **Export:** [`init`] (or [`init_from_env`]) sends both over OTLP/HTTP configured by the
 //!   standard `OTEL_*` variables. Any other exporter works too: spans and instruments come
 //!   from the global providers.
@@ -43,6 +44,8 @@
 //! }
 //! ```
 
+#[cfg(feature = "client")]
+mod client;
 pub(crate) mod conventions;
 mod export;
 #[cfg(feature = "server")]
@@ -52,6 +55,9 @@ mod session;
 #[cfg(feature = "server")]
 pub(crate) mod tracing;
 
+#[cfg(feature = "client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "client")))]
+pub use client::ClientTracing;
 pub use export::{OtelError, Telemetry, init, init_from_env};
 #[cfg(feature = "server")]
 pub use session::record_session_duration;

@@ -92,11 +92,12 @@ fn file_circles(src: &Path) {
 /// path under `src` (`server/core.rs` and `server.rs` are both `server`).
 const LAYERS: &[&[&str]] = &[
     &["lib"],
+    // Plugs into both sides (the server's layers, the client's hooks); nothing imports it.
+    &["otel"],
     &["transport"],
     &["dispatch", "client"],
     &["skills", "apps"],
     &["server"],
-    &["otel"],
     &["layer"],
     &["tasks"],
     &["extension"],
