@@ -367,7 +367,6 @@ async fn extension_method(
         params,
         context: context.clone(),
         owner: exchange.principal.clone(),
-        mismatch: exchange.mismatch.clone(),
     };
     let kind = match bound.cacheable {
         true => ResultKind::Cacheable(

@@ -18,9 +18,6 @@ pub struct ExtensionRequest {
     pub(crate) context: Context,
     /// The key a caller's own records are kept under (issuer and subject); `None` anonymous.
     pub(crate) owner: Option<Arc<str>>,
-    /// A 2025-11-25 request whose mirrored headers disagree with its body: the error it gets
-    /// after the scope decision.
-    pub(crate) mismatch: Option<ErrorObject>,
 }
 
 impl ExtensionRequest {
@@ -75,19 +72,16 @@ impl ExtensionRequest {
     }
 
     /// Admits the request to work that needs `scopes`: `Ok` when the caller's grant (if any)
-    /// holds every one of them and the request's headers agree with its body. The same decision
-    /// the core makes for a tool's scopes.
+    /// holds every one of them. The same decision the core makes for a tool's scopes. (A
+    /// 2025-11-25 request whose mirrored headers disagree with its body never reaches an
+    /// extension's method: the router refuses it first.)
     ///
     /// # Errors
     ///
     /// `-32003` (insufficient scope) naming the missing scopes; on HTTP the transport answers
     /// it with a `403` challenge.
     pub fn authorize(&self, scopes: &[&str]) -> Result<(), ErrorObject> {
-        authorize(self.context.grant(), scopes)?;
-        match &self.mismatch {
-            Some(mismatch) => Err(mismatch.clone()),
-            None => Ok(()),
-        }
+        authorize(self.context.grant(), scopes)
     }
 
     /// Who the transport authenticated, as one key (issuer and subject): what a caller's own

@@ -15,7 +15,7 @@ pub(super) fn load(root: &Path) -> Result<Vec<LoadedFile>, String> {
     walk(root, root, &mut found)?;
     let skill_folders: Vec<String> = found
         .iter()
-        .filter_map(|(relative, _)| relative.strip_suffix("SKILL.md"))
+        .filter_map(|(relative, ..)| relative.strip_suffix("SKILL.md"))
         .filter(|folder| folder.is_empty() || folder.ends_with('/'))
         .map(|folder| folder.to_owned())
         .collect();
@@ -27,16 +27,15 @@ pub(super) fn load(root: &Path) -> Result<Vec<LoadedFile>, String> {
     }
     let mut loaded = Vec::new();
     let mut bytes = 0u64;
-    for (relative, path) in found {
+    for (relative, path, size) in found {
         if !skill_folders
             .iter()
             .any(|folder| relative.starts_with(folder.as_str()))
         {
             continue;
         }
-        let content =
-            std::fs::read(&path).map_err(|error| format!("{}: {error}", path.display()))?;
-        bytes += content.len() as u64;
+        // Counted by its size on disk before it is read, so a huge file is never read whole.
+        bytes += size;
         if bytes > MAX_LOADED_BYTES {
             return Err(format!(
                 "{}: the skills under {} exceed {MAX_LOADED_BYTES} bytes in all",
@@ -44,13 +43,18 @@ pub(super) fn load(root: &Path) -> Result<Vec<LoadedFile>, String> {
                 root.display()
             ));
         }
+        let content =
+            std::fs::read(&path).map_err(|error| format!("{}: {error}", path.display()))?;
         loaded.push((relative, content));
     }
     Ok(loaded)
 }
 
+/// A regular file found under the root: its relative path, its path, its size on disk.
+type Found = (String, PathBuf, u64);
+
 /// Collects the regular files under `folder` (relative to `root`) into `found`.
-fn walk(root: &Path, folder: &Path, found: &mut Vec<(String, PathBuf)>) -> Result<(), String> {
+fn walk(root: &Path, folder: &Path, found: &mut Vec<Found>) -> Result<(), String> {
     let entries =
         std::fs::read_dir(folder).map_err(|error| format!("{}: {error}", folder.display()))?;
     let mut entries: Vec<_> = entries
@@ -66,9 +70,9 @@ fn walk(root: &Path, folder: &Path, found: &mut Vec<(String, PathBuf)>) -> Resul
         if name.starts_with('.') {
             continue;
         }
-        let kind = std::fs::symlink_metadata(&path)
-            .map_err(|error| format!("{}: {error}", path.display()))?
-            .file_type();
+        let metadata = std::fs::symlink_metadata(&path)
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+        let kind = metadata.file_type();
         if kind.is_symlink() {
             return Err(format!(
                 "{}: a symbolic link; skills serve only the files under their folder",
@@ -92,7 +96,7 @@ fn walk(root: &Path, folder: &Path, found: &mut Vec<(String, PathBuf)>) -> Resul
                 .map(|segment| segment.to_string_lossy())
                 .collect::<Vec<_>>()
                 .join("/");
-            found.push((relative, path));
+            found.push((relative, path, metadata.len()));
         }
     }
     Ok(())

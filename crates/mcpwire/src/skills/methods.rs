@@ -3,10 +3,10 @@
 //! `-32602` for anything that is not a folder of a skill). None needs the client to have
 //! declared the extension: the skills are the server's to show.
 
-use super::limits::PAGE_SIZE;
 use super::set::SkillSet;
 use crate::extension::ExtensionRequest;
 use crate::protocol::ErrorObject;
+use crate::server::pages::Pages;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -32,9 +32,7 @@ pub(super) async fn list(
     request: ExtensionRequest,
 ) -> Result<Value, ErrorObject> {
     let params: ListParams = request.params()?;
-    let entries: Vec<&Value> = set.skills.iter().map(|skill| &skill.entry).collect();
-    let (page, next) = page(&entries, params.cursor.as_deref())?;
-    Ok(with_cursor(json!({ "skills": page }), next))
+    page(set.listing(), params.cursor.as_deref())
 }
 
 /// `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`.
@@ -64,35 +62,16 @@ pub(super) async fn read_folder(
             shown(&params.uri)
         )));
     };
-    let children: Vec<&Value> = children.iter().collect();
-    let (page, next) = page(&children, params.cursor.as_deref())?;
-    Ok(with_cursor(json!({ "resources": page }), next))
+    page(children, params.cursor.as_deref())
 }
 
-/// The page of `items` a cursor points at, and the next page's cursor.
-fn page<'a>(
-    items: &[&'a Value],
-    cursor: Option<&str>,
-) -> Result<(Vec<&'a Value>, Option<usize>), ErrorObject> {
-    let start = match cursor {
-        None => 0,
-        Some(cursor) => cursor
-            .parse::<usize>()
-            .ok()
-            .filter(|start| *start < items.len() && start % PAGE_SIZE == 0)
-            .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?,
-    };
-    let end = (start + PAGE_SIZE).min(items.len());
-    let next = (end < items.len()).then_some(end);
-    Ok((items[start..end].to_vec(), next))
-}
-
-/// `result` with `nextCursor` when there is a next page.
-fn with_cursor(mut result: Value, next: Option<usize>) -> Value {
-    if let Some(next) = next {
-        result["nextCursor"] = next.to_string().into();
-    }
-    result
+/// The page a cursor points at (serialized once, when the server started); `-32602` for a
+/// cursor this server did not issue.
+fn page(pages: &Pages, cursor: Option<&str>) -> Result<Value, ErrorObject> {
+    let page = pages
+        .page(cursor)
+        .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?;
+    Ok(serde_json::from_str(page.get()).expect("pages are JSON"))
 }
 
 /// A URI as an error names it: at most 256 bytes of it.

@@ -4,7 +4,8 @@
 
 use super::folder::LoadedFile;
 use super::front_matter;
-use super::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL};
+use super::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, PAGE_SIZE};
+use crate::server::pages::Pages;
 use base64::Engine;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -43,8 +44,11 @@ pub(super) struct SkillSet {
     /// The index into `skills` of each `SKILL.md` URI.
     by_uri: HashMap<String, usize>,
     files: HashMap<String, ServedFile>,
-    /// Each folder's children (files and folders), by the folder's URI.
-    folders: HashMap<String, Vec<Value>>,
+    /// Each folder's children (files and folders), by the folder's URI, in pages
+    /// (`resources/directory/read`), serialized once.
+    folders: HashMap<String, Pages>,
+    /// The skills' entries in pages (`skills/list`), serialized once.
+    listing: Pages,
 }
 
 impl SkillSet {
@@ -77,13 +81,19 @@ impl SkillSet {
             .collect();
         let folders = folders
             .into_iter()
-            .map(|(uri, children)| (uri, children.into_values().collect()))
+            .map(|(uri, children)| {
+                let children: Vec<Value> = children.into_values().collect();
+                (uri, Pages::new("resources", &children, PAGE_SIZE))
+            })
             .collect();
+        let entries: Vec<&Value> = skills.iter().map(|skill| &skill.entry).collect();
+        let listing = Pages::new("skills", &entries, PAGE_SIZE);
         Ok(Self {
             skills,
             by_uri,
             files,
             folders,
+            listing,
         })
     }
 
@@ -97,9 +107,14 @@ impl SkillSet {
         self.files.get(uri)
     }
 
-    /// The children of the folder at `uri`.
-    pub(super) fn folder(&self, uri: &str) -> Option<&[Value]> {
-        self.folders.get(uri).map(Vec::as_slice)
+    /// The pages of the children of the folder at `uri`.
+    pub(super) fn folder(&self, uri: &str) -> Option<&Pages> {
+        self.folders.get(uri)
+    }
+
+    /// The pages of the skills' entries.
+    pub(super) fn listing(&self) -> &Pages {
+        &self.listing
     }
 }
 
@@ -269,13 +284,17 @@ mod tests {
             ])
         );
         assert_eq!(skill.entry["frontmatter"]["name"], "code-review");
-        let root = set.folder("skill://code-review").unwrap();
-        assert_eq!(root[1]["mimeType"], "inode/directory");
-        assert_eq!(root[1]["uri"], "skill://code-review/references");
+        let page = |uri: &str| -> Value {
+            serde_json::from_str(set.folder(uri).unwrap().page(None).unwrap().get()).unwrap()
+        };
+        let root = page("skill://code-review");
+        assert_eq!(root["resources"][1]["mimeType"], "inode/directory");
         assert_eq!(
-            set.folder("skill://code-review/references").unwrap().len(),
-            1
+            root["resources"][1]["uri"],
+            "skill://code-review/references"
         );
+        let references = page("skill://code-review/references");
+        assert_eq!(references["resources"].as_array().unwrap().len(), 1);
         assert!(set.folder("skill://code-review/SKILL.md").is_none());
         let served = set.file("skill://code-review/SKILL.md").unwrap();
         assert_eq!(served.mime_type, "text/markdown");
