@@ -96,6 +96,14 @@ fn catalog_view_reserves_a_book(era: Era) {
         .env("TITLE", TITLE)
         .env("SCREENSHOT", &screenshot)
         .env("TIMEOUT_MS", WAIT.as_millis().to_string())
+        // The driver exits on its own 15 s before the test would kill it (a kill from here
+        // would leave its browser running).
+        .env(
+            "DEADLINE_MS",
+            (DRIVER_TIMEOUT - Duration::from_secs(15))
+                .as_millis()
+                .to_string(),
+        )
         .env("PROTOCOL", era.protocol());
     let run = common::run_with_deadline(driver, DRIVER_TIMEOUT);
     let context = || {

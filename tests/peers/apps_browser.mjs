@@ -34,6 +34,15 @@ const mark = (name) => {
   timings[name] = Date.now() - started;
 };
 
+// The whole run's bound (the test's own deadline is later): when it passes, say which step hung
+// and exit, so that Playwright's exit handler ends the browser it started in a process group of
+// its own. Killing this process from outside would leave that browser running.
+const deadline = Number(process.env.DEADLINE_MS || 75000);
+setTimeout(() => {
+  console.log(JSON.stringify({ ok: false, step, error: "deadline", timings }));
+  process.exit(1);
+}, deadline).unref();
+
 const require = createRequire(import.meta.url);
 const { chromium } = require(path.resolve(env("PLAYWRIGHT_CORE")));
 
@@ -97,8 +106,9 @@ try {
   // The view is the srcdoc frame inside the sandbox proxy's frame.
   mark("view-frame");
   let view;
+  const looking = Date.now();
   while (!(view = page.frames().find((frame) => frame.url() === "about:srcdoc"))) {
-    if (Date.now() - started > timeout * 3) throw new Error("no about:srcdoc frame");
+    if (Date.now() - looking > timeout) throw new Error("no about:srcdoc frame");
     await page.waitForTimeout(50);
   }
 

@@ -87,6 +87,7 @@ mod view;
 
 use crate::context::Context;
 use crate::error::InvalidSignature;
+use crate::extension::declared_settings;
 use crate::protocol::apps::{META_KEY, RESOURCE_URI_META_KEY, SCHEME, UiToolMeta};
 use crate::server::{Extension, Install};
 use read::{Served, Views};
@@ -272,8 +273,7 @@ impl Extension for Apps {
 /// assert!(!mcpwire::apps::client_supports_apps(&Context::detached().build()));
 /// ```
 pub fn client_supports_apps(ctx: &Context) -> bool {
-    let declared = (ctx.client_capabilities().other.get("extensions"))
-        .and_then(|extensions| extensions.get(EXTENSION));
+    let declared = declared_settings(ctx.client_capabilities(), EXTENSION);
     match declared.map(|settings| settings.get("mimeTypes")) {
         None => false,
         Some(None) => true,

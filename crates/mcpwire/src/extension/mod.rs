@@ -62,7 +62,7 @@ mod request;
 
 pub use eras::Eras;
 pub use method::{Admission, ExtensionMethod, MethodFuture};
-pub(crate) use negotiation::declared_by;
 pub use negotiation::not_negotiated;
+pub(crate) use negotiation::{declared_by, declared_settings};
 pub(crate) use registry::Extensions;
 pub use request::ExtensionRequest;

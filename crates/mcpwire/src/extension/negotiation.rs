@@ -7,11 +7,18 @@ use serde_json::json;
 /// Whether `capabilities` (a 2025-11-25 session's, or a 2026-07-28 request's own) declare the
 /// extension `id` under `extensions`.
 pub(crate) fn declared_by(capabilities: &ClientCapabilities, id: &str) -> bool {
+    declared_settings(capabilities, id).is_some()
+}
+
+/// The settings `capabilities` declare the extension `id` with, when they declare it.
+pub(crate) fn declared_settings<'a>(
+    capabilities: &'a ClientCapabilities,
+    id: &str,
+) -> Option<&'a serde_json::Value> {
     capabilities
         .other
         .get("extensions")
         .and_then(|extensions| extensions.get(id))
-        .is_some()
 }
 
 /// `-32021`: `what` needs the extension `id`, which the request (or its session) did not

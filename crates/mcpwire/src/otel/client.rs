@@ -7,7 +7,7 @@
 //! one trace. Argument values and results are not recorded, nor the server's error messages (a
 //! span's status text is fixed); a resource URI is cut to 1 KiB.
 
-use super::conventions::{self as trace, DURATION_BUCKETS, MAX_URI_BYTES, key};
+use super::conventions::{self as trace, DURATION_BUCKETS, MAX_NAME_BYTES, MAX_URI_BYTES, key};
 use crate::client::ClientError;
 use crate::client::hook::{BoxFuture, HookedRequest, Next, RawReply, RequestHook, Stage};
 use crate::protocol::methods::{
@@ -180,12 +180,16 @@ fn open(version: Option<&str>, method: &str, params: &Map<String, Value>) -> Opt
         _ => params.get("name"),
     }
     .and_then(Value::as_str);
+    // Names cut to a bound (a URI is kept apart, cut to its own).
+    let method = trace::bounded(method, MAX_NAME_BYTES);
+    let method = method.as_str();
+    let named = target.map(|target| trace::bounded(target, MAX_NAME_BYTES));
     let mut measured = Vec::with_capacity(5);
     measured.push(KeyValue::new(key::METHOD, method.to_owned()));
     if let Some(version) = version {
         measured.push(KeyValue::new(key::PROTOCOL_VERSION, version.to_owned()));
     }
-    trace::target_attributes(method, target, false, &mut measured);
+    trace::target_attributes(method, named.as_deref(), false, &mut measured);
     let mut attributes = measured.clone();
     if let Some(uri) = target.filter(|_| method.starts_with("resources/")) {
         attributes.push(KeyValue::new(
@@ -195,7 +199,7 @@ fn open(version: Option<&str>, method: &str, params: &Map<String, Value>) -> Opt
     }
     let cx = trace::child(
         &parent,
-        trace::span_name(method, target),
+        trace::span_name(method, named.as_deref()),
         SpanKind::Client,
         attributes,
     );

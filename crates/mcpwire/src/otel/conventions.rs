@@ -45,6 +45,11 @@ pub(crate) mod key {
 /// ids, and an id may be as long as the message.
 pub(crate) const MAX_REQUEST_ID_BYTES: usize = 128;
 
+/// The most bytes of a method, tool or prompt name a client span or measurement keeps: the
+/// name a client calls may come from a model or a server, and each new value would be a new
+/// span name and a new metric series.
+pub(crate) const MAX_NAME_BYTES: usize = 128;
+
 /// The most bytes of a URI kept in `mcp.resource.uri`.
 pub(crate) const MAX_URI_BYTES: usize = 1024;
 
