@@ -1,19 +1,23 @@
 //! The dispatch layer: revision selection per message, routing, sessions, and connections.
 //!
-//! Bottom to top: [`table`] (one row per method: how the core treats it), [`handshake`] (what
-//! a 2025-11-25 handshake left), [`exchange`] (what a request is served with), [`envelope`] and
-//! [`errors`] (what answers look like), [`era`], [`rounds`], [`watched`], [`authorize`] (the
-//! one authorization decision), [`runner`] (running a handler), [`pipeline`] (through the
-//! server's middleware, the empty stack without any), [`methods`] (one file per method
-//! family), [`reply`], [`peek`] and [`outer`] (the outer tier, around every message), then
-//! [`router`] on top, and [`connection`] (stdio and in-memory) above it.
+//! Bottom to top: [`handshake`] (what a 2025-11-25 handshake left), [`exchange`] (what a
+//! request is served with), [`envelope`] and [`errors`] (what answers look like), [`era`],
+//! [`rounds`], [`watched`], [`authorize`] (the one authorization decision), [`runner`] (running
+//! a handler), [`pipeline`] (through the server's middleware, the empty stack without any),
+//! [`admitted`] (a request admitted to its method), [`methods`] (one file per method family),
+//! [`table`] (one row per method: how the core treats it, and what serves it),
+//! [`extension_method`] (what no row serves: the extensions' methods, and unknown ones),
+//! [`reply`], [`peek`] and [`outer`] (the outer tier, around every message), then [`router`] on
+//! top, and [`connection`] (stdio and in-memory) above it.
 
+pub(crate) mod admitted;
 pub(crate) mod authorize;
 pub(crate) mod connection;
 pub(crate) mod envelope;
 pub(crate) mod era;
 pub(crate) mod errors;
 pub(crate) mod exchange;
+pub(crate) mod extension_method;
 pub(crate) mod handshake;
 pub(crate) mod in_flight;
 pub(crate) mod methods;

@@ -1,30 +1,21 @@
-//! Routes one request to its method and writes the response line. The top of the dispatch
-//! layer: nothing below imports it.
+//! Routes one request to what its method's row in the method table ([`table`](super::table))
+//! names, and writes the response line. The top of the dispatch layer: nothing below imports it.
 
-use super::envelope;
+use super::admitted::Admitted;
 use super::era::{Served, classify};
-use super::exchange::{Exchange, parse};
-use super::methods::lists::{Listed, list};
-use super::methods::{completion, lifecycle, listen, prompts, resources, tools};
+use super::exchange::Exchange;
+use super::extension_method;
+use super::methods::{handlers, lifecycle, lists};
 use super::outer::{self, Arrived};
-use super::pipeline::{MethodRequest, Written, run_method, write};
+use super::pipeline::{Written, write};
 use super::reply::{Reply, reply};
-use super::runner::request_context;
-use super::table::row;
+use super::table::{Serve, row};
 use crate::context::Context;
-use crate::extension::ExtensionRequest;
-use crate::extension::registry::Bound;
-use crate::layer::{McpResponse, McpService, Outcome};
-use crate::protocol::cache_hint::CacheHint;
+use crate::layer::{McpService, Outcome};
+use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
-use crate::protocol::logging::SetLevelParams;
 use crate::protocol::methods::{INITIALIZE, Method};
-use crate::protocol::resources::{SubscribeParams, UnsubscribeParams};
-use crate::protocol::result_kind::ResultKind;
-use crate::protocol::{Era, ErrorObject};
-use crate::server::core::ServerCore;
 use serde_json::value::RawValue;
-use std::future::Future;
 use std::sync::Arc;
 
 /// Handles `request` and returns the response line.
@@ -116,8 +107,10 @@ async fn serve(
     }
 }
 
-/// Serves a classified request with its method: refused (`Err`) before the method runs, or
-/// answered by it.
+/// Serves a classified request with what its method's row names: refused (`Err`) before the
+/// method runs, or answered by it. A method the core does not serve here (an extension's, one
+/// of another revision, one of a kind the server does not offer, or none at all) goes to the
+/// extensions, and else is unknown.
 async fn route(
     exchange: &Arc<Exchange>,
     id: &RequestId,
@@ -127,15 +120,16 @@ async fn route(
     context: Option<Context>,
 ) -> Result<Written, ErrorObject> {
     let known = Method::of(method);
+    let row = known.map(row);
     // A method whose handler may need scopes reports a mismatch after its scope decision.
     if let Some(mismatch) = &exchange.mismatch
-        && !known.is_some_and(|known| row(known).needs_scopes)
+        && !row.is_some_and(|row| row.needs_scopes)
     {
         return Err(mismatch.clone());
     }
     let core = &exchange.core;
     let era = served.era;
-    let written = |response| write(core, (id, era, method), response);
+    let serve = row.and_then(|row| row.served(era, core));
     let admitted = Admitted {
         exchange,
         id,
@@ -145,244 +139,15 @@ async fn route(
         context,
     };
     // The handler methods run their layers themselves, between their scope decision and the
-    // handler; every other method goes through the layers here, once admitted.
-    match known {
-        Some(Method::ToolsCall) if core.offers_tools() => {
-            let params = parse(params.as_deref())?;
-            let context = admitted.context;
-            Ok(written(
-                tools::call_tool(exchange, id, params, admitted.served, context).await?,
-            ))
+    // handler; every other method goes through the layers once admitted. The calls and lists
+    // are not boxed: they are what a server mostly serves; the rarer methods' futures are.
+    let response = match serve {
+        Some(Serve::Handler(method)) => handlers::serve(method, admitted, params).await?,
+        Some(Serve::List(listed)) => lists::serve(admitted, listed, params).await,
+        Some(Serve::Method(serve)) => serve(admitted, params).await?,
+        Some(Serve::Handshake | Serve::Extension) | None => {
+            Box::pin(extension_method::serve(admitted, params)).await?
         }
-        Some(Method::PromptsGet) if core.offers_prompts() => {
-            let params = parse(params.as_deref())?;
-            let context = admitted.context;
-            Ok(written(
-                prompts::get_prompt(exchange, id, params, admitted.served, context).await?,
-            ))
-        }
-        Some(Method::ResourcesRead) if core.offers_resources() => {
-            let params = parse(params.as_deref())?;
-            let context = admitted.context;
-            Ok(written(
-                resources::read_resource(exchange, id, params, admitted.served, context).await?,
-            ))
-        }
-        Some(Method::ToolsList) if core.offers_tools() => {
-            Ok(written(admitted.list(Listed::Tools, params).await))
-        }
-        Some(Method::PromptsList) if core.offers_prompts() => {
-            Ok(written(admitted.list(Listed::Prompts, params).await))
-        }
-        Some(Method::ResourcesList) if core.offers_resources() => {
-            Ok(written(admitted.list(Listed::Resources, params).await))
-        }
-        Some(Method::ResourcesTemplatesList) if core.offers_resources() => Ok(written(
-            admitted.list(Listed::ResourceTemplates, params).await,
-        )),
-        // The other methods are rarer, and their futures larger: boxed, so that the calls and
-        // lists above move and keep a smaller future.
-        _ => Ok(written(Box::pin(rest_of(admitted, params)).await?)),
-    }
-}
-
-/// A request authorization admitted to its method (but for the handler methods' own scope
-/// decision), as the router serves it.
-struct Admitted<'a> {
-    exchange: &'a Arc<Exchange>,
-    id: &'a RequestId,
-    method: &'a str,
-    /// `method`, when the server knows it.
-    known: Option<Method>,
-    served: Served,
-    /// The request's context, when the outer tier made it already.
-    context: Option<Context>,
-}
-
-impl Admitted<'_> {
-    /// What writes this request's response line, owning what it needs.
-    fn responder(&self) -> Responder {
-        Responder {
-            core: Arc::clone(&self.exchange.core),
-            era: self.served.era,
-            id: self.id.clone(),
-        }
-    }
-
-    /// Runs `work`, which writes the method's response line, through the server-wide layers;
-    /// `target` is what the layers see as the request's target.
-    async fn through(
-        self,
-        target: Option<&str>,
-        work: impl Future<Output = Result<String, ErrorObject>> + Send + 'static,
-    ) -> McpResponse {
-        let context = match self.context {
-            Some(context) => context,
-            None => request_context(self.exchange, self.id, self.served),
-        };
-        let request = MethodRequest {
-            method: self.method,
-            known: self.known,
-            target,
-            context,
-        };
-        run_method(self.exchange, request, work).await
-    }
-
-    /// A `*/list` request.
-    async fn list(self, listed: Listed, params: Option<Box<RawValue>>) -> McpResponse {
-        let exchange = Arc::clone(self.exchange);
-        let responder = self.responder();
-        let kind = ResultKind::Cacheable(
-            CacheHint::public(exchange.core.limits.list_ttl)
-                .for_principal(exchange.principal.as_deref()),
-        );
-        let listing = async move {
-            list(&exchange, listed, params.as_deref(), |page| {
-                responder.line(page, kind)
-            })
-        };
-        self.through(None, listing).await
-    }
-}
-
-/// Writes a request's response line (the result's envelope differs by revision).
-struct Responder {
-    core: Arc<ServerCore>,
-    era: Era,
-    id: RequestId,
-}
-
-impl Responder {
-    /// The response line of the result `json`, of kind `kind`.
-    fn line(&self, json: &str, kind: ResultKind) -> String {
-        envelope::result(&self.core, self.era, &self.id, json, kind)
-    }
-
-    /// The response line of a method's result.
-    fn complete(self) -> impl FnOnce((String, ResultKind)) -> String {
-        move |(json, kind)| self.line(&json, kind)
-    }
-
-    /// The response line of an empty result.
-    fn empty(self) -> Result<String, ErrorObject> {
-        Ok(self.line("{}", ResultKind::Complete))
-    }
-}
-
-/// Serves the methods [`route`] does not: completions, subscriptions, `ping`,
-/// `server/discover`, `logging/setLevel`, the methods of installed extensions (the tasks
-/// extension's among them), and any unknown method (`-32601`).
-async fn rest_of(
-    admitted: Admitted<'_>,
-    params: Option<Box<RawValue>>,
-) -> Result<McpResponse, ErrorObject> {
-    let exchange = admitted.exchange;
-    let core = &exchange.core;
-    let owned = Arc::clone(exchange);
-    let responder = admitted.responder();
-    let id = admitted.id.clone();
-    match (admitted.known, admitted.served.era) {
-        (Some(Method::CompletionComplete), _) if core.completer.is_some() => {
-            let params = parse(params.as_deref())?;
-            completion::admit(exchange, &params)?;
-            let served = admitted.served.clone();
-            let completing = async move {
-                let completed = completion::complete(&owned, &id, params, served).await;
-                completed.map(responder.complete())
-            };
-            Ok(admitted.through(None, completing).await)
-        }
-        (Some(Method::Ping), Era::Legacy) => Ok(admitted
-            .through(None, async move { responder.empty() })
-            .await),
-        (Some(Method::Discover), Era::Modern) => {
-            let discovering = async move {
-                Ok(responder.line(&lifecycle::discover(&owned), ResultKind::Complete))
-            };
-            Ok(admitted.through(None, discovering).await)
-        }
-        (Some(Method::SubscriptionsListen), Era::Modern) => {
-            let params = parse(params.as_deref())?;
-            let listening = listen::admit(exchange, params, &admitted.served).await?;
-            let listening = async move { listen::listen(&owned, &id, listening).await };
-            Ok(admitted.through(None, listening).await)
-        }
-        (Some(Method::ResourcesSubscribe), Era::Legacy) if core.offers_resources() => {
-            let params: SubscribeParams = parse(params.as_deref())?;
-            resources::admit_subscription(exchange, &params)?;
-            let uri = params.uri.clone();
-            let subscribing = async move {
-                resources::subscribe(&owned, &params)?;
-                responder.empty()
-            };
-            Ok(admitted.through(Some(&uri), subscribing).await)
-        }
-        (Some(Method::ResourcesUnsubscribe), Era::Legacy) if core.offers_resources() => {
-            let params: UnsubscribeParams = parse(params.as_deref())?;
-            let uri = params.uri.clone();
-            let unsubscribing = async move {
-                resources::unsubscribe(&owned, &params);
-                responder.empty()
-            };
-            Ok(admitted.through(Some(&uri), unsubscribing).await)
-        }
-        (Some(Method::LoggingSetLevel), Era::Legacy) => {
-            let setting = async move {
-                let params: SetLevelParams = parse(params.as_deref())?;
-                owned.session.set_log_level(params.level);
-                responder.empty()
-            };
-            Ok(admitted.through(None, setting).await)
-        }
-        _ => match core.extensions.method(admitted.method, admitted.served.era) {
-            Some(bound) => {
-                let bound = bound.clone();
-                extension_method(admitted, bound, params, responder).await
-            }
-            None => {
-                let unknown = ErrorObject::method_not_found(admitted.method);
-                Ok(admitted.through(None, async move { Err(unknown) }).await)
-            }
-        },
-    }
-}
-
-/// Serves a method an installed extension binds: admitted by the extension's own gates, then
-/// run through the server-wide layers.
-async fn extension_method(
-    admitted: Admitted<'_>,
-    bound: Bound,
-    params: Option<Box<RawValue>>,
-    responder: Responder,
-) -> Result<McpResponse, ErrorObject> {
-    let exchange = admitted.exchange;
-    let context = match admitted.context {
-        Some(context) => context,
-        None => request_context(exchange, admitted.id, admitted.served.clone()),
     };
-    let request = ExtensionRequest {
-        method: bound.method,
-        extension: bound.extension,
-        params,
-        context: context.clone(),
-        owner: exchange.principal.clone(),
-    };
-    let kind = match bound.cacheable {
-        true => ResultKind::Cacheable(
-            CacheHint::public(exchange.core.limits.list_ttl)
-                .for_principal(exchange.principal.as_deref()),
-        ),
-        false => ResultKind::Complete,
-    };
-    let serve = bound.handler.admit(request).await?;
-    let serving = async move {
-        let result = serve.await?;
-        Ok(responder.line(&result.to_string(), kind))
-    };
-    let admitted = Admitted {
-        context: Some(context),
-        ..admitted
-    };
-    Ok(admitted.through(None, serving).await)
+    Ok(write(core, (id, era, method), response))
 }

@@ -1,11 +1,13 @@
 //! The floor plan, checked on the sources: no two library files import each other, directly or
 //! through others, nor two modules (in this crate or the macros crate); no file imports a file
 //! of a higher layer (`docs/architecture.md`); the fleet's room (`transport/http/fleet/`)
-//! imports of `transport` only the seams it implements; and no method name is written as a
-//! string outside `protocol/`, so a method is named in one place.
+//! imports of `transport` only the seams it implements; no method name is written as a
+//! string outside `protocol/`, so a method is named in one place; and only the method table
+//! names a method of the core, so adding one is its name, its file and its row.
 
 mod graph;
 mod literals;
+mod variants;
 
 use graph::Graph;
 use std::path::Path;
@@ -61,6 +63,42 @@ fn method_names_are_written_only_in_protocol() {
         written.is_empty(),
         "method names written outside protocol/ (use protocol::methods):\n{}",
         written.join("\n")
+    );
+}
+
+/// The files that may name a core method by its variant: the method table, which says how the
+/// core treats and serves each; and the 2025-11-25 session's replication, which reads what a
+/// method that changes a session (a row says which) changed.
+const NAMES_METHODS: &[&str] = &["dispatch/table.rs", "transport/http/session_change.rs"];
+
+#[test]
+fn only_the_method_table_names_a_method() {
+    let src = src();
+    let variants = variants::method_variants(&src);
+    for variant in ["ToolsCall", "Initialize", "TasksGet"] {
+        assert!(
+            variants.contains(variant),
+            "{variant} is not among {variants:?}"
+        );
+    }
+    let named = variants::named_outside_protocol(&src, &variants);
+    assert!(
+        named.iter().any(|at| at.starts_with("dispatch/table.rs")),
+        "the method table names no method: {named:?}"
+    );
+    let elsewhere: Vec<_> = (named.iter())
+        .filter(|at| {
+            !NAMES_METHODS
+                .iter()
+                .any(|file| at.starts_with(&format!("{file}:")))
+        })
+        .collect();
+    assert!(
+        elsewhere.is_empty(),
+        "a core method named outside the method table (give it a row instead):\n{}",
+        (elsewhere.iter().map(|at| at.as_str()))
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 

@@ -1,11 +1,13 @@
 //! `initialize` (2025-11-25: opens the session) and `server/discover` (2026-07-28).
 
+use crate::dispatch::admitted::{Admitted, Serving};
 use crate::dispatch::envelope::to_json;
 use crate::dispatch::exchange::{Exchange, parse};
 use crate::dispatch::handshake::Negotiated;
 use crate::protocol::ErrorObject;
 use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::lifecycle::{DiscoverResult, InitializeParams, InitializeResult};
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::version::{all_supported, negotiate_legacy};
 use serde_json::value::RawValue;
 use std::sync::{Arc, LazyLock};
@@ -35,8 +37,26 @@ pub(crate) fn initialize(
     Ok(to_json(&result))
 }
 
+/// Serves `ping` (2025-11-25): an empty result, through the server-wide layers.
+pub(crate) fn serve_ping(admitted: Admitted<'_>, _: Option<Box<RawValue>>) -> Serving<'_> {
+    let responder = admitted.responder();
+    Box::pin(async move {
+        Ok(admitted
+            .through(None, async move { responder.empty() })
+            .await)
+    })
+}
+
+/// Serves `server/discover` (2026-07-28) through the server-wide layers.
+pub(crate) fn serve_discover(admitted: Admitted<'_>, _: Option<Box<RawValue>>) -> Serving<'_> {
+    let owned = Arc::clone(admitted.exchange);
+    let responder = admitted.responder();
+    let discovering = async move { Ok(responder.line(&discover(&owned), ResultKind::Complete)) };
+    Box::pin(async move { Ok(admitted.through(None, discovering).await) })
+}
+
 /// `server/discover`: the result object.
-pub(crate) fn discover(exchange: &Exchange) -> String {
+fn discover(exchange: &Exchange) -> String {
     let core = &exchange.core;
     let principal = exchange.principal.as_deref();
     let hint = CacheHint::public(core.limits.list_ttl).for_principal(principal);

@@ -9,9 +9,10 @@
 
 use super::tasks::{negotiated, not_negotiated};
 use crate::context::Change;
+use crate::dispatch::admitted::{Admitted, Serving};
 use crate::dispatch::authorize;
 use crate::dispatch::era::Served;
-use crate::dispatch::exchange::Exchange;
+use crate::dispatch::exchange::{Exchange, parse};
 use crate::dispatch::watched::{self, Watched, over_the_cap};
 use crate::protocol::jsonrpc::{RequestId, notification_line, result_line};
 use crate::protocol::list_changed::ListChangedParams;
@@ -24,13 +25,26 @@ use crate::protocol::tasks::NOTIFICATION as TASK_NOTIFICATION;
 use crate::protocol::{Era, ErrorObject};
 use crate::tasks::TaskRecord;
 use crate::tasks::runtime::Lookup;
+use serde_json::value::RawValue;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
+/// Serves `subscriptions/listen` (2026-07-28): admitted with its filter, then held open
+/// through the server-wide layers until the client leaves or the server stops.
+pub(crate) fn serve(admitted: Admitted<'_>, params: Option<Box<RawValue>>) -> Serving<'_> {
+    Box::pin(async move {
+        let params = parse(params.as_deref())?;
+        let listening = admit(admitted.exchange, params, &admitted.served).await?;
+        let (owned, id) = (Arc::clone(admitted.exchange), admitted.id.clone());
+        let listening = async move { listen(&owned, &id, listening).await };
+        Ok(admitted.through(None, listening).await)
+    })
+}
+
 /// A listen request admitted: the filter it is honoured with, the URIs it watches, and the task
 /// changes it follows (subscribed before the acknowledgement, so no change after it is missed).
-pub(crate) struct Listening {
+struct Listening {
     honored: SubscriptionFilter,
     watched: Watched,
     task_changes: Option<broadcast::Receiver<Arc<TaskRecord>>>,
@@ -40,7 +54,7 @@ pub(crate) struct Listening {
 /// admitted like a `resources/subscribe`, and only the caller's own tasks, each of a tool whose
 /// scopes the caller holds. Refuses a filter that is unknown, too long or too large, or that
 /// watches a task or a resource the caller's grant does not allow.
-pub(crate) async fn admit(
+async fn admit(
     exchange: &Exchange,
     params: ListenParams,
     served: &Served,
@@ -73,7 +87,7 @@ pub(crate) async fn admit(
 
 /// Serves one admitted listen request: acknowledges its filter, forwards the changes it asked
 /// for, and returns the closing response line once the client leaves or the server stops.
-pub(crate) async fn listen(
+async fn listen(
     exchange: &Exchange,
     id: &RequestId,
     listening: Listening,

@@ -1,14 +1,19 @@
 //! The four `*/list` methods: the page a cursor points at, or, for a caller with a grant when
 //! some entry needs scopes, the one page of what the grant allows.
 
+use crate::dispatch::admitted::Admitted;
 use crate::dispatch::exchange::{Exchange, parse_or_default};
+use crate::layer::McpResponse;
 use crate::protocol::ErrorObject;
+use crate::protocol::cache_hint::CacheHint;
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tools::PaginatedParams;
 use crate::server::pages::Pages;
 use serde_json::value::RawValue;
+use std::sync::Arc;
 
 /// Which list.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Listed {
     Tools,
     Prompts,
@@ -16,8 +21,28 @@ pub(crate) enum Listed {
     ResourceTemplates,
 }
 
+/// Serves an admitted list request through the server-wide layers.
+pub(crate) async fn serve(
+    admitted: Admitted<'_>,
+    listed: Listed,
+    params: Option<Box<RawValue>>,
+) -> McpResponse {
+    let exchange = Arc::clone(admitted.exchange);
+    let responder = admitted.responder();
+    let kind = ResultKind::Cacheable(
+        CacheHint::public(exchange.core.limits.list_ttl)
+            .for_principal(exchange.principal.as_deref()),
+    );
+    let listing = async move {
+        list(&exchange, listed, params.as_deref(), |page| {
+            responder.line(page, kind)
+        })
+    };
+    admitted.through(None, listing).await
+}
+
 /// Answers a list request: `respond` writes the response line from the result object.
-pub(crate) fn list(
+fn list(
     exchange: &Exchange,
     listed: Listed,
     params: Option<&RawValue>,

@@ -10,15 +10,12 @@ use crate::dispatch::exchange::Exchange;
 use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
-use crate::dispatch::watched;
 use crate::layer::service::HandlerKind;
 use crate::layer::{Handed, McpResponse};
 use crate::protocol::cache_hint::CacheHint;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::RESOURCES_READ;
-use crate::protocol::resources::{
-    ReadResourceParams, ReadResourceResult, SubscribeParams, UnsubscribeParams,
-};
+use crate::protocol::resources::{ReadResourceParams, ReadResourceResult};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
@@ -129,30 +126,4 @@ async fn read(
         )),
         Err(stop) => stopped(exchange, target, stop),
     }
-}
-
-/// Admits `resources/subscribe`: a registered resource serves the URI, and the caller's grant
-/// holds its scopes.
-pub(crate) fn admit_subscription(
-    exchange: &Exchange,
-    params: &SubscribeParams,
-) -> Result<(), ErrorObject> {
-    let scopes = watched::admit(&exchange.core, crate::protocol::Era::Legacy, &params.uri)?;
-    authorize::admit(exchange, scopes)
-}
-
-/// An admitted `resources/subscribe`: watches the URI, within the session's cap.
-pub(crate) fn subscribe(exchange: &Exchange, params: &SubscribeParams) -> Result<(), ErrorObject> {
-    let core = &exchange.core;
-    exchange
-        .session
-        .subscribe(&params.uri, core.limits.max_subscriptions)
-        .map_err(|_| {
-            watched::over_the_cap(&core.limits, "subscriptions per session; unsubscribe first")
-        })
-}
-
-/// `resources/unsubscribe`.
-pub(crate) fn unsubscribe(exchange: &Exchange, params: &UnsubscribeParams) {
-    exchange.session.unsubscribe(&params.uri);
 }

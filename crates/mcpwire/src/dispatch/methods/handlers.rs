@@ -1,0 +1,51 @@
+//! The handler methods (`tools/call`, `prompts/get`, `resources/read`): each looks its handler
+//! up by what the request names, decides its scopes, and runs it through the server-wide layers
+//! and then the handler's own.
+
+use super::{prompts, resources, tools};
+use crate::dispatch::admitted::Admitted;
+use crate::dispatch::exchange::parse;
+use crate::layer::McpResponse;
+use crate::protocol::ErrorObject;
+use serde_json::value::RawValue;
+
+/// Which handler method.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum HandlerMethod {
+    /// `tools/call`.
+    Tool,
+    /// `prompts/get`.
+    Prompt,
+    /// `resources/read`.
+    Resource,
+}
+
+/// Serves an admitted handler method: the method's parameters parsed, then its handler run.
+/// Not boxed: these are the calls a server mostly serves.
+pub(crate) async fn serve(
+    method: HandlerMethod,
+    admitted: Admitted<'_>,
+    params: Option<Box<RawValue>>,
+) -> Result<McpResponse, ErrorObject> {
+    let Admitted {
+        exchange,
+        id,
+        served,
+        context,
+        ..
+    } = admitted;
+    match method {
+        HandlerMethod::Tool => {
+            let params = parse(params.as_deref())?;
+            tools::call_tool(exchange, id, params, served, context).await
+        }
+        HandlerMethod::Prompt => {
+            let params = parse(params.as_deref())?;
+            prompts::get_prompt(exchange, id, params, served, context).await
+        }
+        HandlerMethod::Resource => {
+            let params = parse(params.as_deref())?;
+            resources::read_resource(exchange, id, params, served, context).await
+        }
+    }
+}
