@@ -183,6 +183,7 @@ impl DetachedContext {
             reached: Default::default(),
             trace_context: None,
             observer: Default::default(),
+            extensions: Default::default(),
             task: None,
         })
     }

@@ -116,6 +116,8 @@ pub(crate) struct RequestScope {
     pub(crate) trace_context: Option<Arc<crate::protocol::TraceContext>>,
     /// What watches the work done below the layers (attached by a layer: telemetry).
     pub(crate) observer: std::sync::OnceLock<Arc<dyn RequestObserver>>,
+    /// Typed values a layer attached for what runs after it ([`Context::insert_extension`]).
+    pub(crate) extensions: std::sync::Mutex<http::Extensions>,
 }
 
 impl Context {
@@ -597,6 +599,72 @@ impl Context {
     /// ```
     pub fn observe(&self, observer: Arc<dyn RequestObserver>) -> bool {
         self.inner.observer.set(observer).is_ok()
+    }
+
+    /// Attaches `value` to this request, for what runs after the caller: another layer, the
+    /// handler, its resolvers, and the task a tool call becomes. One value per type; returns
+    /// the value of that type it replaces. Values a layer derives once (a tenant, a database
+    /// handle chosen per caller) go here rather than being worked out again by every handler.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::layer::{self, McpRequest, Next};
+    ///
+    /// #[derive(Clone)]
+    /// struct Tenant(String);
+    ///
+    /// /// Names the caller's tenant.
+    /// #[tool]
+    /// async fn whoami(ctx: Context) -> String {
+    ///     ctx.extension::<Tenant>().map_or("nobody".into(), |tenant| tenant.0)
+    /// }
+    ///
+    /// let tenants = layer::from_fn(|request: McpRequest, next: Next| {
+    ///     let principal = request.context().principal();
+    ///     let tenant = principal.map_or("guest", |who| who.subject()).to_owned();
+    ///     request.context().insert_extension(Tenant(tenant));
+    ///     next.run(request)
+    /// });
+    /// let server = McpServer::new("shop").tool(whoami)?.layer(tenants);
+    /// # drop(server);
+    /// # Ok::<(), InvalidSignature>(())
+    /// ```
+    pub fn insert_extension<T: Clone + Send + Sync + 'static>(&self, value: T) -> Option<T> {
+        self.extensions().insert(value)
+    }
+
+    /// The value of type `T` a layer attached to this request ([`Context::insert_extension`]),
+    /// if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// #[derive(Clone, Debug, PartialEq)]
+    /// struct Tenant(&'static str);
+    ///
+    /// let ctx = Context::detached().build();
+    /// assert_eq!(ctx.extension::<Tenant>(), None);
+    /// ctx.insert_extension(Tenant("acme"));
+    /// assert_eq!(ctx.extension::<Tenant>(), Some(Tenant("acme")));
+    /// ```
+    pub fn extension<T: Clone + Send + Sync + 'static>(&self) -> Option<T> {
+        self.extensions().get::<T>().cloned()
+    }
+
+    /// A copy of every value attached to this request (for the context of the task a call
+    /// becomes).
+    pub(crate) fn extensions_copy(&self) -> http::Extensions {
+        self.extensions().clone()
+    }
+
+    /// The attached values, locked (a poisoned lock still holds whole values: each insert is
+    /// one call).
+    fn extensions(&self) -> std::sync::MutexGuard<'_, http::Extensions> {
+        (self.inner.extensions.lock()).unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// What watches the work done below the layers, when a layer attached one.

@@ -103,6 +103,7 @@ pub(crate) fn request_context(exchange: &Exchange, id: &RequestId, served: Serve
         reached: Default::default(),
         trace_context: served.trace_context,
         observer: Default::default(),
+        extensions: Default::default(),
         task: None,
     })
 }

@@ -245,6 +245,50 @@ impl McpRequest {
         &self.context
     }
 
+    /// Attaches `value` to the request for the layers inside this one, the handler, its
+    /// resolvers and the task the call becomes: [`Context::insert_extension`] of the
+    /// request's context. Returns the value of that type it replaces.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::layer::{self, McpRequest, Next};
+    ///
+    /// #[derive(Clone)]
+    /// struct Arrived(std::time::Instant);
+    ///
+    /// let stamp = layer::from_fn(|request: McpRequest, next: Next| {
+    ///     request.insert_extension(Arrived(std::time::Instant::now()));
+    ///     next.run(request)
+    /// });
+    /// # let _ = mcpwire::McpServer::new("demo").layer(stamp);
+    /// ```
+    pub fn insert_extension<T: Clone + Send + Sync + 'static>(&self, value: T) -> Option<T> {
+        self.context.insert_extension(value)
+    }
+
+    /// The value of type `T` an outer layer attached ([`McpRequest::insert_extension`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::layer::{self, McpRequest, McpResponse, Next};
+    ///
+    /// #[derive(Clone)]
+    /// struct Tenant(String);
+    ///
+    /// let needs_tenant = layer::from_fn(|request: McpRequest, next: Next| async move {
+    ///     match request.extension::<Tenant>() {
+    ///         Some(_) => next.run(request).await,
+    ///         None => McpResponse::tool_error("no tenant for this caller"),
+    ///     }
+    /// });
+    /// # let _ = mcpwire::McpServer::new("demo").layer(needs_tenant);
+    /// ```
+    pub fn extension<T: Clone + Send + Sync + 'static>(&self) -> Option<T> {
+        self.context.extension()
+    }
+
     /// The key per-principal limits count by: the issuer and subject of a verified token
     /// (two issuers' `alice` are two callers); `None` for an anonymous caller.
     pub(crate) fn principal_key(&self) -> Option<&str> {

@@ -97,7 +97,7 @@ async fn run_tool(
     kept: Option<Kept>,
 ) -> (MethodResult, bool) {
     if tasks::negotiated(&served) {
-        let created = tasks::call_tool(exchange, id, params, served, tool, kept).await;
+        let created = tasks::call_tool(exchange, id, params, served, tool, (&context, kept)).await;
         return (created, false);
     }
     if tool.definition.task == TaskSupport::Required {

@@ -33,7 +33,7 @@ pub(crate) async fn call_tool(
     params: CallToolParams,
     served: Served,
     tool: Arc<RegisteredTool>,
-    kept: Option<Kept>,
+    (request, kept): (&Context, Option<Kept>),
 ) -> MethodResult {
     let Some(tasks) = exchange.core.tasks.clone() else {
         return Err(ErrorObject::internal());
@@ -59,7 +59,7 @@ pub(crate) async fn call_tool(
         id: task_id.clone(),
         tool: tool.clone(),
         arguments: params.arguments.clone(),
-        context: task_context(exchange, id, &served, link),
+        context: task_context(exchange, id, &served, link, request.extensions_copy()),
         running,
         kept,
     };
@@ -160,8 +160,14 @@ fn created(record: &TaskRecord) -> String {
 
 /// The context a task's call runs with: the request's identity and capabilities, no back
 /// channel (a task's progress becomes its status message; it sends no notifications), and the
-/// task's link.
-fn task_context(exchange: &Exchange, id: &RequestId, served: &Served, link: TaskLink) -> Context {
+/// task's link; and the values the request's layers attached (`extensions`).
+fn task_context(
+    exchange: &Exchange,
+    id: &RequestId,
+    served: &Served,
+    link: TaskLink,
+    extensions: http::Extensions,
+) -> Context {
     let core = &exchange.core;
     let (outbound, _nobody) = Outbound::channel(1);
     Context::new(RequestScope {
@@ -184,6 +190,7 @@ fn task_context(exchange: &Exchange, id: &RequestId, served: &Served, link: Task
         reached: Default::default(),
         trace_context: served.trace_context.clone(),
         observer: Default::default(),
+        extensions: std::sync::Mutex::new(extensions),
         task: Some(link),
     })
 }
