@@ -78,6 +78,14 @@
 //! or resolver with an error and keeps serving, which needs unwinding: with `abort` such a panic
 //! ends the process. Use it only when a supervisor restarts the server and no tool may panic.
 //!
+//! The largest dependency left is the JSON Schema checker (`jsonschema` and its regex engines),
+//! run when tools are registered and when arguments with constraints are checked. Compiling it
+//! for size (`[profile.release.package.jsonschema] opt-level = "s"`, and the same for
+//! `jsonschema-regex`, `referencing`, `fancy-regex`, `regex-automata` and `regex-syntax`) saved
+//! 0.56 MB more on a server with the default features (9.3 -> 8.7 MB, 0.17 MiB of idle memory),
+//! the rest kept at `opt-level = 3`; how much slower constraints are then checked was not
+//! measured.
+//!
 //! # Layers
 //!
 //! Top to bottom; a file imports files of its own layer or a lower one, and no file reaches
