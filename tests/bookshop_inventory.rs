@@ -224,6 +224,33 @@ async fn a_database_file_keeps_the_shop_across_restarts() {
     );
 }
 
+/// Orders are kept within `--keep-orders`: the newest, the oldest deleted as new ones come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_newest_orders_are_kept() {
+    let (_dir, db) = shop_dir();
+    let server = StdioServer::new(example_bin("bookshop"))
+        .args(["--keep-orders", "3", "--db"])
+        .arg(&db);
+    let client = Client::builder()
+        .era(EraChoice::Modern)
+        .connect_stdio(server)
+        .await
+        .expect("connect");
+    let titles = ["Dune", "Neuromancer", "Dune", "Foundation", "I, Robot"];
+    for title in titles {
+        call(&client, "order_book", json!({ "title": title })).await;
+    }
+    let kept: Vec<String> = read(&db)
+        .prepare("SELECT title FROM orders ORDER BY id")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(kept, titles[2..]);
+    client.close().await;
+}
+
 /// Without `--db`, each server has a temporary database of its own (SQLite's private one):
 /// nothing shows in SQLite's temporary directory while it runs, nor after it is killed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

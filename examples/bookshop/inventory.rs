@@ -27,6 +27,8 @@ pub struct Inventory {
     connection: Arc<Mutex<Connection>>,
     place: Place,
     created: bool,
+    /// How many orders are kept: the newest.
+    keep_orders: u32,
 }
 
 /// The database failed (it is locked by another process for too long, the disk is full, ...).
@@ -52,13 +54,14 @@ impl Inventory {
     ///
     /// A start-up error, in one line naming the file, when it cannot be opened or is not a
     /// bookshop database.
-    pub async fn open(place: Place) -> mcpwire::Result<Self> {
+    pub async fn open(place: Place, keep_orders: u32) -> mcpwire::Result<Self> {
         tokio::task::spawn_blocking(move || {
             let opened = database::open(&place).map_err(mcpwire::Error::Startup)?;
             Ok(Self {
                 connection: Arc::new(Mutex::new(opened.connection)),
                 place,
                 created: opened.created,
+                keep_orders,
             })
         })
         .await
@@ -112,19 +115,27 @@ impl Inventory {
         .await
     }
 
-    /// Records an order of `title`, arriving `arrives` (backordered or from the shelf).
+    /// Records an order of `title`, arriving `arrives` (backordered or from the shelf), and
+    /// forgets the oldest orders beyond the newest `keep_orders`, in one transaction.
     pub async fn record_order(
         &self,
         title: String,
         backordered: bool,
         arrives: String,
     ) -> Result<(), DbError> {
+        let keep = self.keep_orders;
         self.run(move |db| {
-            db.prepare_cached(
-                "INSERT INTO orders (title, backordered, arrives) VALUES (?1, ?2, ?3)",
-            )?
-            .execute(params![title, backordered, arrives])
-            .map(drop)
+            let transaction = db.transaction()?;
+            let id: i64 = transaction
+                .prepare_cached(
+                    "INSERT INTO orders (title, backordered, arrives) VALUES (?1, ?2, ?3)
+                     RETURNING id",
+                )?
+                .query_row(params![title, backordered, arrives], |row| row.get(0))?;
+            transaction
+                .prepare_cached("DELETE FROM orders WHERE id <= ?1")?
+                .execute([id - i64::from(keep)])?;
+            transaction.commit()
         })
         .await
     }

@@ -18,6 +18,8 @@
 //! The inventory (`inventory.rs`) lives in a temporary SQLite database, stocked on start from
 //! `catalog.rs` and gone when the server stops; `--db PATH` keeps it in a file across restarts
 //! (created and stocked when new; a file that is not a bookshop database is refused at start).
+//! The shop keeps the newest 10,000 orders (`--keep-orders N` to change it), deleting older ones
+//! as new ones come, so no caller can grow the database without bound.
 //!
 //! Run: `cargo run --example bookshop` (stdio; connect any MCP client to it, e.g.
 //! `npx @modelcontextprotocol/inspector cargo run --example bookshop`), or over Streamable HTTP
@@ -169,7 +171,9 @@ async fn add(
 async fn main() -> mcpwire::Result<()> {
     mcpwire::transport::log_to_stderr();
     let (db, args) = args::take_db(std::env::args().skip(1))?;
-    let inventory = Inventory::open(db.map_or(Place::Temporary, Place::File)).await?;
+    let (keep_orders, args) = args::take_keep_orders(args)?;
+    let place = db.map_or(Place::Temporary, Place::File);
+    let inventory = Inventory::open(place, keep_orders).await?;
     let welcome = Welcome {
         about: inventory.describe().await.ok(),
         try_calls: &["reserve_book title=Dune", "browse_catalog"],
