@@ -141,14 +141,16 @@ impl RequestHook for ClientTracing {
         let propagate = self.propagate && request.stage() == Stage::Request;
         match open(request.version(), request.method(), request.params()) {
             Some(span) => {
-                if propagate {
+                if propagate && trace::carries(&span.cx) {
                     span.inject(request.meta_mut());
                 }
                 Box::pin(span.run(next, request, &self.duration))
             }
             None => {
-                if propagate {
-                    trace::inject(&OtelContext::current(), request.meta_mut());
+                let current = OtelContext::current();
+                // Without a tracer (or a span) there is nothing to send: `_meta` is left as is.
+                if propagate && trace::carries(&current) {
+                    trace::inject(&current, request.meta_mut());
                 }
                 next.run(request)
             }
@@ -276,4 +278,62 @@ fn is_tool_error(raw: &RawValue) -> bool {
         is_error: bool,
     }
     serde_json::from_str::<Head>(raw.get()).is_ok_and(|head| head.is_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClientTracing;
+    use crate::client::hook::{BoxFuture, HookedRequest, Next, RawReply, RequestHook, Stage};
+    use crate::client::{Client, EraChoice};
+    use crate::prelude::*;
+    use serde_json::{Value, json};
+    use std::sync::{Arc, Mutex};
+
+    /// Adds two numbers.
+    #[tool]
+    async fn add(a: i64, b: i64) -> i64 {
+        a + b
+    }
+
+    /// Records, after the tracing hook, the `_meta` of each request sent.
+    struct Sent(Arc<Mutex<Vec<Option<Value>>>>);
+
+    impl RequestHook for Sent {
+        fn wrap<'a>(
+            &'a self,
+            request: HookedRequest<'a>,
+            next: Next<'a>,
+        ) -> BoxFuture<'a, RawReply> {
+            if request.stage() == Stage::Request && request.method() == "tools/call" {
+                let meta = request.params().get("_meta").cloned();
+                self.0.lock().unwrap().push(meta);
+            }
+            next.run(request)
+        }
+    }
+
+    /// No tracer is installed in this test binary: there is no trace context to send, and the
+    /// request goes on as the client built it, with no empty `_meta` added.
+    #[tokio::test]
+    async fn without_a_tracer_the_request_is_sent_as_built() {
+        for era in [EraChoice::Legacy, EraChoice::Modern] {
+            let sent = Arc::new(Mutex::new(Vec::new()));
+            let server = McpServer::new("traced").tool(add).unwrap();
+            let client = Client::builder()
+                .era(era)
+                .hook(ClientTracing::new())
+                .hook(Sent(sent.clone()))
+                .connect_memory(server)
+                .await
+                .unwrap();
+            client
+                .call_tool("add", json!({"a": 1, "b": 2}))
+                .await
+                .unwrap();
+            let sent = sent.lock().unwrap().clone();
+            assert_eq!(sent.len(), 1, "{era:?}");
+            // The client adds its own `_meta` entries after the hooks.
+            assert_eq!(sent, [None], "{era:?}");
+        }
+    }
 }

@@ -127,6 +127,11 @@ impl Extractor for Sent<'_> {
     }
 }
 
+/// Whether `cx` has a span context to send ([`inject`] adds nothing otherwise).
+pub(crate) fn carries(cx: &OtelContext) -> bool {
+    cx.span().span_context().is_valid()
+}
+
 /// Writes `cx`'s span context into a `_meta` object as `traceparent` (and `tracestate`).
 pub(crate) fn inject(cx: &OtelContext, meta: &mut Map<String, Value>) {
     struct Into<'a>(&'a mut Map<String, Value>);
@@ -135,7 +140,7 @@ pub(crate) fn inject(cx: &OtelContext, meta: &mut Map<String, Value>) {
             self.0.insert(key.to_owned(), Value::String(value));
         }
     }
-    if cx.span().span_context().is_valid() {
+    if carries(cx) {
         TraceContextPropagator::new().inject_context(cx, &mut Into(meta));
     }
 }
