@@ -59,7 +59,7 @@ const KEYS: &[&str] = &[
     "forwardAuthorization",
 ];
 
-/// The backends the configuration `text` describes, in its order; `lookup` reads environment
+/// The backends the configuration `text` describes, in the order of their keys; `lookup` reads environment
 /// variables (`std::env::var` in a gateway).
 ///
 /// # Errors
