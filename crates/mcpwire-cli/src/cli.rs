@@ -40,6 +40,24 @@ pub enum Command {
     Auth(AuthCommand),
     /// Runs a server, restarting it when the sources change: `dev [--http ADDR [--allow-remote]] [--inspector] -- SERVER_CMD [ARGS ...]`.
     Dev(Dev),
+    /// Serves many servers as one: `gateway --config FILE [--http ADDR]` (stdio without
+    /// --http). FILE is a host's `{"mcpServers": {...}}` JSON; each server's tools, prompts and
+    /// resources are shown under its key as namespace.
+    #[cfg(feature = "gateway")]
+    Gateway(Gateway),
+}
+
+/// `gateway`.
+#[cfg(feature = "gateway")]
+#[derive(Debug, Args)]
+pub struct Gateway {
+    /// The configuration: `{"mcpServers": {NAME: {"command"|"url", ...}}}`; the extra keys are
+    /// namespace, separator, allowTools, denyTools, timeoutMs, forwardAuthorization.
+    #[arg(long, value_name = "FILE")]
+    pub config: PathBuf,
+    /// Serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8000): /mcp. Without it, stdio.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
 }
 
 /// `auth`.

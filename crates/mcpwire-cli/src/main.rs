@@ -7,6 +7,8 @@ mod commands;
 mod connect;
 mod dev;
 mod exit;
+#[cfg(feature = "gateway")]
+mod gateway;
 mod output;
 mod report;
 mod session;
@@ -89,6 +91,8 @@ async fn run(command: Command) -> Result<(), Failure> {
             .await
         }
         Command::Dev(dev) => dev::run(dev).await,
+        #[cfg(feature = "gateway")]
+        Command::Gateway(gateway) => gateway::run(gateway).await,
         Command::Auth(auth) => auth::run(auth).await,
     }
 }

@@ -56,6 +56,14 @@ pub struct Catalog {
     registries: Arc<Registries>,
 }
 
+#[cfg(feature = "gateway")]
+impl Catalog {
+    /// The registries it edits (for [`super::listed`]).
+    pub(super) fn registries(&self) -> &Registries {
+        &self.registries
+    }
+}
+
 impl fmt::Debug for Catalog {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Catalog").finish_non_exhaustive()

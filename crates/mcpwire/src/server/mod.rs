@@ -29,6 +29,8 @@ mod entries;
 mod extension;
 pub(crate) mod handler;
 mod kind;
+#[cfg(feature = "gateway")]
+pub(crate) mod listed;
 mod named_view;
 pub(crate) mod output;
 pub(crate) mod pages;

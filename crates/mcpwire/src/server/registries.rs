@@ -154,6 +154,48 @@ impl Registries {
         })
     }
 
+    #[cfg(feature = "gateway")]
+    /// Registers the tool `definition`, listed as `listed` (see [`super::listed`]).
+    pub(crate) fn add_listed_tool(
+        &self,
+        definition: ToolDefinition,
+        listed: crate::protocol::tools::Tool,
+    ) -> Result<(), InvalidSignature> {
+        self.change(ChangedList::Tools, |e| {
+            let added = e.tools.add_listed(definition, &e.overrides, listed);
+            let changed = added.is_ok();
+            (added, changed)
+        })
+    }
+
+    #[cfg(feature = "gateway")]
+    /// Registers the prompt `definition`, listed as `listed`.
+    pub(crate) fn add_listed_prompt(
+        &self,
+        definition: PromptDefinition,
+        listed: crate::protocol::prompts::Prompt,
+    ) -> Result<(), InvalidSignature> {
+        self.change(ChangedList::Prompts, |e| {
+            let added = e.prompts.add_listed(definition, &e.overrides, listed);
+            let changed = added.is_ok();
+            (added, changed)
+        })
+    }
+
+    #[cfg(feature = "gateway")]
+    /// Registers the resource (or template) `definition`, listed as `listed`.
+    pub(crate) fn add_listed_resource(
+        &self,
+        definition: ResourceDefinition,
+        listed: super::resource_kind::ResourceListing,
+    ) -> Result<(), InvalidSignature> {
+        self.change(ChangedList::Resources, |e| {
+            let added = e.resources.add_listed(definition, &e.overrides, listed);
+            let changed = added.is_ok();
+            (added, changed)
+        })
+    }
+
     /// Adds the entries of `meta` to the `_meta` of the listing of `list`'s entry `key`.
     pub(crate) fn add_listing_meta(
         &self,

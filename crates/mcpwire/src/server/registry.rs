@@ -50,6 +50,22 @@ impl<K: Kind> Registry<K> {
         Ok(())
     }
 
+    #[cfg(feature = "gateway")]
+    /// Registers `definition` like [`add`](Registry::add), listed as `listed` instead of what
+    /// registration derives (an entry defined at run time, e.g. a gateway's proxied tool).
+    pub(crate) fn add_listed(
+        &mut self,
+        definition: K,
+        overrides: &Overrides,
+        listed: K::Listing,
+    ) -> Result<(), InvalidSignature> {
+        let key = definition.key();
+        self.add(definition, overrides)?;
+        let entry = self.entries.get_mut(key).expect("just added");
+        *entry = Arc::new(entry.relisted(listed));
+        Ok(())
+    }
+
     /// Rebuilds every resolver graph, after the overrides changed.
     pub(crate) fn replan(&mut self, overrides: &Overrides) -> Result<(), InvalidSignature> {
         for entry in self.entries.values_mut() {

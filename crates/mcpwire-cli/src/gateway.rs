@@ -1,0 +1,36 @@
+//! `gateway --config FILE [--http ADDR]`: the servers a host's `mcpServers` file names, served
+//! as one (`mcpwire::gateway`), on stdio or Streamable HTTP.
+
+use crate::cli::Gateway;
+use crate::exit::{Failure, UNREACHABLE};
+use mcpwire::McpServer;
+use mcpwire::gateway::{self, backends_from_config};
+
+/// Reads the configuration (refusing a bad one before anything starts), starts the backends,
+/// and serves until the transport ends.
+pub async fn run(command: Gateway) -> Result<(), Failure> {
+    mcpwire::transport::log_to_stderr();
+    let path = command.config.display().to_string();
+    let text = std::fs::read_to_string(&command.config)
+        .map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
+    let backends = backends_from_config(&text, |name| std::env::var(name).ok())
+        .map_err(|e| Failure::usage(format!("{path}: {e}")))?;
+    if backends.is_empty() {
+        return Err(Failure::usage(format!("{path}: no server to serve")));
+    }
+    let front = McpServer::new("mcpwire-gateway").version(env!("CARGO_PKG_VERSION"));
+    let server = backends
+        .into_iter()
+        .fold(gateway::Gateway::new(), gateway::Gateway::backend)
+        .start(front)
+        .await
+        .map_err(|e| Failure::usage(format!("{path}: {e}")))?;
+    let served = match command.http {
+        Some(addr) => server.serve_http(addr).await,
+        None => server.serve_stdio().await,
+    };
+    served.map_err(|e| Failure {
+        code: UNREACHABLE,
+        message: format!("the gateway stopped: {e}"),
+    })
+}

@@ -1,0 +1,310 @@
+//! The gateway's configuration file: the `mcpServers` object desktop hosts write, so a host's
+//! configuration works unchanged, with a few optional keys of the gateway's own.
+//!
+//! ```json
+//! {
+//!   "mcpServers": {
+//!     "everything": {"command": "npx", "args": ["@modelcontextprotocol/server-everything"]},
+//!     "shop": {
+//!       "url": "http://127.0.0.1:8000/mcp",
+//!       "headers": {"Authorization": "Bearer ${SHOP_TOKEN}"},
+//!       "namespace": "books",
+//!       "separator": "__",
+//!       "denyTools": ["delete_order"],
+//!       "timeoutMs": 30000
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! Each entry is a backend named by its key and namespaced by it. The keys of an entry:
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `command`, `args`, `env`, `cwd` | a stdio backend: the program, its arguments, extra environment, working directory |
+//! | `url`, `headers` | a Streamable HTTP backend and the headers sent to it |
+//! | `type` | `stdio`, `http` or `streamable-http` (optional; told by `command` or `url`) |
+//! | `disabled` | `true` leaves the entry out |
+//! | `namespace` | the prefix (the key unless set); `""` mounts without one |
+//! | `separator` | what joins namespace and name (`_`) |
+//! | `allowTools`, `denyTools` | the tools shown (all unless `allowTools`), the tools hidden |
+//! | `timeoutMs` | how long a request to the backend may take |
+//! | `forwardAuthorization` | `true` sends the caller's `Authorization` on (HTTP only; off unless set) |
+//!
+//! `${NAME}` in `args`, `env`, `url` and `headers` values is replaced by the environment
+//! variable `NAME` (credentials stay out of the file). Any other key of an entry, a value of
+//! the wrong type, or an unset variable is refused at start-up, naming the key. Keys beside
+//! `mcpServers` at the top (a host's other settings) are ignored.
+
+use super::backend::Backend;
+use super::error::GatewayError;
+use crate::client::StdioServer;
+use serde_json::{Map, Value};
+use std::time::Duration;
+
+const KEYS: &[&str] = &[
+    "command",
+    "args",
+    "env",
+    "cwd",
+    "url",
+    "headers",
+    "type",
+    "disabled",
+    "namespace",
+    "separator",
+    "allowTools",
+    "denyTools",
+    "timeoutMs",
+    "forwardAuthorization",
+];
+
+/// The backends the configuration `text` describes, in the order of their keys; `lookup` reads environment
+/// variables (`std::env::var` in a gateway).
+///
+/// # Errors
+///
+/// A [`GatewayError`] naming the key at fault.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::gateway::backends_from_config;
+///
+/// let text = r#"{"mcpServers": {"shop": {"url": "http://127.0.0.1:8000/mcp", "namespace": ""}}}"#;
+/// let backends = backends_from_config(text, |_| None)?;
+/// assert_eq!(backends[0].name(), "shop");
+/// assert_eq!(backends[0].front_name("search"), "search");
+///
+/// let bad = r#"{"mcpServers": {"shop": {"url": "http://x/mcp", "timeout": 5}}}"#;
+/// let error = backends_from_config(bad, |_| None).unwrap_err();
+/// assert!(error.to_string().contains("mcpServers.shop.timeout"));
+/// # Ok::<(), mcpwire::gateway::GatewayError>(())
+/// ```
+pub fn backends_from_config(
+    text: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<Vec<Backend>, GatewayError> {
+    let config: Value = serde_json::from_str(text)
+        .map_err(|e| GatewayError(format!("the configuration is not JSON: {e}")))?;
+    let servers = config
+        .get("mcpServers")
+        .and_then(Value::as_object)
+        .ok_or_else(|| GatewayError("the configuration has no \"mcpServers\" object".into()))?;
+    let mut backends = Vec::new();
+    for (name, entry) in servers {
+        let entry = Entry {
+            path: format!("mcpServers.{name}"),
+            fields: entry
+                .as_object()
+                .ok_or_else(|| GatewayError(format!("mcpServers.{name}: expected an object")))?,
+            lookup: &lookup,
+        };
+        if let Some(backend) = entry.backend(name)? {
+            backends.push(backend);
+        }
+    }
+    Ok(backends)
+}
+
+struct Entry<'a, F> {
+    path: String,
+    fields: &'a Map<String, Value>,
+    lookup: &'a F,
+}
+
+impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
+    fn backend(&self, name: &str) -> Result<Option<Backend>, GatewayError> {
+        if let Some(unknown) = self.fields.keys().find(|key| !KEYS.contains(&key.as_str())) {
+            return Err(self.refuse(unknown, "is not a known key"));
+        }
+        if self.boolean("disabled")? == Some(true) {
+            return Ok(None);
+        }
+        let kind = self.string("type")?;
+        let command = self.string("command")?;
+        let url = self.string("url")?;
+        let mut backend = match (kind.as_deref(), command, url) {
+            (Some("sse"), _, _) => {
+                return Err(self.refuse("type", "\"sse\" (the 2024 transport) is not supported"));
+            }
+            (Some(other), _, _) if !matches!(other, "stdio" | "http" | "streamable-http") => {
+                return Err(
+                    self.refuse("type", "must be \"stdio\", \"http\" or \"streamable-http\"")
+                );
+            }
+            (_, Some(_), Some(_)) => {
+                return Err(self.refuse("url", "an entry has either \"command\" or \"url\""));
+            }
+            (None | Some("stdio"), Some(command), None) => {
+                let mut server = StdioServer::new(command);
+                for arg in self.strings("args")?.unwrap_or_default() {
+                    server = server.arg(self.expand("args", &arg)?);
+                }
+                for (key, value) in self.map("env")? {
+                    server = server.env(key, self.expand("env", &value)?);
+                }
+                if let Some(cwd) = self.string("cwd")? {
+                    server = server.current_dir(cwd);
+                }
+                Backend::stdio(name, server)
+            }
+            (None | Some("http" | "streamable-http"), None, Some(url)) => {
+                let mut backend = Backend::http(name, self.expand("url", &url)?);
+                for (key, value) in self.map("headers")? {
+                    backend = backend.header(key, self.expand("headers", &value)?);
+                }
+                backend
+            }
+            _ => {
+                return Err(GatewayError(format!(
+                    "{}: needs \"command\" or \"url\"",
+                    self.path
+                )));
+            }
+        };
+        if let Some(namespace) = self.string("namespace")? {
+            backend = backend.namespace(namespace);
+        }
+        if let Some(separator) = self.string("separator")? {
+            backend = backend.separator(separator);
+        }
+        if let Some(allow) = self.strings("allowTools")? {
+            backend = backend.allow_tools(allow);
+        }
+        if let Some(deny) = self.strings("denyTools")? {
+            backend = backend.deny_tools(deny);
+        }
+        if let Some(timeout) = self.fields.get("timeoutMs") {
+            let ms = (timeout.as_u64().filter(|ms| *ms > 0))
+                .ok_or_else(|| self.refuse("timeoutMs", "must be a positive whole number"))?;
+            backend = backend.timeout(Duration::from_millis(ms));
+        }
+        if let Some(forward) = self.boolean("forwardAuthorization")? {
+            backend = backend.forward_authorization(forward);
+        }
+        if let Some(why) = super::names::check(&backend.namespace, &backend.separator) {
+            let key = if why.starts_with("separator") {
+                "separator"
+            } else {
+                "namespace"
+            };
+            return Err(self.refuse(key, &why));
+        }
+        Ok(Some(backend))
+    }
+
+    fn refuse(&self, key: &str, why: &str) -> GatewayError {
+        GatewayError(format!("{}.{key}: {why}", self.path))
+    }
+
+    fn string(&self, key: &str) -> Result<Option<String>, GatewayError> {
+        match self.fields.get(key) {
+            None => Ok(None),
+            Some(Value::String(text)) => Ok(Some(text.clone())),
+            Some(_) => Err(self.refuse(key, "must be a string")),
+        }
+    }
+
+    fn boolean(&self, key: &str) -> Result<Option<bool>, GatewayError> {
+        match self.fields.get(key) {
+            None => Ok(None),
+            Some(Value::Bool(value)) => Ok(Some(*value)),
+            Some(_) => Err(self.refuse(key, "must be true or false")),
+        }
+    }
+
+    fn strings(&self, key: &str) -> Result<Option<Vec<String>>, GatewayError> {
+        let Some(value) = self.fields.get(key) else {
+            return Ok(None);
+        };
+        let items = value.as_array().and_then(|items| {
+            items
+                .iter()
+                .map(|item| item.as_str().map(str::to_owned))
+                .collect::<Option<Vec<_>>>()
+        });
+        items
+            .map(Some)
+            .ok_or_else(|| self.refuse(key, "must be an array of strings"))
+    }
+
+    fn map(&self, key: &str) -> Result<Vec<(String, String)>, GatewayError> {
+        let Some(value) = self.fields.get(key) else {
+            return Ok(Vec::new());
+        };
+        let pairs = value.as_object().and_then(|object| {
+            object
+                .iter()
+                .map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                .collect::<Option<Vec<_>>>()
+        });
+        pairs.ok_or_else(|| self.refuse(key, "must be an object of strings"))
+    }
+
+    /// `text` with each `${NAME}` replaced by the variable's value.
+    fn expand(&self, key: &str, text: &str) -> Result<String, GatewayError> {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 2..];
+            let end = after
+                .find('}')
+                .ok_or_else(|| self.refuse(key, "has a \"${\" without its \"}\""))?;
+            let name = &after[..end];
+            let value = (self.lookup)(name).ok_or_else(|| {
+                self.refuse(
+                    key,
+                    &format!("names the environment variable {name}, which is not set"),
+                )
+            })?;
+            out.push_str(&value);
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> String {
+        backends_from_config(text, |name| (name == "TOKEN").then(|| "t0k".to_owned()))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn bad_entries_are_refused_naming_the_key() {
+        let wrong_type = r#"{"mcpServers": {"a": {"url": "http://x/mcp", "timeoutMs": "5"}}}"#;
+        assert!(refused(wrong_type).starts_with("mcpServers.a.timeoutMs:"));
+        let bad_ns = r#"{"mcpServers": {"a": {"url": "http://x/mcp", "namespace": "a:b"}}}"#;
+        assert!(refused(bad_ns).starts_with("mcpServers.a.namespace:"));
+        let unset =
+            r#"{"mcpServers": {"a": {"url": "http://x/mcp", "headers": {"X": "${NOPE}"}}}}"#;
+        assert!(
+            refused(unset).contains("mcpServers.a.headers: names the environment variable NOPE")
+        );
+        let both = r#"{"mcpServers": {"a": {"url": "http://x/mcp", "command": "x"}}}"#;
+        assert!(refused(both).starts_with("mcpServers.a.url:"));
+    }
+
+    #[test]
+    fn a_host_configuration_reads_as_backends() {
+        let text = r#"{"globalShortcut": "x", "mcpServers": {
+            "files": {"command": "fs", "args": ["--root", "/tmp"], "env": {"K": "${TOKEN}"}},
+            "shop": {"type": "http", "url": "http://x/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"},
+                     "separator": "__", "denyTools": ["drop"], "forwardAuthorization": true},
+            "off": {"command": "x", "disabled": true}
+        }}"#;
+        let backends = backends_from_config(text, |_| Some("t0k".into())).unwrap();
+        assert_eq!(backends.len(), 2);
+        assert_eq!(backends[0].front_name("read"), "files_read");
+        assert_eq!(backends[1].front_name("read"), "shop__read");
+        assert!(!backends[1].shows_tool("drop") && backends[1].shows_tool("read"));
+        assert!(backends[1].forward_authorization);
+    }
+}

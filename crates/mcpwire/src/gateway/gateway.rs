@@ -1,0 +1,160 @@
+//! `Gateway`: backends in front of one `McpServer`, and the supervisors that reopen them.
+
+use super::backend::Backend;
+use super::error::GatewayError;
+use super::link::{Link, backoff};
+use super::mounted::{Handlers, Mounted, OnCollision};
+use super::names;
+use super::proxy;
+use super::routes::Table;
+use crate::server::McpServer;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+/// How often a supervisor whose backend is up checks that the gateway still runs.
+const WATCH: Duration = Duration::from_secs(5);
+
+/// Many MCP servers served as one: each backend's tools, prompts, resources and templates,
+/// under its namespace, on an [`McpServer`] of yours (so its transports, authorization,
+/// layers and telemetry apply in front).
+///
+/// Backends are reached with the crate's own client on the revision each speaks (`Auto`).
+/// Names: `{namespace}{separator}{name}` for tools and prompts, `{scheme}://{namespace}/{rest}`
+/// for resources and templates (a `ui://` view stays `ui://`, and a tool's reference to it
+/// is rewritten). Calls are routed by the name they were registered under, never by splitting
+/// a name. Two entries that would have the same name refuse the start, naming both.
+///
+/// A backend that cannot be reached at start-up, or is lost later, answers its calls with an
+/// error naming it while the others serve; it is reopened after a backoff (200 ms doubling to
+/// 30 s), and its entries are listed again (clients are told the lists changed).
+///
+/// # Examples
+///
+/// ```no_run
+/// use mcpwire::McpServer;
+/// use mcpwire::client::StdioServer;
+/// use mcpwire::gateway::{Backend, Gateway};
+///
+/// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = Gateway::new()
+///     .backend(Backend::stdio("everything", StdioServer::new("npx").args(["@modelcontextprotocol/server-everything"])))
+///     .backend(Backend::http("shop", "http://127.0.0.1:8000/mcp").header("X-Api-Key", "k"))
+///     .start(McpServer::new("gateway"))
+///     .await?;
+/// server.serve_stdio().await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Default)]
+pub struct Gateway {
+    backends: Vec<Backend>,
+}
+
+impl Gateway {
+    /// A gateway with no backend yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a backend.
+    pub fn backend(mut self, backend: Backend) -> Self {
+        self.backends.push(backend);
+        self
+    }
+
+    /// Connects to every backend, registers their entries on `server`, and starts a supervisor
+    /// per backend that reopens it when lost. Serve the returned server as any other.
+    ///
+    /// # Errors
+    ///
+    /// A [`GatewayError`] naming the backend: an invalid namespace or separator, two backends
+    /// with one name, or an entry that would be served twice.
+    pub async fn start(self, server: McpServer) -> Result<McpServer, GatewayError> {
+        for (index, backend) in self.backends.iter().enumerate() {
+            if let Some(why) = names::check(&backend.namespace, &backend.separator) {
+                return Err(GatewayError(format!("backend '{}': {why}", backend.name)));
+            }
+            if let Some(twin) = self.backends[..index]
+                .iter()
+                .find(|b| b.name == backend.name)
+            {
+                return Err(GatewayError(format!(
+                    "backend '{}' is named twice",
+                    twin.name
+                )));
+            }
+        }
+        let catalog = server.catalog();
+        let mounted = Arc::new(Mounted {
+            links: self.backends.into_iter().map(Link::new).collect(),
+            tools: Table::default(),
+            prompts: Table::default(),
+            resources: Table::default(),
+            templates: Table::default(),
+            catalog,
+            handlers: Handlers {
+                tool: proxy::call_tool,
+                prompt: proxy::get_prompt,
+                resource: proxy::read_resource,
+            },
+        });
+        let opened =
+            futures_util::future::join_all(mounted.links.iter().map(|link| link.connect(None)))
+                .await;
+        for (index, opened) in opened.into_iter().enumerate() {
+            let link = &mounted.links[index];
+            match opened {
+                Ok(client) => {
+                    mounted.mount(index, &client, OnCollision::Refuse).await?;
+                    link.set_up(client);
+                }
+                Err(error) => {
+                    tracing::warn!(backend = %link.backend.name, %error, "a backend is unavailable; retrying");
+                    link.set_down(error.to_string());
+                }
+            }
+        }
+        for index in 0..mounted.links.len() {
+            tokio::spawn(supervise(Arc::downgrade(&mounted), index));
+        }
+        Ok(server.state(mounted))
+    }
+}
+
+/// Reopens backend `index` whenever it is lost, after a backoff, and mounts its entries again;
+/// ends once the gateway is gone.
+async fn supervise(mounted: Weak<Mounted>, index: usize) {
+    let mut attempts = 0;
+    loop {
+        let Some(gateway) = mounted.upgrade() else {
+            return;
+        };
+        let link = &gateway.links[index];
+        if link.is_up() {
+            let lost = Arc::clone(&link.lost);
+            drop(gateway);
+            let _ = tokio::time::timeout(WATCH, lost.notified()).await;
+            continue;
+        }
+        drop(gateway);
+        tokio::time::sleep(backoff(attempts)).await;
+        let Some(gateway) = mounted.upgrade() else {
+            return;
+        };
+        let link = &gateway.links[index];
+        match link.connect(None).await {
+            Ok(client) => {
+                gateway.unmount(index);
+                if let Err(error) = gateway.mount(index, &client, OnCollision::Skip).await {
+                    tracing::warn!(backend = %link.backend.name, %error, "a reopened backend cannot be listed");
+                }
+                link.set_up(client);
+                tracing::info!(backend = %link.backend.name, "a backend is back");
+                attempts = 0;
+            }
+            Err(error) => {
+                attempts = attempts.saturating_add(1);
+                tracing::debug!(backend = %link.backend.name, %error, attempts, "a backend is still unavailable");
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! The gateway's connection to one backend: up (a client) or down (why), opened with the
+//! client's `Auto` revision, and reopened after a bounded backoff when it is lost.
+
+use super::backend::{Backend, Target};
+use crate::client::{Client, ClientError, HttpOptions};
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// The first wait before reopening a lost connection; it doubles up to [`MAX_BACKOFF`].
+pub(crate) const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+/// The longest wait between two attempts.
+pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// A backend's connection.
+pub(crate) struct Link {
+    pub(crate) backend: Backend,
+    state: Mutex<State>,
+    /// Woken when the connection is found lost.
+    pub(crate) lost: std::sync::Arc<Notify>,
+}
+
+enum State {
+    Up(Client),
+    Down(String),
+}
+
+/// Why a request to a backend failed.
+pub(crate) enum Failure {
+    /// The backend answered with a JSON-RPC error: passed on as is.
+    Rpc(crate::protocol::ErrorObject),
+    /// The backend is unreachable, or the request failed on the way: a clear message.
+    Unavailable(String),
+}
+
+impl Link {
+    pub(crate) fn new(backend: Backend) -> Self {
+        Self {
+            backend,
+            state: Mutex::new(State::Down("not connected yet".to_owned())),
+            lost: std::sync::Arc::new(Notify::new()),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The client, when up.
+    pub(crate) fn client(&self) -> Result<Client, String> {
+        match &*self.state() {
+            State::Up(client) => Ok(client.clone()),
+            State::Down(why) => Err(why.clone()),
+        }
+    }
+
+    pub(crate) fn is_up(&self) -> bool {
+        matches!(&*self.state(), State::Up(_))
+    }
+
+    pub(crate) fn set_up(&self, client: Client) {
+        *self.state() = State::Up(client);
+    }
+
+    /// Records the connection lost (`why`) and wakes the supervisor.
+    pub(crate) fn set_down(&self, why: String) {
+        let previous = std::mem::replace(&mut *self.state(), State::Down(why));
+        if let State::Up(client) = previous {
+            tokio::spawn(async move { client.close().await });
+        }
+        self.lost.notify_one();
+    }
+
+    /// Opens a connection (with `authorization` as the `Authorization` header on HTTP).
+    pub(crate) async fn connect(&self, authorization: Option<&str>) -> Result<Client, ClientError> {
+        let mut builder = Client::builder().info("mcpwire-gateway", env!("CARGO_PKG_VERSION"));
+        if let Some(timeout) = self.backend.timeout {
+            builder = builder.timeout(timeout);
+        }
+        match &self.backend.target {
+            Target::Stdio(server) => builder.connect_stdio(server.clone()).await,
+            Target::Http { url, headers } => {
+                let mut options = HttpOptions::new();
+                for (name, value) in headers {
+                    options = options.header(name, value)?;
+                }
+                if let Some(token) = authorization {
+                    options = options.header("Authorization", token)?;
+                }
+                builder.connect_http_with(url, options).await
+            }
+        }
+    }
+
+    /// Sends one request; a lost connection is recorded (and reopened by the supervisor).
+    pub(crate) async fn request(
+        &self,
+        method: &str,
+        params: serde_json::Value,
+        authorization: Option<&str>,
+    ) -> Result<serde_json::Value, Failure> {
+        let namespace = &self.backend.name;
+        let http = matches!(self.backend.target, Target::Http { .. });
+        if let Some(token) = authorization.filter(|_| http && self.backend.forward_authorization) {
+            // The caller's own token, on a connection of this call's own.
+            let client = self.connect(Some(token)).await.map_err(|e| {
+                Failure::Unavailable(format!("backend '{namespace}' is unavailable: {e}"))
+            })?;
+            let answer = client.request(method, params).await;
+            client.close().await;
+            return answer.map_err(|e| self.failure(e, None));
+        }
+        let client = self.client().map_err(|why| {
+            Failure::Unavailable(format!("backend '{namespace}' is unavailable: {why}"))
+        })?;
+        client
+            .request(method, params)
+            .await
+            .map_err(|e| self.failure(e, Some(&client)))
+    }
+
+    fn failure(&self, error: ClientError, shared: Option<&Client>) -> Failure {
+        let namespace = &self.backend.name;
+        match error {
+            ClientError::Rpc(error) => Failure::Rpc(error),
+            ClientError::Closed(_) | ClientError::Transport(_) | ClientError::SessionExpired => {
+                let message = format!("backend '{namespace}' is unavailable: {error}");
+                if shared.is_some() {
+                    self.set_down(error.to_string());
+                }
+                Failure::Unavailable(message)
+            }
+            other => Failure::Unavailable(format!("backend '{namespace}' failed: {other}")),
+        }
+    }
+}
+
+/// The wait after `attempts` failed attempts in a row.
+pub(crate) fn backoff(attempts: u32) -> Duration {
+    FIRST_BACKOFF
+        .saturating_mul(1 << attempts.min(16))
+        .min(MAX_BACKOFF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_doubles_up_to_its_bound() {
+        assert_eq!(backoff(0), FIRST_BACKOFF);
+        assert_eq!(backoff(1), FIRST_BACKOFF * 2);
+        assert_eq!(backoff(40), MAX_BACKOFF);
+    }
+}

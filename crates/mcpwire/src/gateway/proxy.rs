@@ -1,0 +1,139 @@
+//! The handlers of the entries a gateway registers: each finds its route by the name (or URI)
+//! it was called by, sends the request to that backend, and rewrites the answer's resource
+//! references to the front URIs.
+
+use super::link::Failure;
+use super::mounted::Mounted;
+use super::names::{front_uri, rewrite_content};
+use crate::context::Context;
+use crate::error::ToolError;
+use crate::protocol::content::ResourceContents;
+use crate::protocol::{ErrorObject, methods};
+use crate::resolve::Stop;
+use crate::server::handler::HandlerCall;
+use crate::server::prompt::PromptFuture;
+use crate::server::resource::ResourceFuture;
+use crate::server::tool::ToolFuture;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// The shared state of the gateway serving `context`.
+fn mounted(context: &Context) -> Arc<Mounted> {
+    Arc::clone(context.state::<Arc<Mounted>>())
+}
+
+/// The caller's `Authorization` header, for a backend that opted in to receive it.
+fn authorization(context: &Context) -> Option<String> {
+    let value = context.headers()?.get(http::header::AUTHORIZATION)?;
+    value.to_str().ok().map(str::to_owned)
+}
+
+fn arguments(call: &HandlerCall) -> Result<Value, Stop> {
+    match call.raw_arguments() {
+        None => Ok(json!({})),
+        Some(raw) => serde_json::from_str(raw.get())
+            .map_err(|e| Stop::InvalidArguments(ToolError::new(format!("invalid arguments: {e}")))),
+    }
+}
+
+fn internal(message: String) -> ErrorObject {
+    ErrorObject::new(crate::protocol::code::INTERNAL_ERROR, message)
+}
+
+fn gone(what: &str, name: &str) -> Stop {
+    Stop::Protocol(ErrorObject::invalid_params(format!(
+        "{what} '{name}' is no longer served"
+    )))
+}
+
+fn undecodable(e: serde_json::Error) -> Stop {
+    Stop::Protocol(internal(format!(
+        "the backend's answer cannot be decoded: {e}"
+    )))
+}
+
+/// A proxied `tools/call`. A backend that is unavailable gives an `isError` result naming it.
+pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
+    Box::pin(async move {
+        let mounted = mounted(&call.context);
+        let route = (mounted.tools.route(call.name())).ok_or_else(|| gone("tool", call.name()))?;
+        let params = json!({"name": route.name, "arguments": arguments(&call)?});
+        let link = &mounted.links[route.backend];
+        let token = authorization(&call.context);
+        match link
+            .request(methods::TOOLS_CALL, params, token.as_deref())
+            .await
+        {
+            Ok(mut result) => {
+                rewrite_content(&link.backend.namespace, &mut result);
+                serde_json::from_value(result).map_err(undecodable)
+            }
+            Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
+            Err(Failure::Unavailable(message)) => Err(Stop::Failed(ToolError::new(message))),
+        }
+    })
+}
+
+/// A proxied `prompts/get`.
+pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
+    Box::pin(async move {
+        let mounted = mounted(&call.context);
+        let route =
+            (mounted.prompts.route(call.name())).ok_or_else(|| gone("prompt", call.name()))?;
+        let params = json!({"name": route.name, "arguments": arguments(&call)?});
+        let link = &mounted.links[route.backend];
+        let token = authorization(&call.context);
+        match link
+            .request(methods::PROMPTS_GET, params, token.as_deref())
+            .await
+        {
+            Ok(mut result) => {
+                if let Some(messages) = result.get_mut("messages").and_then(Value::as_array_mut) {
+                    for message in messages {
+                        if let Some(content) = message.get_mut("content") {
+                            let mut wrapped = json!({"content": [content.take()]});
+                            rewrite_content(&link.backend.namespace, &mut wrapped);
+                            *content = wrapped["content"][0].take();
+                        }
+                    }
+                }
+                serde_json::from_value(result).map_err(undecodable)
+            }
+            Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
+            Err(Failure::Unavailable(message)) => Err(Stop::Protocol(internal(message))),
+        }
+    })
+}
+
+/// A proxied `resources/read`, of a listed resource or under a template.
+pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
+    Box::pin(async move {
+        let mounted = mounted(&call.context);
+        let uri = call.uri().to_owned();
+        let route = mounted
+            .route_uri(&uri)
+            .ok_or_else(|| gone("resource", &uri))?;
+        let link = &mounted.links[route.backend];
+        let token = authorization(&call.context);
+        let params = json!({"uri": route.name});
+        match link
+            .request(methods::RESOURCES_READ, params, token.as_deref())
+            .await
+        {
+            Ok(mut result) => {
+                let namespace = &link.backend.namespace;
+                let contents = result.get_mut("contents").map(Value::take);
+                let mut contents: Vec<ResourceContents> =
+                    serde_json::from_value(contents.unwrap_or_default()).map_err(undecodable)?;
+                for content in &mut contents {
+                    let (ResourceContents::Text { uri, .. } | ResourceContents::Blob { uri, .. }) =
+                        content;
+                    *uri = front_uri(namespace, uri);
+                }
+                Ok(contents)
+            }
+            Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
+            Err(Failure::Unavailable(message)) => Err(Stop::Protocol(internal(message))),
+        }
+    })
+}
