@@ -77,10 +77,18 @@ pub(crate) struct Row {
     pub(crate) needs_scopes: bool,
     /// When it succeeds, it changes a 2025-11-25 session's state (log level, subscriptions),
     /// which the other replicas' copies must see.
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "read by the HTTP transport")
+    )]
     pub(crate) changes_session: bool,
     /// What it names.
     pub(crate) target: Target,
     /// `Mcp-Name` mirrors its target (2026-07-28; optional on a 2025-11-25 session).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "read by the HTTP transport")
+    )]
     pub(crate) mirrored: bool,
     /// The revisions the core serves it on; on the others it is an unknown method (`-32601`).
     pub(crate) eras: Eras,
