@@ -113,6 +113,30 @@ async fn session_requests_answer_json() {
     assert_eq!(json_of(response).await["error"]["code"], -32601);
 }
 
+/// `_meta` as a session request carries it, read once by the endpoint: a malformed one is
+/// refused with `-32602` and the session serves on; one with a progress token and entries the
+/// server does not know is served.
+#[tokio::test]
+async fn a_session_requests_meta_is_read_and_a_malformed_one_refused() {
+    let server = running().await;
+    let session = server.initialize().await;
+    let mut malformed = call(1, "add", json!({"a":2,"b":3}));
+    malformed["params"]["_meta"] = json!(5);
+    let response = json_of(server.legacy(&session, &malformed).await).await;
+    assert_eq!(response["error"]["code"], -32602, "{response}");
+    assert_eq!(
+        response["error"]["message"],
+        "Invalid params: malformed _meta"
+    );
+    let mut tracked = call(2, "add", json!({"a":2,"b":3}));
+    tracked["params"]["_meta"] = json!({"progressToken": "p-1", "other": [1, 2]});
+    let response = json_of(server.legacy(&session, &tracked).await).await;
+    assert_eq!(
+        response["result"]["structuredContent"]["result"], 5,
+        "{response}"
+    );
+}
+
 #[tokio::test]
 async fn an_unknown_session_is_404_and_a_missing_one_400() {
     let server = running().await;

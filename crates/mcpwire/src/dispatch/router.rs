@@ -2,6 +2,8 @@
 //! names, and writes the response line. The top of the dispatch layer: nothing below imports it.
 
 use super::admitted::Admitted;
+#[cfg(feature = "http")]
+use super::era::classify_meta;
 use super::era::{Served, classify};
 use super::exchange::Exchange;
 use super::extension_method;
@@ -14,6 +16,8 @@ use crate::context::Context;
 use crate::layer::{McpService, Outcome};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
+#[cfg(feature = "http")]
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::{INITIALIZE, Method};
 use serde_json::value::RawValue;
 use std::sync::Arc;
@@ -27,6 +31,19 @@ pub(crate) async fn handle(exchange: &Arc<Exchange>, request: Request) -> String
 pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply {
     let served = (request.method != INITIALIZE)
         .then(|| classify(request.params.as_deref(), &exchange.session));
+    answer(exchange, request, served).await
+}
+
+/// Handles `request` (not `initialize`) of a 2025-11-25 session whose `_meta` the caller already
+/// read (`meta`), and returns the response line with its error code: [`respond`] without
+/// reading `_meta` again.
+#[cfg(feature = "http")]
+pub(crate) async fn respond_with_meta(
+    exchange: &Arc<Exchange>,
+    request: Request,
+    meta: RequestMeta,
+) -> Reply {
+    let served = (request.method != INITIALIZE).then(|| classify_meta(meta, &exchange.session));
     answer(exchange, request, served).await
 }
 

@@ -18,9 +18,10 @@ use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
 use crate::dispatch::exchange::Exchange;
-use crate::dispatch::router::respond;
+use crate::dispatch::router::{respond, respond_with_meta};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::response::Response;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -83,12 +84,14 @@ pub(super) async fn initialize(
     response
 }
 
-/// A request of an open session.
+/// A request of an open session, with its `_meta` as the endpoint read it (`None`: malformed,
+/// refused where the request is classified).
 pub(super) async fn request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
+    meta: Option<RequestMeta>,
 ) -> Response {
     let session = match lookup(endpoint, &headers, caller).await {
         Ok(session) => session,
@@ -121,7 +124,10 @@ pub(super) async fn request(
     let started = session.session.track_with(id.clone(), limit, || {
         let id = id.clone();
         tokio::spawn(async move {
-            let reply = respond(&exchange, request).await;
+            let reply = match meta {
+                Some(meta) => respond_with_meta(&exchange, request, meta).await,
+                None => respond(&exchange, request).await,
+            };
             if let Some((endpoint, session, change)) = saver
                 && reply.error_code.is_none()
             {

@@ -69,20 +69,23 @@ async fn route_request(
     headers: HeaderMap,
     caller: &Caller,
 ) -> Response {
+    // `_meta` is read here once; a malformed one (`None`) is refused where the request is
+    // classified, as the revision it came on answers it.
     let meta =
         serde_json::from_str::<MetaOnly>(request.params.as_deref().map_or("{}", |p| p.get()))
             .ok()
-            .and_then(|only| only.meta);
-    if let Some(meta) =
-        meta.filter(|m| m.protocol_version.is_some() || m.client_capabilities.is_some())
-    {
-        return modern::handle(endpoint, request, headers, caller, meta).await;
-    }
+            .map(|only| only.meta.unwrap_or_default());
+    let meta = match meta {
+        Some(meta) if meta.protocol_version.is_some() || meta.client_capabilities.is_some() => {
+            return modern::handle(endpoint, request, headers, caller, meta).await;
+        }
+        meta => meta,
+    };
     if request.method == INITIALIZE {
         return legacy::initialize(endpoint, request, headers, caller).await;
     }
     if headers.contains_key(SESSION_ID) {
-        return legacy::request(endpoint, request, headers, caller).await;
+        return legacy::request(endpoint, request, headers, caller, meta).await;
     }
     let announces_legacy = headers
         .get(PROTOCOL_VERSION)
