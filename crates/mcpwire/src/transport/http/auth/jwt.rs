@@ -167,7 +167,7 @@ impl JwtVerifier {
         self
     }
 
-    async fn check(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+    async fn check(&self, token: &str) -> Result<Arc<VerifiedToken>, TokenError> {
         let key = self.verified.key(token);
         let generation = self.keys.generation();
         let leeway = self.validation.leeway;
@@ -176,7 +176,7 @@ impl JwtVerifier {
         {
             return Ok(verified);
         }
-        let verified = self.verify_signed(token).await?;
+        let verified = Arc::new(self.verify_signed(token).await?);
         if let Some(key) = key {
             // The generation read before the keys were: a set fetched meanwhile is newer.
             let fresh_for = self.keys.fresh_for().await;
@@ -235,6 +235,13 @@ impl TokenVerifier for JwtVerifier {
         &'a self,
         token: &'a str,
     ) -> Pin<Box<dyn Future<Output = Result<VerifiedToken, TokenError>> + Send + 'a>> {
+        Box::pin(async move { self.check(token).await.map(Arc::unwrap_or_clone) })
+    }
+
+    fn verify_shared<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<Arc<VerifiedToken>, TokenError>> + Send + 'a>> {
         Box::pin(self.check(token))
     }
 }
