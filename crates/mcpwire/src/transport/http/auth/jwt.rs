@@ -53,6 +53,7 @@ pub struct JwtVerifier {
 impl JwtVerifier {
     /// Tokens from `issuer` for `audience`, signed by a key of `jwks`.
     pub fn new(issuer: impl Into<String>, audience: impl Into<String>, jwks: JwksSource) -> Self {
+        choose_backend();
         let (issuer, audience) = (issuer.into(), audience.into());
         let mut validation = Validation::new(Algorithm::ES256);
         validation.set_issuer(&[&issuer]);
@@ -203,6 +204,16 @@ impl JwtVerifier {
             .map_err(|e| invalid(e.to_string()))?;
         Ok(token_of(data.claims))
     }
+}
+
+/// With `auth-aws-lc`, makes aws-lc-rs jsonwebtoken's backend for the process before its first
+/// use (with both its backends compiled in, it would otherwise have none). A backend chosen
+/// before (by the application, or the client's assertions) stays.
+fn choose_backend() {
+    #[cfg(feature = "auth-aws-lc")]
+    let _ = jsonwebtoken::crypto::CryptoProvider::install_default(
+        &jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER,
+    );
 }
 
 /// The verified token named by `claims` (already checked to have `iss` and `sub`).
