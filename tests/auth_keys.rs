@@ -300,3 +300,57 @@ async fn introspection_refusals_are_cached_briefly() {
     }
     assert_eq!(endpoint.asked.load(SeqCst), 7);
 }
+
+#[tokio::test]
+async fn a_kept_token_stops_working_once_its_withdrawn_keys_age() {
+    let old = Key::new("k1");
+    let endpoint = Arc::new(Endpoint::default());
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&old]));
+    let base = serve(endpoint.clone()).await;
+    // Tokens are kept for a minute, the keys for a second.
+    let checks = verifier(&base)
+        .keys_max_age(Duration::from_secs(1))
+        .refetch_cooldown(Duration::ZERO);
+    let token = old.token();
+    assert!(checks.verify(&token).await.is_ok());
+    // The authorization server withdraws the key; no token names another.
+    *endpoint.answer.lock().unwrap() = Some(jwks(&[&Key::new("k2")]));
+    assert!(
+        checks.verify(&token).await.is_ok(),
+        "kept, the keys still young"
+    );
+    assert_eq!(endpoint.asked.load(SeqCst), 1);
+    // Past the keys' age the kept token is not reused: the set is fetched again and the
+    // withdrawn key no longer verifies it.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let refused = checks.verify(&token).await.unwrap_err();
+    assert!(matches!(refused, TokenError::Invalid(_)), "{refused:?}");
+    assert_eq!(endpoint.asked.load(SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_key_removed_from_a_jwks_file_stops_working_within_the_keys_age() {
+    let (old, other) = (Key::new("k1"), Key::new("k2"));
+    let dir = std::env::temp_dir().join(format!("mcpwire-jwks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("removed-key.json");
+    std::fs::write(&path, jwks(&[&old, &other]).to_string()).unwrap();
+    let checks = JwtVerifier::new(ISSUER, AUDIENCE, JwksSource::File(path.clone()))
+        .keys_max_age(Duration::from_secs(1))
+        .refetch_cooldown(Duration::ZERO);
+    let token = old.token();
+    assert!(checks.verify(&token).await.is_ok());
+    std::fs::write(&path, jwks(&[&other]).to_string()).unwrap();
+    assert!(
+        checks.verify(&token).await.is_ok(),
+        "kept, the keys still young"
+    );
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let refused = checks.verify(&token).await.unwrap_err();
+    assert!(matches!(refused, TokenError::Invalid(_)), "{refused:?}");
+    assert!(
+        checks.verify(&other.token()).await.is_ok(),
+        "the key left in the file"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

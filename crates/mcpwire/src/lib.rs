@@ -52,6 +52,7 @@
 //! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
 //! | `redis` | no | a fleet of replicas sharing state in one Redis, on one connection: `transport::http::RedisBackend` (2025-11-25 sessions, resumable streams, questions and changes on any replica; tasks, `tasks::RedisTaskStore`; the `#[tool(once)]` record, `request_state::RedisReplayGuard`; rate-limit buckets), set with `HttpServer::fleet` |
 //! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (reqwest) and, with `server`, in-memory transports; both eras |
+//! | `auth-aws-lc` | no | `auth` with JWT signatures checked (and the client's assertions signed) by aws-lc-rs instead of RustCrypto: a token's first verification several times faster; builds AWS-LC's C (see the authorization guide) |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for
 //! a stdio server that compiles no HTTP stack.

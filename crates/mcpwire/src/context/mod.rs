@@ -44,6 +44,8 @@ pub use observer::{Ending, Observed, ObservedWork, RequestObserver};
 #[cfg(feature = "http")]
 pub(crate) use outbound::CLOSE_STREAM;
 pub(crate) use outbound::Outbound;
+#[cfg(all(feature = "auth", feature = "http"))]
+pub(crate) use principal::binding;
 pub use principal::{Issuer, Principal};
 pub(crate) use scope_decision::authorize;
 pub use session_end::SessionEnd;

@@ -54,6 +54,13 @@ impl Issuer {
     /// every pair (the issuer's length comes first), and never equal to another issuer's.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn binding(&self, subject: &str) -> String {
-        format!("{}:{}{}", self.0.len(), self.0, subject)
+        binding(&self.0, subject)
     }
+}
+
+/// The key a caller authenticated as `subject` by `issuer` is bound by (see
+/// [`Issuer::binding`]).
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) fn binding(issuer: &str, subject: &str) -> String {
+    format!("{}:{issuer}{subject}", issuer.len())
 }

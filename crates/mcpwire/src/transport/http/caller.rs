@@ -24,6 +24,21 @@ pub(super) struct Caller {
     pub(super) peer: Option<IpAddr>,
 }
 
+/// What the authorization in front of the endpoint decided about a request (`mcpwire::auth`'s
+/// guard), as one request extension (`Arc<Admitted>`): made once per verified token and shared
+/// by every request that token admits. When present it is the caller, whatever `Principal`,
+/// `Issuer` or `Grant` other middleware inserted.
+#[derive(Debug)]
+#[cfg_attr(not(feature = "auth"), allow(dead_code))]
+pub(crate) struct Admitted {
+    /// The issuer and subject's binding (sessions, `requestState`, tasks are bound to it).
+    pub(crate) principal: Arc<str>,
+    /// The subject and its issuer, as handlers see them.
+    pub(crate) subject: Identity,
+    /// What the token grants.
+    pub(crate) grant: Arc<Grant>,
+}
+
 /// Whom a session counts against when the session table shares out its room.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Owner {
@@ -39,6 +54,17 @@ impl Caller {
     /// `trusted` proxies forward it, when the peer is one of them.
     pub(super) fn of(parts: &http::request::Parts, trusted: &TrustedProxies) -> Self {
         let extensions = &parts.extensions;
+        let peer = extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| trusted.client_of(addr.ip(), &parts.headers));
+        if let Some(admitted) = extensions.get::<Arc<Admitted>>() {
+            return Self {
+                principal: Some(Arc::clone(&admitted.principal)),
+                subject: Some(admitted.subject.clone()),
+                grant: Some(Arc::clone(&admitted.grant)),
+                peer,
+            };
+        }
         let subject = extensions.get::<Principal>().map(|p| p.0.as_str());
         let issuer = extensions.get::<Issuer>();
         let principal = match (subject, issuer) {
@@ -53,9 +79,7 @@ impl Caller {
             principal,
             subject: identity,
             grant: extensions.get::<Grant>().cloned().map(Arc::new),
-            peer: extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|ConnectInfo(addr)| trusted.client_of(addr.ip(), &parts.headers)),
+            peer,
         }
     }
 

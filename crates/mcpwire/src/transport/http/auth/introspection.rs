@@ -127,7 +127,7 @@ impl IntrospectionVerifier {
         self
     }
 
-    async fn check(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+    async fn check(&self, token: &str) -> Result<Arc<VerifiedToken>, TokenError> {
         let key: TokenKey = Sha256::digest(token.as_bytes()).into();
         let kept = self.verified.key(token);
         if let Some(kept) = &kept
@@ -142,7 +142,7 @@ impl IntrospectionVerifier {
         }
         let answer = self.ask(token).await?;
         let verified = match self.judge(answer) {
-            Ok(verified) => verified,
+            Ok(verified) => Arc::new(verified),
             Err(refusal) => {
                 if let TokenError::Invalid(why) = &refusal {
                     self.remember_refusal(key, why);
@@ -254,6 +254,13 @@ impl TokenVerifier for IntrospectionVerifier {
         &'a self,
         token: &'a str,
     ) -> Pin<Box<dyn Future<Output = Result<VerifiedToken, TokenError>> + Send + 'a>> {
+        Box::pin(async move { self.check(token).await.map(Arc::unwrap_or_clone) })
+    }
+
+    fn verify_shared<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<Arc<VerifiedToken>, TokenError>> + Send + 'a>> {
         Box::pin(self.check(token))
     }
 }

@@ -53,6 +53,7 @@ pub struct JwtVerifier {
 impl JwtVerifier {
     /// Tokens from `issuer` for `audience`, signed by a key of `jwks`.
     pub fn new(issuer: impl Into<String>, audience: impl Into<String>, jwks: JwksSource) -> Self {
+        choose_backend();
         let (issuer, audience) = (issuer.into(), audience.into());
         let mut validation = Validation::new(Algorithm::ES256);
         validation.set_issuer(&[&issuer]);
@@ -167,7 +168,7 @@ impl JwtVerifier {
         self
     }
 
-    async fn check(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+    async fn check(&self, token: &str) -> Result<Arc<VerifiedToken>, TokenError> {
         let key = self.verified.key(token);
         let generation = self.keys.generation();
         let leeway = self.validation.leeway;
@@ -176,7 +177,7 @@ impl JwtVerifier {
         {
             return Ok(verified);
         }
-        let verified = self.verify_signed(token).await?;
+        let verified = Arc::new(self.verify_signed(token).await?);
         if let Some(key) = key {
             // The generation read before the keys were: a set fetched meanwhile is newer.
             let fresh_for = self.keys.fresh_for().await;
@@ -203,6 +204,16 @@ impl JwtVerifier {
             .map_err(|e| invalid(e.to_string()))?;
         Ok(token_of(data.claims))
     }
+}
+
+/// With `auth-aws-lc`, makes aws-lc-rs jsonwebtoken's backend for the process before its first
+/// use (with both its backends compiled in, it would otherwise have none). A backend chosen
+/// before (by the application, or the client's assertions) stays.
+fn choose_backend() {
+    #[cfg(feature = "auth-aws-lc")]
+    let _ = jsonwebtoken::crypto::CryptoProvider::install_default(
+        &jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER,
+    );
 }
 
 /// The verified token named by `claims` (already checked to have `iss` and `sub`).
@@ -235,6 +246,13 @@ impl TokenVerifier for JwtVerifier {
         &'a self,
         token: &'a str,
     ) -> Pin<Box<dyn Future<Output = Result<VerifiedToken, TokenError>> + Send + 'a>> {
+        Box::pin(async move { self.check(token).await.map(Arc::unwrap_or_clone) })
+    }
+
+    fn verify_shared<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<Arc<VerifiedToken>, TokenError>> + Send + 'a>> {
         Box::pin(self.check(token))
     }
 }

@@ -49,10 +49,13 @@
 //! # }
 //! ```
 
+mod admissions;
+mod gate;
 mod guard;
 mod introspection;
 mod jwks;
 mod jwt;
+mod protect;
 mod resource;
 mod token_cache;
 mod verified;
@@ -62,12 +65,12 @@ mod verifier;
 mod body;
 
 pub use guard::Authorization;
-pub(crate) use guard::protect;
 pub use introspection::IntrospectionVerifier;
 /// The JWT signature algorithms ([`JwtVerifier::algorithms`]), from `jsonwebtoken`.
 pub use jsonwebtoken::Algorithm;
 pub use jwks::JwksSource;
 pub use jwt::JwtVerifier;
+pub(crate) use protect::protect;
 pub use resource::ProtectedResource;
 pub use verified::VerifiedToken;
 pub use verifier::{TokenError, TokenVerifier};

@@ -11,7 +11,7 @@
 use super::VerifiedToken;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The most tokens kept, unless the verifier says otherwise.
@@ -32,7 +32,8 @@ pub(super) struct TokenCache {
 }
 
 struct Entry {
-    token: VerifiedToken,
+    /// Shared with every request it admits (a hit copies nothing).
+    token: Arc<VerifiedToken>,
     until: SystemTime,
     /// The verifier's key generation the token was verified with.
     generation: u64,
@@ -62,7 +63,7 @@ impl TokenCache {
         key: &TokenKey,
         generation: u64,
         leeway: u64,
-    ) -> Option<VerifiedToken> {
+    ) -> Option<Arc<VerifiedToken>> {
         let now = SystemTime::now();
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let entry = entries.get(key)?;
@@ -73,7 +74,7 @@ impl TokenCache {
             entries.remove(key);
             return None;
         }
-        Some(entry.token.clone())
+        Some(Arc::clone(&entry.token))
     }
 
     /// Keeps `token`, verified with `generation`, until the earliest of its `exp` (plus
@@ -83,7 +84,7 @@ impl TokenCache {
     pub(super) fn insert(
         &self,
         key: TokenKey,
-        token: &VerifiedToken,
+        token: &Arc<VerifiedToken>,
         generation: u64,
         leeway: u64,
         at_most: Duration,
@@ -112,7 +113,7 @@ impl TokenCache {
         entries.insert(
             key,
             Entry {
-                token: token.clone(),
+                token: Arc::clone(token),
                 until,
                 generation,
             },
@@ -148,10 +149,10 @@ mod tests {
             .as_secs()
     }
 
-    fn token(subject: &str, exp: Option<u64>) -> VerifiedToken {
+    fn token(subject: &str, exp: Option<u64>) -> Arc<VerifiedToken> {
         let mut token = VerifiedToken::new("iss", subject);
         token.expires_at = exp;
-        token
+        Arc::new(token)
     }
 
     #[test]
@@ -165,18 +166,18 @@ mod tests {
     }
 
     #[test]
-    fn a_hit_shares_the_claims_instead_of_copying_them() {
+    fn a_hit_shares_the_token_instead_of_copying_it() {
         let cache = TokenCache::new();
         let key = cache.key("a.b.c").unwrap();
         let mut kept = token("alice", Some(now() + 600));
-        std::sync::Arc::make_mut(&mut kept.claims).insert("tenant".into(), "t1".into());
+        Arc::make_mut(&mut Arc::make_mut(&mut kept).claims).insert("tenant".into(), "t1".into());
         cache.insert(key, &kept, 1, 0, Duration::MAX);
         let (first, second) = (
             cache.get(&key, 1, 0).unwrap(),
             cache.get(&key, 1, 0).unwrap(),
         );
         assert_eq!(first.claims["tenant"], "t1");
-        assert!(std::sync::Arc::ptr_eq(&first.claims, &second.claims));
+        assert!(Arc::ptr_eq(&first, &second), "the token itself is shared");
     }
 
     #[test]
@@ -188,8 +189,9 @@ mod tests {
         cache.insert(key, &stale, 1, 30, Duration::MAX);
         assert!(cache.get(&key, 1, 30).is_some());
         assert!(cache.get(&key, 1, 0).is_none());
-        stale.expires_at = None;
-        std::sync::Arc::make_mut(&mut stale.claims).insert("nbf".into(), (now() + 120).into());
+        let changed = Arc::make_mut(&mut stale);
+        changed.expires_at = None;
+        Arc::make_mut(&mut changed.claims).insert("nbf".into(), (now() + 120).into());
         cache.insert(key, &stale, 1, 30, Duration::MAX);
         assert!(cache.get(&key, 1, 30).is_none(), "not valid yet");
     }

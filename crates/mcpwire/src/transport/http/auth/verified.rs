@@ -5,9 +5,12 @@ use std::sync::Arc;
 
 /// The holder of a valid access token, as its verifier established it.
 ///
-/// The HTTP guard ([`Authorization`](super::Authorization)) inserts it into the request's extensions (beside the
-/// [`Principal`](crate::context::Principal) made of its `subject`), for your own middleware and
-/// routes.
+/// The HTTP guard ([`Authorization`](super::Authorization)) makes the request's caller of it: its
+/// `subject` and `issuer` are what [`Context::principal`](crate::Context::principal) reports (and
+/// what sessions, `requestState` and tasks are bound to), its scopes and claims the
+/// [`Grant`](crate::context::Grant). What the guard decided is made once per token its verifier
+/// keeps ([`TokenVerifier::verify_shared`](super::TokenVerifier::verify_shared)) and shared by
+/// every request with that token.
 ///
 /// ```
 /// use mcpwire::auth::VerifiedToken;

@@ -3,6 +3,7 @@
 use super::VerifiedToken;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 /// Why a token was not accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -56,4 +57,38 @@ pub trait TokenVerifier: Send + Sync + 'static {
         &'a self,
         token: &'a str,
     ) -> Pin<Box<dyn Future<Output = Result<VerifiedToken, TokenError>> + Send + 'a>>;
+
+    /// The same check, its answer shared: what the HTTP guard calls. A verifier that keeps the
+    /// tokens it verified ([`JwtVerifier`](super::JwtVerifier),
+    /// [`IntrospectionVerifier`](super::IntrospectionVerifier)) hands out the one it keeps, and a
+    /// request with a token verified before copies nothing. The default wraps
+    /// [`verify`](Self::verify)'s answer.
+    ///
+    /// ```
+    /// use mcpwire::auth::{TokenError, TokenVerifier, VerifiedToken};
+    /// use std::future::Future;
+    /// use std::pin::Pin;
+    ///
+    /// struct Anyone;
+    ///
+    /// impl TokenVerifier for Anyone {
+    ///     fn verify<'a>(
+    ///         &'a self,
+    ///         token: &'a str,
+    ///     ) -> Pin<Box<dyn Future<Output = Result<VerifiedToken, TokenError>> + Send + 'a>> {
+    ///         Box::pin(async move { Ok(VerifiedToken::new("dev", token)) })
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let shared = Anyone.verify_shared("ada").await.unwrap();
+    /// assert_eq!(shared.subject, "ada");
+    /// # });
+    /// ```
+    fn verify_shared<'a>(
+        &'a self,
+        token: &'a str,
+    ) -> Pin<Box<dyn Future<Output = Result<Arc<VerifiedToken>, TokenError>> + Send + 'a>> {
+        Box::pin(async move { self.verify(token).await.map(Arc::new) })
+    }
 }
