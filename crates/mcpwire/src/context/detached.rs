@@ -33,6 +33,7 @@ pub struct DetachedContext {
     issuer: Option<Arc<str>>,
     grant: Option<Arc<super::Grant>>,
     capabilities: ClientCapabilities,
+    extensions: http::Extensions,
 }
 
 impl Context {
@@ -62,6 +63,7 @@ impl DetachedContext {
             issuer: None,
             grant: None,
             capabilities: ClientCapabilities::default(),
+            extensions: http::Extensions::new(),
         }
     }
 
@@ -126,6 +128,32 @@ impl DetachedContext {
         self
     }
 
+    /// A typed value [`Context::extension`] returns, as a layer would have attached it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// #[derive(Clone)]
+    /// struct Tenant(&'static str);
+    ///
+    /// /// Names the caller's tenant.
+    /// #[tool]
+    /// async fn whose(ctx: Context) -> String {
+    ///     ctx.extension::<Tenant>().map_or("nobody", |tenant| tenant.0).to_owned()
+    /// }
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let ctx = Context::detached().extension(Tenant("acme")).build();
+    /// assert_eq!(whose::call(ctx).await, "acme");
+    /// # });
+    /// ```
+    pub fn extension<T: Clone + Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.extensions.insert(value);
+        self
+    }
+
     /// The capabilities [`Context::client_capabilities`] reports.
     ///
     /// # Examples
@@ -183,7 +211,7 @@ impl DetachedContext {
             reached: Default::default(),
             trace_context: None,
             observer: Default::default(),
-            extensions: Default::default(),
+            extensions: std::sync::Mutex::new(self.extensions),
             task: None,
         })
     }
