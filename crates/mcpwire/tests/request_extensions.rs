@@ -64,6 +64,11 @@ fn server(seen: &Seen, attach: bool) -> McpServer {
     }))
 }
 
+async fn connect(url: &str, era: EraChoice) -> Client {
+    Client::builder().era(era).connect_http(url).await.unwrap()
+}
+
+/// What `whose` answers.
 async fn text_of(client: &Client) -> String {
     let result = client.call_tool("whose", json!({})).await.unwrap();
     let result = serde_json::to_value(result).unwrap();
@@ -76,12 +81,7 @@ async fn what_a_layer_attaches_reaches_the_inner_layers_the_resolvers_and_the_to
     let running = start(server(&seen, true)).await;
     let mut tenants = Vec::new();
     for era in [EraChoice::Legacy, EraChoice::Modern] {
-        let client = Client::builder()
-            .era(era)
-            .connect_http(&running.url)
-            .await
-            .unwrap();
-        let text = text_of(&client).await;
+        let text = text_of(&connect(&running.url, era).await).await;
         let (direct, resolved) = text.split_once('/').unwrap();
         assert_eq!(direct, resolved, "{era:?}: {text}");
         assert!(direct.starts_with("tenant-"), "{era:?}: {text}");
@@ -97,12 +97,8 @@ async fn without_the_layer_nothing_is_attached() {
     let seen = Seen::default();
     let running = start(server(&seen, false)).await;
     for era in [EraChoice::Legacy, EraChoice::Modern] {
-        let client = Client::builder()
-            .era(era)
-            .connect_http(&running.url)
-            .await
-            .unwrap();
-        assert_eq!(text_of(&client).await, "none/none", "{era:?}");
+        let text = text_of(&connect(&running.url, era).await).await;
+        assert_eq!(text, "none/none", "{era:?}");
     }
     assert_eq!(*seen.0.lock().unwrap(), [None, None]);
     running.shut_down().await.unwrap();

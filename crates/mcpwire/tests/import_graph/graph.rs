@@ -562,3 +562,22 @@ fn tarjan(nodes: usize, edges: &BTreeMap<usize, BTreeMap<usize, String>>) -> Vec
     }
     state.components
 }
+
+/// Each library file outside `protocol/`: its path relative to `src`, its text, and its items
+/// that are not test-only (inline `#[cfg(test)]` modules and the like left out).
+pub fn outside_protocol(src: &Path) -> Vec<(PathBuf, String, Vec<syn::Item>)> {
+    let mut files = Vec::new();
+    for file in sources(src) {
+        let relative = file.strip_prefix(src).unwrap().to_path_buf();
+        if relative.starts_with("protocol") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let parsed = syn::parse_file(&text).unwrap();
+        let items = (parsed.items.into_iter())
+            .filter(|item| !is_test_only(item))
+            .collect();
+        files.push((relative, text, items));
+    }
+    files
+}

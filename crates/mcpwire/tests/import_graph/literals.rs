@@ -1,7 +1,7 @@
 //! The method names of MCP, as `protocol/` writes them, and the places outside `protocol/`
 //! that write one as a string literal in library code (tests and comments left out).
 
-use crate::graph::{is_test_only, sources};
+use crate::graph::{is_test_only, outside_protocol, sources};
 use proc_macro2::{TokenStream, TokenTree};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -41,15 +41,9 @@ pub fn method_names(src: &Path) -> BTreeSet<String> {
 /// `file:line: "name"` for each method name written as a string literal outside `protocol/`.
 pub fn written_outside_protocol(src: &Path, names: &BTreeSet<String>) -> Vec<String> {
     let mut found = Vec::new();
-    for file in sources(src) {
-        let relative = file.strip_prefix(src).unwrap();
-        if relative.starts_with("protocol") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
-        let parsed = syn::parse_file(&text).unwrap();
+    for (relative, text, items) in outside_protocol(src) {
         let mut literals = Literals::default();
-        for item in parsed.items.iter().filter(|item| !is_test_only(item)) {
+        for item in &items {
             literals.visit_item(item);
         }
         let written: BTreeSet<String> = (literals.found.into_iter())

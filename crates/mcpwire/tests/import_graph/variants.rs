@@ -2,7 +2,7 @@
 //! variant: a method is treated as its row in the method table says, so only the table names
 //! one.
 
-use crate::graph::{is_test_only, sources};
+use crate::graph::{is_test_only, outside_protocol};
 use std::collections::BTreeSet;
 use std::path::Path;
 use syn::visit::Visit;
@@ -26,15 +26,9 @@ pub fn method_variants(src: &Path) -> BTreeSet<String> {
 /// code (tests left out).
 pub fn named_outside_protocol(src: &Path, variants: &BTreeSet<String>) -> Vec<String> {
     let mut found = Vec::new();
-    for file in sources(src) {
-        let relative = file.strip_prefix(src).unwrap();
-        if relative.starts_with("protocol") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&file).unwrap();
-        let parsed = syn::parse_file(&text).unwrap();
+    for (relative, _, items) in outside_protocol(src) {
         let mut named = Named::default();
-        for item in parsed.items.iter().filter(|item| !is_test_only(item)) {
+        for item in &items {
             named.visit_item(item);
         }
         for variant in named.found.intersection(variants) {
