@@ -104,16 +104,16 @@ impl Mounted {
                 if let Some(meta) = &mut tool.meta {
                     rewrite_tool_meta(namespace, meta);
                 }
-                if self.claim(
+                let front = tool.name.clone();
+                self.add(
                     &self.tools,
                     "tool",
-                    &tool.name,
+                    &front,
                     backend,
                     original,
                     on_collision,
-                )? {
-                    self.register(self.catalog.add_listed_tool(tool, self.handlers.tool))?;
-                }
+                    || self.catalog.add_listed_tool(tool, self.handlers.tool),
+                )?;
             }
         }
         if capabilities.prompts.is_some() {
@@ -124,16 +124,16 @@ impl Mounted {
             for mut prompt in prompts {
                 let front = settings.front_name(&prompt.name);
                 let original = std::mem::replace(&mut prompt.name, front);
-                if self.claim(
+                let front = prompt.name.clone();
+                self.add(
                     &self.prompts,
                     "prompt",
-                    &prompt.name,
+                    &front,
                     backend,
                     original,
                     on_collision,
-                )? {
-                    self.register(self.catalog.add_listed_prompt(prompt, self.handlers.prompt))?;
-                }
+                    || self.catalog.add_listed_prompt(prompt, self.handlers.prompt),
+                )?;
             }
         }
         if capabilities.resources.is_some() {
@@ -144,41 +144,40 @@ impl Mounted {
             for mut resource in resources {
                 let original = std::mem::take(&mut resource.uri);
                 resource.uri = front_uri(namespace, &original);
-                if self.claim(
+                let front = resource.uri.clone();
+                self.add(
                     &self.resources,
                     "resource",
-                    &resource.uri,
+                    &front,
                     backend,
                     original,
                     on_collision,
-                )? {
-                    self.register(
+                    || {
                         self.catalog
-                            .add_listed_resource(resource, self.handlers.resource),
-                    )?;
-                }
+                            .add_listed_resource(resource, self.handlers.resource)
+                    },
+                )?;
             }
             let templates = (client.list_resource_templates().await)
                 .map_err(|e| listing("resource templates", e))?;
             for mut template in templates {
                 let original = std::mem::take(&mut template.uri_template);
                 template.uri_template = front_uri(namespace, &original);
-                if self.claim(
+                let front = template.uri_template.clone();
+                // A template the front cannot register (one it cannot parse, one the front
+                // serves itself) is left out, not fatal.
+                self.add(
                     &self.templates,
                     "resource template",
-                    &template.uri_template,
+                    &front,
                     backend,
                     original,
-                    on_collision,
-                )? {
-                    // A template the server cannot parse is left out, not fatal.
-                    if let Err(why) = self
-                        .catalog
-                        .add_listed_template(template, self.handlers.resource)
-                    {
-                        tracing::warn!(backend = %settings.name, %why, "a resource template is not served");
-                    }
-                }
+                    OnCollision::Skip,
+                    || {
+                        self.catalog
+                            .add_listed_template(template, self.handlers.resource)
+                    },
+                )?;
             }
         }
         Ok(())
@@ -216,10 +215,109 @@ impl Mounted {
         }
     }
 
-    fn register(
+    /// Claims `front` and registers it with `register`. When the catalog refuses it (the
+    /// front server serves that name itself, or the listing is invalid) the claim is undone,
+    /// so that [`unmount`](Mounted::unmount) never removes an entry the gateway did not
+    /// register; the entry is then refused or (on `Skip`) logged and left out.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn add(
         &self,
-        added: Result<(), crate::error::InvalidSignature>,
+        table: &Table,
+        noun: &str,
+        front: &str,
+        backend: usize,
+        original: String,
+        on_collision: OnCollision,
+        register: impl FnOnce() -> Result<(), crate::error::InvalidSignature>,
     ) -> Result<(), GatewayError> {
-        added.map_err(|why| GatewayError(why.message().to_owned()))
+        if !self.claim(table, noun, front, backend, original, on_collision)? {
+            return Ok(());
+        }
+        let Err(why) = register() else {
+            return Ok(());
+        };
+        table.unclaim(front);
+        let message = format!(
+            "backend '{}': {noun} '{front}' is not served: {}",
+            self.links[backend].backend.name,
+            why.message()
+        );
+        match on_collision {
+            OnCollision::Refuse => Err(GatewayError(message)),
+            OnCollision::Skip => {
+                tracing::warn!("{message}");
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::gateway::Backend;
+    use crate::protocol::tools::Tool;
+
+    /// A gateway state over `backends` (never connected), in front of `server`.
+    pub(crate) fn mounted(server: &crate::McpServer, backends: Vec<Backend>) -> Mounted {
+        Mounted {
+            links: backends.into_iter().map(Link::new).collect(),
+            tools: Table::default(),
+            prompts: Table::default(),
+            resources: Table::default(),
+            templates: Table::default(),
+            catalog: server.catalog(),
+            handlers: Handlers {
+                tool: super::super::proxy::call_tool,
+                prompt: super::super::proxy::get_prompt,
+                resource: super::super::proxy::read_resource,
+            },
+        }
+    }
+
+    fn tool(name: &str) -> Tool {
+        serde_json::from_value(serde_json::json!({"name": name, "inputSchema": {"type": "object"}}))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_backend_cannot_take_over_or_remove_the_fronts_own_tool() {
+        let server = crate::McpServer::new("front");
+        let front = server.catalog();
+        (front.add_listed_tool(tool("search"), super::super::proxy::call_tool)).unwrap();
+        let gateway = mounted(
+            &server,
+            vec![Backend::http("b", "http://127.0.0.1:1/mcp").namespace("")],
+        );
+        let add = |name: &str, on_collision| {
+            gateway.add(
+                &gateway.tools,
+                "tool",
+                name,
+                0,
+                name.to_owned(),
+                on_collision,
+                || front.add_listed_tool(tool(name), super::super::proxy::call_tool),
+            )
+        };
+        let refused = add("search", OnCollision::Refuse).unwrap_err().to_string();
+        assert!(
+            refused.contains("'search'") && refused.contains("'b'"),
+            "{refused}"
+        );
+        // On a reconnect the entry is skipped, and the others are still mounted.
+        add("search", OnCollision::Skip).unwrap();
+        add("other", OnCollision::Skip).unwrap();
+        assert!(gateway.tools.route("search").is_none());
+        assert!(gateway.tools.route("other").is_some());
+        gateway.unmount(0);
+        assert!(
+            front.remove_tool("search"),
+            "the front's own tool is still there"
+        );
+        assert!(
+            !front.remove_tool("other"),
+            "the backend's tool was removed"
+        );
     }
 }

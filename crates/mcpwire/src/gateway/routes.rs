@@ -39,6 +39,11 @@ impl Table {
         Ok(())
     }
 
+    /// Gives up `front` (a claim whose registration failed).
+    pub(crate) fn unclaim(&self, front: &str) {
+        self.routes().remove(front);
+    }
+
     /// Gives up every name of `backend`; the names given up.
     pub(crate) fn release(&self, backend: usize) -> Vec<String> {
         let mut routes = self.routes();
