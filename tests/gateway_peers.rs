@@ -226,17 +226,31 @@ async fn the_gateway_fronts_real_servers_on_both_revisions() {
 async fn two_entries_with_one_name_refuse_the_start_naming_both() {
     let a = header_reporter().await;
     let b = header_reporter().await;
+    // Two namespaces that still give one tool name: `a` + `__` and `a_` + `_`.
+    let error = Gateway::new()
+        .backend(Backend::http("a", a.clone()).separator("__"))
+        .backend(Backend::http("b", b.clone()).namespace("a_"))
+        .start(McpServer::new("gateway"))
+        .await
+        .err()
+        .expect("a collision refuses the start")
+        .to_string();
+    assert!(error.contains("'a__seen_authorization'"), "{error}");
+    assert!(
+        error.contains("backend 'a'") && error.contains("backend 'b'"),
+        "{error}"
+    );
+    // Two backends mounted without a namespace are refused before either is listed.
     let error = Gateway::new()
         .backend(Backend::http("a", a).namespace(""))
         .backend(Backend::http("b", b).namespace(""))
         .start(McpServer::new("gateway"))
         .await
         .err()
-        .expect("a collision refuses the start")
+        .expect("one namespace twice refuses the start")
         .to_string();
-    assert!(error.contains("'seen_authorization'"), "{error}");
     assert!(
-        error.contains("backend 'a'") && error.contains("backend 'b'"),
+        error.contains("'a' and 'b' have the same namespace ''"),
         "{error}"
     );
 }

@@ -101,6 +101,18 @@ pub fn backends_from_config(
             lookup: &lookup,
         };
         if let Some(backend) = entry.backend(name)? {
+            if let Some(twin) = backends
+                .iter()
+                .find(|b: &&Backend| b.namespace == backend.namespace)
+            {
+                return Err(entry.refuse(
+                    "namespace",
+                    &format!(
+                        "'{}' is the namespace of mcpServers.{} too; give one of them another",
+                        backend.namespace, twin.name
+                    ),
+                ));
+            }
             backends.push(backend);
         }
     }
@@ -287,6 +299,13 @@ mod tests {
             r#"{"mcpServers": {"a": {"url": "http://x/mcp", "headers": {"X": "${NOPE}"}}}}"#;
         assert!(
             refused(unset).contains("mcpServers.a.headers: names the environment variable NOPE")
+        );
+        let twins = r#"{"mcpServers": {"a": {"url": "http://x/mcp", "namespace": ""},
+                                        "b": {"command": "x", "namespace": ""}}}"#;
+        let twins = refused(twins);
+        assert!(
+            twins.starts_with("mcpServers.b.namespace:") && twins.contains("mcpServers.a "),
+            "{twins}"
         );
         let both = r#"{"mcpServers": {"a": {"url": "http://x/mcp", "command": "x"}}}"#;
         assert!(refused(both).starts_with("mcpServers.a.url:"));

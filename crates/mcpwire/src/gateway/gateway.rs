@@ -67,7 +67,7 @@ impl Gateway {
     /// # Errors
     ///
     /// A [`GatewayError`] naming the backend: an invalid namespace or separator, two backends
-    /// with one name, or an entry that would be served twice.
+    /// with one name or one namespace (`""` included), or an entry that would be served twice.
     pub async fn start(self, server: McpServer) -> Result<McpServer, GatewayError> {
         for (index, backend) in self.backends.iter().enumerate() {
             if let Some(why) = names::check(&backend.namespace, &backend.separator) {
@@ -80,6 +80,15 @@ impl Gateway {
                 return Err(GatewayError(format!(
                     "backend '{}' is named twice",
                     twin.name
+                )));
+            }
+            if let Some(twin) = self.backends[..index]
+                .iter()
+                .find(|b| b.namespace == backend.namespace)
+            {
+                return Err(GatewayError(format!(
+                    "backends '{}' and '{}' have the same namespace '{}'; give one of them another",
+                    twin.name, backend.name, backend.namespace
                 )));
             }
         }

@@ -40,26 +40,24 @@ pub(crate) enum OnCollision {
 }
 
 impl Mounted {
-    /// The backend a URI shown in front leads to, and its URI there: the backend whose
-    /// namespace is the URI's first segment, else the one mounted without a namespace.
-    pub(crate) fn route_uri(&self, uri: &str) -> Option<Route> {
-        if let Some(route) = self.resources.route(uri) {
+    /// The backend a read of `uri` leads to, and its URI there, found by `key`: the URI (or
+    /// URI template) the catalog matched `uri` against, as the entry was registered.
+    pub(crate) fn route_uri(&self, key: &str, uri: &str) -> Option<Route> {
+        if let Some(route) = self.resources.route(key) {
             return Some(route);
         }
-        if let Some((namespace, back)) = split_front_uri(uri)
-            && let Some(backend) = (self.links.iter()).position(|link| {
-                !link.backend.namespace.is_empty() && link.backend.namespace == namespace
-            })
-        {
+        let route = self.templates.route(key)?;
+        let namespace = self.links[route.backend].backend.namespace.as_str();
+        if namespace.is_empty() {
             return Some(Route {
-                backend,
-                name: back,
+                backend: route.backend,
+                name: uri.to_owned(),
             });
         }
-        let backend = (self.links.iter()).position(|link| link.backend.namespace.is_empty())?;
-        Some(Route {
-            backend,
-            name: uri.to_owned(),
+        let (shown, back) = split_front_uri(uri)?;
+        (shown == namespace).then_some(Route {
+            backend: route.backend,
+            name: back,
         })
     }
 
@@ -319,5 +317,41 @@ pub(crate) mod tests {
             !front.remove_tool("other"),
             "the backend's tool was removed"
         );
+    }
+
+    #[test]
+    fn a_template_read_goes_to_the_backend_whose_template_matched() {
+        let server = crate::McpServer::new("front");
+        let backends = vec![
+            Backend::http("plain", "http://127.0.0.1:1/mcp").namespace(""),
+            Backend::http("shop", "http://127.0.0.1:1/mcp"),
+        ];
+        let gateway = mounted(&server, backends);
+        let route = |backend, name: &str| Route {
+            backend,
+            name: name.to_owned(),
+        };
+        // The un-namespaced backend's template `docs://{owner}/{path}` matches
+        // `docs://shop/readme` too: the matched template, not the first segment, decides.
+        (gateway
+            .templates
+            .claim("docs://{owner}/{path}", route(0, "docs://{owner}/{path}")))
+        .unwrap();
+        (gateway
+            .templates
+            .claim("books://shop/{id}", route(1, "books://{id}")))
+        .unwrap();
+        let read = gateway
+            .route_uri("docs://{owner}/{path}", "docs://shop/readme")
+            .unwrap();
+        assert_eq!(
+            (read.backend, read.name.as_str()),
+            (0, "docs://shop/readme")
+        );
+        let read = gateway
+            .route_uri("books://shop/{id}", "books://shop/7")
+            .unwrap();
+        assert_eq!((read.backend, read.name.as_str()), (1, "books://7"));
+        assert!(gateway.route_uri("nope://{x}", "nope://1").is_none());
     }
 }

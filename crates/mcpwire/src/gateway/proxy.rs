@@ -111,7 +111,7 @@ pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
         let mounted = mounted(&call.context);
         let uri = call.uri().to_owned();
         let route = mounted
-            .route_uri(&uri)
+            .route_uri(call.name(), &uri)
             .ok_or_else(|| gone("resource", &uri))?;
         let link = &mounted.links[route.backend];
         let token = authorization(&call.context);

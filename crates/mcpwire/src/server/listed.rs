@@ -72,7 +72,7 @@ impl Catalog {
         listing: Resource,
         call: fn(HandlerCall) -> ResourceFuture,
     ) -> Result<(), InvalidSignature> {
-        let definition = resource(&listing.uri, &listing.name, call);
+        let definition = resource(&listing.uri, call);
         self.registries()
             .add_listed_resource(definition, ResourceListing::Plain(listing))
     }
@@ -83,7 +83,7 @@ impl Catalog {
         listing: ResourceTemplate,
         call: fn(HandlerCall) -> ResourceFuture,
     ) -> Result<(), InvalidSignature> {
-        let definition = resource(&listing.uri_template, &listing.name, call);
+        let definition = resource(&listing.uri_template, call);
         self.registries()
             .add_listed_resource(definition, ResourceListing::Template(listing))
     }
@@ -95,16 +95,20 @@ impl HandlerCall {
         self.arguments.as_deref()
     }
 
-    /// The name the tool (prompt, resource) was registered under.
+    /// The name the tool (prompt) was registered under; for an entry of
+    /// [`add_listed_resource`](Catalog::add_listed_resource) or
+    /// [`add_listed_template`](Catalog::add_listed_template), its URI (template).
     pub(crate) fn name(&self) -> &'static str {
         self.handler.name
     }
 }
 
-fn resource(uri: &str, name: &str, call: fn(HandlerCall) -> ResourceFuture) -> ResourceDefinition {
+/// A resource (or template) registered under `uri`; its handler's name is `uri` too, so the
+/// function finds its route by the URI (template) the catalog matched, not by the URI read.
+fn resource(uri: &str, call: fn(HandlerCall) -> ResourceFuture) -> ResourceDefinition {
     ResourceDefinition {
         uri: lasting(uri),
-        name: lasting(name),
+        name: lasting(uri),
         title: None,
         description: None,
         mime_type: None,
