@@ -93,25 +93,28 @@ impl Link {
     }
 
     /// Sends one request; a lost connection is recorded (and reopened by the supervisor).
+    /// The caller is told only that the backend is unavailable or failed: what went wrong (a
+    /// URL with its credentials, a child's stderr, an HTTP error body) goes to the log.
     pub(crate) async fn request(
         &self,
         method: &str,
         params: serde_json::Value,
         authorization: Option<&str>,
     ) -> Result<serde_json::Value, Failure> {
-        let namespace = &self.backend.name;
         let http = matches!(self.backend.target, Target::Http { .. });
         if let Some(token) = authorization.filter(|_| http && self.backend.forward_authorization) {
             // The caller's own token, on a connection of this call's own.
-            let client = self.connect(Some(token)).await.map_err(|e| {
-                Failure::Unavailable(format!("backend '{namespace}' is unavailable: {e}"))
+            let client = self.connect(Some(token)).await.map_err(|error| {
+                tracing::warn!(backend = %self.backend.name, %error, "a backend cannot be reached with the caller's token");
+                self.unavailable()
             })?;
             let answer = client.request(method, params).await;
             client.close().await;
             return answer.map_err(|e| self.failure(e, None));
         }
         let client = self.client().map_err(|why| {
-            Failure::Unavailable(format!("backend '{namespace}' is unavailable: {why}"))
+            tracing::debug!(backend = %self.backend.name, %why, "a call to a backend that is down");
+            self.unavailable()
         })?;
         client
             .request(method, params)
@@ -119,18 +122,25 @@ impl Link {
             .map_err(|e| self.failure(e, Some(&client)))
     }
 
+    fn unavailable(&self) -> Failure {
+        Failure::Unavailable(format!("backend '{}' is unavailable", self.backend.name))
+    }
+
     fn failure(&self, error: ClientError, shared: Option<&Client>) -> Failure {
-        let namespace = &self.backend.name;
+        let name = &self.backend.name;
         match error {
             ClientError::Rpc(error) => Failure::Rpc(error),
             ClientError::Closed(_) | ClientError::Transport(_) | ClientError::SessionExpired => {
-                let message = format!("backend '{namespace}' is unavailable: {error}");
+                tracing::warn!(backend = %name, %error, "a backend is lost");
                 if shared.is_some() {
                     self.set_down(error.to_string());
                 }
-                Failure::Unavailable(message)
+                self.unavailable()
             }
-            other => Failure::Unavailable(format!("backend '{namespace}' failed: {other}")),
+            other => {
+                tracing::warn!(backend = %name, error = %other, "a request to a backend failed");
+                Failure::Unavailable(format!("backend '{name}' failed"))
+            }
         }
     }
 }
@@ -145,6 +155,33 @@ pub(crate) fn backoff(attempts: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_caller_is_not_told_the_backends_url_or_why_it_is_down() {
+        let backend = Backend::http("shop", "http://127.0.0.1:1/mcp?key=s3cr3t-value");
+        let link = Link::new(backend.clone());
+        let error = link
+            .connect(None)
+            .await
+            .expect_err("nothing listens on port 1");
+        link.set_down(error.to_string());
+        let Err(Failure::Unavailable(message)) = link
+            .request("tools/list", serde_json::json!({}), None)
+            .await
+        else {
+            panic!("a down backend answered");
+        };
+        assert_eq!(message, "backend 'shop' is unavailable");
+        // The caller's own connection (forwardAuthorization) fails the same way.
+        let link = Link::new(backend.forward_authorization(true));
+        let Err(Failure::Unavailable(message)) = link
+            .request("tools/list", serde_json::json!({}), Some("Bearer t"))
+            .await
+        else {
+            panic!("an unreachable backend answered");
+        };
+        assert!(!message.contains("s3cr3t"), "{message}");
+    }
 
     #[test]
     fn the_backoff_doubles_up_to_its_bound() {
