@@ -12,6 +12,35 @@ pub(crate) const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 /// The longest wait between two attempts.
 pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
+/// The variables of the gateway's environment a stdio backend's child inherits; the rest
+/// (credentials, sealing keys, Redis and OAuth settings) it does not see. Its entry's `env` is
+/// set on top.
+pub(crate) const INHERITED_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TMPDIR",
+    "TERM",
+    // Windows: what programs need to start and find their profile.
+    "SystemRoot",
+    "SystemDrive",
+    "windir",
+    "ComSpec",
+    "PATHEXT",
+    "TEMP",
+    "TMP",
+    "USERPROFILE",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "ProgramFiles",
+    "ProgramData",
+];
+
 /// A backend's connection.
 pub(crate) struct Link {
     pub(crate) backend: Backend,
@@ -78,7 +107,9 @@ impl Link {
             builder = builder.timeout(timeout);
         }
         match &self.backend.target {
-            Target::Stdio(server) => builder.connect_stdio(server.clone()).await,
+            Target::Stdio(server) => {
+                (builder.connect_stdio(server.clone().env_only(INHERITED_ENV))).await
+            }
             Target::Http { url, headers } => {
                 let mut options = HttpOptions::new();
                 for (name, value) in headers {
@@ -181,6 +212,36 @@ mod tests {
             panic!("an unreachable backend answered");
         };
         assert!(!message.contains("s3cr3t"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn a_stdio_child_sees_only_the_inherited_variables_and_its_own() {
+        // The test process has variables outside the list (cargo sets CARGO_*).
+        let hidden: Vec<String> = (std::env::vars().map(|(k, _)| k))
+            .filter(|k| !INHERITED_ENV.contains(&k.as_str()))
+            .collect();
+        assert!(!hidden.is_empty());
+        // A child that writes its environment to stderr and exits: its stderr comes back in
+        // the connection error.
+        let child = crate::client::StdioServer::new("sh")
+            .args(["-c", "env >&2; exit 1"])
+            .env("FROM_ENTRY", "1");
+        let link = Link::new(Backend::stdio("child", child));
+        let error = link
+            .connect(None)
+            .await
+            .expect_err("the child exits")
+            .to_string();
+        assert!(error.contains("FROM_ENTRY=1"), "{error}");
+        for line in error.lines() {
+            let key = line.split('=').next().unwrap_or_default();
+            assert!(
+                !hidden
+                    .iter()
+                    .any(|h| h == key && !matches!(key, "PWD" | "SHLVL" | "_")),
+                "{key} reached the child"
+            );
+        }
     }
 
     #[test]

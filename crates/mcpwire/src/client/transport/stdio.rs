@@ -40,6 +40,7 @@ pub struct StdioServer {
     env: Vec<(OsString, OsString)>,
     cwd: Option<PathBuf>,
     stderr: Stderr,
+    env_clear: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,7 @@ impl StdioServer {
             env: Vec::new(),
             cwd: None,
             stderr: Stderr::Capture,
+            env_clear: false,
         }
     }
 
@@ -97,7 +99,8 @@ impl StdioServer {
         self
     }
 
-    /// Sets an environment variable for the child (the rest is inherited).
+    /// Sets an environment variable for the child (the rest is inherited, unless
+    /// [`env_clear`](StdioServer::env_clear)).
     ///
     /// # Examples
     ///
@@ -108,6 +111,32 @@ impl StdioServer {
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         self.env.push((key.into(), value.into()));
         self
+    }
+
+    /// Starts the child with an empty environment: it sees only the variables set with
+    /// [`env`](StdioServer::env), none of this process's (credentials included).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("server")
+    ///     .env_clear()
+    ///     .env("PATH", "/usr/bin:/bin");
+    /// # drop(server);
+    /// ```
+    pub fn env_clear(mut self) -> Self {
+        self.env_clear = true;
+        self
+    }
+
+    /// Clears the child's environment but for this process's values of `keys` (those set),
+    /// which come before the variables set with [`env`](StdioServer::env) (so those win).
+    #[cfg(feature = "gateway")]
+    pub(crate) fn env_only(mut self, keys: &[&str]) -> Self {
+        let kept =
+            (keys.iter()).filter_map(|key| Some((OsString::from(key), std::env::var_os(key)?)));
+        self.env = kept.chain(self.env).collect();
+        self.env_clear()
     }
 
     /// Runs the child in `dir`.
@@ -139,6 +168,9 @@ impl StdioServer {
 
     fn spawn(&self, stderr: Stderr) -> Result<Child, ClientError> {
         let mut command = Command::new(&self.program);
+        if self.env_clear {
+            command.env_clear();
+        }
         command
             .args(&self.args)
             .envs(self.env.iter().map(|(k, v)| (k, v)))
