@@ -14,6 +14,15 @@ use std::time::Duration;
 /// How often a supervisor whose backend is up checks that the gateway still runs.
 const WATCH: Duration = Duration::from_secs(5);
 
+/// How long a reopened connection must stay up for the backoff to start again from its first
+/// wait; a backend lost sooner (a child that crashes on start) keeps backing off.
+const STABLE: Duration = Duration::from_secs(30);
+
+/// The attempts counted before the next reopen, after a connection that stayed up `up`.
+fn attempts_after_loss(attempts: u32, up: Duration) -> u32 {
+    if up >= STABLE { 0 } else { attempts }
+}
+
 /// Many MCP servers served as one: each backend's tools, prompts, resources and templates,
 /// under its namespace, on an [`McpServer`] of yours (so its transports, authorization,
 /// layers and telemetry apply in front).
@@ -133,6 +142,7 @@ impl Gateway {
 /// ends once the gateway is gone.
 async fn supervise(mounted: Weak<Mounted>, index: usize) {
     let mut attempts = 0;
+    let mut up_since: Option<std::time::Instant> = None;
     loop {
         let Some(gateway) = mounted.upgrade() else {
             return;
@@ -145,6 +155,9 @@ async fn supervise(mounted: Weak<Mounted>, index: usize) {
             continue;
         }
         drop(gateway);
+        if let Some(since) = up_since.take() {
+            attempts = attempts_after_loss(attempts, since.elapsed());
+        }
         tokio::time::sleep(backoff(attempts)).await;
         let Some(gateway) = mounted.upgrade() else {
             return;
@@ -158,12 +171,25 @@ async fn supervise(mounted: Weak<Mounted>, index: usize) {
                 }
                 link.set_up(client);
                 tracing::info!(backend = %link.backend.name, "a backend is back");
-                attempts = 0;
+                // Counted until the connection has stayed up a while: a crash loop backs off.
+                attempts = attempts.saturating_add(1);
+                up_since = Some(std::time::Instant::now());
             }
             Err(error) => {
                 attempts = attempts.saturating_add(1);
                 tracing::debug!(backend = %link.backend.name, %error, attempts, "a backend is still unavailable");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_restarts_only_after_a_connection_stayed_up() {
+        assert_eq!(attempts_after_loss(5, Duration::from_secs(1)), 5);
+        assert_eq!(attempts_after_loss(5, STABLE), 0);
     }
 }
