@@ -41,16 +41,25 @@ pub(crate) const INHERITED_ENV: &[&str] = &[
     "ProgramData",
 ];
 
+/// The connections one backend may have open at once with callers' own tokens.
+pub(crate) const MAX_FORWARDED: usize = 64;
+
 /// A backend's connection.
 pub(crate) struct Link {
     pub(crate) backend: Backend,
     state: Mutex<State>,
+    /// Connections opened so far: a failure is blamed on the connection it happened on only.
+    opened: std::sync::atomic::AtomicU64,
+    /// Places for connections opened with a caller's own token (`forwardAuthorization`): at
+    /// most [`MAX_FORWARDED`] at once; a call beyond them is refused, not queued.
+    forwarded: std::sync::Arc<tokio::sync::Semaphore>,
     /// Woken when the connection is found lost.
     pub(crate) lost: std::sync::Arc<Notify>,
 }
 
 enum State {
-    Up(Client),
+    /// Connected: the client, and which connection it is (counted from 1 by `set_up`).
+    Up(Client, u64),
     Down(String),
 }
 
@@ -67,6 +76,8 @@ impl Link {
         Self {
             backend,
             state: Mutex::new(State::Down("not connected yet".to_owned())),
+            opened: std::sync::atomic::AtomicU64::new(0),
+            forwarded: std::sync::Arc::new(tokio::sync::Semaphore::new(MAX_FORWARDED)),
             lost: std::sync::Arc::new(Notify::new()),
         }
     }
@@ -75,26 +86,47 @@ impl Link {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The client, when up.
-    pub(crate) fn client(&self) -> Result<Client, String> {
+    /// The client and which connection it is, when up.
+    fn client(&self) -> Result<(Client, u64), String> {
         match &*self.state() {
-            State::Up(client) => Ok(client.clone()),
+            State::Up(client, opened) => Ok((client.clone(), *opened)),
             State::Down(why) => Err(why.clone()),
         }
     }
 
     pub(crate) fn is_up(&self) -> bool {
-        matches!(&*self.state(), State::Up(_))
+        matches!(&*self.state(), State::Up(..))
     }
 
     pub(crate) fn set_up(&self, client: Client) {
-        *self.state() = State::Up(client);
+        let opened = self
+            .opened
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            + 1;
+        *self.state() = State::Up(client, opened);
     }
 
     /// Records the connection lost (`why`) and wakes the supervisor.
     pub(crate) fn set_down(&self, why: String) {
-        let previous = std::mem::replace(&mut *self.state(), State::Down(why));
-        if let State::Up(client) = previous {
+        self.set_down_if(why, |_| true);
+    }
+
+    /// Records connection `opened` lost, unless another one replaced it already (a request
+    /// that failed late on an old connection leaves the new one up).
+    fn set_down_from(&self, why: String, opened: u64) {
+        self.set_down_if(why, |current| current == opened);
+    }
+
+    fn set_down_if(&self, why: String, is_current: impl FnOnce(u64) -> bool) {
+        let mut state = self.state();
+        if let State::Up(_, current) = &*state
+            && !is_current(*current)
+        {
+            return;
+        }
+        let previous = std::mem::replace(&mut *state, State::Down(why));
+        drop(state);
+        if let State::Up(client, _) = previous {
             tokio::spawn(async move { client.close().await });
         }
         self.lost.notify_one();
@@ -134,37 +166,47 @@ impl Link {
     ) -> Result<serde_json::Value, Failure> {
         let http = matches!(self.backend.target, Target::Http { .. });
         if let Some(token) = authorization.filter(|_| http && self.backend.forward_authorization) {
-            // The caller's own token, on a connection of this call's own.
+            // The caller's own token, on a connection of this call's own, within the backend's
+            // places; closed when the call ends, or is dropped (the caller left).
+            let Ok(_place) = self.forwarded.clone().try_acquire_owned() else {
+                tracing::warn!(backend = %self.backend.name, limit = MAX_FORWARDED, "too many calls with callers' tokens at once");
+                return Err(Failure::Unavailable(format!(
+                    "backend '{}' is busy; try again later",
+                    self.backend.name
+                )));
+            };
             let client = self.connect(Some(token)).await.map_err(|error| {
                 tracing::warn!(backend = %self.backend.name, %error, "a backend cannot be reached with the caller's token");
                 self.unavailable()
             })?;
-            let answer = client.request(method, params).await;
-            client.close().await;
+            let client = ClosedOnDrop(Some(client));
+            let answer = client.as_ref().request(method, params).await;
             return answer.map_err(|e| self.failure(e, None));
         }
-        let client = self.client().map_err(|why| {
+        let (client, opened) = self.client().map_err(|why| {
             tracing::debug!(backend = %self.backend.name, %why, "a call to a backend that is down");
             self.unavailable()
         })?;
         client
             .request(method, params)
             .await
-            .map_err(|e| self.failure(e, Some(&client)))
+            .map_err(|e| self.failure(e, Some(opened)))
     }
 
     fn unavailable(&self) -> Failure {
         Failure::Unavailable(format!("backend '{}' is unavailable", self.backend.name))
     }
 
-    fn failure(&self, error: ClientError, shared: Option<&Client>) -> Failure {
+    /// What the caller is told of `error`; a lost shared connection (`shared`: which one) is
+    /// recorded.
+    fn failure(&self, error: ClientError, shared: Option<u64>) -> Failure {
         let name = &self.backend.name;
         match error {
             ClientError::Rpc(error) => Failure::Rpc(error),
             ClientError::Closed(_) | ClientError::Transport(_) | ClientError::SessionExpired => {
                 tracing::warn!(backend = %name, %error, "a backend is lost");
-                if shared.is_some() {
-                    self.set_down(error.to_string());
+                if let Some(opened) = shared {
+                    self.set_down_from(error.to_string(), opened);
                 }
                 self.unavailable()
             }
@@ -172,6 +214,25 @@ impl Link {
                 tracing::warn!(backend = %name, error = %other, "a request to a backend failed");
                 Failure::Unavailable(format!("backend '{name}' failed"))
             }
+        }
+    }
+}
+
+/// A connection of one call's own, closed (in the background) when the call ends or is dropped.
+struct ClosedOnDrop(Option<Client>);
+
+impl ClosedOnDrop {
+    fn as_ref(&self) -> &Client {
+        self.0.as_ref().expect("taken only on drop")
+    }
+}
+
+impl Drop for ClosedOnDrop {
+    fn drop(&mut self) {
+        if let Some(client) = self.0.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move { client.close().await });
         }
     }
 }
@@ -186,6 +247,31 @@ pub(crate) fn backoff(attempts: u32) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A client of an in-memory server.
+    async fn memory_client() -> Client {
+        let server = crate::McpServer::new("backend");
+        Client::builder().connect_memory(server).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_late_failure_of_an_old_connection_leaves_the_new_one_up() {
+        let link = Link::new(Backend::stdio(
+            "shop",
+            crate::client::StdioServer::new("true"),
+        ));
+        link.set_up(memory_client().await);
+        let (_, first) = link.client().unwrap();
+        link.set_up(memory_client().await);
+        let (_, second) = link.client().unwrap();
+        link.set_down_from("lost".into(), first);
+        assert!(
+            link.is_up(),
+            "a failure on the replaced connection took the new one down"
+        );
+        link.set_down_from("lost".into(), second);
+        assert!(!link.is_up());
+    }
 
     #[tokio::test]
     async fn a_caller_is_not_told_the_backends_url_or_why_it_is_down() {
