@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 /// What the caller's access token grants: its scopes and claims.
 ///
-/// `mcpwire::auth` (features `auth` + `http`) inserts one into each authenticated HTTP request's
-/// extensions, beside the [`Principal`](super::Principal); your own middleware may insert one
-/// too, and so may [`McpServer::local_grant`](crate::McpServer::local_grant) for stdio and
-/// in-memory connections. The SDK then shows the caller only the tools, prompts and resources it
+/// `mcpwire::auth` (features `auth` + `http`) makes one from each verified token (what it decided
+/// travels with the request, not as a separate extension); your own middleware may insert one
+/// into the HTTP request's extensions, beside the [`Principal`](super::Principal), and
+/// [`McpServer::local_grant`](crate::McpServer::local_grant) sets one for stdio and in-memory
+/// connections. The SDK then shows the caller only the tools, prompts and resources it
 /// may use (their `scopes = […]`), refuses every other call, read, subscription or completion
 /// at dispatch, from the parsed request (`403 insufficient_scope` on HTTP, JSON-RPC error
 /// `-32003` elsewhere), and hands the grant to handlers as [`Context::grant`](crate::Context::grant).

@@ -246,8 +246,8 @@ impl Context {
     }
 
     /// Who the transport authenticated for this request, if anyone: the subject (the
-    /// [`Principal`]) and the issuer that vouched for it (the [`Issuer`], set by
-    /// `mcpwire::auth`). Key your own data on the whole [`Identity`]: two issuers may issue
+    /// [`Principal`]) and the issuer that vouched for it (the [`Issuer`]: a verified
+    /// token's `iss`, with `mcpwire::auth`). Key your own data on the whole [`Identity`]: two issuers may issue
     /// the same subject.
     ///
     /// # Examples

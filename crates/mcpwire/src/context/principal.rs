@@ -30,8 +30,8 @@ pub struct Principal(
 
 /// Who vouched for the request's [`Principal`]: the issuer of its verified token.
 ///
-/// `mcpwire::auth` inserts one beside the `Principal` (the token's `iss` beside its `sub`), and
-/// so may your own middleware. Two authorization servers may issue the same subject, so when an
+/// Your own middleware inserts one beside the `Principal` (`mcpwire::auth` decides the same
+/// pair, the token's `iss` beside its `sub`, from the verified token itself). Two authorization servers may issue the same subject, so when an
 /// `Issuer` is present, 2025-11-25 sessions, 2026-07-28 `requestState`, tasks and
 /// `#[tool(once)]` replay guards are bound to the issuer and the subject together: a token of
 /// another issuer naming the same subject is another caller.

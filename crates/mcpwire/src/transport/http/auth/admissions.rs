@@ -50,10 +50,23 @@ impl Admissions {
         let admitted = Arc::new(make(token));
         if shared {
             let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+            let mut dropped = Vec::new();
             if kept.len() >= CAPACITY {
-                kept.clear();
+                // First the admissions of tokens the verifier no longer keeps (this map holds
+                // their only reference: never found again); all of them only when that frees
+                // nothing. What is dropped is freed after the lock.
+                let stale: Vec<usize> = (kept.iter())
+                    .filter(|(_, (kept_token, _))| Arc::strong_count(kept_token) == 1)
+                    .map(|(address, _)| *address)
+                    .collect();
+                dropped.extend(stale.iter().filter_map(|address| kept.remove(address)));
+                if kept.len() >= CAPACITY {
+                    dropped.extend(kept.drain().map(|(_, entry)| entry));
+                }
             }
             kept.insert(address, (Arc::clone(token), Arc::clone(&admitted)));
+            drop(kept);
+            drop(dropped);
         }
         admitted
     }
@@ -126,5 +139,28 @@ mod tests {
             1,
             "cleared at {CAPACITY}, then the last one kept"
         );
+    }
+
+    #[test]
+    fn when_full_the_tokens_nobody_holds_go_first() {
+        let admissions = Admissions::default();
+        let tokens: Vec<_> = (0..CAPACITY)
+            .map(|n| Arc::new(VerifiedToken::new("iss", n.to_string())))
+            .collect();
+        let mut held: Vec<_> = tokens.iter().map(Arc::clone).collect();
+        for token in &tokens {
+            admissions.of(token, admitted);
+        }
+        // The verifier lets go of all but the first ten.
+        held.truncate(10);
+        drop(tokens);
+        let newcomer = Arc::new(VerifiedToken::new("iss", "new"));
+        let _held_newcomer = Arc::clone(&newcomer);
+        admissions.of(&newcomer, admitted);
+        assert_eq!(admissions.len(), 11, "the ten still held, and the newcomer");
+        let again = admissions.of(&held[0], |_| {
+            unreachable!("a held token's admission was dropped")
+        });
+        assert_eq!(again.subject.subject(), "0");
     }
 }
