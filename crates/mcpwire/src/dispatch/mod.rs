@@ -20,6 +20,7 @@ pub(crate) mod exchange;
 pub(crate) mod extension_method;
 pub(crate) mod handshake;
 pub(crate) mod in_flight;
+pub(crate) mod intercepted;
 pub(crate) mod methods;
 pub(crate) mod outer;
 pub(crate) mod peek;

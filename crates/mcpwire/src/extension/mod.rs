@@ -55,6 +55,8 @@
 //! ```
 
 mod eras;
+pub(crate) mod intercept;
+pub(crate) mod listen;
 mod method;
 mod negotiation;
 pub(crate) mod registry;

@@ -2,6 +2,8 @@
 //! builder records them and the router looks methods up.
 
 use super::eras::Eras;
+use super::intercept::{CalledTool, ToolCallInterceptor};
+use super::listen::ListenHook;
 use super::method::ExtensionMethod;
 use crate::error::InvalidSignature;
 use crate::protocol::methods::Method;
@@ -39,6 +41,10 @@ pub(crate) struct Binding {
 pub(crate) struct Extensions {
     declared: Vec<Declared>,
     methods: HashMap<&'static str, Bound>,
+    /// The `tools/call` hooks, asked in the order they were installed.
+    interceptors: Vec<Arc<dyn ToolCallInterceptor>>,
+    /// The `subscriptions/listen` hooks, asked in the order they were installed.
+    listen_hooks: Vec<Arc<dyn ListenHook>>,
 }
 
 impl Extensions {
@@ -94,6 +100,34 @@ impl Extensions {
         };
         self.methods.insert(method, bound);
         Ok(())
+    }
+
+    /// Adds a `tools/call` hook.
+    pub(crate) fn intercept_tool_calls(&mut self, interceptor: Arc<dyn ToolCallInterceptor>) {
+        self.interceptors.push(interceptor);
+    }
+
+    /// Adds a `subscriptions/listen` hook.
+    pub(crate) fn listen_to(&mut self, hook: Arc<dyn ListenHook>) {
+        self.listen_hooks.push(hook);
+    }
+
+    /// The `subscriptions/listen` hooks.
+    pub(crate) fn listen_hooks(&self) -> &[Arc<dyn ListenHook>] {
+        &self.listen_hooks
+    }
+
+    /// The `tools/call` hooks that want calls of `tool` on `era`.
+    pub(crate) fn interceptors_of(
+        &self,
+        tool: &CalledTool,
+        era: Era,
+    ) -> Option<Vec<Arc<dyn ToolCallInterceptor>>> {
+        let wanting: Vec<_> = (self.interceptors.iter())
+            .filter(|interceptor| interceptor.wants(tool, era))
+            .cloned()
+            .collect();
+        (!wanting.is_empty()).then_some(wanting)
     }
 
     /// The method `name` as served on `era`, when an extension offered there binds it.

@@ -969,8 +969,8 @@ impl McpServer {
         }
         let mut extensions = self.extensions;
         if let Some(tasks) = self.tasks.start() {
-            crate::tasks::install(&mut extensions, &tasks)?;
-            core.tasks = Some(tasks);
+            let max_listened = core.limits.max_listened_tasks;
+            crate::tasks::install(&mut extensions, &tasks, max_listened)?;
         }
         core.discover_capabilities = core.capabilities.clone();
         extensions.advertise(&mut core.capabilities, Era::Legacy);

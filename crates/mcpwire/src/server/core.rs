@@ -73,8 +73,6 @@ pub(crate) struct ServerCore {
     pub(crate) replay_guard: Arc<dyn crate::request_state::ReplayGuard>,
     /// What `server/discover` declares (2026-07-28): `capabilities`, plus the extensions.
     pub(crate) discover_capabilities: ServerCapabilities,
-    /// The tasks extension, when the server offers it (a tool takes tasks, or a store is set).
-    pub(crate) tasks: Option<Arc<crate::tasks::Tasks>>,
     /// The extensions installed: their methods (their capability entries are in
     /// `capabilities` and `discover_capabilities` already).
     pub(crate) extensions: crate::extension::Extensions,
@@ -151,7 +149,6 @@ impl ServerCore {
             ephemeral_keys: false,
             replay_guard: Arc::new(crate::request_state::MemoryReplayGuard::default()),
             discover_capabilities: ServerCapabilities::default(),
-            tasks: None,
             extensions: Default::default(),
             session_ends: Arc::new([]),
             local_grant: None,

@@ -4,25 +4,30 @@
 //! task it names is the caller's own (any other id is `-32602`, as an unknown one), of a tool
 //! whose scopes the caller's grant holds.
 
+use super::call::TaskCalls;
+use super::listen::TaskListen;
+use super::refusals::store_failed;
 use super::runtime::{Lookup, Tasks};
-use super::{StoreError, TaskChange, TaskRecord};
+use super::{TaskChange, TaskRecord};
 use crate::error::InvalidSignature;
 use crate::extension::registry::Binding;
 use crate::extension::{
     Admission, Eras, ExtensionMethod, ExtensionRequest, Extensions, MethodFuture,
 };
 use crate::protocol::ErrorObject;
-use crate::protocol::jsonrpc::code;
 use crate::protocol::tasks::{
     CANCEL, EXTENSION, GET, TasksCancelParams, TasksGetParams, TasksUpdateParams, UPDATE,
 };
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, Mutex};
 
-/// Declares the tasks extension (2026-07-28 only) and binds its methods to `tasks`.
+/// Declares the tasks extension (2026-07-28 only), binds its methods to `tasks`, and hooks
+/// `tools/call` (a call of a tool that takes tasks may become one) and `subscriptions/listen`
+/// (`taskIds`, at most `max_listened` per request).
 pub(crate) fn install(
     extensions: &mut Extensions,
     tasks: &Arc<Tasks>,
+    max_listened: usize,
 ) -> Result<(), InvalidSignature> {
     extensions.declare(EXTENSION, json!({}), Eras::MODERN)?;
     for (method, kind) in [
@@ -40,25 +45,16 @@ pub(crate) fn install(
         };
         extensions.bind(EXTENSION, method, Eras::MODERN, binding)?;
     }
+    let calls = TaskCalls {
+        tasks: Arc::clone(tasks),
+    };
+    extensions.intercept_tool_calls(Arc::new(calls));
+    let listen = TaskListen {
+        tasks: Arc::clone(tasks),
+        max_listened,
+    };
+    extensions.listen_to(Arc::new(listen));
     Ok(())
-}
-
-/// A store failure, for the client: `-32603` without the backend's details (they go to the
-/// server log).
-pub(crate) fn store_failed(error: StoreError) -> ErrorObject {
-    match error {
-        StoreError::Full => ErrorObject::new(
-            code::INTERNAL_ERROR,
-            "Internal error: too many tasks are unfinished; try again later",
-        ),
-        other => {
-            tracing::error!(error = %other, "the task store failed");
-            ErrorObject::new(
-                code::INTERNAL_ERROR,
-                "Internal error: the task store failed",
-            )
-        }
-    }
 }
 
 /// Which of the three methods.

@@ -46,20 +46,24 @@
 //! # Ok::<(), InvalidSignature>(())
 //! ```
 
+mod call;
+mod listen;
 mod memory;
 mod methods;
 mod options;
 mod record;
 #[cfg(feature = "redis")]
 mod redis;
+mod refusals;
 pub(crate) mod runtime;
 mod signals;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod store;
+mod worker;
 
 pub use memory::{DEFAULT_CAPACITY, MemoryTaskStore};
-pub(crate) use methods::{install, store_failed};
+pub(crate) use methods::install;
 pub(crate) use options::TaskOptions;
 pub use options::{DEFAULT_POLL_INTERVAL, DEFAULT_TTL};
 #[cfg(feature = "http")]
@@ -76,3 +80,8 @@ pub use signals::{TaskSignal, TaskSignals};
 #[cfg_attr(docsrs, doc(cfg(feature = "sqlite")))]
 pub use sqlite::{RESTARTED, SqliteTaskStore};
 pub use store::{Admission, StoreError, StoreFuture, TaskStore};
+
+/// `-32021`: `why` needs the tasks extension, which the request did not declare.
+pub(crate) fn not_negotiated(why: &str) -> crate::protocol::ErrorObject {
+    crate::extension::not_negotiated(why, crate::protocol::tasks::EXTENSION)
+}

@@ -183,6 +183,29 @@ fn imports_point_down_the_layers() {
     );
 }
 
+/// The extensions the crate ships (tasks, Skills, Apps) reach the dispatcher only through the
+/// extension seam (their methods, and the tasks extension's `tools/call` and
+/// `subscriptions/listen` hooks): no file under `dispatch/` imports one of them.
+#[test]
+fn the_dispatcher_imports_no_extension() {
+    let src = src();
+    let graph = Graph::read(&src);
+    let mut known = Vec::new();
+    for (&from, targets) in &graph.edges {
+        for (&to, via) in targets {
+            let (from, to) = (graph.name(from, &src), graph.name(to, &src));
+            if module(&from) == "dispatch" && ["tasks", "skills", "apps"].contains(&module(&to)) {
+                known.push(format!("{from} -> {to} ({via})"));
+            }
+        }
+    }
+    assert!(
+        known.is_empty(),
+        "the dispatcher imports an extension:\n{}",
+        known.join("\n")
+    );
+}
+
 /// The fleet's room inside `transport`: how replicas share sessions (`Fleet`; with `redis`,
 /// `RedisFleet`: session store, event store, bus).
 const FLEET: &str = "transport/http/fleet/";

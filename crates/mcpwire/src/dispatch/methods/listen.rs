@@ -2,18 +2,17 @@
 //! requested changes, each tagged with the subscription id, until the client leaves (closing the
 //! stream, or `notifications/cancelled` on stdio) or the server stops.
 //!
-//! `taskIds` (tasks extension), on a server that offers tasks, needs the extension declared on
-//! the listen request (`-32021`);
-//! only the caller's own tasks are honoured, and each change of one is a `notifications/tasks`
-//! carrying the task as `tasks/get` shows it.
+//! An extension's part of the filter (the tasks extension's `taskIds`) is admitted by its hook
+//! on the extension seam, and what it follows is forwarded on the same stream.
 
-use super::tasks::{negotiated, not_negotiated};
 use crate::context::Change;
 use crate::dispatch::admitted::{Admitted, Serving};
 use crate::dispatch::authorize;
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::{Exchange, parse};
 use crate::dispatch::watched::{self, Watched, over_the_cap};
+use crate::extension::declared_by;
+use crate::extension::listen::{Feed, ListenRequest};
 use crate::protocol::jsonrpc::{RequestId, notification_line, result_line};
 use crate::protocol::list_changed::ListChangedParams;
 use crate::protocol::meta::{SERVER_INFO, SUBSCRIPTION_ID};
@@ -21,13 +20,9 @@ use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::subscriptions::{
     ACKNOWLEDGED, AcknowledgedParams, ListenParams, Subscribed, SubscriptionFilter,
 };
-use crate::protocol::tasks::NOTIFICATION as TASK_NOTIFICATION;
 use crate::protocol::{Era, ErrorObject};
-use crate::tasks::TaskRecord;
-use crate::tasks::runtime::Lookup;
 use serde_json::value::RawValue;
 use std::sync::Arc;
-use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
 /// Serves `subscriptions/listen` (2026-07-28): admitted with its filter, then held open
@@ -42,47 +37,58 @@ pub(crate) fn serve(admitted: Admitted<'_>, params: Option<Box<RawValue>>) -> Se
     })
 }
 
-/// A listen request admitted: the filter it is honoured with, the URIs it watches, and the task
-/// changes it follows (subscribed before the acknowledgement, so no change after it is missed).
+/// A listen request admitted: the filter it is honoured with, the URIs it watches, and the
+/// feeds of the extensions whose part of the filter it asks for (each subscribed before the
+/// acknowledgement, so no change after it is missed).
 struct Listening {
     honored: SubscriptionFilter,
     watched: Watched,
-    task_changes: Option<broadcast::Receiver<Arc<TaskRecord>>>,
+    feeds: Vec<Box<dyn Feed>>,
 }
 
-/// Admits one listen request: the filter the server honours, every resource URI it watches
-/// admitted like a `resources/subscribe`, and only the caller's own tasks, each of a tool whose
-/// scopes the caller holds. Refuses a filter that is unknown, too long or too large, or that
-/// watches a task or a resource the caller's grant does not allow.
+/// Admits one listen request: the filter the server honours, each extension's part of it
+/// admitted by its hook, and every resource URI it watches admitted like a
+/// `resources/subscribe`. Refuses a filter that is unknown, too long or too large, or that
+/// watches what the caller's grant does not allow.
 async fn admit(
     exchange: &Exchange,
     params: ListenParams,
     served: &Served,
 ) -> Result<Listening, ErrorObject> {
     let core = &exchange.core;
-    let asks_tasks = params
-        .notifications
-        .task_ids
-        .as_ref()
-        .is_some_and(|ids| !ids.is_empty());
-    if asks_tasks && core.tasks.is_some() && !negotiated(served) {
-        return Err(not_negotiated("subscriptions/listen with taskIds"));
-    }
     let mut honored = params.notifications.honored_by(&core.discover_capabilities);
-    let mut task_changes = match (&core.tasks, &honored.task_ids) {
-        (Some(tasks), Some(_)) => Some(tasks.subscribe()),
-        _ => None,
-    };
-    honored.task_ids = owned_tasks(exchange, honored.task_ids.take()).await?;
-    if honored.task_ids.is_none() {
-        task_changes = None;
+    let request = Listener { exchange, served };
+    let mut feeds = Vec::new();
+    for hook in core.extensions.listen_hooks() {
+        let admitted = hook.admit(&request, &params.notifications, &mut honored);
+        feeds.extend(admitted.await?);
     }
     let watched = watch(exchange, &honored)?;
     Ok(Listening {
         honored,
         watched,
-        task_changes,
+        feeds,
     })
+}
+
+/// A listen request, as an extension's hook sees it.
+struct Listener<'a> {
+    exchange: &'a Exchange,
+    served: &'a Served,
+}
+
+impl ListenRequest for Listener<'_> {
+    fn declared(&self, id: &str) -> bool {
+        declared_by(&self.served.capabilities, id)
+    }
+
+    fn principal(&self) -> Option<&str> {
+        self.exchange.principal.as_deref()
+    }
+
+    fn admit_scopes(&self, scopes: &[&str]) -> Result<(), ErrorObject> {
+        authorize::admit(self.exchange, scopes)
+    }
 }
 
 /// Serves one admitted listen request: acknowledges its filter, forwards the changes it asked
@@ -96,7 +102,7 @@ async fn listen(
     let Listening {
         honored,
         watched,
-        mut task_changes,
+        mut feeds,
     } = listening;
     let mut changes = core.notifier.subscribe();
     let ack = Subscribed::new(
@@ -119,16 +125,11 @@ async fn listen(
                 }
                 Err(RecvError::Closed) => break,
             },
-            task = next_task(&mut task_changes) => match task {
-                Ok(task) => task_notification(&honored, id, &task),
-                Err(RecvError::Lagged(missed)) => {
-                    tracing::warn!(missed, "a subscription fell behind and missed task changes");
-                    None
+            (line, feed) = next_from(&mut feeds, id) => {
+                if line.is_none() {
+                    feeds.remove(feed);
                 }
-                Err(RecvError::Closed) => {
-                    task_changes = None;
-                    None
-                }
+                line
             },
         };
         if let Some(line) = line
@@ -147,60 +148,15 @@ async fn listen(
     Ok(result_line(id, &result))
 }
 
-/// The ids among `ids` of tasks that exist and belong to the caller (`None` when none does),
-/// looked up together; a task of a tool whose scopes the caller's grant lacks refuses the
-/// request, and so do more ids than `max_listened_tasks` (before any lookup).
-async fn owned_tasks(
-    exchange: &Exchange,
-    ids: Option<Vec<String>>,
-) -> Result<Option<Vec<String>>, ErrorObject> {
-    let (Some(tasks), Some(mut ids)) = (&exchange.core.tasks, ids) else {
-        return Ok(None);
-    };
-    let limit = exchange.core.limits.max_listened_tasks;
-    if ids.len() > limit {
-        return Err(ErrorObject::invalid_params(format!(
-            "Invalid params: at most {limit} taskIds"
-        ))
-        .with_data(serde_json::json!({ "limit": limit })));
+/// The next line of any of `feeds`, with the index of the feed it came from (`None`: that feed
+/// ended); never when there is none.
+async fn next_from(feeds: &mut [Box<dyn Feed>], id: &RequestId) -> (Option<String>, usize) {
+    if feeds.is_empty() {
+        return std::future::pending().await;
     }
-    let mut seen = std::collections::HashSet::new();
-    ids.retain(|id| seen.insert(id.clone()));
-    let owner = exchange.principal.as_deref();
-    let found = tasks.lookup_many(&ids, owner).await;
-    let found = found.map_err(crate::tasks::store_failed)?;
-    let mut owned = Vec::new();
-    for (id, found) in ids.into_iter().zip(found) {
-        if let Lookup::Found(task) = found {
-            let scopes: Vec<&str> = task.scopes.iter().map(String::as_str).collect();
-            authorize::admit(exchange, &scopes)?;
-            owned.push(id);
-        }
-    }
-    Ok((!owned.is_empty()).then_some(owned))
-}
-
-/// The next task change, or never when the stream watches no task.
-async fn next_task(
-    changes: &mut Option<broadcast::Receiver<Arc<TaskRecord>>>,
-) -> Result<Arc<TaskRecord>, RecvError> {
-    match changes {
-        Some(changes) => changes.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-/// `notifications/tasks` for a change of a watched task.
-fn task_notification(
-    filter: &SubscriptionFilter,
-    id: &RequestId,
-    task: &TaskRecord,
-) -> Option<String> {
-    let watched = filter.task_ids.as_ref()?;
-    watched.contains(&task.id).then(|| {
-        let params = Subscribed::new(id.clone(), task.to_detailed());
-        notification_line(TASK_NOTIFICATION, &params)
-    })
+    let nexts = feeds.iter_mut().map(|feed| feed.next(id));
+    let (line, feed, _) = futures_util::future::select_all(nexts).await;
+    (line, feed)
 }
 
 /// The resource URIs the filter watches, each admitted like a `resources/subscribe` (the caller

@@ -13,5 +13,4 @@ pub(crate) mod logging;
 pub(crate) mod prompts;
 pub(crate) mod resources;
 pub(crate) mod subscriptions;
-pub(crate) mod tasks;
 pub(crate) mod tools;

@@ -1,21 +1,20 @@
-//! `tools/call`: a tool runs as a plain call, or, on a request that negotiated the tasks
-//! extension, as a task.
+//! `tools/call`: a tool runs as a plain call, unless an extension's hook takes the call over
+//! (the tasks extension runs it as a task on a request that negotiated it).
 
-use super::tasks;
 use crate::context::Context;
 use crate::dispatch::authorize;
 use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
+use crate::dispatch::intercepted::{Intercepted, called_tool};
 use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, request_context, run, start_in, stopped};
 use crate::layer::service::HandlerKind;
-use crate::layer::{Handed, Kept, McpResponse};
+use crate::layer::{Handed, McpResponse};
 use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::result_kind::ResultKind;
-use crate::protocol::tasks::TaskSupport;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
@@ -39,19 +38,17 @@ pub(crate) async fn call_tool(
     };
     authorize::admit(exchange, tool.definition.scopes)?;
     let name = tool.definition.name;
-    // A call that may become a task keeps the request's `Served` for it; any other moves it
+    // A call an extension may take over keeps the request's `Served` for it; any other moves it
     // into the context the layers see.
     let era = served.era;
-    let (context, served) = match (
-        era == Era::Modern && tool.definition.task != TaskSupport::Forbidden,
-        context,
-    ) {
-        (true, given) => (
+    let interceptors = (exchange.core.extensions).interceptors_of(&called_tool(&tool), era);
+    let (context, served) = match (interceptors, context) {
+        (Some(interceptors), given) => (
             given.unwrap_or_else(|| request_context(exchange, id, served.clone())),
-            Some(served),
+            Some((served, interceptors)),
         ),
-        (false, Some(given)) => (given, None),
-        (false, None) => (request_context(exchange, id, served), None),
+        (None, Some(given)) => (given, None),
+        (None, None) => (request_context(exchange, id, served), None),
     };
     let request = HandlerRequest {
         method: TOOLS_CALL,
@@ -65,52 +62,29 @@ pub(crate) async fn call_tool(
     let (owned, id) = (Arc::clone(exchange), id.clone());
     let handler = move |handed: Handed| async move {
         params.arguments = handed.arguments;
-        match served {
-            Some(served) => {
-                run_tool(
-                    &owned,
-                    &id,
-                    params,
-                    served,
-                    tool,
-                    handed.context,
-                    handed.kept,
-                )
-                .await
+        let Some((served, interceptors)) = served else {
+            return run_plain(&owned, params, tool, era, handed.context).await;
+        };
+        let mut call = Intercepted {
+            exchange: &owned,
+            id: &id,
+            served,
+            tool,
+            params,
+            context: handed.context,
+            kept: handed.kept,
+        };
+        for interceptor in &interceptors {
+            if let Some(answer) = interceptor.intercept(&mut call) {
+                return (answer.await, false);
             }
-            None => run_plain(&owned, params, tool, era, handed.context).await,
         }
+        run_plain(&owned, call.params, call.tool, era, call.context).await
     };
     Ok(run_handler(exchange, request, handler).await)
 }
 
-/// Runs an admitted tool that takes tasks, on 2026-07-28: as a task when the request negotiated
-/// the extension. The outcome, and whether it is an `isError` result. `kept` is what the layers
-/// keep alive while a task the call becomes runs.
-async fn run_tool(
-    exchange: &Exchange,
-    id: &RequestId,
-    params: CallToolParams,
-    served: Served,
-    tool: Arc<RegisteredTool>,
-    context: Context,
-    kept: Option<Kept>,
-) -> (MethodResult, bool) {
-    if tasks::negotiated(&served) {
-        let created = tasks::call_tool(exchange, id, params, served, tool, (&context, kept)).await;
-        return (created, false);
-    }
-    if tool.definition.task == TaskSupport::Required {
-        let refused = tasks::not_negotiated(&format!(
-            "Tool '{}' runs only as a task",
-            tool.definition.name
-        ));
-        return (Err(refused), false);
-    }
-    run_plain(exchange, params, tool, served.era, context).await
-}
-
-/// Runs an admitted tool, not as a task; the outcome, and whether it is an `isError` result.
+/// Runs an admitted tool as a plain call; the outcome, and whether it is an `isError` result.
 async fn run_plain(
     exchange: &Exchange,
     params: CallToolParams,

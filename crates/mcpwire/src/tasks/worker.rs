@@ -3,21 +3,15 @@
 //! answers, runs the next round with them, and records how the call ended. A cancelled task's
 //! call has a short grace period to notice (`Context::cancelled`) before it is dropped.
 
+use super::runtime::Running;
+use super::{TaskChange, Tasks};
 use crate::context::Context;
-use crate::dispatch::runner::run;
 use crate::error::ToolError;
-use crate::layer::Kept;
+use crate::extension::intercept::{Boxed, RunOutcome, ToolRunner};
 use crate::protocol::CallToolResult;
 use crate::resolve::{RoundInputs, Stop};
-use crate::server::handler::{HandlerCall, failure};
-use crate::server::tool::RegisteredTool;
-use crate::tasks::runtime::Running;
-use crate::tasks::{TaskChange, Tasks};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::task::JoinHandle;
@@ -29,26 +23,22 @@ const CANCEL_GRACE: Duration = Duration::from_secs(2);
 pub(super) struct Job {
     pub(super) tasks: Arc<Tasks>,
     pub(super) id: String,
-    pub(super) tool: Arc<RegisteredTool>,
-    pub(super) arguments: Option<Box<RawValue>>,
+    /// Runs the tool; it also holds what the request's middleware keeps alive while the task
+    /// runs (a concurrency limit's place), dropped when the task ends.
+    pub(super) runner: Box<dyn ToolRunner>,
     pub(super) context: Context,
     pub(super) running: Arc<Running>,
-    /// What the request's layers keep alive while the task runs (a concurrency limit's
-    /// place), dropped when it ends.
-    pub(super) kept: Option<Kept>,
 }
 
-type CallOutcome = Result<CallToolResult, Stop>;
-
 /// A spawned call, aborted when dropped.
-pub(super) struct AbortOnDrop(pub(super) JoinHandle<CallOutcome>);
+pub(super) struct AbortOnDrop(pub(super) JoinHandle<RunOutcome>);
 
 impl AbortOnDrop {
     /// The call's outcome (a call that was aborted or panicked is a failure).
-    pub(super) async fn join(mut self) -> CallOutcome {
+    pub(super) async fn join(mut self, runner: &dyn ToolRunner) -> RunOutcome {
         (&mut self.0)
             .await
-            .unwrap_or_else(|_| Err(Stop::Failed(ToolError::new("the tool stopped"))))
+            .unwrap_or_else(|_| Ok(runner.failed(&ToolError::new("the tool stopped"))))
     }
 }
 
@@ -82,32 +72,17 @@ async fn run_to_end(job: Job, started: Option<AbortOnDrop>) {
     let Job {
         tasks,
         id,
-        tool,
-        arguments,
+        runner,
         context,
         running,
-        kept: _kept,
     } = job;
     let mut started = started;
     let mut round = RoundInputs::default();
     let mut used_keys = HashSet::new();
     let change = loop {
-        let call: Pin<Box<dyn Future<Output = CallOutcome> + Send>> = match started.take() {
-            Some(handle) => Box::pin(handle.join()),
-            None => Box::pin(run(
-                tool.definition.call,
-                HandlerCall {
-                    context: context.clone(),
-                    arguments: arguments.clone(),
-                    handler: tool.handler.clone(),
-                    round: std::mem::take(&mut round),
-                    uri: None,
-                    replay_guard: None,
-                    raised: Default::default(),
-                    resolved: Default::default(),
-                },
-                "the tool",
-            )),
+        let call: Boxed<'_, RunOutcome> = match started.take() {
+            Some(handle) => Box::pin(handle.join(&*runner)),
+            None => runner.run(context.clone(), std::mem::take(&mut round), None),
         };
         let Some(outcome) = until_cancelled(call, &running).await else {
             break None;
@@ -115,8 +90,7 @@ async fn run_to_end(job: Job, started: Option<AbortOnDrop>) {
         let input = match outcome {
             Ok(result) => break Some(TaskChange::Completed(to_map(&result))),
             Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
-                let result = failure(tool.definition.name, &error);
-                break Some(TaskChange::Completed(to_map(&result)));
+                break Some(TaskChange::Completed(to_map(&runner.failed(&error))));
             }
             Err(Stop::Protocol(error)) => break Some(TaskChange::Failed(error)),
             Err(Stop::InputRequired(input)) => input,
@@ -171,10 +145,7 @@ async fn run_to_end(job: Job, started: Option<AbortOnDrop>) {
 
 /// The call's outcome, or `None` when the task was cancelled first (the call then had
 /// [`CANCEL_GRACE`] to end on its own).
-async fn until_cancelled(
-    mut call: Pin<Box<dyn Future<Output = CallOutcome> + Send>>,
-    running: &Running,
-) -> Option<CallOutcome> {
+async fn until_cancelled(mut call: Boxed<'_, RunOutcome>, running: &Running) -> Option<RunOutcome> {
     tokio::select! {
         outcome = &mut call => Some(outcome),
         _ = running.cancel.cancelled() => {

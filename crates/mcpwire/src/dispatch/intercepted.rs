@@ -1,0 +1,182 @@
+//! A `tools/call` as the dispatcher hands it to an extension's hook
+//! ([`ToolCallInterceptor`](crate::extension::intercept::ToolCallInterceptor)): the request's
+//! parts, and a runner of the tool that owns what it needs.
+
+use super::envelope::to_json;
+use super::era::Served;
+use super::exchange::Exchange;
+use super::rounds::{self, Target};
+use super::runner::{run, stopped};
+use crate::context::task::TaskLink;
+use crate::context::{Context, Outbound, RequestScope};
+use crate::error::ToolError;
+use crate::extension::declared_by;
+use crate::extension::intercept::{
+    Answer, Boxed, CalledTool, InterceptedCall, RunOutcome, ToolRunner,
+};
+use crate::layer::Kept;
+use crate::protocol::methods::TOOLS_CALL;
+use crate::protocol::result_kind::ResultKind;
+use crate::protocol::tools::CallToolParams;
+use crate::protocol::{CallToolResult, ErrorObject, RequestId};
+use crate::request_state::ReplayGuard;
+use crate::resolve::{RoundInputs, Stop};
+use crate::server::handler::{HandlerCall, failure};
+use crate::server::tool::{RegisteredTool, ToolDefinition};
+use serde_json::value::RawValue;
+use std::sync::{Arc, Mutex};
+
+/// What the core tells an interceptor of `definition`.
+pub(crate) fn called_tool(tool: &RegisteredTool) -> CalledTool {
+    let definition: &ToolDefinition = &tool.definition;
+    CalledTool {
+        name: definition.name,
+        scopes: definition.scopes,
+        task: definition.task,
+        ask_before_task: definition.ask_before_task,
+        resolves: !tool.handler.plan.nodes.is_empty(),
+    }
+}
+
+/// An admitted `tools/call` that passed its middleware, offered to the interceptors.
+pub(crate) struct Intercepted<'a> {
+    pub(crate) exchange: &'a Exchange,
+    pub(crate) id: &'a RequestId,
+    pub(crate) served: Served,
+    pub(crate) tool: Arc<RegisteredTool>,
+    pub(crate) params: CallToolParams,
+    /// The request's context, as its middleware left it.
+    pub(crate) context: Context,
+    /// What the middleware keeps alive while the tool runs apart from the request.
+    pub(crate) kept: Option<Kept>,
+}
+
+impl Intercepted<'_> {
+    fn target(&self) -> Target<'_> {
+        Target {
+            method: TOOLS_CALL,
+            name: self.tool.definition.name,
+            arguments: self.params.arguments.as_deref(),
+            principal: self.exchange.principal.as_deref(),
+        }
+    }
+}
+
+impl InterceptedCall for Intercepted<'_> {
+    fn tool(&self) -> CalledTool {
+        called_tool(&self.tool)
+    }
+
+    fn declared(&self, id: &str) -> bool {
+        declared_by(&self.served.capabilities, id)
+    }
+
+    fn principal(&self) -> Option<&str> {
+        self.exchange.principal.as_deref()
+    }
+
+    fn detached_context(&self, task: TaskLink) -> Context {
+        let (exchange, served) = (self.exchange, &self.served);
+        let core = &exchange.core;
+        let (outbound, _nobody) = Outbound::channel(1);
+        Context::new(RequestScope {
+            request_id: self.id.clone(),
+            era: served.era,
+            protocol_version: served.protocol_version.clone(),
+            client_capabilities: served.capabilities.clone(),
+            client_info: served.client_info.clone(),
+            progress_token: None,
+            log_level: None,
+            state: core.state.clone(),
+            outbound,
+            headers: exchange.headers.clone(),
+            principal: exchange.subject.clone(),
+            grant: exchange.grant.clone(),
+            notifier: core.notifier.clone(),
+            client_requests: None,
+            client_request_timeout: core.limits.client_request_timeout,
+            open_url_elicitations: Default::default(),
+            reached: Default::default(),
+            trace_context: served.trace_context.clone(),
+            observer: Default::default(),
+            extensions: Mutex::new(self.context.extensions_copy()),
+            task: Some(task),
+        })
+    }
+
+    fn open_round(&self) -> Result<RoundInputs, ErrorObject> {
+        let params = &self.params;
+        rounds::open(
+            &self.exchange.core,
+            self.target(),
+            params.input_responses.as_deref(),
+            params.request_state.as_deref(),
+        )
+    }
+
+    fn stopped(&self, stop: Stop) -> Answer {
+        match stop {
+            Stop::Failed(error) | Stop::InvalidArguments(error) => Ok((
+                to_json(&failure(self.tool.definition.name, &error)),
+                ResultKind::Complete,
+            )),
+            stop => stopped(self.exchange, self.target(), stop),
+        }
+    }
+
+    fn runner(&mut self) -> Box<dyn ToolRunner> {
+        let core = &self.exchange.core;
+        let definition = &self.tool.definition;
+        Box::new(Runner {
+            tool: Arc::clone(&self.tool),
+            arguments: self.params.arguments.clone(),
+            replay_guard: definition.once.then(|| core.replay_guard.clone()),
+            _kept: self.kept.take(),
+        })
+    }
+}
+
+/// Runs a tool apart from its request, as often as the interceptor asks.
+struct Runner {
+    tool: Arc<RegisteredTool>,
+    arguments: Option<Box<RawValue>>,
+    /// Refuses a replayed final round (`#[tool(once)]`); only a round with a verified
+    /// `requestState` is checked.
+    replay_guard: Option<Arc<dyn ReplayGuard>>,
+    /// Dropped with the runner, when the interceptor is done with the tool.
+    _kept: Option<Kept>,
+}
+
+impl ToolRunner for Runner {
+    fn run(
+        &self,
+        context: Context,
+        round: RoundInputs,
+        resolved: Option<tokio::sync::oneshot::Sender<()>>,
+    ) -> Boxed<'static, RunOutcome> {
+        let definition = &self.tool.definition;
+        let call = HandlerCall {
+            context,
+            arguments: self.arguments.clone(),
+            handler: self.tool.handler.clone(),
+            round,
+            uri: None,
+            replay_guard: self.replay_guard.clone(),
+            raised: Default::default(),
+            resolved: Mutex::new(resolved),
+        };
+        let (call_tool, name) = (definition.call, definition.name);
+        Box::pin(async move {
+            match run(call_tool, call, "the tool").await {
+                Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
+                    Ok(failure(name, &error))
+                }
+                outcome => outcome,
+            }
+        })
+    }
+
+    fn failed(&self, error: &ToolError) -> CallToolResult {
+        failure(self.tool.definition.name, error)
+    }
+}
