@@ -4,10 +4,9 @@
 //! read by the test itself (rusqlite).
 
 #[macro_use]
-mod client_common;
 mod common;
 
-use client_common::{Connected, Via};
+use common::client::{Connected, Via};
 use common::{HttpExample, example_bin, run_with_deadline};
 use mcpwire::client::{Client, EraChoice, StdioServer};
 use mcpwire::protocol::{CallToolResult, Content};

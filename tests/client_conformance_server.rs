@@ -6,10 +6,9 @@
 //! session re-initialized.
 
 #[macro_use]
-mod client_common;
 mod common;
 
-use client_common::{Connected, Via, connect};
+use common::client::{Connected, Via, connect};
 use common::example_bin;
 use mcpwire::client::{CallOptions, Client, ClientBuilder, ClientError, EraChoice};
 use mcpwire::protocol::SamplingContent;

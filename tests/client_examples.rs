@@ -4,10 +4,9 @@
 //! `http_legacy`, `http_modern`). Expected texts come from `examples/`.
 
 #[macro_use]
-mod client_common;
 mod common;
 
-use client_common::{Connected, Via, connect, expected_era};
+use common::client::{Connected, Via, connect, expected_era};
 use mcpwire::client::{Client, ClientBuilder, EraChoice};
 use mcpwire::protocol::SamplingContent;
 use mcpwire::protocol::{

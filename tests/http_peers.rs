@@ -51,7 +51,7 @@ fn bookshop_prints_its_url_and_how_to_try_it() {
 
 /// One process needs no shared `requestState` keys (a random key of its own is right), so it
 /// starts without a word about them; a replica of a fleet without shared keys is warned
-/// (crates/mcpwire/tests/http_serving.rs).
+/// (crates/mcpwire/tests/transport/http/serving.rs).
 #[test]
 fn a_single_http_server_does_not_warn_about_request_state_keys() {
     use std::io::{Read, Write};

@@ -15,7 +15,7 @@
 //! `tests/peers/requirements-otel.txt`).
 
 mod common;
-#[path = "../crates/mcpwire/tests/otel_support/mod.rs"]
+#[path = "../crates/mcpwire/tests/support/otel.rs"]
 mod otel_support;
 
 use common::{

@@ -2,9 +2,13 @@
 //! finding the example binaries and the third-party peers (`scripts/setup-peers`), and running
 //! subprocesses with a deadline so that a hung peer fails the test instead of hanging CI.
 //!
-//! Each test file uses a different subset of these helpers.
+//! Each test file uses a different subset of these helpers; `client` connects the crate's own
+//! client to an example on every transport and revision. This is the root tests' one support
+//! module.
 #![allow(dead_code)]
 
+#[macro_use]
+pub mod client;
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};

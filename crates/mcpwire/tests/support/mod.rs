@@ -1,6 +1,15 @@
-//! Helpers for driving a server over the in-memory transport.
+//! The one support module of the crate's tests: helpers for driving a server over the in-memory
+//! transport here, and beside them `http` (a server on an ephemeral port, raw requests of both
+//! revisions), `redis` (a `redis-server` child), `tasks` (a raw client of the tasks extension),
+//! `fleet` (two replicas on one Redis) and `otel` (an OTLP receiver).
 
 #![allow(dead_code)]
+
+pub mod fleet;
+pub mod http;
+pub mod otel;
+pub mod redis;
+pub mod tasks;
 
 use mcpwire::McpServer;
 use mcpwire::transport::MemoryClient;

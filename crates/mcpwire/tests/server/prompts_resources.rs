@@ -1,0 +1,324 @@
+//! Prompts and resources: listing, rendering and reading on both revisions, with resolvers and
+//! questions (the spec allows `input_required` on `prompts/get` and `resources/read`).
+
+use crate::support;
+use mcpwire::prelude::*;
+use serde_json::{Value, json};
+use support::{connect, exchange, modern_meta, request_state};
+
+fn request(id: u64, method: &str, params: Value) -> String {
+    json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}).to_string()
+}
+
+fn modern(id: u64, method: &str, mut params: Value, capabilities: Value) -> String {
+    params["_meta"] = modern_meta(capabilities);
+    request(id, method, params)
+}
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+struct Tone {
+    /// How the summary should sound.
+    tone: String,
+}
+
+#[resolver]
+async fn ask_tone(topic: String) -> Elicit<Tone> {
+    Elicit::ask(format!("Which tone for a summary of {topic}?"))
+}
+
+/// Summarizes a topic.
+#[prompt(title = "Summary")]
+async fn summarize(
+    /// What to summarize.
+    topic: String,
+    /// Who reads it.
+    audience: Option<String>,
+    #[resolve(ask_tone)] tone: Tone,
+) -> String {
+    let audience = audience.unwrap_or_else(|| "everyone".into());
+    format!("Summarize {topic} for {audience}, in a {} tone.", tone.tone)
+}
+
+/// A plain greeting.
+#[prompt]
+async fn greeting(name: String) -> String {
+    format!("Say hello to {name}.")
+}
+
+/// The shop's opening hours.
+#[resource(uri = "shop://hours", mime_type = "text/plain")]
+async fn hours() -> String {
+    "9-18".into()
+}
+
+/// The shop's logo.
+#[resource(uri = "shop://logo.png", mime_type = "image/png")]
+async fn logo() -> Vec<u8> {
+    vec![0x89, b'P', b'N', b'G']
+}
+
+#[resolver]
+async fn stock_of(id: String) -> Result<u32, String> {
+    id.parse::<u32>()
+        .map(|n| n * 2)
+        .map_err(|_| format!("no book '{id}'"))
+}
+
+/// One book's stock.
+#[resource(uri = "shop://books/{id}/stock", mime_type = "application/json")]
+async fn book_stock(id: String, #[resolve(stock_of)] copies: u32) -> String {
+    json!({"id": id, "copies": copies}).to_string()
+}
+
+#[resolver]
+async fn ask_pin() -> Elicit<Tone> {
+    Elicit::ask("Which tone for the vault?")
+}
+
+/// A resource that asks before it can be read.
+#[resource(uri = "shop://vault")]
+async fn vault(#[resolve(ask_pin)] tone: Tone) -> String {
+    format!("opened in a {} tone", tone.tone)
+}
+
+fn server() -> McpServer {
+    McpServer::new("shop")
+        .prompt(summarize)
+        .and_then(|s| s.prompt(greeting))
+        .and_then(|s| s.resource(hours))
+        .and_then(|s| s.resource(logo))
+        .and_then(|s| s.resource(book_stock))
+        .and_then(|s| s.resource(vault))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn prompts_are_listed_with_their_arguments_and_rendered() {
+    let mut client = connect(server()).await;
+    let list = exchange(&mut client, request(1, "prompts/list", json!({}))).await;
+    assert_eq!(
+        list["result"]["prompts"][0],
+        json!({"name": "summarize", "title": "Summary", "description": "Summarizes a topic.",
+               "arguments": [
+                   {"name": "audience", "description": "Who reads it.", "required": false},
+                   {"name": "topic", "description": "What to summarize.", "required": true}]})
+    );
+    let plain = exchange(
+        &mut client,
+        request(
+            2,
+            "prompts/get",
+            json!({"name": "greeting", "arguments": {"name": "Ada"}}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        plain["result"],
+        json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello to Ada."}}]})
+    );
+    let missing = exchange(
+        &mut client,
+        request(3, "prompts/get", json!({"name": "greeting"})),
+    )
+    .await;
+    assert_eq!(missing["error"]["code"], -32602);
+    assert_eq!(
+        missing["error"]["message"],
+        "Invalid arguments for prompt greeting: invalid arguments: missing field `name`"
+    );
+    let unknown = exchange(
+        &mut client,
+        request(4, "prompts/get", json!({"name": "nope"})),
+    )
+    .await;
+    assert_eq!(
+        unknown["error"],
+        json!({"code": -32602, "message": "Unknown prompt: nope"})
+    );
+}
+
+#[tokio::test]
+async fn a_prompt_resolver_asks_in_a_round_on_2026_07_28_and_in_a_request_on_2025_11_25() {
+    let mut client = connect(server()).await;
+    let form = json!({"elicitation": {}});
+    let params = json!({"name": "summarize", "arguments": {"topic": "Dune"}});
+    let round1 = exchange(
+        &mut client,
+        modern(1, "prompts/get", params.clone(), form.clone()),
+    )
+    .await;
+    assert_eq!(
+        round1["result"]["inputRequests"]["server::prompts_resources::ask_tone"]["params"]["message"],
+        "Which tone for a summary of Dune?"
+    );
+    let mut retry = params.clone();
+    retry["inputResponses"] = json!({"server::prompts_resources::ask_tone": {"action": "accept", "content": {"tone": "dry"}}});
+    retry["requestState"] = json!(request_state(&round1));
+    let done = exchange(
+        &mut client,
+        modern(2, "prompts/get", retry.clone(), form.clone()),
+    )
+    .await;
+    assert_eq!(done["result"]["resultType"], "complete");
+    assert_eq!(
+        done["result"]["messages"][0]["content"]["text"],
+        "Summarize Dune for everyone, in a dry tone."
+    );
+
+    // The state is bound to the prompt's arguments.
+    let mut replayed = retry;
+    replayed["arguments"] = json!({"topic": "Neuromancer"});
+    let refused = exchange(&mut client, modern(3, "prompts/get", replayed, form)).await;
+    assert_eq!(
+        refused["error"]["message"],
+        "Invalid or expired requestState"
+    );
+
+    let init = json!({"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}});
+    exchange(&mut client, request(4, "initialize", init)).await;
+    client.send(request(5, "prompts/get", params));
+    let question = support::next(&mut client).await;
+    assert_eq!(question["method"], "elicitation/create");
+    let answer = json!({"jsonrpc":"2.0","id":question["id"],"result":{"action":"accept","content":{"tone":"warm"}}});
+    let done = exchange(&mut client, answer.to_string()).await;
+    assert_eq!(
+        done["result"]["messages"][0]["content"]["text"],
+        "Summarize Dune for everyone, in a warm tone."
+    );
+}
+
+#[tokio::test]
+async fn resources_and_templates_are_listed_and_read() {
+    let mut client = connect(server()).await;
+    let list = exchange(&mut client, request(1, "resources/list", json!({}))).await;
+    assert_eq!(
+        list["result"]["resources"][0],
+        json!({"uri": "shop://hours", "name": "hours", "description": "The shop's opening hours.", "mimeType": "text/plain"})
+    );
+    let templates = exchange(
+        &mut client,
+        request(2, "resources/templates/list", json!({})),
+    )
+    .await;
+    assert_eq!(
+        templates["result"]["resourceTemplates"][0]["uriTemplate"],
+        "shop://books/{id}/stock"
+    );
+
+    let text = exchange(
+        &mut client,
+        request(3, "resources/read", json!({"uri": "shop://hours"})),
+    )
+    .await;
+    assert_eq!(
+        text["result"],
+        json!({"contents": [{"uri": "shop://hours", "mimeType": "text/plain", "text": "9-18"}]})
+    );
+    let blob = exchange(
+        &mut client,
+        request(4, "resources/read", json!({"uri": "shop://logo.png"})),
+    )
+    .await;
+    assert_eq!(blob["result"]["contents"][0]["blob"], "iVBORw==");
+    let templated = exchange(
+        &mut client,
+        request(5, "resources/read", json!({"uri": "shop://books/21/stock"})),
+    )
+    .await;
+    assert_eq!(
+        templated["result"]["contents"][0]["text"],
+        r#"{"copies":42,"id":"21"}"#
+    );
+    assert_eq!(
+        templated["result"]["contents"][0]["uri"],
+        "shop://books/21/stock"
+    );
+
+    let failing = exchange(
+        &mut client,
+        request(6, "resources/read", json!({"uri": "shop://books/x/stock"})),
+    )
+    .await;
+    assert_eq!(
+        failing["error"]["message"],
+        "Error reading resource shop://books/x/stock: no book 'x'"
+    );
+
+    let legacy_missing = exchange(
+        &mut client,
+        request(7, "resources/read", json!({"uri": "shop://nope"})),
+    )
+    .await;
+    assert_eq!(
+        legacy_missing["error"],
+        json!({"code": -32002, "message": "Resource not found", "data": {"uri": "shop://nope"}})
+    );
+    let modern_missing = exchange(
+        &mut client,
+        modern(
+            8,
+            "resources/read",
+            json!({"uri": "shop://nope"}),
+            json!({}),
+        ),
+    )
+    .await;
+    assert_eq!(modern_missing["error"]["code"], -32602);
+    let cached = exchange(
+        &mut client,
+        modern(
+            9,
+            "resources/read",
+            json!({"uri": "shop://hours"}),
+            json!({}),
+        ),
+    )
+    .await;
+    // A resource that declares no cache hints is not cached.
+    assert_eq!(cached["result"]["ttlMs"], 0);
+    assert_eq!(cached["result"]["cacheScope"], "private");
+}
+
+#[tokio::test]
+async fn a_resource_can_ask_before_it_is_read() {
+    let mut client = connect(server()).await;
+    let form = json!({"elicitation": {}});
+    let round1 = exchange(
+        &mut client,
+        modern(
+            1,
+            "resources/read",
+            json!({"uri": "shop://vault"}),
+            form.clone(),
+        ),
+    )
+    .await;
+    assert_eq!(round1["result"]["resultType"], "input_required");
+    assert_eq!(
+        round1["result"].get("ttlMs"),
+        None,
+        "an input_required result is not cacheable"
+    );
+    let retry = json!({"uri": "shop://vault", "requestState": request_state(&round1),
+        "inputResponses": {"server::prompts_resources::ask_pin": {"action": "accept", "content": {"tone": "calm"}}}});
+    let done = exchange(&mut client, modern(2, "resources/read", retry, form)).await;
+    assert_eq!(
+        done["result"]["contents"][0]["text"],
+        "opened in a calm tone"
+    );
+}
+
+/// Has a parameter that is not in its URI.
+#[resource(uri = "shop://orders/{id}")]
+async fn order(id: String, page: String) -> String {
+    format!("{id}{page}")
+}
+
+#[test]
+fn a_resource_parameter_outside_the_uri_template_fails_at_registration() {
+    let error = McpServer::new("t").resource(order).err().unwrap();
+    assert_eq!(
+        error.message(),
+        "resource 'shop://orders/{id}': parameter 'page' is not a variable of the URI template"
+    );
+}
