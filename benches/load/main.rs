@@ -5,7 +5,9 @@
 //!   loop) for a fixed time after a warm-up; prints one JSON line with calls/s and p50/p99
 //!   latency. Every answer is checked: HTTP 200, a JSON-RPC response (plain JSON or the one
 //!   carried by an SSE stream) with the request's id, no `error`, no `isError`, and the expected
-//!   text. Any failed check makes the exit status 1.
+//!   text. Any failed check makes the exit status 1. `--server-pid` reports that process's CPU
+//!   time per call over the measured window; `--backend-pid` also a second process's, apart
+//!   (the backend behind a gateway or proxy: `scripts/gateway-bench`).
 //!   - `--era modern`: stateless 2026-07-28 requests (`_meta` with the protocol version and client
 //!     capabilities, and the mirrored `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` headers).
 //!   - `--era legacy`: each connection opens its own 2025-11-25 session (`initialize`,
@@ -55,7 +57,8 @@ const USAGE: &str = "\
 usage:
   mcp-load run --url http://127.0.0.1:PORT/mcp [--era modern|legacy]
            [--tool add|order_book|confirm_order] [--connections N] [--duration SECS]
-           [--warmup SECS] [--max-calls N] [--server-pid PID] [--bearer TOKEN]
+           [--warmup SECS] [--max-calls N] [--server-pid PID] [--backend-pid PID]
+           [--bearer TOKEN]
   mcp-load stdio [--era modern|legacy] [--tool add|order_book|confirm_order] [--connections N]
            [--duration SECS] [--warmup SECS] -- SERVER_COMMAND [ARGS...]
   mcp-load wait --url URL [--timeout SECS]
@@ -154,6 +157,9 @@ struct Options {
     max_calls: u64,
     /// The server's process: its peak RSS and CPU time during the measured window are reported.
     server_pid: Option<u32>,
+    /// A process behind the server (a gateway's or proxy's backend): its CPU time during the
+    /// measured window is reported too, apart from the server's.
+    backend_pid: Option<u32>,
 }
 
 /// A keep-alive HTTP/1.1 connection to `addr` (`TCP_NODELAY`), driven in the background.
@@ -540,6 +546,7 @@ async fn run(options: Options) -> Result<Value, String> {
         })
         .collect();
     let server_pid = options.server_pid.map(|pid| pid.to_string());
+    let backend_pid = options.backend_pid.map(|pid| pid.to_string());
     // Set when every connection has stopped (early when --max-calls is reached).
     let finished = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let done = finished.clone();
@@ -547,6 +554,7 @@ async fn run(options: Options) -> Result<Value, String> {
         tokio::time::sleep_until(measure_from.into()).await;
         let cpu = |pid: Option<&str>| pid.and_then(cpu_ns);
         let (server_before, client_before) = (cpu(server_pid.as_deref()), cpu(Some("self")));
+        let backend_before = cpu(backend_pid.as_deref());
         let mut peak = 0;
         while Instant::now() < until && !done.load(Ordering::Relaxed) {
             if let Some(pid) = &server_pid {
@@ -560,7 +568,8 @@ async fn run(options: Options) -> Result<Value, String> {
         let used = |before: Option<u64>, after: Option<u64>| Some(after? - before?);
         let server = used(server_before, cpu(server_pid.as_deref()));
         let client = used(client_before, cpu(Some("self")));
-        (server_pid.map(|_| peak), server, client)
+        let backend = used(backend_before, cpu(backend_pid.as_deref()));
+        (server_pid.map(|_| peak), server, client, backend)
     });
     let mut latencies = Vec::new();
     let mut errors = 0;
@@ -573,7 +582,8 @@ async fn run(options: Options) -> Result<Value, String> {
     }
     let stopped = Instant::now();
     finished.store(true, Ordering::Relaxed);
-    let (peak_rss, server_cpu, client_cpu) = sampler.await.map_err(|e| e.to_string())?;
+    let (peak_rss, server_cpu, client_cpu, backend_cpu) =
+        sampler.await.map_err(|e| e.to_string())?;
     latencies.sort_unstable();
     // The measured window: shorter than --duration when --max-calls ended the run.
     let window = stopped.min(until).saturating_duration_since(measure_from);
@@ -587,6 +597,7 @@ async fn run(options: Options) -> Result<Value, String> {
         peak_rss_kib: peak_rss,
         server_cpu,
         client_cpu,
+        backend_cpu,
     };
     let mut report = measured.report();
     report["errors"] = json!(errors);
@@ -607,6 +618,7 @@ struct Measured<'a> {
     peak_rss_kib: Option<u64>,
     server_cpu: Option<u64>,
     client_cpu: Option<u64>,
+    backend_cpu: Option<u64>,
 }
 
 impl Measured<'_> {
@@ -633,6 +645,9 @@ impl Measured<'_> {
             "server_cpu_us_per_call": self.server_cpu.map(|ns| ns as f64 / 1e3 / calls),
             "server_cpu_busy": self.server_cpu.map(|ns| ns as f64 / 1e9 / seconds),
             "client_cpu_busy": self.client_cpu.map(|ns| ns as f64 / 1e9 / seconds),
+            // The same for the process behind the server (--backend-pid), when one was named.
+            "backend_cpu_us_per_call": self.backend_cpu.map(|ns| ns as f64 / 1e3 / calls),
+            "backend_cpu_busy": self.backend_cpu.map(|ns| ns as f64 / 1e9 / seconds),
         })
     }
 }
@@ -726,6 +741,7 @@ fn main() -> ExitCode {
     let mut idle = Duration::from_secs(1);
     let mut max_calls = 5_000_000;
     let mut server_pid = None;
+    let mut backend_pid = None;
     let mut bearer: Option<String> = None;
     let mut server = Vec::new();
     while let Some(arg) = args.next() {
@@ -753,6 +769,7 @@ fn main() -> ExitCode {
             "--idle" => idle = seconds(&mut args, "--idle"),
             "--max-calls" => max_calls = value(&mut args, "--max-calls"),
             "--server-pid" => server_pid = Some(value(&mut args, "--server-pid")),
+            "--backend-pid" => backend_pid = Some(value(&mut args, "--backend-pid")),
             "--bearer" => bearer = Some(value(&mut args, "--bearer")),
             "--" => server.extend(args.by_ref()),
             other => fail(&format!("unknown argument {other:?}")),
@@ -803,6 +820,7 @@ fn main() -> ExitCode {
                     warmup,
                     max_calls,
                     server_pid,
+                    backend_pid,
                 })
                 .await
             }

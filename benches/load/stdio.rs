@@ -217,6 +217,7 @@ pub async fn run(options: Options) -> Result<Value, String> {
         peak_rss_kib: Some(peak),
         server_cpu,
         client_cpu,
+        backend_cpu: None,
     };
     let mut report = measured.report();
     report["transport"] = json!("stdio");

@@ -32,9 +32,12 @@
 //! | `forwardAuthorization` | `true` sends the caller's `Authorization` on (HTTP only; off unless set) |
 //!
 //! `${NAME}` in `args`, `env`, `url` and `headers` values is replaced by the environment
-//! variable `NAME` (credentials stay out of the file). Any other key of an entry, a value of
-//! the wrong type, or an unset variable is refused at start-up, naming the key. Keys beside
-//! `mcpServers` at the top (a host's other settings) are ignored.
+//! variable `NAME` (credentials stay out of the file). Any other key of an entry, a key of the
+//! other kind of entry (`headers` on a stdio entry, `args` on an HTTP one), a value of the wrong
+//! type, a URL that is not `http://`, a header that is not a valid HTTP header, a `timeoutMs`
+//! above an hour, or an unset variable is refused at start-up, naming the key (never the value:
+//! it may hold a credential). Keys beside `mcpServers` at the top (a host's other settings) are
+//! ignored.
 
 use super::backend::Backend;
 use super::error::GatewayError;
@@ -58,6 +61,15 @@ const KEYS: &[&str] = &[
     "timeoutMs",
     "forwardAuthorization",
 ];
+
+/// Keys only a stdio entry (`command`) has.
+const STDIO_KEYS: &[&str] = &["args", "env", "cwd"];
+/// Keys only an HTTP entry (`url`) has.
+const HTTP_KEYS: &[&str] = &["headers", "forwardAuthorization"];
+
+/// The longest `timeoutMs`: one hour. A request to a backend holds a place in the gateway
+/// until it ends, so how long it may wait is bounded.
+const MAX_TIMEOUT_MS: u64 = 60 * 60 * 1000;
 
 /// The backends the configuration `text` describes, in the order of their keys; `lookup` reads environment
 /// variables (`std::env::var` in a gateway).
@@ -149,6 +161,7 @@ impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
                 return Err(self.refuse("url", "an entry has either \"command\" or \"url\""));
             }
             (None | Some("stdio"), Some(command), None) => {
+                self.refuse_keys(HTTP_KEYS, "is for an HTTP entry (\"url\"), not a stdio one")?;
                 let mut server = StdioServer::new(command);
                 for arg in self.strings("args")?.unwrap_or_default() {
                     server = server.arg(self.expand("args", &arg)?);
@@ -162,9 +175,34 @@ impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
                 Backend::stdio(name, server)
             }
             (None | Some("http" | "streamable-http"), None, Some(url)) => {
-                let mut backend = Backend::http(name, self.expand("url", &url)?);
+                self.refuse_keys(
+                    STDIO_KEYS,
+                    "is for a stdio entry (\"command\"), not an HTTP one",
+                )?;
+                let url = self.expand("url", &url)?;
+                let authority = url
+                    .strip_prefix("http://")
+                    .map(|rest| rest.split(['/', '?', '#']).next().unwrap_or_default());
+                if authority.is_none_or(str::is_empty) {
+                    return Err(self.refuse(
+                        "url",
+                        "must be an http:// URL with a host (the gateway's client has no TLS: \
+                         put an https backend behind a local proxy)",
+                    ));
+                }
+                let mut backend = Backend::http(name, url);
                 for (key, value) in self.map("headers")? {
-                    backend = backend.header(key, self.expand("headers", &value)?);
+                    let value = self.expand("headers", &value)?;
+                    if crate::client::HttpOptions::new()
+                        .header(&key, &value)
+                        .is_err()
+                    {
+                        return Err(self.refuse(
+                            "headers",
+                            &format!("'{key}' is not a valid HTTP header name, or its value is not a valid header value"),
+                        ));
+                    }
+                    backend = backend.header(key, value);
                 }
                 backend
             }
@@ -188,8 +226,15 @@ impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
             backend = backend.deny_tools(deny);
         }
         if let Some(timeout) = self.fields.get("timeoutMs") {
-            let ms = (timeout.as_u64().filter(|ms| *ms > 0))
-                .ok_or_else(|| self.refuse("timeoutMs", "must be a positive whole number"))?;
+            let ms = (timeout
+                .as_u64()
+                .filter(|ms| (1..=MAX_TIMEOUT_MS).contains(ms)))
+            .ok_or_else(|| {
+                self.refuse(
+                    "timeoutMs",
+                    &format!("must be a whole number from 1 to {MAX_TIMEOUT_MS} (an hour)"),
+                )
+            })?;
             backend = backend.timeout(Duration::from_millis(ms));
         }
         if let Some(forward) = self.boolean("forwardAuthorization")? {
@@ -208,6 +253,14 @@ impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
 
     fn refuse(&self, key: &str, why: &str) -> GatewayError {
         GatewayError(format!("{}.{key}: {why}", self.path))
+    }
+
+    /// Refuses the first of `keys` the entry has.
+    fn refuse_keys(&self, keys: &[&str], why: &str) -> Result<(), GatewayError> {
+        match keys.iter().find(|key| self.fields.contains_key(**key)) {
+            Some(key) => Err(self.refuse(key, why)),
+            None => Ok(()),
+        }
     }
 
     fn string(&self, key: &str) -> Result<Option<String>, GatewayError> {
@@ -309,6 +362,80 @@ mod tests {
         );
         let both = r#"{"mcpServers": {"a": {"url": "http://x/mcp", "command": "x"}}}"#;
         assert!(refused(both).starts_with("mcpServers.a.url:"));
+    }
+
+    #[test]
+    fn keys_of_the_other_kind_of_entry_are_refused() {
+        let headers_on_stdio = r#"{"mcpServers": {"a": {"command": "x", "headers": {"K": "v"}}}}"#;
+        assert!(
+            refused(headers_on_stdio).starts_with("mcpServers.a.headers: is for an HTTP entry")
+        );
+        let forward_on_stdio =
+            r#"{"mcpServers": {"a": {"command": "x", "forwardAuthorization": true}}}"#;
+        assert!(refused(forward_on_stdio).starts_with("mcpServers.a.forwardAuthorization:"));
+        for key in ["args", "env", "cwd"] {
+            let value = match key {
+                "args" => r#"["-v"]"#,
+                "env" => r#"{"K": "v"}"#,
+                _ => r#""/tmp""#,
+            };
+            let text = format!(
+                r#"{{"mcpServers": {{"a": {{"url": "http://x/mcp", "{key}": {value}}}}}}}"#
+            );
+            let error = refused(&text);
+            assert!(
+                error.starts_with(&format!("mcpServers.a.{key}: is for a stdio entry")),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn urls_headers_and_timeouts_are_checked_without_showing_values() {
+        for url in [
+            "https://x/mcp",
+            "ftp://x/mcp",
+            "x/mcp",
+            "http:///mcp",
+            "http://",
+        ] {
+            let text = format!(r#"{{"mcpServers": {{"a": {{"url": "{url}"}}}}}}"#);
+            assert!(
+                refused(&text).starts_with("mcpServers.a.url: must be an http:// URL"),
+                "{url}"
+            );
+        }
+        // A variable's value is checked once expanded, and never shown.
+        let secret_url = r#"{"mcpServers": {"a": {"url": "${TOKEN}"}}}"#;
+        let error = refused(secret_url);
+        assert!(
+            error.starts_with("mcpServers.a.url:") && !error.contains("t0k"),
+            "{error}"
+        );
+        let bad_value =
+            r#"{"mcpServers": {"a": {"url": "http://x/mcp", "headers": {"X-Key": "${TOKEN}\n"}}}}"#;
+        let error = refused(bad_value);
+        assert!(
+            error.starts_with("mcpServers.a.headers: 'X-Key'"),
+            "{error}"
+        );
+        assert!(!error.contains("t0k"), "{error}");
+        let bad_name =
+            r#"{"mcpServers": {"a": {"url": "http://x/mcp", "headers": {"X Key": "v"}}}}"#;
+        assert!(refused(bad_name).starts_with("mcpServers.a.headers: 'X Key'"));
+        let too_long = format!(
+            r#"{{"mcpServers": {{"a": {{"url": "http://x/mcp", "timeoutMs": {}}}}}}}"#,
+            MAX_TIMEOUT_MS + 1
+        );
+        assert!(
+            refused(&too_long).starts_with("mcpServers.a.timeoutMs: must be a whole number from 1")
+        );
+        let zero = r#"{"mcpServers": {"a": {"url": "http://x/mcp", "timeoutMs": 0}}}"#;
+        assert!(refused(zero).starts_with("mcpServers.a.timeoutMs:"));
+        let hour = format!(
+            r#"{{"mcpServers": {{"a": {{"url": "http://127.0.0.1:8000/mcp?x=1", "timeoutMs": {MAX_TIMEOUT_MS}}}}}}}"#
+        );
+        assert_eq!(backends_from_config(&hour, |_| None).unwrap().len(), 1);
     }
 
     #[test]

@@ -1,0 +1,313 @@
+//! The gateway (`mcpwire::gateway`) in front of real servers nobody here wrote: a server on the
+//! Python SDK 1.x (`tests/peers/py1_server.py`, over stdio) and
+//! `@modelcontextprotocol/server-everything` over Streamable HTTP (its own transport, bound to
+//! loopback by `tests/peers/everything_http.mjs`). Driven by our own client over HTTP on both
+//! revisions: listing, a call, a resource read (a listed resource and a template), a prompt,
+//! each backend's names under its namespace. Then a backend killed mid-call: that call fails
+//! naming it, the other backend keeps serving, and the lost one comes back (the stdio child
+//! restarted, the HTTP server retried once it listens again). Every wait is bounded; nothing
+//! is timed.
+
+mod common;
+
+use common::{
+    HttpExample, free_port, peer_everything, peer_node, peer_python1, peer_python1_server,
+    workspace_root,
+};
+use mcpwire::client::{Client, EraChoice, StdioServer};
+use mcpwire::gateway::{Backend, Gateway};
+use mcpwire::prelude::*;
+use mcpwire::protocol::{CallToolResult, Content, ResourceContents};
+use serde_json::json;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How long a lost backend may take to come back: the gateway's backoff (200 ms, doubling)
+/// plus a Python or Node start on a busy 2-core machine.
+const COMEBACK: Duration = Duration::from_secs(60);
+
+/// server-everything over Streamable HTTP on `port`, a child of this test.
+fn everything_http(port: u16) -> HttpExample {
+    let mut command = Command::new(peer_node());
+    command
+        .arg(workspace_root().join("tests/peers/everything_http.mjs"))
+        .arg(peer_everything())
+        .env("PORT", port.to_string());
+    HttpExample::spawn(command, "server-everything (Streamable HTTP)")
+}
+
+/// The Python SDK 1.x server over stdio, its child marked with `tag` (in its environment) so
+/// that a test can find it among this process's children.
+fn python1_stdio(tag: &str) -> StdioServer {
+    StdioServer::new(peer_python1())
+        .arg(peer_python1_server())
+        .arg("--stdio")
+        .env("GATEWAY_BACKENDS_TAG", tag)
+}
+
+/// A gateway in front of both, served over HTTP on a free port; its URL.
+async fn gateway(everything_url: &str, tag: &str) -> String {
+    let server = Gateway::new()
+        .backend(Backend::stdio("py1", python1_stdio(tag)).timeout(Duration::from_secs(30)))
+        .backend(Backend::http("everything", everything_url).timeout(Duration::from_secs(30)))
+        .start(McpServer::new("gateway"))
+        .await
+        .unwrap_or_else(|e| panic!("the gateway did not start: {e}"));
+    let port = free_port();
+    tokio::spawn(server.serve_http(format!("127.0.0.1:{port}")));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(Instant::now() < deadline, "the gateway does not listen");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    format!("http://127.0.0.1:{port}/mcp")
+}
+
+async fn front_client(url: &str, era: EraChoice) -> Client {
+    Client::builder()
+        .era(era)
+        .connect_http(url)
+        .await
+        .unwrap_or_else(|e| panic!("connect to the gateway ({era:?}): {e}"))
+}
+
+fn text(content: &[Content]) -> String {
+    content
+        .iter()
+        .filter_map(|c| match c {
+            Content::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn read_text(contents: &[ResourceContents]) -> (&str, &str) {
+    match &contents[0] {
+        ResourceContents::Text { uri, text, .. } => (uri, text),
+        other => panic!("not text: {other:?}"),
+    }
+}
+
+/// What must hold through the gateway on `era` while both backends are up.
+async fn serves_both(url: &str, era: EraChoice) {
+    let client = front_client(url, era).await;
+
+    let tools = client.list_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    for expected in [
+        "py1_add",
+        "py1_echo",
+        "py1_countdown",
+        "everything_echo",
+        "everything_get-sum",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{era:?}: no {expected} in {names:?}"
+        );
+    }
+    for bare in ["add", "echo", "get-sum"] {
+        assert!(!names.contains(&bare), "{era:?}: {bare} is not namespaced");
+    }
+
+    let sum = client
+        .call_tool("py1_add", json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
+    assert_eq!(text(&sum.content), "5", "{era:?}: {sum:?}");
+    let sum = client
+        .call_tool("everything_get-sum", json!({"a": 20, "b": 22}))
+        .await
+        .unwrap();
+    assert!(text(&sum.content).contains("42"), "{era:?}: {sum:?}");
+    let echo = client
+        .call_tool("everything_echo", json!({"message": "hi"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&echo.content), "Echo: hi", "{era:?}");
+    // The Python server's own refusal of bad arguments is passed on.
+    let wrong = client
+        .call_tool("py1_add", json!({"a": "two", "b": 1}))
+        .await;
+    assert!(
+        matches!(&wrong, Ok(r) if r.is_error == Some(true)) || wrong.is_err(),
+        "{era:?}: {wrong:?}"
+    );
+
+    // Resources: the Python server's readme and its template, everything's template, each
+    // under its namespace (`scheme://namespace/rest`).
+    let resources = client.list_resources().await.unwrap();
+    let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
+    assert!(uris.contains(&"docs://py1/readme"), "{era:?}: {uris:?}");
+    assert!(!uris.contains(&"docs://readme"), "{era:?}: {uris:?}");
+    let readme = client.read_resource("docs://py1/readme").await.unwrap();
+    assert_eq!(
+        read_text(&readme.contents),
+        ("docs://py1/readme", "Read me first."),
+        "{era:?}"
+    );
+    let templates = client.list_resource_templates().await.unwrap();
+    let patterns: Vec<&str> = templates.iter().map(|t| t.uri_template.as_str()).collect();
+    assert!(
+        patterns.contains(&"books://py1/{title}"),
+        "{era:?}: {patterns:?}"
+    );
+    let book = client.read_resource("books://py1/Dune").await.unwrap();
+    assert_eq!(
+        read_text(&book.contents),
+        ("books://py1/Dune", "The book Dune."),
+        "{era:?}"
+    );
+    let dynamic = "demo://everything/resource/dynamic/text/{resourceId}";
+    assert!(patterns.contains(&dynamic), "{era:?}: {patterns:?}");
+    let uri = dynamic.replace("{resourceId}", "7");
+    let read = client.read_resource(&uri).await.unwrap();
+    let (read_uri, body) = read_text(&read.contents);
+    assert_eq!(read_uri, uri, "{era:?}: the read names the front URI");
+    assert!(body.contains('7'), "{era:?}: {body}");
+
+    // Prompts.
+    let prompts = client.list_prompts().await.unwrap();
+    let prompt_names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    for expected in [
+        "py1_greet",
+        "everything_simple-prompt",
+        "everything_args-prompt",
+    ] {
+        assert!(
+            prompt_names.contains(&expected),
+            "{era:?}: no {expected} in {prompt_names:?}"
+        );
+    }
+    let greet = client
+        .get_prompt("py1_greet", [("name", "Ada")])
+        .await
+        .unwrap();
+    let greet = serde_json::to_string(&greet).unwrap();
+    assert!(greet.contains("Say hello to Ada."), "{era:?}: {greet}");
+    let args = client
+        .get_prompt("everything_args-prompt", [("city", "Lyon")])
+        .await
+        .unwrap();
+    let args = serde_json::to_string(&args).unwrap();
+    assert!(args.contains("Lyon"), "{era:?}: {args}");
+    client.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_fronts_a_python_sdk_1_server_and_everything_over_http_on_both_revisions() {
+    let everything = everything_http(free_port());
+    let url = gateway(&everything.url, "serves").await;
+    serves_both(&url, EraChoice::Legacy).await;
+    serves_both(&url, EraChoice::Modern).await;
+}
+
+/// The child of this process whose environment carries `GATEWAY_BACKENDS_TAG=tag`.
+fn tagged_child(tag: &str) -> Option<i32> {
+    let marker = format!("GATEWAY_BACKENDS_TAG={tag}");
+    let tasks = std::fs::read_dir("/proc/self/task").ok()?;
+    let children =
+        tasks.filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok());
+    children
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|pid| pid.parse::<i32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|environ| {
+                environ
+                    .split(|byte| *byte == 0)
+                    .any(|entry| entry == marker.as_bytes())
+            })
+        })
+}
+
+/// Calls `tool` until it answers without error, within [`COMEBACK`].
+async fn comes_back(client: &Client, tool: &str, arguments: serde_json::Value) -> CallToolResult {
+    let deadline = Instant::now() + COMEBACK;
+    loop {
+        let last = client.call_tool(tool, arguments.clone()).await;
+        match last {
+            Ok(result) if result.is_error != Some(true) => return result,
+            other => assert!(
+                Instant::now() < deadline,
+                "{tool} did not come back within {COMEBACK:?}; last: {other:?}"
+            ),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn assert_failed_naming(result: &CallToolResult, backend: &str) {
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    let message = text(&result.content);
+    assert!(
+        message.contains(&format!("backend '{backend}'")),
+        "the error does not name {backend}: {message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backend_killed_mid_call_fails_that_call_and_comes_back_while_the_other_serves() {
+    let port = free_port();
+    let everything = everything_http(port);
+    let url = gateway(&everything.url, "killed").await;
+
+    // The stdio child is killed during a 5 s call (100 progress steps of 50 ms).
+    let legacy = front_client(&url, EraChoice::Legacy).await;
+    let first = tagged_child("killed").expect("the Python backend's child");
+    let long = tokio::spawn({
+        let client = front_client(&url, EraChoice::Legacy).await;
+        async move {
+            client
+                .call_tool("py1_countdown", json!({"steps": 100}))
+                .await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // SAFETY: kill(2) on the PID of a child this process started and has not reaped.
+    assert_eq!(unsafe { libc::kill(first, libc::SIGKILL) }, 0);
+    let cut = tokio::time::timeout(Duration::from_secs(30), long)
+        .await
+        .expect("the call in flight ends once its backend is killed")
+        .unwrap()
+        .expect("a lost backend gives a tool error, not a protocol error");
+    assert_failed_naming(&cut, "py1");
+    assert!(
+        !text(&cut.content).contains("counted"),
+        "the call finished before the kill: {cut:?}"
+    );
+    // The other backend is untouched.
+    let echo = legacy
+        .call_tool("everything_echo", json!({"message": "still"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&echo.content), "Echo: still");
+    // The child is restarted (a new process) and serves again.
+    let sum = comes_back(&legacy, "py1_add", json!({"a": 1, "b": 2})).await;
+    assert_eq!(text(&sum.content), "3");
+    let second = tagged_child("killed").expect("the restarted child");
+    assert_ne!(first, second, "the same process answered");
+
+    // The HTTP server stops: its calls fail naming it while the Python backend serves; once it
+    // listens again on its port, the gateway reaches it again.
+    let modern = front_client(&url, EraChoice::Modern).await;
+    drop(everything); // killed and reaped
+    let down = modern
+        .call_tool("everything_echo", json!({"message": "anyone?"}))
+        .await
+        .unwrap();
+    assert_failed_naming(&down, "everything");
+    let sum = modern
+        .call_tool("py1_add", json!({"a": 4, "b": 5}))
+        .await
+        .unwrap();
+    assert_eq!(text(&sum.content), "9");
+    let _everything = everything_http(port);
+    let echo = comes_back(&modern, "everything_echo", json!({"message": "back"})).await;
+    assert_eq!(text(&echo.content), "Echo: back");
+}
