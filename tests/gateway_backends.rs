@@ -5,8 +5,9 @@
 //! revisions: listing, a call, a resource read (a listed resource and a template), a prompt,
 //! each backend's names under its namespace. Then a backend killed mid-call: that call fails
 //! naming it, the other backend keeps serving, and the lost one comes back (the stdio child
-//! restarted, the HTTP server retried once it listens again). Every wait is bounded; nothing
-//! is timed.
+//! restarted, the HTTP server retried once it listens again), and an HTTP backend restarted
+//! between two calls (it forgets the session, answering `400`, not `404`), whose next call is
+//! served. Every wait is bounded; nothing is timed.
 
 mod common;
 
@@ -310,4 +311,45 @@ async fn a_backend_killed_mid_call_fails_that_call_and_comes_back_while_the_othe
     let _everything = everything_http(port);
     let echo = comes_back(&modern, "everything_echo", json!({"message": "back"})).await;
     assert_eq!(text(&echo.content), "Echo: back");
+}
+
+/// server-everything restarted between two calls forgets every session, and answers a request of
+/// one it forgot with `400` and `"id": null` (the TypeScript SDK 1.x's way; the spec says `404`).
+/// Our client reopens the session and the call is served, directly and through the gateway,
+/// with no failed call between.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_the_server_forgot_is_reopened_when_it_answers_400() {
+    let port = free_port();
+    let everything = everything_http(port);
+    let url = gateway(&everything.url, "forgot").await;
+    let direct = front_client(&everything.url, EraChoice::Legacy).await;
+    let through = front_client(&url, EraChoice::Legacy).await;
+    for client in [&direct, &through] {
+        let tool = if std::ptr::eq(client, &direct) {
+            "echo"
+        } else {
+            "everything_echo"
+        };
+        let echo = client
+            .call_tool(tool, json!({"message": "before"}))
+            .await
+            .unwrap();
+        assert_eq!(text(&echo.content), "Echo: before");
+    }
+    drop(everything); // killed and reaped: its sessions are gone
+    let _everything = everything_http(port);
+    let echo = direct
+        .call_tool("echo", json!({"message": "after"}))
+        .await
+        .unwrap_or_else(|e| panic!("the forgotten session was not reopened: {e}"));
+    assert_eq!(text(&echo.content), "Echo: after");
+    let echo = through
+        .call_tool("everything_echo", json!({"message": "after"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&echo.content),
+        "Echo: after",
+        "the gateway's session with the restarted backend was not reopened"
+    );
 }
