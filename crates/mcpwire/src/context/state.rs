@@ -15,6 +15,20 @@ impl SharedState {
         self.values.insert(TypeId::of::<T>(), Box::new(value));
     }
 
+    /// Takes the values of `other` that this state has no value of the type of; `false` (and
+    /// nothing taken) when both hold a value of one type.
+    pub(crate) fn absorb(&mut self, other: SharedState) -> bool {
+        if other
+            .values
+            .keys()
+            .any(|type_id| self.values.contains_key(type_id))
+        {
+            return false;
+        }
+        self.values.extend(other.values);
+        true
+    }
+
     pub(crate) fn insert_value(&mut self, value: SharedValue) {
         self.values.insert(value.type_id, value.value);
     }

@@ -102,6 +102,11 @@ impl Extensions {
         Ok(())
     }
 
+    /// The extensions declared, by identifier.
+    pub(crate) fn ids(&self) -> Vec<&'static str> {
+        self.declared.iter().map(|declared| declared.id).collect()
+    }
+
     /// Adds a `tools/call` hook.
     pub(crate) fn intercept_tool_calls(&mut self, interceptor: Arc<dyn ToolCallInterceptor>) {
         self.interceptors.push(interceptor);

@@ -361,6 +361,33 @@ impl LayerSet {
         self.handlers.push((kind, key, layer));
     }
 
+    /// Takes a mounted server's layers over: around each of its handlers (`adopted`: of which
+    /// kind, what it was registered as there, and is here), its server-wide layers, then its
+    /// layers of that handler. Refused when it has an outer tier (that wraps every message of a
+    /// server, which a mounted server no longer receives).
+    pub(crate) fn adopt(
+        &mut self,
+        mounted: LayerSet,
+        adopted: &[(HandlerKind, &'static str, &'static str)],
+    ) -> Result<(), &'static str> {
+        if !mounted.outer.is_empty() {
+            return Err(
+                "the mounted server has an outer layer, which would see no message: \
+                        add it to the server it is mounted in",
+            );
+        }
+        for &(kind, was, key) in adopted {
+            for layer in &mounted.server {
+                self.add_for(kind, key.to_owned(), Arc::clone(layer));
+            }
+            let own = (mounted.handlers.iter()).filter(|(k, name, _)| *k == kind && name == was);
+            for (_, _, layer) in own {
+                self.add_for(kind, key.to_owned(), Arc::clone(layer));
+            }
+        }
+        Ok(())
+    }
+
     /// The stacks (the empty stack, the bottom alone, when no layer was added). The first
     /// layer added is the outermost.
     pub(crate) fn build(self) -> Layers {

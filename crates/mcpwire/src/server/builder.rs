@@ -43,12 +43,12 @@ type Startup =
 /// }
 /// ```
 pub struct McpServer {
-    info: Implementation,
+    pub(super) info: Implementation,
     instructions: Option<String>,
     /// Tools, prompts and resources, shared with every `Catalog` handle.
-    registries: Arc<Registries>,
-    state: SharedState,
-    startup: Vec<Startup>,
+    pub(super) registries: Arc<Registries>,
+    pub(super) state: SharedState,
+    pub(super) startup: Vec<Startup>,
     pub(super) limits: Limits,
     state_keys: Option<KeyRing>,
     state_ttl: Duration,
@@ -56,15 +56,15 @@ pub struct McpServer {
     replay_guard: Option<Arc<dyn crate::request_state::ReplayGuard>>,
     local_grant: Option<Arc<crate::context::Grant>>,
     notifier: Notifier,
-    completer: Option<Completer>,
+    pub(super) completer: Option<Completer>,
     /// How tasks (the 2026-07-28 tasks extension) are kept (set in `task_settings.rs`).
     pub(crate) tasks: crate::tasks::TaskOptions,
     /// Middleware: server-wide and per-handler layers (`mcpwire::layer`).
-    layers: LayerSet,
+    pub(super) layers: LayerSet,
     /// The extensions installed ([`McpServer::extension`]): capability entries and methods.
-    extensions: crate::extension::Extensions,
+    pub(super) extensions: crate::extension::Extensions,
     /// What hears a session end ([`McpServer::on_session_end`]).
-    session_ends: Vec<crate::context::SessionEndHook>,
+    pub(super) session_ends: Vec<crate::context::SessionEndHook>,
 }
 
 impl McpServer {

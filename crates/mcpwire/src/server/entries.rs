@@ -24,6 +24,11 @@ impl<T> Default for Entries<T> {
 }
 
 impl<T> Entries<T> {
+    /// Every item, with whether it is enabled, in registration order.
+    pub(crate) fn all(&self) -> impl Iterator<Item = (&T, bool)> {
+        self.items.iter().map(|entry| (&entry.value, entry.enabled))
+    }
+
     /// Whether `key` is registered, enabled or not.
     pub(crate) fn contains(&self, key: &str) -> bool {
         self.index.contains_key(key)

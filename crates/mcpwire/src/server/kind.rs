@@ -31,6 +31,11 @@ pub(crate) trait Kind: Clone + Sized + 'static {
     /// The `_meta` of an entry's listing (what an extension adds to with
     /// [`Install::tool_meta`](super::Install::tool_meta)).
     fn listing_meta(listing: &mut Self::Listing) -> &mut Option<Map<String, Value>>;
+    /// The same definition, registered as `key` (a mounted server's entry, under its
+    /// namespace).
+    fn renamed(&self, key: &'static str) -> Self;
+    /// Its listing, showing the entry as `key`.
+    fn rename_listing(listing: &mut Self::Listing, key: &str);
 
     /// What the entry is registered, removed and toggled by.
     fn key(&self) -> &'static str {

@@ -9,6 +9,7 @@
 
 use super::catalog::Catalog;
 use super::handler::HandlerCall;
+use super::lasting::lasting;
 use super::prompt::{PromptDefinition, PromptFuture};
 use super::resource::{ResourceDefinition, ResourceFuture};
 use super::resource_kind::ResourceListing;
@@ -19,8 +20,6 @@ use crate::protocol::prompts::Prompt;
 use crate::protocol::resources::{Resource, ResourceTemplate};
 use crate::protocol::tools::{Tool, ToolAnnotations};
 use serde_json::value::RawValue;
-use std::collections::HashSet;
-use std::sync::{Mutex, OnceLock};
 
 impl Catalog {
     /// Registers a tool listed as `listing`, whose calls run `call`.
@@ -123,20 +122,4 @@ fn resource(uri: &str, call: fn(HandlerCall) -> ResourceFuture) -> ResourceDefin
 
 fn object_schema() -> schemars::Schema {
     schemars::json_schema!({ "type": "object" })
-}
-
-/// `text`, kept for as long as the process runs; the same text is kept once, however often an
-/// entry of that name is registered again (a backend's tools after each restart).
-fn lasting(text: &str) -> &'static str {
-    static KEPT: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut kept = KEPT
-        .get_or_init(Mutex::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(&known) = kept.get(text) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-    kept.insert(leaked);
-    leaked
 }

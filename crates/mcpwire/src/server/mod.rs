@@ -29,8 +29,10 @@ mod entries;
 mod extension;
 pub(crate) mod handler;
 mod kind;
+mod lasting;
 #[cfg(feature = "gateway")]
 pub(crate) mod listed;
+mod mount;
 mod named_view;
 pub(crate) mod output;
 pub(crate) mod pages;

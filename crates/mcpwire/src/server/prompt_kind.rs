@@ -41,6 +41,17 @@ impl Kind for PromptDefinition {
     fn listing_meta(listing: &mut Prompt) -> &mut Option<Map<String, Value>> {
         &mut listing.meta
     }
+
+    fn renamed(&self, key: &'static str) -> Self {
+        Self {
+            name: key,
+            ..self.clone()
+        }
+    }
+
+    fn rename_listing(listing: &mut Prompt, key: &str) {
+        key.clone_into(&mut listing.name);
+    }
 }
 
 fn describe(definition: &PromptDefinition) -> Prompt {

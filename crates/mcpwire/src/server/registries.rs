@@ -4,6 +4,7 @@
 //! (only the changed view is rebuilt) and then announces the change. Requests load the
 //! snapshot without taking any lock.
 
+use super::kind::Kind;
 use super::prompt::PromptDefinition;
 use super::registry::{MetaRefused, Registry};
 use super::resource::ResourceDefinition;
@@ -116,6 +117,52 @@ impl Registries {
         editor.resources.replan(&editor.overrides)
     }
 
+    /// Registers every entry of `mounted` (another server's registries, enabled or not as
+    /// there) under the key `rename` gives it; what each was and is now registered as. A key
+    /// that is taken here refuses the mount, naming both; so does a resolver override of the
+    /// mounted server (overrides are server-wide: make them on this one).
+    pub(crate) fn adopt(
+        &self,
+        mounted: &Registries,
+        rename: impl Fn(HandlerKind, &str) -> &'static str,
+    ) -> Result<Vec<(HandlerKind, &'static str, &'static str)>, InvalidSignature> {
+        let from = mounted.editor();
+        if !from.overrides.is_empty() {
+            return Err(InvalidSignature::new(
+                "the mounted server overrides a resolver: overrides apply to a whole server, \
+                 so make them on the server it is mounted in",
+            ));
+        }
+        let mut editor = self.editor();
+        let editor = &mut *editor;
+        let mut adopted = Vec::new();
+        adopt_all(
+            &from.tools,
+            &mut editor.tools,
+            HandlerKind::Tool,
+            &rename,
+            &editor.overrides,
+            &mut adopted,
+        )?;
+        adopt_all(
+            &from.prompts,
+            &mut editor.prompts,
+            HandlerKind::Prompt,
+            &rename,
+            &editor.overrides,
+            &mut adopted,
+        )?;
+        adopt_all(
+            &from.resources,
+            &mut editor.resources,
+            HandlerKind::Resource,
+            &rename,
+            &editor.overrides,
+            &mut adopted,
+        )?;
+        Ok(adopted)
+    }
+
     /// Whether a handler of `kind` (enabled or not) is registered as `key` (a tool's or a
     /// prompt's name, a resource's URI or URI template as registered).
     pub(crate) fn contains(&self, kind: HandlerKind, key: &str) -> bool {
@@ -152,6 +199,16 @@ impl Registries {
             let changed = added.is_ok();
             (added, changed)
         })
+    }
+
+    /// The tools of the mounted server, in the order it registered them.
+    pub(crate) fn mounted_tools(&self) -> Vec<ToolDefinition> {
+        let editor = self.editor();
+        let tools = editor.tools.all();
+        tools
+            .into_iter()
+            .map(|(tool, _)| tool.definition.clone())
+            .collect()
     }
 
     #[cfg(feature = "gateway")]
@@ -267,4 +324,29 @@ impl Registries {
         }
         self.live.store(Arc::new(next));
     }
+}
+
+/// Registers every entry of `from` into `into` under its new key, recording what became what.
+fn adopt_all<K: Kind>(
+    from: &Registry<K>,
+    into: &mut Registry<K>,
+    kind: HandlerKind,
+    rename: &impl Fn(HandlerKind, &str) -> &'static str,
+    overrides: &Overrides,
+    adopted: &mut Vec<(HandlerKind, &'static str, &'static str)>,
+) -> Result<(), InvalidSignature> {
+    for (entry, enabled) in from.all() {
+        let was = entry.definition.key();
+        let key = rename(kind, was);
+        if into.contains(key) {
+            return Err(InvalidSignature::new(format!(
+                "the mounted {noun} '{was}' would be '{key}', and this server has a {noun} '{key}' \
+                 already",
+                noun = K::NOUN
+            )));
+        }
+        into.adopt(&entry, key, enabled, overrides)?;
+        adopted.push((kind, was, key));
+    }
+    Ok(())
 }

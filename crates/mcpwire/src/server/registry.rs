@@ -66,6 +66,33 @@ impl<K: Kind> Registry<K> {
         Ok(())
     }
 
+    /// Every entry, with whether it is enabled, in registration order.
+    pub(crate) fn all(&self) -> Vec<(Arc<Registered<K>>, bool)> {
+        (self.entries.all())
+            .map(|(entry, enabled)| (Arc::clone(entry), enabled))
+            .collect()
+    }
+
+    /// Registers another server's `entry` as `key`, enabled or not as it was there, listed as
+    /// it was but for the key; refused when `key` is taken.
+    pub(crate) fn adopt(
+        &mut self,
+        entry: &Registered<K>,
+        key: &'static str,
+        enabled: bool,
+        overrides: &Overrides,
+    ) -> Result<(), InvalidSignature> {
+        self.add(entry.definition.renamed(key), overrides)?;
+        let mut listed = entry.listed.clone();
+        K::rename_listing(&mut listed, key);
+        let adopted = self.entries.get_mut(key).expect("just added");
+        *adopted = Arc::new(adopted.relisted(listed));
+        if !enabled {
+            self.entries.set_enabled(key, false);
+        }
+        Ok(())
+    }
+
     /// Rebuilds every resolver graph, after the overrides changed.
     pub(crate) fn replan(&mut self, overrides: &Overrides) -> Result<(), InvalidSignature> {
         for entry in self.entries.values_mut() {

@@ -68,6 +68,20 @@ impl Kind for ResourceDefinition {
             ResourceListing::Template(template) => &mut template.meta,
         }
     }
+
+    fn renamed(&self, key: &'static str) -> Self {
+        Self {
+            uri: key,
+            ..self.clone()
+        }
+    }
+
+    fn rename_listing(listing: &mut ResourceListing, key: &str) {
+        match listing {
+            ResourceListing::Plain(resource) => key.clone_into(&mut resource.uri),
+            ResourceListing::Template(template) => key.clone_into(&mut template.uri_template),
+        }
+    }
 }
 
 /// How `resources/list` shows a plain resource, or `resources/templates/list` a template.

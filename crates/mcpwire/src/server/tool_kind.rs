@@ -56,6 +56,17 @@ impl Kind for ToolDefinition {
     fn listing_meta(listing: &mut Tool) -> &mut Option<Map<String, Value>> {
         &mut listing.meta
     }
+
+    fn renamed(&self, key: &'static str) -> Self {
+        Self {
+            name: key,
+            ..self.clone()
+        }
+    }
+
+    fn rename_listing(listing: &mut Tool, key: &str) {
+        key.clone_into(&mut listing.name);
+    }
 }
 
 impl ToolView {

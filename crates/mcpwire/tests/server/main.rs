@@ -11,6 +11,7 @@ mod catalog;
 mod classification;
 mod completion;
 mod given_input_schema;
+mod mount;
 mod prompts_resources;
 mod registration;
 mod tool_definitions;

@@ -1,0 +1,142 @@
+//! [`McpServer::mount`]: another server's tools, prompts and resources served by this one,
+//! under a namespace, with their resolvers, scopes, middleware and task support as they were.
+
+use super::builder::McpServer;
+use super::lasting::lasting;
+use crate::error::InvalidSignature;
+use crate::layer::service::HandlerKind;
+
+/// The longest namespace (with a separator and a name it still fits hosts' 64-character tool
+/// name patterns for short names).
+const MAX_NAMESPACE: usize = 64;
+
+impl McpServer {
+    /// Serves `server`'s tools, prompts and resources (templates included) from this server,
+    /// under `namespace`: a tool or prompt `search` as `{namespace}_search`, a resource
+    /// `shop://stock/{isbn}` as `shop://{namespace}/stock/{isbn}` (the scheme kept, so `ui://`
+    /// views stay `ui://`). An empty namespace mounts them as they are.
+    ///
+    /// What each entry had stays with it: its resolvers (and the questions they ask, on both
+    /// revisions), its scopes, whether it runs as a task, whether it is enabled. The mounted
+    /// server's server-wide layers wrap its own handlers only (inside this server's
+    /// server-wide layers), then its per-handler layers; its shared state (`state`,
+    /// `lifespan`) and its session-end hooks join this server's. Its name, limits, keys and
+    /// task store give way to this server's. Change the mounted entries through this server's
+    /// [`Catalog`](crate::server::Catalog) (one taken from the mounted server before mounting
+    /// changes nothing that is served).
+    ///
+    /// # Errors
+    ///
+    /// Refused, naming the cause, when: the namespace is not 0–64 characters of `A-Z a-z 0-9 _
+    /// -`; a mounted entry would take a name this server has (naming both); both servers hold
+    /// shared state of one type; the mounted server has an extension, a completion handler, a
+    /// resolver override or an outer layer (each belongs to a whole server: set it on this one).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    ///
+    /// /// Finds books by title.
+    /// #[tool]
+    /// async fn search(title: String) -> String { format!("found {title}") }
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// async fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let catalogue = McpServer::new("catalogue").tool(search)?;
+    /// let shop = McpServer::new("shop").tool(add)?.mount("books", catalogue)?;
+    /// // The shop serves `add` and `books_search`.
+    /// # drop(shop);
+    /// # Ok::<(), InvalidSignature>(())
+    /// ```
+    pub fn mount(
+        mut self,
+        namespace: &str,
+        server: McpServer,
+    ) -> std::result::Result<Self, InvalidSignature> {
+        let refused = |why: String| {
+            let name = &server.info.name;
+            InvalidSignature::new(format!("mounting '{name}' under '{namespace}': {why}"))
+        };
+        if let Some(why) = invalid(namespace) {
+            return Err(refused(why));
+        }
+        let ids = server.extensions.ids();
+        if !ids.is_empty() {
+            let why = format!(
+                "it has extensions ({}): install them on the server it is mounted in",
+                ids.join(", ")
+            );
+            return Err(refused(why));
+        }
+        if server.completer.is_some() {
+            let why = "it has a completion handler: set one on the server it is mounted in";
+            return Err(refused(why.to_owned()));
+        }
+        let rename = |kind: HandlerKind, key: &str| match kind {
+            _ if namespace.is_empty() => lasting(key),
+            HandlerKind::Tool | HandlerKind::Prompt => lasting(&format!("{namespace}_{key}")),
+            HandlerKind::Resource => lasting(&namespaced_uri(namespace, key)),
+        };
+        let adopted = (self.registries)
+            .adopt(&server.registries, rename)
+            .map_err(|error| refused(error.to_string()))?;
+        for tool in server.registries.mounted_tools() {
+            self.tasks.note_tool(tool.task);
+        }
+        (self.layers)
+            .adopt(server.layers, &adopted)
+            .map_err(|why| refused(why.to_owned()))?;
+        if !self.state.absorb(server.state) {
+            let why = "both servers hold shared state of one type (`state`): keep it on one";
+            return Err(refused(why.to_owned()));
+        }
+        self.startup.extend(server.startup);
+        self.session_ends.extend(server.session_ends);
+        Ok(self)
+    }
+}
+
+/// Why `namespace` is refused; `None` when it is fine.
+fn invalid(namespace: &str) -> Option<String> {
+    let fits = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-');
+    (namespace.len() > MAX_NAMESPACE || !namespace.chars().all(fits)).then(|| {
+        format!(
+            "the namespace must be up to {MAX_NAMESPACE} characters from A-Z, a-z, 0-9, '_', '-'"
+        )
+    })
+}
+
+/// `uri` under `namespace`: the namespace as the first segment after `scheme://`; a URI
+/// without a scheme gets it as its first segment.
+fn namespaced_uri(namespace: &str, uri: &str) -> String {
+    match uri.split_once("://") {
+        Some((scheme, rest)) => format!("{scheme}://{namespace}/{rest}"),
+        None => format!("{namespace}/{uri}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_keep_their_scheme_under_the_namespace() {
+        assert_eq!(
+            namespaced_uri("books", "shop://stock/{isbn}"),
+            "shop://books/stock/{isbn}"
+        );
+        assert_eq!(namespaced_uri("apps", "ui://cart"), "ui://apps/cart");
+        assert_eq!(namespaced_uri("books", "notes"), "books/notes");
+    }
+
+    #[test]
+    fn namespaces_are_what_hosts_accept_in_names() {
+        assert!(invalid("").is_none());
+        assert!(invalid("books-2_x").is_none());
+        assert!(invalid("a/b").is_some());
+        assert!(invalid(&"n".repeat(65)).is_some());
+    }
+}

@@ -1,0 +1,198 @@
+//! `McpServer::mount`: a catalogue server mounted in a shop under `books`, driven over HTTP by
+//! the crate's own client on both revisions. The mounted tool's resolver still asks its
+//! question (answered by the client), its resource template and prompt are served under the
+//! namespace, the mounted server's layer wraps its own handlers and no other, and what cannot
+//! be mounted is refused at registration, naming the cause.
+
+use crate::support;
+use mcpwire::client::{Client, EraChoice};
+use mcpwire::layer::{self, McpRequest, Next};
+use mcpwire::prelude::*;
+use mcpwire::protocol::{Content, ElicitResult, ResourceContents};
+use serde_json::json;
+use std::sync::{Arc, Mutex};
+use support::http::start;
+
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+struct Copies {
+    /// How many copies.
+    copies: u32,
+}
+
+/// How many copies to reserve, asked of the user.
+#[resolver]
+async fn how_many() -> Elicit<Copies> {
+    Elicit::ask("How many copies?")
+}
+
+/// Reserves copies of a book.
+#[tool]
+async fn reserve(title: String, #[resolve(how_many)] copies: Copies) -> String {
+    format!("reserved {} of {title}", copies.copies)
+}
+
+/// A book's stock.
+#[resource(uri = "shop://stock/{isbn}", mime_type = "text/plain")]
+async fn stock(isbn: String) -> String {
+    format!("3 copies of {isbn}")
+}
+
+/// A blurb for a book.
+#[prompt]
+async fn blurb(title: String) -> String {
+    format!("Write a blurb for {title}.")
+}
+
+/// Adds two numbers.
+#[tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// The names of the handlers a layer saw, in order.
+#[derive(Clone, Default)]
+struct Seen(Arc<Mutex<Vec<String>>>);
+
+fn catalogue(seen: &Seen) -> McpServer {
+    let seen = seen.clone();
+    McpServer::new("catalogue")
+        .tool(reserve)
+        .unwrap()
+        .resource(stock)
+        .unwrap()
+        .prompt(blurb)
+        .unwrap()
+        .layer(layer::from_fn(move |request: McpRequest, next: Next| {
+            seen.0
+                .lock()
+                .unwrap()
+                .push(request.target().unwrap_or("").to_owned());
+            next.run(request)
+        }))
+}
+
+fn shop(seen: &Seen) -> McpServer {
+    McpServer::new("shop")
+        .tool(add)
+        .unwrap()
+        .mount("books", catalogue(seen))
+        .unwrap()
+}
+
+async fn connect(url: &str, era: EraChoice) -> Client {
+    Client::builder()
+        .era(era)
+        .on_form_elicitation(|_question| async {
+            let answer = json!({"action": "accept", "content": {"copies": 2}});
+            serde_json::from_value::<ElicitResult>(answer).unwrap()
+        })
+        .connect_http(url)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_mounted_server_is_served_under_its_namespace_on_both_revisions() {
+    let seen = Seen::default();
+    let running = start(shop(&seen)).await;
+    for era in [EraChoice::Legacy, EraChoice::Modern] {
+        let client = connect(&running.url, era).await;
+        let mut tools: Vec<String> = (client.list_tools().await.unwrap())
+            .into_iter()
+            .map(|tool| tool.name)
+            .collect();
+        tools.sort();
+        assert_eq!(tools, ["add", "books_reserve"], "{era:?}");
+
+        // The mounted tool's resolver asks the client, as it did in its own server.
+        let reserved = client
+            .call_tool("books_reserve", json!({"title": "Dune"}))
+            .await
+            .unwrap();
+        let expected = Content::text("reserved 2 of Dune");
+        assert_eq!(reserved.content, vec![expected], "{era:?}");
+        let sum = client.call_tool("add", json!({"a": 2, "b": 3})).await;
+        assert_eq!(sum.unwrap().content, vec![Content::text("5")], "{era:?}");
+
+        let templates = client.list_resource_templates().await.unwrap();
+        let uris: Vec<&str> = templates.iter().map(|t| t.uri_template.as_str()).collect();
+        assert_eq!(uris, ["shop://books/stock/{isbn}"], "{era:?}");
+        let read = client.read_resource("shop://books/stock/42").await.unwrap();
+        match &read.contents[..] {
+            [ResourceContents::Text { uri, text, .. }] => {
+                assert_eq!(
+                    (uri.as_str(), text.as_str()),
+                    ("shop://books/stock/42", "3 copies of 42")
+                );
+            }
+            other => panic!("{era:?}: {other:?}"),
+        }
+
+        let prompts = client.list_prompts().await.unwrap();
+        assert_eq!(prompts[0].name, "books_blurb", "{era:?}");
+        let prompt = client
+            .get_prompt("books_blurb", [("title", "Dune")])
+            .await
+            .unwrap();
+        let text = serde_json::to_value(&prompt.messages[0].content).unwrap();
+        assert_eq!(text["text"], "Write a blurb for Dune.", "{era:?}");
+        client.close().await;
+    }
+    // The catalogue's layer saw its own handlers (a call answered in rounds passes it once a
+    // round) and never `add`.
+    let seen = seen.0.lock().unwrap().clone();
+    assert!(!seen.iter().any(|target| target == "add"), "{seen:?}");
+    for target in ["books_reserve", "shop://books/stock/42", "books_blurb"] {
+        assert!(seen.iter().any(|t| t == target), "{target} in {seen:?}");
+    }
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn with_no_namespace_the_entries_keep_their_names() {
+    let server = McpServer::new("shop").mount("", catalogue(&Seen::default()));
+    let running = start(server.unwrap()).await;
+    let client = connect(&running.url, EraChoice::Modern).await;
+    let tools = client.list_tools().await.unwrap();
+    assert_eq!(tools[0].name, "reserve");
+    let read = client.read_resource("shop://stock/7").await.unwrap();
+    assert_eq!(read.contents.len(), 1);
+    client.close().await;
+    running.shut_down().await.unwrap();
+}
+
+/// The error text `McpServer::mount` refuses with.
+fn refusal(mounted: Result<McpServer, InvalidSignature>) -> String {
+    match mounted {
+        Ok(_) => panic!("the mount was accepted"),
+        Err(error) => error.to_string(),
+    }
+}
+
+#[test]
+fn what_cannot_be_mounted_is_refused_naming_the_cause() {
+    let seen = Seen::default();
+    // A name taken in the outer server: both named.
+    let taken = McpServer::new("shop").tool(add).unwrap();
+    let inner = McpServer::new("calc").tool(add).unwrap();
+    let error = refusal(taken.mount("", inner));
+    assert!(error.contains("mounting 'calc' under ''"), "{error}");
+    assert!(error.contains("tool 'add' would be 'add'"), "{error}");
+
+    let error = refusal(McpServer::new("shop").mount("books/x", catalogue(&seen)));
+    assert!(error.contains("namespace"), "{error}");
+
+    let outer_layered =
+        McpServer::new("calc").outer_layer(layer::from_fn(|request: McpRequest, next: Next| {
+            next.run(request)
+        }));
+    let error = refusal(McpServer::new("shop").mount("calc", outer_layered));
+    assert!(error.contains("outer layer"), "{error}");
+
+    let error = refusal(
+        McpServer::new("shop")
+            .state(7_u32)
+            .mount("calc", McpServer::new("calc").state(8_u32)),
+    );
+    assert!(error.contains("shared state"), "{error}");
+}
