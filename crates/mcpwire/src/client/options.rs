@@ -109,10 +109,11 @@ impl CallOptions {
     /// instead of the client's handlers; what a gateway uses to pass them on to its own caller.
     ///
     /// On 2026-07-28 it answers every `inputRequests` entry of the call's `input_required`
-    /// rounds. On 2025-11-25 a server's request names no call, so it is given to this answerer
-    /// only while this is the one call with an answerer of its own in flight on the connection;
-    /// otherwise (several such calls at once) the client's handlers answer, as for any request
-    /// the client cannot tie to a call.
+    /// rounds. On 2025-11-25 a server's request names no call: over HTTP it is given to the call
+    /// on whose event stream it came; otherwise (stdio, in memory, or on the session's own
+    /// stream) to this answerer only while this is the one call with an answerer of its own in
+    /// flight on the connection. A request the client cannot tie to a call (several such calls
+    /// at once) is answered by the client's handlers.
     ///
     /// # Examples
     ///

@@ -221,6 +221,7 @@ impl Peer {
             kind: Kind::Request,
             protocol_version: mode.version.clone(),
             headers,
+            call: Some(id),
         };
         tokio::pin!(answer);
         // The answer may come while the message is still being sent: over HTTP, in the refusal
@@ -357,6 +358,7 @@ impl Peer {
             kind: Kind::Notification,
             protocol_version: mode.version,
             headers,
+            call: None,
         };
         let timeout = self.settings.timeout;
         match tokio::time::timeout(timeout, self.transport.send(outgoing)).await {
@@ -406,7 +408,7 @@ impl Peer {
             Ok(Incoming::Request(request)) => {
                 let peer = self.clone();
                 let id = request.id.clone();
-                let answerer = self.only_answerer();
+                let answerer = self.answerer_of(&request.id);
                 // Registered before the task can finish, so its own removal never races.
                 let mut answering = self.answering.lock().expect("answering lock");
                 let task = tokio::spawn(async move {
@@ -433,6 +435,7 @@ impl Peer {
                         kind: Kind::Response,
                         protocol_version: peer.mode().version,
                         headers: Vec::new(),
+                        call: None,
                     };
                     let sending = peer.transport.send(outgoing);
                     let _ = tokio::time::timeout(peer.settings.timeout, sending).await;
@@ -443,11 +446,15 @@ impl Peer {
         }
     }
 
-    /// The answerer of the one call in flight that has its own, if exactly one has: a
-    /// 2025-11-25 request of the server's names no call, so with several it cannot be told
-    /// whose it is (and goes to the client's handlers).
-    fn only_answerer(&self) -> Option<QuestionAnswerer> {
+    /// The own answerer of the call the server's request `id` belongs to, if it has one. A
+    /// 2025-11-25 request of the server's names no call: it is the call on whose stream it came
+    /// (HTTP), or else the one call in flight that has an answerer of its own; with several
+    /// such calls it cannot be told whose it is (and goes to the client's handlers).
+    fn answerer_of(&self, id: &RequestId) -> Option<QuestionAnswerer> {
         let pending = self.pending.lock().expect("pending lock");
+        if let Some(call) = self.transport.asked_during(id) {
+            return pending.get(&call).and_then(|p| p.questions.clone());
+        }
         let mut own = pending.values().filter_map(|p| p.questions.as_ref());
         match (own.next(), own.next()) {
             (Some(only), None) => Some(only.clone()),
