@@ -52,25 +52,26 @@ fn undecodable(e: serde_json::Error) -> Stop {
     )))
 }
 
-/// A proxied `tools/call`. A backend that is unavailable gives an `isError` result naming it.
+/// A proxied `tools/call`, its questions and progress passed on (`call.rs`). A backend that is
+/// unavailable gives an `isError` result naming it.
 pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
     Box::pin(async move {
         let mounted = mounted(&call.context);
         let route = (mounted.tools.route(call.name())).ok_or_else(|| gone("tool", call.name()))?;
-        let params = json!({"name": route.name, "arguments": arguments(&call)?});
-        let link = &mounted.links[route.backend];
+        let arguments = arguments(&call)?;
         let token = authorization(&call.context);
-        match link
-            .request(methods::TOOLS_CALL, params, token.as_deref())
-            .await
-        {
-            Ok(mut result) => {
-                rewrite_content(&link.backend.namespace, &mut result);
-                serde_json::from_value(result).map_err(undecodable)
-            }
-            Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
-            Err(Failure::Unavailable(message)) => Err(Stop::Failed(ToolError::new(message))),
-        }
+        let backend = route.backend;
+        let mut result = super::call::call_tool(
+            &call,
+            mounted.clone(),
+            backend,
+            route.name,
+            arguments,
+            token,
+        )
+        .await?;
+        rewrite_content(&mounted.links[backend].backend.namespace, &mut result);
+        serde_json::from_value(result).map_err(undecodable)
     })
 }
 
