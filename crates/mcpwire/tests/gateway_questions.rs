@@ -3,6 +3,7 @@
 //! `ListRoots`; the gateway in front passes each question to the front client (the crate's own
 //! `Client` over HTTP, with its handlers) and the answer back; the backend's result shows what
 //! it was answered. Progress, cancellation and the backend's own list changes pass through too.
+//! A Python SDK 1.x server (installed by `scripts/setup-peers`) is a backend nobody here wrote.
 
 #![cfg(feature = "gateway")]
 
@@ -497,6 +498,97 @@ async fn concurrent_callers_each_get_their_own_question_from_a_legacy_http_backe
         assert_eq!(
             text_of(&grace.unwrap().unwrap()),
             "Hello, Grace! (2025-11-25)",
+            "{pair}"
+        );
+    }
+}
+
+/// A peer installed by `scripts/setup-peers`: `var`, or its default under `target/peers`.
+fn peer(var: &str, default: &str) -> std::path::PathBuf {
+    let path = match std::env::var_os(var) {
+        Some(path) if !path.is_empty() => std::path::PathBuf::from(path),
+        _ => std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/peers")
+            .join(default),
+    };
+    assert!(
+        path.exists(),
+        "peer {var} not found at {}: run scripts/setup-peers",
+        path.display()
+    );
+    path
+}
+
+#[tokio::test]
+async fn a_python_sdk_1_backends_questions_reach_the_front_client_on_both_revisions() {
+    // A server nobody here wrote, speaking only 2025-11-25 (the gateway finds that out by
+    // itself), over stdio: its elicitation, sampling and roots requests reach the front.
+    let python = peer("MCP_PEER_PYTHON1", "venv-mcp1/bin/python");
+    let script = match std::env::var_os("MCP_PEER_PYTHON1_SERVER") {
+        Some(path) if !path.is_empty() => std::path::PathBuf::from(path),
+        _ => {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py1_server.py")
+        }
+    };
+    let server = mcpwire::client::StdioServer::new(python.display().to_string())
+        .args([script.display().to_string(), "--stdio".to_owned()]);
+    let gateway = Gateway::new()
+        .backend(Backend::stdio("py", server).timeout(BOUND))
+        .start(McpServer::new("gateway"))
+        .await
+        .expect("the gateway starts");
+    let gateway = serve(gateway).await;
+    for front_era in [EraChoice::Legacy, EraChoice::Modern] {
+        let builder = Client::builder()
+            .on_form_elicitation(|question| async move {
+                assert_eq!(question.message, "Sign up for the club");
+                let content = json!({"name": "Ada", "email": "ada@example.com", "age": 36, "newsletter": true});
+                ElicitResult {
+                    action: ElicitAction::Accept,
+                    content: content.as_object().cloned(),
+                }
+            })
+            .on_sampling(|request| async move {
+                let asked = serde_json::to_value(&request.messages).unwrap().to_string();
+                let content: SamplingContent =
+                    serde_json::from_value(json!({"type": "text", "text": asked})).unwrap();
+                Ok(CreateMessageResult {
+                    role: Role::Assistant,
+                    content,
+                    model: "front-llm".into(),
+                    stop_reason: None,
+                })
+            })
+            .on_roots(|| async {
+                ListRootsResult {
+                    roots: vec![Root {
+                        uri: "file:///work".into(),
+                        name: None,
+                    }],
+                }
+            });
+        let client = front(builder, front_era, &gateway.url).await;
+        let call = |tool: &'static str, arguments: serde_json::Value| {
+            let client = client.clone();
+            async move {
+                let result = tokio::time::timeout(BOUND, client.call_tool(tool, arguments));
+                text_of(&result.await.expect("answered in time").unwrap())
+            }
+        };
+        let pair = format!("front {front_era:?}");
+        assert_eq!(
+            call("py_signup", json!({})).await,
+            "signed up Ada <ada@example.com>, age 36, newsletter True",
+            "{pair}"
+        );
+        let haiku = call("py_haiku", json!({"topic": "rust"})).await;
+        assert!(
+            haiku.starts_with("model front-llm says: ") && haiku.contains("A haiku about rust"),
+            "{pair}: {haiku}"
+        );
+        assert_eq!(
+            call("py_roots", json!({})).await,
+            "roots: file:///work",
             "{pair}"
         );
     }
