@@ -3,7 +3,8 @@
 //! `ListRoots`; the gateway in front passes each question to the front client (the crate's own
 //! `Client` over HTTP, with its handlers) and the answer back; the backend's result shows what
 //! it was answered. Progress, cancellation and the backend's own list changes pass through too.
-//! A Python SDK 1.x server (installed by `scripts/setup-peers`) is a backend nobody here wrote.
+//! A Python SDK 1.x server (installed by `scripts/setup-peers`) is a backend nobody here wrote,
+//! and the Python SDK 2.x client a front client nobody here wrote.
 
 #![cfg(feature = "gateway")]
 
@@ -589,6 +590,90 @@ async fn a_python_sdk_1_backends_questions_reach_the_front_client_on_both_revisi
         assert_eq!(
             call("py_roots", json!({})).await,
             "roots: file:///work",
+            "{pair}"
+        );
+    }
+}
+
+/// Runs the Python SDK 2.x client (`tests/peers/client.py`) in `mode` against `url` with
+/// `arguments`; its output lines.
+async fn python_client(mode: &str, url: &str, arguments: &[&str]) -> Vec<serde_json::Value> {
+    let python = peer("MCP_PEER_PYTHON", "venv/bin/python");
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/client.py");
+    let run = tokio::process::Command::new(python)
+        .arg(script)
+        .args(["--mode", mode, "--http", url])
+        .args(arguments)
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("the Python client ended within 60 s")
+        .expect("the Python client runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (stdout.lines())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("{line}")))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_python_sdk_client_in_front_answers_a_backends_questions_on_every_pair() {
+    for (front_mode, backend_era) in [
+        ("legacy", EraChoice::Legacy),
+        ("legacy", EraChoice::Modern),
+        ("2026-07-28", EraChoice::Legacy),
+        ("2026-07-28", EraChoice::Modern),
+    ] {
+        let pair = format!("front {front_mode}, backend {backend_era:?}");
+        let setup = setup(backend_era).await;
+        let lines = python_client(
+            front_mode,
+            &setup.gateway.url,
+            &[
+                "--elicit",
+                r#"{"action":"accept","content":{"name":"Ada"}}"#,
+                "--sample",
+                "hi",
+                "--roots",
+                r#"[{"uri":"file:///work","name":"work"}]"#,
+                "call",
+                "b_greet",
+                "{}",
+                "call",
+                "b_sample",
+                "{}",
+                "call",
+                "b_roots",
+                "{}",
+            ],
+        )
+        .await;
+        let texts: Vec<&str> = (lines.iter().take(3))
+            .map(|line| line["content"][0]["text"].as_str().unwrap_or_default())
+            .collect();
+        let version = version_of(backend_era);
+        assert_eq!(
+            texts,
+            [
+                format!("Hello, Ada! ({version})").as_str(),
+                "test-model said hi",
+                "file:///work"
+            ],
+            "{pair}: {lines:?}"
+        );
+        let asked: Vec<&str> = (lines[3]["asked"].as_array().expect("what it was asked"))
+            .iter()
+            .map(|question| question["method"].as_str().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            asked,
+            ["elicitation/create", "sampling/createMessage", "roots/list"],
             "{pair}"
         );
     }
