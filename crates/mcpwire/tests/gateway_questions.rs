@@ -130,6 +130,24 @@ async fn extra() -> String {
     "extra".to_owned()
 }
 
+/// A resource that asks the reader's name before it can be read.
+#[resource(uri = "notes://welcome")]
+async fn welcome(#[resolve(ask_name)] name: ElicitationResult<Name>) -> String {
+    match name {
+        ElicitationResult::Accept(name) => format!("Welcome, {}.", name.name),
+        _ => "Welcome.".to_owned(),
+    }
+}
+
+/// A prompt that asks the user's name first.
+#[prompt]
+async fn introduce(#[resolve(ask_name)] name: ElicitationResult<Name>) -> String {
+    match name {
+        ElicitationResult::Accept(name) => format!("Introduce {}.", name.name),
+        _ => "Introduce nobody.".to_owned(),
+    }
+}
+
 fn backend_server(hanging: Arc<Hanging>) -> McpServer {
     let server = McpServer::new("asker");
     let catalog = server.catalog();
@@ -137,6 +155,8 @@ fn backend_server(hanging: Arc<Hanging>) -> McpServer {
         .state(hanging)
         .state(catalog)
         .tool(grow)
+        .and_then(|s| s.resource(welcome))
+        .and_then(|s| s.prompt(introduce))
         .unwrap()
         .tool(greet)
         .and_then(|s| s.tool(sample))
@@ -675,6 +695,29 @@ async fn the_python_sdk_client_in_front_answers_a_backends_questions_on_every_pa
             asked,
             ["elicitation/create", "sampling/createMessage", "roots/list"],
             "{pair}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_prompt_or_a_resource_that_asks_reaches_the_front_client_on_every_pair() {
+    for (front_era, backend_era) in PAIRS {
+        let pair = format!("front {front_era:?}, backend {backend_era:?}");
+        let setup = setup(backend_era).await;
+        let client = front(accepting("Ada"), front_era, &setup.gateway.url).await;
+        let read = tokio::time::timeout(BOUND, client.read_resource("notes://b/welcome"));
+        let read = serde_json::to_value(read.await.unwrap().unwrap()).unwrap();
+        assert_eq!(
+            read["contents"][0]["text"], "Welcome, Ada.",
+            "{pair}: {read}"
+        );
+        assert_eq!(read["contents"][0]["uri"], "notes://b/welcome", "{pair}");
+        let none: [(&str, &str); 0] = [];
+        let got = tokio::time::timeout(BOUND, client.get_prompt("b_introduce", none));
+        let got = serde_json::to_value(got.await.unwrap().unwrap()).unwrap();
+        assert_eq!(
+            got["messages"][0]["content"]["text"], "Introduce Ada.",
+            "{pair}: {got}"
         );
     }
 }

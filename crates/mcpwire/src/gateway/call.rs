@@ -1,5 +1,5 @@
-//! A proxied `tools/call`, on either revision in front and behind, with the backend's
-//! questions and progress passed on to the caller.
+//! A proxied `tools/call` (or `prompts/get`, `resources/read`), on either revision in front
+//! and behind, with the backend's questions and progress passed on to the caller.
 //!
 //! | caller \ backend | 2025-11-25 (asks by request) | 2026-07-28 (`input_required`) |
 //! |---|---|---|
@@ -14,7 +14,7 @@ use super::questions::{ask_caller, declared, of_caller, refused};
 use crate::client::{CallOptions, Client, ClientError, Round, ServerQuestion};
 use crate::context::Context;
 use crate::protocol::progress::ProgressParams;
-use crate::protocol::{Era, ErrorObject, methods};
+use crate::protocol::{Era, ErrorObject};
 use crate::resolve::rounds::RoundState;
 use crate::resolve::{InputRequired, Stop};
 use crate::server::handler::HandlerCall;
@@ -57,21 +57,23 @@ fn progress_channel() -> (
     (move |p| drop(sender.try_send(p)), receiver)
 }
 
-/// Calls the tool `name` of backend `backend` with `arguments`, for `call`'s caller.
-pub(crate) async fn call_tool(
+/// Sends `method` with `params` (`tools/call`, `prompts/get`, `resources/read`) to backend
+/// `backend` for `call`'s caller, passing its questions and progress on; a backend that is
+/// unavailable or failed is `unavailable` of what the caller may be told.
+pub(crate) async fn forward(
     call: &HandlerCall,
     mounted: Arc<Mounted>,
     backend: usize,
-    name: String,
-    arguments: Value,
+    method: &'static str,
+    params: Value,
     token: Option<String>,
+    unavailable: fn(String) -> Stop,
 ) -> Result<Value, Stop> {
     let context = call.context.clone();
     let (on_progress, progress) = progress_channel();
     let options = CallOptions::new()
         .capabilities(of_caller(&context))
         .on_progress(on_progress);
-    let params = json!({"name": name, "arguments": arguments});
     let link_name = mounted.links[backend].backend.name.clone();
     if context.era() == Era::Legacy {
         // Questions go to the caller as requests, on either backend revision.
@@ -81,13 +83,13 @@ pub(crate) async fn call_tool(
             async move { ask_caller(&caller, question).await }
         });
         let running = exchange(mounted, backend, token, move |client| async move {
-            let result = client.request_with(methods::TOOLS_CALL, params, options);
+            let result = client.request_with(method, params, options);
             result.await.map(Round::Complete)
         });
         let (_, no_questions) = mpsc::channel(1);
         let mut flight = InFlight::new(link_name, running, no_questions, progress);
         return match flight.next(&context).await {
-            Event::Done(done) => complete(done),
+            Event::Done(done) => complete(done, unavailable),
             Event::Asked(_) => unreachable!("nothing asks on this channel"),
         };
     }
@@ -131,15 +133,10 @@ pub(crate) async fn call_tool(
             let running = exchange(mounted.clone(), backend, token, move |client| async move {
                 match client.era() {
                     Era::Modern => {
-                        let round = client.request_round(
-                            methods::TOOLS_CALL,
-                            params,
-                            state.as_deref(),
-                            options,
-                        );
+                        let round = client.request_round(method, params, state.as_deref(), options);
                         round.await
                     }
-                    _ => (client.request_with(methods::TOOLS_CALL, params, options))
+                    _ => (client.request_with(method, params, options))
                         .await
                         .map(Round::Complete),
                 }
@@ -168,7 +165,7 @@ pub(crate) async fn call_tool(
             };
             Err(input_required(input_requests, &carried, call_id))
         }
-        Event::Done(done) => complete(done),
+        Event::Done(done) => complete(done, unavailable),
         Event::Asked(asked) => {
             let mut requests = Map::new();
             for Asked { question, answer } in asked {
@@ -283,13 +280,11 @@ fn expired() -> Stop {
 }
 
 /// The result of a finished call, or its failure as the caller sees it.
-fn complete(done: Result<Round, Failure>) -> Result<Value, Stop> {
+fn complete(done: Result<Round, Failure>, unavailable: fn(String) -> Stop) -> Result<Value, Stop> {
     match done {
         Ok(Round::Complete(result)) => Ok(result),
         Ok(Round::InputRequired { .. }) => Err(Stop::Protocol(ErrorObject::internal())),
         Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
-        Err(Failure::Unavailable(message)) => {
-            Err(Stop::Failed(crate::error::ToolError::new(message)))
-        }
+        Err(Failure::Unavailable(message)) => Err(unavailable(message)),
     }
 }

@@ -166,24 +166,11 @@ impl Link {
         }
     }
 
-    /// Sends one request; a lost connection is recorded (and reopened by the supervisor).
-    /// The caller is told only that the backend is unavailable or failed: what went wrong (a
-    /// URL with its credentials, a child's stderr, an HTTP error body) goes to the log.
-    pub(crate) async fn request(
-        &self,
-        method: &str,
-        params: serde_json::Value,
-        authorization: Option<&str>,
-    ) -> Result<serde_json::Value, Failure> {
-        self.using(authorization, |client| async move {
-            client.request(method, params).await
-        })
-        .await
-    }
-
     /// Runs `exchange` on the backend's client (with `authorization`, on a connection of the
-    /// call's own when the backend forwards callers' tokens); its failure is told to the
-    /// caller as [`request`](Link::request) tells it.
+    /// call's own when the backend forwards callers' tokens); a lost connection is recorded
+    /// (and reopened by the supervisor). The caller is told only that the backend is
+    /// unavailable or failed: what went wrong (a URL with its credentials, a child's stderr, an
+    /// HTTP error body) goes to the log.
     pub(crate) async fn using<T, F, Fut>(
         &self,
         authorization: Option<&str>,
@@ -311,7 +298,7 @@ mod tests {
             .expect_err("nothing listens on port 1");
         link.set_down(error.to_string());
         let Err(Failure::Unavailable(message)) = link
-            .request("tools/list", serde_json::json!({}), None)
+            .using(None, |client| async move { client.list_tools().await })
             .await
         else {
             panic!("a down backend answered");
@@ -320,7 +307,9 @@ mod tests {
         // The caller's own connection (forwardAuthorization) fails the same way.
         let link = Link::new(backend.forward_authorization(true));
         let Err(Failure::Unavailable(message)) = link
-            .request("tools/list", serde_json::json!({}), Some("Bearer t"))
+            .using(Some("Bearer t"), |client| async move {
+                client.list_tools().await
+            })
             .await
         else {
             panic!("an unreachable backend answered");

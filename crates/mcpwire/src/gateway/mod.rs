@@ -10,11 +10,11 @@
 //! backend opts in ([`Backend::forward_authorization`]); give a backend its own credentials with
 //! [`Backend::header`] instead.
 //!
-//! **Passed through.** A backend tool's questions (elicitation, sampling, roots) reach the
-//! client in front and its answers go back, on either revision in front and behind; so do its
-//! progress and the front client's cancellation (`docs/gateway.md`, "Questions, progress and
-//! cancellation"), and a backend's own list changes (its entries are listed again). Not yet:
-//! a backend's log messages.
+//! **Passed through.** A backend's questions (elicitation, sampling, roots: of a tool, a
+//! prompt or a resource read) reach the client in front and its answers go back, on either
+//! revision in front and behind; so do its progress and the front client's cancellation
+//! (`docs/gateway.md`, "Questions, progress and cancellation"), and a backend's own list
+//! changes (its entries are listed again). Not yet: a backend's log messages.
 
 mod backend;
 mod call;
