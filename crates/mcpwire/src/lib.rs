@@ -332,6 +332,12 @@ pub struct ObservabilityDoctests;
 #[doc = include_str!("../../../docs/apps-and-skills.md")]
 pub struct AppsAndSkillsDoctests;
 
+/// The workspace's gateway guide (`docs/gateway.md`, with mounting a server in-process), whose
+/// examples are compiled as doc tests.
+#[cfg(all(doctest, feature = "gateway"))]
+#[doc = include_str!("../../../docs/gateway.md")]
+pub struct GatewayDoctests;
+
 /// Everything a server author usually needs, in one import.
 ///
 /// # Examples

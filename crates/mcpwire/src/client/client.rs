@@ -5,7 +5,7 @@ use super::notifications::Notifications;
 use super::options::CallOptions;
 use super::peer::Peer;
 use super::requests::{self, CallTool, Empty, ListPage, SetLevel};
-use super::rounds::request_with_input;
+use super::rounds::{Round, one_round, request_with_input};
 use super::server_details::ServerDetails;
 use super::session::Session;
 use crate::protocol::completion::CompletionArgument;
@@ -175,6 +175,38 @@ impl Client {
             .request_raw(method, requests::object(params)?, &options)
             .await?;
         Ok(serde_json::from_str(raw.get())?)
+    }
+
+    /// Sends one round of a request and returns what it came back with, without answering
+    /// its questions: on 2026-07-28 an `input_required` result is handed back as
+    /// [`Round::InputRequired`]; send the next round with the answers in `inputResponses` and
+    /// its `requestState` as `request_state`. On 2025-11-25 the result is always complete (the
+    /// server's questions are answered while the request runs, by the call's
+    /// [`on_question`](CallOptions::on_question) or the client's handlers). What a gateway
+    /// uses to pass a backend's rounds on to its own caller.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::{CallOptions, Round};
+    ///
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let params = serde_json::json!({"name": "order_book", "arguments": {"title": "Dune"}});
+    /// match client.request_round("tools/call", params, None, CallOptions::new()).await? {
+    ///     Round::Complete(result) => println!("{result}"),
+    ///     Round::InputRequired { input_requests, .. } => println!("asks {input_requests:?}"),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn request_round(
+        &self,
+        method: &str,
+        params: Value,
+        request_state: Option<&RawValue>,
+        options: CallOptions,
+    ) -> Result<Round, ClientError> {
+        let params = requests::object(params)?;
+        one_round(&self.session, method, params, request_state, &options).await
     }
 
     async fn request_raw(

@@ -276,6 +276,7 @@ async fn a_flood_of_events_waits_for_the_reader_and_loses_nothing() {
         kind: Kind::Request,
         protocol_version: Some(version::MODERN.to_owned()),
         headers: Vec::new(),
+        call: None,
     };
     let guard = http.send(outgoing).await.unwrap();
     // The whole flood is in the client's socket (it fits in the kernel's buffers).

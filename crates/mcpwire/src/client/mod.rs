@@ -58,8 +58,8 @@
 //!       http.rs         Streamable HTTP (sse.rs, refusal.rs): sessions, event streams,
 //!                       resumption, bearer tokens from auth/
 //!       memory.rs       an McpServer in the same process (feature `server`)
-//!  G  auth/ (OAuth 2.1), error.rs, options.rs, era.rs, notifications.rs, server_details.rs,
-//!     requests.rs (typed params), envelope.rs (JSON-RPC messages), headers.rs (2026-07-28
+//!  G  auth/ (OAuth 2.1), error.rs, options.rs, question.rs (a call's own answerer), era.rs,
+//!     notifications.rs, server_details.rs, requests.rs (typed params), envelope.rs (JSON-RPC messages), headers.rs (2026-07-28
 //!     mirrored headers), hook.rs (request hooks: the application's code around each call
 //!     and request, e.g. `otel::ClientTracing`)
 //! ```
@@ -113,6 +113,7 @@ mod negotiate;
 mod notifications;
 mod options;
 mod peer;
+mod question;
 mod requests;
 mod rounds;
 #[cfg(test)]
@@ -133,6 +134,8 @@ pub use hook::RequestHook;
 pub use listen::Subscription;
 pub use notifications::{Notifications, ServerNotification};
 pub use options::CallOptions;
+pub use question::ServerQuestion;
+pub use rounds::Round;
 pub use server_details::ServerDetails;
 pub use transport::http::HttpOptions;
 pub use transport::stdio::StdioServer;

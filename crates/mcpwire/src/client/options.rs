@@ -1,6 +1,10 @@
 //! Per-call options: a timeout, and a progress callback (progress extends the timeout).
 
+use super::question::{QuestionAnswerer, ServerQuestion};
 use crate::protocol::progress::ProgressParams;
+use crate::protocol::{ClientCapabilities, ErrorObject};
+use serde_json::Value;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,6 +29,8 @@ pub struct CallOptions {
     pub(crate) timeout: Option<Duration>,
     pub(crate) max_total: Option<Duration>,
     pub(crate) progress: Option<ProgressCallback>,
+    pub(crate) questions: Option<QuestionAnswerer>,
+    pub(crate) capabilities: Option<ClientCapabilities>,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -33,6 +39,8 @@ impl std::fmt::Debug for CallOptions {
             .field("timeout", &self.timeout)
             .field("max_total", &self.max_total)
             .field("on_progress", &self.progress.is_some())
+            .field("on_question", &self.questions.is_some())
+            .field("capabilities", &self.capabilities)
             .finish()
     }
 }
@@ -94,6 +102,61 @@ impl CallOptions {
         callback: impl Fn(ProgressParams) + Send + Sync + 'static,
     ) -> Self {
         self.progress = Some(Arc::new(callback));
+        self
+    }
+
+    /// Answers the questions the server asks during this call (elicitation, sampling, roots)
+    /// instead of the client's handlers; what a gateway uses to pass them on to its own caller.
+    ///
+    /// On 2026-07-28 it answers every `inputRequests` entry of the call's `input_required`
+    /// rounds. On 2025-11-25 a server's request names no call: over HTTP it is given to the call
+    /// on whose event stream it came; otherwise (stdio, in memory, or on the session's own
+    /// stream) to this answerer only while this is the one call with an answerer of its own in
+    /// flight on the connection. A request the client cannot tie to a call (several such calls
+    /// at once) is answered by the client's handlers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::CallOptions;
+    /// use mcpwire::protocol::ErrorObject;
+    ///
+    /// let options = CallOptions::new().on_question(|question| async move {
+    ///     match question.method.as_str() {
+    ///         "roots/list" => Ok(serde_json::json!({"roots": []})),
+    ///         other => Err(ErrorObject::method_not_found(other)),
+    ///     }
+    /// });
+    /// # drop(options);
+    /// ```
+    pub fn on_question<F, Fut>(mut self, answer: F) -> Self
+    where
+        F: Fn(ServerQuestion) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Value, ErrorObject>> + Send + 'static,
+    {
+        self.questions = Some(Arc::new(move |question| Box::pin(answer(question))));
+        self
+    }
+
+    /// 2026-07-28: the client capabilities this call declares in its `_meta`, instead of those
+    /// of the client's handlers (a gateway declares its caller's). Ignored on 2025-11-25, where
+    /// capabilities are declared once, at `initialize`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::CallOptions;
+    /// use mcpwire::protocol::ClientCapabilities;
+    ///
+    /// let capabilities = ClientCapabilities {
+    ///     roots: Some(serde_json::json!({})),
+    ///     ..ClientCapabilities::default()
+    /// };
+    /// let options = CallOptions::new().capabilities(capabilities);
+    /// # drop(options);
+    /// ```
+    pub fn capabilities(mut self, capabilities: ClientCapabilities) -> Self {
+        self.capabilities = Some(capabilities);
         self
     }
 }

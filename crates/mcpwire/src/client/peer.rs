@@ -11,6 +11,7 @@ use super::headers;
 use super::hook::{Hooks, Stage};
 use super::notifications::ServerNotification;
 use super::options::{CallOptions, ProgressCallback};
+use super::question::{QuestionAnswerer, ServerQuestion};
 use super::transport::{Inbox, Kind, Outgoing, Transport};
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
@@ -52,6 +53,8 @@ type Reply = Result<Box<RawValue>, ErrorObject>;
 struct Pending {
     reply: oneshot::Sender<Reply>,
     progress: Arc<Progress>,
+    /// The call's own answerer of the server's questions, when it has one.
+    questions: Option<QuestionAnswerer>,
 }
 
 /// A call's progress: the callback, and whether progress arrived since the timer last looked.
@@ -160,7 +163,7 @@ impl Peer {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let mode = self.mode();
         let token = (options.progress.is_some() || method == TOOLS_CALL).then_some(id);
-        let params = self.with_meta(&mode, method, params, token);
+        let params = self.with_meta(&mode, method, params, token, options);
         let headers = match mode.era {
             Era::Modern => {
                 let mirrored = match (method, params.get("name").and_then(Value::as_str)) {
@@ -188,6 +191,7 @@ impl Peer {
             Pending {
                 reply,
                 progress: progress.clone(),
+                questions: options.questions.clone(),
             },
         );
         if self.closed.load(Ordering::Acquire) {
@@ -217,6 +221,7 @@ impl Peer {
             kind: Kind::Request,
             protocol_version: mode.version.clone(),
             headers,
+            call: Some(id),
         };
         tokio::pin!(answer);
         // The answer may come while the message is still being sent: over HTTP, in the refusal
@@ -290,14 +295,16 @@ impl Peer {
         }
     }
 
-    /// `params` with the `_meta` the era needs: on 2026-07-28 the revision, capabilities,
-    /// client info and log level; on both the progress token.
+    /// `params` with the `_meta` the era needs: on 2026-07-28 the revision, capabilities (the
+    /// call's own, when its options set them), client info and log level; on both the progress
+    /// token.
     fn with_meta(
         &self,
         mode: &Mode,
         method: &str,
         mut params: Map<String, Value>,
         progress_token: Option<i64>,
+        options: &CallOptions,
     ) -> Map<String, Value> {
         let mut meta = match params.remove("_meta") {
             Some(Value::Object(meta)) => meta,
@@ -306,9 +313,13 @@ impl Peer {
         if mode.era == Era::Modern {
             let version = mode.version.clone().unwrap_or_default();
             meta.insert(meta::PROTOCOL_VERSION.into(), json!(version));
+            let capabilities = match &options.capabilities {
+                Some(own) => serde_json::to_value(own),
+                None => serde_json::to_value(self.handlers.capabilities()),
+            };
             meta.insert(
                 meta::CLIENT_CAPABILITIES.into(),
-                serde_json::to_value(self.handlers.capabilities()).unwrap_or_else(|_| json!({})),
+                capabilities.unwrap_or_else(|_| json!({})),
             );
             meta.insert(
                 meta::CLIENT_INFO.into(),
@@ -347,6 +358,7 @@ impl Peer {
             kind: Kind::Notification,
             protocol_version: mode.version,
             headers,
+            call: None,
         };
         let timeout = self.settings.timeout;
         match tokio::time::timeout(timeout, self.transport.send(outgoing)).await {
@@ -396,6 +408,7 @@ impl Peer {
             Ok(Incoming::Request(request)) => {
                 let peer = self.clone();
                 let id = request.id.clone();
+                let answerer = self.answerer_of(&request.id);
                 // Registered before the task can finish, so its own removal never races.
                 let mut answering = self.answering.lock().expect("answering lock");
                 let task = tokio::spawn(async move {
@@ -404,7 +417,7 @@ impl Peer {
                         .and_then(|raw| serde_json::from_str(raw.get()).ok());
                     let line = match request.method.as_str() {
                         PING => result_line(&request.id, "{}"),
-                        method => match peer.handlers.answer(method, params).await {
+                        method => match answer(&peer.handlers, answerer, method, params).await {
                             Ok(result) => result_line(&request.id, &result.to_string()),
                             Err(error) => error_line(Some(&request.id), &error),
                         },
@@ -422,6 +435,7 @@ impl Peer {
                         kind: Kind::Response,
                         protocol_version: peer.mode().version,
                         headers: Vec::new(),
+                        call: None,
                     };
                     let sending = peer.transport.send(outgoing);
                     let _ = tokio::time::timeout(peer.settings.timeout, sending).await;
@@ -429,6 +443,22 @@ impl Peer {
                 answering.insert(id, task.abort_handle());
             }
             Err(_) => {}
+        }
+    }
+
+    /// The own answerer of the call the server's request `id` belongs to, if it has one. A
+    /// 2025-11-25 request of the server's names no call: it is the call on whose stream it came
+    /// (HTTP), or else the one call in flight that has an answerer of its own; with several
+    /// such calls it cannot be told whose it is (and goes to the client's handlers).
+    fn answerer_of(&self, id: &RequestId) -> Option<QuestionAnswerer> {
+        let pending = self.pending.lock().expect("pending lock");
+        if let Some(call) = self.transport.asked_during(id) {
+            return pending.get(&call).and_then(|p| p.questions.clone());
+        }
+        let mut own = pending.values().filter_map(|p| p.questions.as_ref());
+        match (own.next(), own.next()) {
+            (Some(only), None) => Some(only.clone()),
+            _ => None,
         }
     }
 
@@ -457,6 +487,24 @@ impl Peer {
     fn close(&self) {
         self.closed.store(true, Ordering::Release);
         self.pending.lock().expect("pending lock").clear();
+    }
+}
+
+/// Answers one request of the server's: with the call's own answerer when it was tied to one,
+/// with the client's handlers otherwise.
+async fn answer(
+    handlers: &Handlers,
+    answerer: Option<QuestionAnswerer>,
+    method: &str,
+    params: Option<Value>,
+) -> Result<Value, ErrorObject> {
+    match answerer {
+        Some(answerer) => {
+            let params = params.unwrap_or_else(|| json!({}));
+            let method = method.to_owned();
+            answerer(ServerQuestion { method, params }).await
+        }
+        None => handlers.answer(method, params).await,
     }
 }
 

@@ -1,12 +1,15 @@
 //! The 2026-07-28 multi round-trip loop: while the server answers `input_required`, answer its
 //! `inputRequests` with the client's handlers and retry the same request (a new JSON-RPC id,
 //! `inputResponses`, and the `requestState` echoed exactly), up to a round cap. A result without
-//! `resultType` is complete. The state of one call never reaches another.
+//! `resultType` is complete. The state of one call never reaches another. A call's own
+//! answerer ([`CallOptions::on_question`]) answers instead of the handlers when it has one;
+//! [`one_round`] sends one round only and hands the questions back ([`Round`]).
 
 use super::error::ClientError;
 use super::handlers::Handlers;
 use super::hook::Stage;
 use super::options::CallOptions;
+use super::question::{QuestionAnswerer, ServerQuestion};
 use super::session::Session;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -79,7 +82,8 @@ async fn rounds(
             return Err(ClientError::TooManyRounds(max_rounds));
         }
         answered += 1;
-        responses = Some(answer_all(&peer.handlers, head.input_requests).await?);
+        let answerer = options.questions.as_ref();
+        responses = Some(answer_all(&peer.handlers, answerer, head.input_requests).await?);
         state = head.request_state;
     }
 }
@@ -87,21 +91,76 @@ async fn rounds(
 /// Answers every input request of one round, concurrently.
 async fn answer_all(
     handlers: &Handlers,
+    answerer: Option<&QuestionAnswerer>,
     requests: Map<String, Value>,
 ) -> Result<Map<String, Value>, ClientError> {
     let answers = requests.into_iter().map(|(key, request)| async move {
         let request: InputRequest = serde_json::from_value(request)
             .map_err(|e| ClientError::Protocol(format!("input request {key:?}: {e}")))?;
-        let answer = handlers
-            .answer(&request.method, request.params)
-            .await
-            .map_err(|error| ClientError::Question {
-                method: request.method,
-                error,
-            })?;
+        let answer = match answerer {
+            Some(answerer) => {
+                let params = request.params.unwrap_or_else(|| Value::Object(Map::new()));
+                let method = request.method.clone();
+                answerer(ServerQuestion { method, params }).await
+            }
+            None => handlers.answer(&request.method, request.params).await,
+        };
+        let answer = answer.map_err(|error| ClientError::Question {
+            method: request.method,
+            error,
+        })?;
         Ok::<_, ClientError>((key, answer))
     });
     futures_util::future::try_join_all(answers)
         .await
         .map(|pairs| pairs.into_iter().collect())
+}
+
+/// What one round of a 2026-07-28 request came back with: the result, or the server's
+/// questions and the state to send back with their answers. A 2025-11-25 request (whose
+/// questions are requests of the server's, answered while it runs) is always complete.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::client::Round;
+///
+/// let round = Round::Complete(serde_json::json!({"content": []}));
+/// assert!(matches!(round, Round::Complete(_)));
+/// ```
+#[derive(Debug)]
+pub enum Round {
+    /// The final result.
+    Complete(Value),
+    /// `input_required`: the questions, by key, and the `requestState` to echo exactly.
+    InputRequired {
+        /// `inputRequests`: each a `{"method", "params"}` question, by key.
+        input_requests: Map<String, Value>,
+        /// `requestState`, when the server sent one.
+        request_state: Option<Box<RawValue>>,
+    },
+}
+
+/// Sends one round of `method`: `params` (with the `inputResponses` of the previous round,
+/// when there was one) and `request_state` echoed; the questions come back instead of being
+/// answered.
+pub(crate) async fn one_round(
+    session: &Session,
+    method: &str,
+    params: Map<String, Value>,
+    request_state: Option<&RawValue>,
+    options: &CallOptions,
+) -> Result<Round, ClientError> {
+    let raw = session
+        .request(method, params, request_state, options)
+        .await?;
+    let head: Head = serde_json::from_str(raw.get())
+        .map_err(|e| ClientError::Protocol(format!("{method} result: {e}")))?;
+    if head.result_type.as_deref() == Some("input_required") {
+        return Ok(Round::InputRequired {
+            input_requests: head.input_requests,
+            request_state: head.request_state,
+        });
+    }
+    Ok(Round::Complete(serde_json::from_str(raw.get())?))
 }

@@ -1,6 +1,6 @@
 //! One server behind the gateway: how to reach it, and how its entries are shown in front.
 
-use crate::client::StdioServer;
+use crate::client::{EraChoice, StdioServer};
 use std::time::Duration;
 
 /// How the gateway reaches a backend.
@@ -44,6 +44,7 @@ pub struct Backend {
     pub(crate) deny_tools: Vec<String>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) forward_authorization: bool,
+    pub(crate) era: EraChoice,
 }
 
 impl Backend {
@@ -60,6 +61,7 @@ impl Backend {
             deny_tools: Vec::new(),
             timeout: None,
             forward_authorization: false,
+            era: EraChoice::Auto,
         }
     }
 
@@ -134,6 +136,22 @@ impl Backend {
     /// only for a backend that is the audience of the front's tokens.
     pub fn forward_authorization(mut self, forward: bool) -> Self {
         self.forward_authorization = forward;
+        self
+    }
+
+    /// The revision the backend is spoken to on: [`EraChoice::Auto`] (found by asking it)
+    /// unless set; pin it for a server that must be started only once, or to keep a backend on
+    /// 2025-11-25.
+    ///
+    /// ```
+    /// use mcpwire::client::EraChoice;
+    ///
+    /// let backend = mcpwire::gateway::Backend::http("shop", "http://127.0.0.1:8000/mcp")
+    ///     .era(EraChoice::Legacy);
+    /// # drop(backend);
+    /// ```
+    pub fn era(mut self, era: EraChoice) -> Self {
+        self.era = era;
         self
     }
 

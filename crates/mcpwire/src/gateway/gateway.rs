@@ -1,6 +1,7 @@
 //! `Gateway`: backends in front of one `McpServer`, and the supervisors that reopen them.
 
 use super::backend::Backend;
+use super::changes;
 use super::error::GatewayError;
 use super::link::{Link, backoff};
 use super::mounted::{Handlers, Mounted, OnCollision};
@@ -114,6 +115,7 @@ impl Gateway {
                 prompt: proxy::get_prompt,
                 resource: proxy::read_resource,
             },
+            held: Default::default(),
         });
         let opened =
             futures_util::future::join_all(mounted.links.iter().map(|link| link.connect(None)))
@@ -123,7 +125,9 @@ impl Gateway {
             match opened {
                 Ok(client) => {
                     mounted.mount(index, &client, OnCollision::Refuse).await?;
-                    link.set_up(client);
+                    let opened = link.set_up(client.clone());
+                    let follower = changes::follow(Arc::downgrade(&mounted), index, client, opened);
+                    tokio::spawn(follower);
                 }
                 Err(error) => {
                     tracing::warn!(backend = %link.backend.name, %error, "a backend is unavailable; retrying");
@@ -169,7 +173,8 @@ async fn supervise(mounted: Weak<Mounted>, index: usize) {
                 if let Err(error) = gateway.mount(index, &client, OnCollision::Skip).await {
                     tracing::warn!(backend = %link.backend.name, %error, "a reopened backend cannot be listed");
                 }
-                link.set_up(client);
+                let opened = link.set_up(client.clone());
+                tokio::spawn(changes::follow(mounted.clone(), index, client, opened));
                 tracing::info!(backend = %link.backend.name, "a backend is back");
                 // Counted until the connection has stayed up a while: a crash loop backs off.
                 attempts = attempts.saturating_add(1);

@@ -98,12 +98,19 @@ impl Link {
         matches!(&*self.state(), State::Up(..))
     }
 
-    pub(crate) fn set_up(&self, client: Client) {
+    /// Records `client` as the connection; which one it is (counted from 1).
+    pub(crate) fn set_up(&self, client: Client) -> u64 {
         let opened = self
             .opened
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             + 1;
         *self.state() = State::Up(client, opened);
+        opened
+    }
+
+    /// Whether connection `opened` is up and still the current one.
+    pub(crate) fn is_current(&self, opened: u64) -> bool {
+        matches!(&*self.state(), State::Up(_, current) if *current == opened)
     }
 
     /// Records the connection lost (`why`) and wakes the supervisor.
@@ -134,7 +141,11 @@ impl Link {
 
     /// Opens a connection (with `authorization` as the `Authorization` header on HTTP).
     pub(crate) async fn connect(&self, authorization: Option<&str>) -> Result<Client, ClientError> {
-        let mut builder = Client::builder().info("mcpwire-gateway", env!("CARGO_PKG_VERSION"));
+        let builder = Client::builder().info("mcpwire-gateway", env!("CARGO_PKG_VERSION"));
+        // A 2025-11-25 backend may ask only what the client declared at `initialize`: the
+        // gateway declares every kind its callers may answer. What it cannot tie to a call is
+        // answered here (declined, refused, no roots); see `questions.rs`.
+        let mut builder = super::questions::unanswerable(builder).era(self.backend.era);
         if let Some(timeout) = self.backend.timeout {
             builder = builder.timeout(timeout);
         }
@@ -155,15 +166,20 @@ impl Link {
         }
     }
 
-    /// Sends one request; a lost connection is recorded (and reopened by the supervisor).
-    /// The caller is told only that the backend is unavailable or failed: what went wrong (a
-    /// URL with its credentials, a child's stderr, an HTTP error body) goes to the log.
-    pub(crate) async fn request(
+    /// Runs `exchange` on the backend's client (with `authorization`, on a connection of the
+    /// call's own when the backend forwards callers' tokens); a lost connection is recorded
+    /// (and reopened by the supervisor). The caller is told only that the backend is
+    /// unavailable or failed: what went wrong (a URL with its credentials, a child's stderr, an
+    /// HTTP error body) goes to the log.
+    pub(crate) async fn using<T, F, Fut>(
         &self,
-        method: &str,
-        params: serde_json::Value,
         authorization: Option<&str>,
-    ) -> Result<serde_json::Value, Failure> {
+        exchange: F,
+    ) -> Result<T, Failure>
+    where
+        F: FnOnce(Client) -> Fut,
+        Fut: std::future::Future<Output = Result<T, ClientError>>,
+    {
         let http = matches!(self.backend.target, Target::Http { .. });
         if let Some(token) = authorization.filter(|_| http && self.backend.forward_authorization) {
             // The caller's own token, on a connection of this call's own, within the backend's
@@ -180,15 +196,14 @@ impl Link {
                 self.unavailable()
             })?;
             let client = ClosedOnDrop(Some(client));
-            let answer = client.as_ref().request(method, params).await;
+            let answer = exchange(client.as_ref().clone()).await;
             return answer.map_err(|e| self.failure(e, None));
         }
         let (client, opened) = self.client().map_err(|why| {
             tracing::debug!(backend = %self.backend.name, %why, "a call to a backend that is down");
             self.unavailable()
         })?;
-        client
-            .request(method, params)
+        exchange(client)
             .await
             .map_err(|e| self.failure(e, Some(opened)))
     }
@@ -283,7 +298,7 @@ mod tests {
             .expect_err("nothing listens on port 1");
         link.set_down(error.to_string());
         let Err(Failure::Unavailable(message)) = link
-            .request("tools/list", serde_json::json!({}), None)
+            .using(None, |client| async move { client.list_tools().await })
             .await
         else {
             panic!("a down backend answered");
@@ -292,7 +307,9 @@ mod tests {
         // The caller's own connection (forwardAuthorization) fails the same way.
         let link = Link::new(backend.forward_authorization(true));
         let Err(Failure::Unavailable(message)) = link
-            .request("tools/list", serde_json::json!({}), Some("Bearer t"))
+            .using(Some("Bearer t"), |client| async move {
+                client.list_tools().await
+            })
             .await
         else {
             panic!("an unreachable backend answered");

@@ -10,19 +10,26 @@
 //! backend opts in ([`Backend::forward_authorization`]); give a backend its own credentials with
 //! [`Backend::header`] instead.
 //!
-//! **Not passed through yet.** A backend's questions (elicitation, sampling, roots) are
-//! answered as declined by the gateway's client; progress, cancellation, logging and a
-//! backend's own list-changed notifications do not reach the front client.
+//! **Passed through.** A backend's questions (elicitation, sampling, roots: of a tool, a
+//! prompt or a resource read) reach the client in front and its answers go back, on either
+//! revision in front and behind; so do its progress and the front client's cancellation
+//! (`docs/gateway.md`, "Questions, progress and cancellation"), and a backend's own list
+//! changes (its entries are listed again). Not yet: a backend's log messages.
 
 mod backend;
+mod call;
+mod changes;
 mod config;
 mod error;
+mod flight;
 #[allow(clippy::module_inception)]
 mod gateway;
+mod held;
 mod link;
 mod mounted;
 mod names;
 mod proxy;
+mod questions;
 mod routes;
 
 pub use backend::{Backend, Target};

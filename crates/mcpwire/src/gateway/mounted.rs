@@ -22,6 +22,8 @@ pub(crate) struct Mounted {
     pub(crate) templates: Table,
     pub(crate) catalog: Catalog,
     pub(crate) handlers: Handlers,
+    /// Backend calls held open between a 2026-07-28 caller's rounds (`held.rs`).
+    pub(crate) held: super::held::Held,
 }
 
 /// The functions the registered entries run (`proxy.rs`).
@@ -270,6 +272,7 @@ pub(crate) mod tests {
                 prompt: super::super::proxy::get_prompt,
                 resource: super::super::proxy::read_resource,
             },
+            held: Default::default(),
         }
     }
 

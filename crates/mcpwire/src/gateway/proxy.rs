@@ -1,14 +1,15 @@
 //! The handlers of the entries a gateway registers: each finds its route by the name (or URI)
-//! it was called by, sends the request to that backend, and rewrites the answer's resource
-//! references to the front URIs.
+//! it was called by, sends the request to that backend (`call.rs`: its questions and progress
+//! passed on), and rewrites the answer's resource references to the front URIs.
 
-use super::link::Failure;
+use super::call::forward;
 use super::mounted::Mounted;
 use super::names::{front_uri, rewrite_content};
 use crate::context::Context;
 use crate::error::ToolError;
+use crate::protocol::ErrorObject;
 use crate::protocol::content::ResourceContents;
-use crate::protocol::{ErrorObject, methods};
+use crate::protocol::methods::{PROMPTS_GET, RESOURCES_READ, TOOLS_CALL};
 use crate::resolve::Stop;
 use crate::server::handler::HandlerCall;
 use crate::server::prompt::PromptFuture;
@@ -40,6 +41,11 @@ fn internal(message: String) -> ErrorObject {
     ErrorObject::new(crate::protocol::code::INTERNAL_ERROR, message)
 }
 
+/// A backend that is unavailable or failed, for a prompt or a resource (an error).
+fn unavailable(message: String) -> Stop {
+    Stop::Protocol(internal(message))
+}
+
 fn gone(what: &str, name: &str) -> Stop {
     Stop::Protocol(ErrorObject::invalid_params(format!(
         "{what} '{name}' is no longer served"
@@ -52,29 +58,33 @@ fn undecodable(e: serde_json::Error) -> Stop {
     )))
 }
 
-/// A proxied `tools/call`. A backend that is unavailable gives an `isError` result naming it.
+/// A proxied `tools/call`, its questions and progress passed on (`call.rs`). A backend that is
+/// unavailable gives an `isError` result naming it.
 pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
     Box::pin(async move {
         let mounted = mounted(&call.context);
         let route = (mounted.tools.route(call.name())).ok_or_else(|| gone("tool", call.name()))?;
-        let params = json!({"name": route.name, "arguments": arguments(&call)?});
-        let link = &mounted.links[route.backend];
+        let arguments = arguments(&call)?;
         let token = authorization(&call.context);
-        match link
-            .request(methods::TOOLS_CALL, params, token.as_deref())
-            .await
-        {
-            Ok(mut result) => {
-                rewrite_content(&link.backend.namespace, &mut result);
-                serde_json::from_value(result).map_err(undecodable)
-            }
-            Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
-            Err(Failure::Unavailable(message)) => Err(Stop::Failed(ToolError::new(message))),
-        }
+        let backend = route.backend;
+        let params = json!({"name": route.name, "arguments": arguments});
+        let failed = |message| Stop::Failed(ToolError::new(message));
+        let forwarded = forward(
+            &call,
+            mounted.clone(),
+            backend,
+            TOOLS_CALL,
+            params,
+            token,
+            failed,
+        );
+        let mut result = forwarded.await?;
+        rewrite_content(&mounted.links[backend].backend.namespace, &mut result);
+        serde_json::from_value(result).map_err(undecodable)
     })
 }
 
-/// A proxied `prompts/get`.
+/// A proxied `prompts/get`, its questions and progress passed on (`call.rs`).
 pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
     Box::pin(async move {
         let mounted = mounted(&call.context);
@@ -83,29 +93,31 @@ pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
         let params = json!({"name": route.name, "arguments": arguments(&call)?});
         let link = &mounted.links[route.backend];
         let token = authorization(&call.context);
-        match link
-            .request(methods::PROMPTS_GET, params, token.as_deref())
-            .await
-        {
-            Ok(mut result) => {
-                if let Some(messages) = result.get_mut("messages").and_then(Value::as_array_mut) {
-                    for message in messages {
-                        if let Some(content) = message.get_mut("content") {
-                            let mut wrapped = json!({"content": [content.take()]});
-                            rewrite_content(&link.backend.namespace, &mut wrapped);
-                            *content = wrapped["content"][0].take();
-                        }
-                    }
+        let forwarded = forward(
+            &call,
+            mounted.clone(),
+            route.backend,
+            PROMPTS_GET,
+            params,
+            token,
+            unavailable,
+        );
+        let mut result = forwarded.await?;
+        if let Some(messages) = result.get_mut("messages").and_then(Value::as_array_mut) {
+            for message in messages {
+                if let Some(content) = message.get_mut("content") {
+                    let mut wrapped = json!({"content": [content.take()]});
+                    rewrite_content(&link.backend.namespace, &mut wrapped);
+                    *content = wrapped["content"][0].take();
                 }
-                serde_json::from_value(result).map_err(undecodable)
             }
-            Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
-            Err(Failure::Unavailable(message)) => Err(Stop::Protocol(internal(message))),
         }
+        serde_json::from_value(result).map_err(undecodable)
     })
 }
 
-/// A proxied `resources/read`, of a listed resource or under a template.
+/// A proxied `resources/read`, of a listed resource or under a template, its questions and
+/// progress passed on (`call.rs`).
 pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
     Box::pin(async move {
         let mounted = mounted(&call.context);
@@ -116,24 +128,24 @@ pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
         let link = &mounted.links[route.backend];
         let token = authorization(&call.context);
         let params = json!({"uri": route.name});
-        match link
-            .request(methods::RESOURCES_READ, params, token.as_deref())
-            .await
-        {
-            Ok(mut result) => {
-                let namespace = &link.backend.namespace;
-                let contents = result.get_mut("contents").map(Value::take);
-                let mut contents: Vec<ResourceContents> =
-                    serde_json::from_value(contents.unwrap_or_default()).map_err(undecodable)?;
-                for content in &mut contents {
-                    let (ResourceContents::Text { uri, .. } | ResourceContents::Blob { uri, .. }) =
-                        content;
-                    *uri = front_uri(namespace, uri);
-                }
-                Ok(contents)
-            }
-            Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
-            Err(Failure::Unavailable(message)) => Err(Stop::Protocol(internal(message))),
+        let forwarded = forward(
+            &call,
+            mounted.clone(),
+            route.backend,
+            RESOURCES_READ,
+            params,
+            token,
+            unavailable,
+        );
+        let mut result = forwarded.await?;
+        let namespace = &link.backend.namespace;
+        let contents = result.get_mut("contents").map(Value::take);
+        let mut contents: Vec<ResourceContents> =
+            serde_json::from_value(contents.unwrap_or_default()).map_err(undecodable)?;
+        for content in &mut contents {
+            let (ResourceContents::Text { uri, .. } | ResourceContents::Blob { uri, .. }) = content;
+            *uri = front_uri(namespace, uri);
         }
+        Ok(contents)
     })
 }

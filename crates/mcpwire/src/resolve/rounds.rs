@@ -23,6 +23,11 @@ pub(crate) struct RoundState {
     /// The digests of the questions asked last round, by resolver key.
     #[serde(default)]
     pub(crate) asked: BTreeMap<String, String>,
+    /// What a handler of the crate's own that asks its questions itself carries to the next
+    /// round, sealed with the rest (the gateway: which backend asked, and that backend's own
+    /// `requestState`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) carried: Option<Box<Value>>,
 }
 
 impl RoundState {

@@ -11,6 +11,7 @@
 //! closes) and the request fails with [`ClientError::TooLarge`]; a GET stream that does so is
 //! not reopened.
 
+use super::origins::Origins;
 use super::refusal::{self, Refusal};
 use super::{BoxFuture, Inbox, InboxSender, Kind, Outgoing, StreamGuard, Transport};
 use super::{body, sse};
@@ -19,7 +20,7 @@ use crate::client::auth::OAuth;
 use crate::client::error::ClientError;
 use crate::protocol::Era;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -33,6 +34,8 @@ pub(crate) struct Http {
     version: Mutex<Option<String>>,
     get_stream: Mutex<Option<StreamGuard>>,
     inbox: InboxSender,
+    /// The request whose stream each recent server request came on.
+    origins: Arc<Origins>,
     /// The most bytes of one message (a JSON body, an event).
     max_message_bytes: usize,
     #[cfg(feature = "auth")]
@@ -78,7 +81,8 @@ impl Http {
             let resume = (message.kind == Kind::Request).then(|| self.resumer(session));
             let inbox = self.inbox.clone();
             let parser = sse::Parser::new(self.max_message_bytes);
-            let task = tokio::spawn(follow(response, parser, resume, inbox));
+            let origin = (message.call).map(|call| (self.origins.clone(), call));
+            let task = tokio::spawn(follow(response, parser, resume, inbox, origin));
             return Ok(Some(StreamGuard(task)));
         }
         if status.is_success() && message.kind != Kind::Request {
@@ -256,7 +260,7 @@ impl Http {
                 if !response.status().is_success() || !event_stream {
                     return Ok(false);
                 }
-                let ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+                let ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, None).await;
                 if let Some(sse::TooLarge(limit)) = ended.too_large {
                     return Err(ClientError::TooLarge { limit });
                 }
@@ -297,12 +301,14 @@ async fn follow(
     mut parser: sse::Parser,
     resume: Option<Resumer>,
     inbox: InboxSender,
+    origin: Option<(Arc<Origins>, i64)>,
 ) -> Result<bool, ClientError> {
+    let origin = origin.as_ref().map(|(origins, call)| (&**origins, *call));
     let refused = |ended: &sse::Ended| match ended.too_large {
         Some(sse::TooLarge(limit)) => Err(ClientError::TooLarge { limit }),
         None => Ok(()),
     };
-    let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+    let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, origin).await;
     refused(&ended)?;
     let Some(resume) = resume else {
         return Ok(ended.answered);
@@ -323,7 +329,7 @@ async fn follow(
         if !response.status().is_success() {
             return Ok(false);
         }
-        ended = sse::forward(response.bytes_stream(), &mut parser, &inbox).await;
+        ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, origin).await;
         refused(&ended)?;
     }
     Ok(ended.answered)
@@ -385,6 +391,10 @@ impl Transport for Http {
             }
             let _ = request.send().await;
         })
+    }
+
+    fn asked_during(&self, id: &crate::protocol::RequestId) -> Option<i64> {
+        self.origins.take(id)
     }
 
     fn forget_session(&self) {
@@ -466,6 +476,7 @@ pub(crate) fn start(
         version: Mutex::new(None),
         get_stream: Mutex::new(None),
         inbox,
+        origins: Arc::default(),
         max_message_bytes,
         #[cfg(feature = "auth")]
         oauth,

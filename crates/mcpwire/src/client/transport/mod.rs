@@ -1,6 +1,7 @@
 //! The client's bottom floor: what a connection must do (send one message, and deliver what
 //! comes back to an inbox: responses, notifications, and on 2025-11-25 the server's own
-//! requests), and the connections themselves. Nothing here knows JSON-RPC ids, eras beyond what
+//! requests), and the connections themselves. Nothing here knows JSON-RPC ids (beyond the
+//! server's requests' in `origins`: which request's stream each came on), eras beyond what
 //! HTTP must put in headers, or the client above.
 //!
 //! - `streams`: newline-delimited messages over any pair of byte streams;
@@ -16,6 +17,7 @@ mod first_output;
 pub(crate) mod http;
 #[cfg(feature = "server")]
 pub(crate) mod memory;
+pub(crate) mod origins;
 mod refusal;
 mod sse;
 pub(crate) mod stdio;
@@ -68,6 +70,9 @@ pub(crate) struct Outgoing {
     pub(crate) protocol_version: Option<String>,
     /// Extra headers (2026-07-28: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), values encoded.
     pub(crate) headers: Vec<(String, String)>,
+    /// A request's number (the peer's), which the server's requests on its own stream are
+    /// recorded under ([`Transport::asked_during`]); `None` for other messages.
+    pub(crate) call: Option<i64>,
 }
 
 /// Keeps a request's answer stream open; dropping it closes the stream (on 2026-07-28 HTTP,
@@ -123,6 +128,13 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// 2025-11-25 HTTP: delete the session).
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
+    }
+
+    /// The client's request (its [`Outgoing::call`] number) on whose stream the server sent
+    /// its request `id`, once (2025-11-25 HTTP; `None` where messages do not come per request).
+    fn asked_during(&self, id: &crate::protocol::RequestId) -> Option<i64> {
+        let _ = id;
+        None
     }
 
     /// What is known about why the connection closed (e.g. the end of a child's stderr).

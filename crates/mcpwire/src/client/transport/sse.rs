@@ -8,6 +8,7 @@
 //! ([`TooLarge`]) and the caller drops it, closing the connection.
 
 use super::InboxSender;
+use super::origins::Origins;
 use futures_util::{Stream, StreamExt};
 
 /// One parsed event.
@@ -140,7 +141,12 @@ pub(crate) struct Ended {
 /// Forwards every JSON-RPC message of an event stream to `inbox`, until the stream ends, a line
 /// or an event is over the parser's limit (the body is then dropped, which closes the
 /// connection), or the inbox is gone. A full inbox holds the reading back.
-pub(crate) async fn forward<S, B, E>(body: S, parser: &mut Parser, inbox: &InboxSender) -> Ended
+pub(crate) async fn forward<S, B, E>(
+    body: S,
+    parser: &mut Parser,
+    inbox: &InboxSender,
+    origin: Option<(&Origins, i64)>,
+) -> Ended
 where
     S: Stream<Item = Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
@@ -162,6 +168,9 @@ where
             }
             ended.answered |= is_response(&event.data);
             ended.messages += 1;
+            if let Some((origins, call)) = origin {
+                origins.record(&event.data, call);
+            }
             if inbox.send(event.data).await.is_err() {
                 return ended;
             }
