@@ -38,13 +38,7 @@ impl std::error::Error for BackendRefused {}
 /// jsonwebtoken's message, rather than on the first token.
 pub(crate) fn jwt_backend() -> Result<(), BackendRefused> {
     static CHOSEN: OnceLock<Result<(), BackendRefused>> = OnceLock::new();
-    *CHOSEN.get_or_init(|| {
-        let chosen = choose();
-        if let Err(refused) = chosen {
-            tracing::error!("{refused}");
-        }
-        chosen
-    })
+    *CHOSEN.get_or_init(choose)
 }
 
 #[cfg(feature = "auth-aws-lc")]
@@ -57,13 +51,9 @@ fn choose() -> Result<(), BackendRefused> {
     let probe = || jsonwebtoken::crypto::sign(b"probe", &key, jsonwebtoken::Algorithm::HS256);
     // Any answer, even a refusal of HMAC by an application's own provider, is a provider at
     // work; only a panic is the placeholder.
-    match std::panic::catch_unwind(probe) {
-        Ok(_) => {
-            tracing::info!("jsonwebtoken's crypto provider was chosen before; it stays");
-            Ok(())
-        }
-        Err(_) => Err(BackendRefused),
-    }
+    std::panic::catch_unwind(probe)
+        .map(drop)
+        .map_err(|_| BackendRefused)
 }
 
 #[cfg(not(feature = "auth-aws-lc"))]

@@ -5,6 +5,7 @@
 
 pub(crate) mod header_params;
 pub(crate) mod header_value;
-#[cfg(feature = "auth")]
+// Used by the HTTP server's verifier and the client's assertions.
+#[cfg(all(feature = "auth", any(feature = "http", feature = "client")))]
 pub(crate) mod jwt_backend;
 pub(crate) mod lines;

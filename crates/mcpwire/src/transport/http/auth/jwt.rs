@@ -63,6 +63,9 @@ impl JwtVerifier {
     /// why (and what to install) and answers every token `503`, never a panic.
     pub fn new(issuer: impl Into<String>, audience: impl Into<String>, jwks: JwksSource) -> Self {
         let backend = jwt_backend();
+        if let Err(refused) = backend {
+            tracing::error!("every token will be answered 503: {refused}");
+        }
         let (issuer, audience) = (issuer.into(), audience.into());
         let mut validation = Validation::new(Algorithm::ES256);
         validation.set_issuer(&[&issuer]);
