@@ -1,7 +1,7 @@
 //! The one place where results differ by revision: 2026-07-28 results carry `resultType` and
 //! `_meta.serverInfo` (and cache hints on cacheable results); 2025-11-25 results carry neither.
 
-use crate::protocol::jsonrpc::{RequestId, result_line};
+use crate::protocol::jsonrpc::{RequestId, push_result_head, result_line};
 use crate::protocol::lifecycle::CacheScope;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject};
@@ -24,7 +24,9 @@ pub(crate) fn result(
         Era::Modern => {
             let body = result_json.trim_end();
             let body = body.strip_suffix('}').expect("results are JSON objects");
-            let mut out = String::with_capacity(body.len() + core.server_info_meta.len() + 64);
+            // The line is written whole here, not the result and then the line around it.
+            let mut out = String::with_capacity(body.len() + core.server_info_meta.len() + 112);
+            push_result_head(&mut out, id);
             out.push_str(body);
             if !body.trim_end().ends_with('{') {
                 out.push(',');
@@ -47,8 +49,8 @@ pub(crate) fn result(
                 ));
             }
             out.push_str(&core.server_info_meta);
-            out.push('}');
-            result_line(id, &out)
+            out.push_str("}}");
+            out
         }
     }
 }

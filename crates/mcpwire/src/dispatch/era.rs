@@ -14,7 +14,7 @@ use crate::protocol::version::MODERN_VERSIONS;
 use crate::protocol::{ClientCapabilities, Era, ErrorObject, Implementation, TraceContext};
 use serde_json::json;
 use serde_json::value::RawValue;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Who is asking, under which revision: everything a `Context` needs from the request.
 #[derive(Clone)]
@@ -68,6 +68,13 @@ fn by_session(meta: RequestMeta, session: &Handshake) -> Served {
     }
 }
 
+/// The `index`th of [`MODERN_VERSIONS`], shared: each request holds a reference, not a copy.
+fn served_version(index: usize) -> Arc<str> {
+    static SHARED: OnceLock<Vec<Arc<str>>> = OnceLock::new();
+    let shared = SHARED.get_or_init(|| MODERN_VERSIONS.iter().map(|v| Arc::from(*v)).collect());
+    Arc::clone(&shared[index])
+}
+
 /// Classifies a request (other than `initialize`) by its already read `_meta`: the same answer
 /// as [`classify`] on the params `meta` was read from, without parsing them again.
 pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Served, ErrorObject> {
@@ -81,7 +88,7 @@ pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Se
              io.modelcontextprotocol/clientCapabilities",
         ));
     };
-    let Some(version) = MODERN_VERSIONS.iter().find(|v| **v == version) else {
+    let Some(index) = MODERN_VERSIONS.iter().position(|v| *v == version) else {
         return Err(ErrorObject::new(
             code::UNSUPPORTED_PROTOCOL_VERSION,
             "Unsupported protocol version",
@@ -90,7 +97,7 @@ pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Se
     };
     Ok(Served {
         era: Era::Modern,
-        protocol_version: Arc::from(*version),
+        protocol_version: served_version(index),
         capabilities: Arc::new(capabilities),
         client_info: meta.client_info.map(Arc::new),
         log_level: meta.log_level,

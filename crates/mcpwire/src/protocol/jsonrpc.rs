@@ -248,14 +248,44 @@ pub struct ResponseIn {
 }
 
 #[derive(Deserialize)]
-struct Envelope {
-    jsonrpc: Option<String>,
+struct Envelope<'a> {
+    /// Borrowed from the text unless it has escapes: only compared.
+    #[serde(default, borrow, deserialize_with = "text_or_null")]
+    jsonrpc: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "present")]
     id: Option<serde_json::Value>,
     method: Option<String>,
     params: Option<Box<RawValue>>,
     result: Option<Box<RawValue>>,
     error: Option<ErrorObject>,
+}
+
+/// A string (borrowed when it has no escapes) or `null`; anything else is an error, as for an
+/// `Option<String>`.
+fn text_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    struct Text;
+    impl<'de> serde::de::Visitor<'de> for Text {
+        type Value = Option<Cow<'de, str>>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string or null")
+        }
+        fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Borrowed(text)))
+        }
+        fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Owned(text.to_owned())))
+        }
+        fn visit_string<E>(self, text: String) -> Result<Self::Value, E> {
+            Ok(Some(Cow::Owned(text)))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(Text)
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
@@ -343,12 +373,18 @@ fn invalid(id: Option<RequestId>) -> Rejected {
 /// Writes `{"jsonrpc":"2.0","id":<id>,"result":<result>}` where `result` is already JSON.
 pub fn result_line(id: &RequestId, result_json: &str) -> String {
     let mut out = String::with_capacity(result_json.len() + 48);
-    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-    push_id(&mut out, Some(id));
-    out.push_str(r#","result":"#);
+    push_result_head(&mut out, id);
     out.push_str(result_json);
     out.push('}');
     out
+}
+
+/// Appends `{"jsonrpc":"2.0","id":<id>,"result":` to `out`: a result line's start, for a writer
+/// that appends the result and the closing `}` itself.
+pub(crate) fn push_result_head(out: &mut String, id: &RequestId) {
+    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+    push_id(out, Some(id));
+    out.push_str(r#","result":"#);
 }
 
 /// Writes `{"jsonrpc":"2.0","id":<id or null>,"error":<error>}`.
@@ -430,6 +466,21 @@ mod tests {
             resp,
             Incoming::Response(ResponseIn { outcome: Ok(_), .. })
         ));
+    }
+
+    #[test]
+    fn the_version_is_read_as_a_string_escaped_or_not() {
+        let escaped = Incoming::parse(r#"{"jsonrpc":"2\u002e0","id":1,"method":"ping"}"#);
+        assert!(matches!(escaped, Ok(Incoming::Request(_))));
+        for wrong in [
+            r#"{"jsonrpc":2,"id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":null,"id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":["2.0"],"id":1,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.1","id":1,"method":"ping"}"#,
+        ] {
+            let rejected = Incoming::parse(wrong).unwrap_err();
+            assert_eq!(rejected.error.code, code::INVALID_REQUEST, "{wrong}");
+        }
     }
 
     #[test]

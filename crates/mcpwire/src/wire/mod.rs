@@ -1,7 +1,11 @@
 //! The wire pieces both sides need, below `protocol` users and above bytes: JSON-RPC line
-//! framing, the 2026-07-28 header value encoding, and the `x-mcp-header` rules. Compiled when
-//! either the `server` or the `client` feature is on; it imports neither.
+//! framing, the 2026-07-28 header value encoding, the `x-mcp-header` rules, and (with `auth`)
+//! the JWT library's crypto backend. Compiled when either the `server` or the `client` feature
+//! is on; it imports neither.
 
 pub(crate) mod header_params;
 pub(crate) mod header_value;
+// Used by the HTTP server's verifier and the client's assertions.
+#[cfg(all(feature = "auth", any(feature = "http", feature = "client")))]
+pub(crate) mod jwt_backend;
 pub(crate) mod lines;

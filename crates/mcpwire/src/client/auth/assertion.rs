@@ -3,6 +3,7 @@
 
 use super::error::AuthError;
 use super::pkce::random_token;
+use crate::wire::jwt_backend::jwt_backend;
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -49,18 +50,8 @@ pub(crate) fn client_assertion(
         "exp": now + LIFETIME_SECS,
         "jti": jti,
     });
-    choose_backend();
+    jwt_backend().map_err(|refused| AuthError::CryptoBackend(refused.to_string()))?;
     encode(&Header::new(algorithm), &claims, &key).map_err(|e| malformed(e.to_string()))
-}
-
-/// With `auth-aws-lc`, makes aws-lc-rs jsonwebtoken's backend for the process before its first
-/// use (with both its backends compiled in, it would otherwise have none). A backend chosen
-/// before (by the server's verifier, or the application) stays.
-fn choose_backend() {
-    #[cfg(feature = "auth-aws-lc")]
-    let _ = jsonwebtoken::crypto::CryptoProvider::install_default(
-        &jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER,
-    );
 }
 
 #[cfg(test)]

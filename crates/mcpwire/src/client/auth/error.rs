@@ -162,6 +162,10 @@ pub enum AuthError {
     /// The token store failed.
     #[error("the token store failed: {0}")]
     Storage(String),
+    /// jsonwebtoken has no usable crypto backend to sign a client assertion with (another
+    /// provider was fixed before; the message says what to install).
+    #[error("cannot sign the client assertion: {0}")]
+    CryptoBackend(String),
 }
 
 fn description_suffix(description: &Option<String>) -> String {

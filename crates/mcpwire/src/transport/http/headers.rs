@@ -8,6 +8,7 @@
 //! `"x-mcp-header": "{Name}"`: an argument present in the body needs its header, with the same
 //! value (integers compared as numbers).
 
+use super::params_read::RawNamed;
 use crate::dispatch::table::{Target, row_of};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
@@ -15,7 +16,6 @@ use crate::protocol::methods::TOOLS_CALL;
 use crate::wire::header_params::{HeaderParam, HeaderValueKind};
 use crate::wire::header_value::decode;
 use http::HeaderMap;
-use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
@@ -26,15 +26,28 @@ pub(super) const SESSION_ID: &str = "mcp-session-id";
 const METHOD: &str = "mcp-method";
 const NAME: &str = "mcp-name";
 
-/// Checks the mirrored headers of a 2026-07-28 request against its body.
-///
-/// Without a version in `_meta` (a malformed request, answered `-32602` next) the version header
-/// is only required, not compared.
-pub(super) fn check<'t>(
+/// Checks the mirrored headers of a 2026-07-28 request against its body, read raw.
+#[cfg(test)]
+fn check<'t>(
     headers: &HeaderMap,
     version: Option<&str>,
     method: &str,
     params: Option<&RawValue>,
+    mirrored: impl Fn(&str) -> &'t [HeaderParam],
+) -> Result<(), ErrorObject> {
+    check_read(headers, version, method, &RawNamed::of(params), mirrored)
+}
+
+/// Checks the mirrored headers of a 2026-07-28 request against the values its body carries
+/// (`fields`, as the endpoint read them from `params`).
+///
+/// Without a version in `_meta` (a malformed request, answered `-32602` next) the version header
+/// is only required, not compared.
+pub(super) fn check_read<'t>(
+    headers: &HeaderMap,
+    version: Option<&str>,
+    method: &str,
+    fields: &RawNamed<'_>,
     mirrored: impl Fn(&str) -> &'t [HeaderParam],
 ) -> Result<(), ErrorObject> {
     let shown = "MCP-Protocol-Version";
@@ -46,7 +59,7 @@ pub(super) fn check<'t>(
         None => {}
     }
     expect(headers, "Mcp-Method", METHOD, Some(method))?;
-    let Some(named) = named_by(method, params) else {
+    let Some(named) = named_by(method, fields) else {
         return Ok(());
     };
     let value = named_value(method, &named);
@@ -76,7 +89,7 @@ pub(super) fn check_sent(
         expect(headers, "Mcp-Method", METHOD, Some(method))?;
     }
     if headers.contains_key(NAME)
-        && let Some(named) = named_by(method, params)
+        && let Some(named) = named_by(method, &RawNamed::of(params))
     {
         expect(headers, "Mcp-Name", NAME, named_value(method, &named))?;
     }
@@ -85,8 +98,8 @@ pub(super) fn check_sent(
 
 /// The body's values `Mcp-Name` mirrors, for the methods that have one (the method table's
 /// `mirrored`).
-fn named_by<'p>(method: &str, params: Option<&'p RawValue>) -> Option<Named<'p>> {
-    row_of(method).mirrored.then(|| named(params))
+fn named_by<'p>(method: &str, fields: &RawNamed<'p>) -> Option<Named<'p>> {
+    row_of(method).mirrored.then(|| named(fields))
 }
 
 /// The value `Mcp-Name` mirrors for `method`: its target (`uri` of `resources/read`, `taskId`
@@ -187,29 +200,25 @@ struct Named<'a> {
     arguments: Option<&'a RawValue>,
 }
 
-/// The fields of `params`, each kept raw.
-#[derive(Default, Deserialize)]
-struct RawNamed<'a> {
-    #[serde(borrow)]
-    name: Option<&'a RawValue>,
-    #[serde(borrow)]
-    uri: Option<&'a RawValue>,
-    #[serde(borrow, rename = "taskId")]
-    task_id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    arguments: Option<&'a RawValue>,
+fn named<'p>(fields: &RawNamed<'p>) -> Named<'p> {
+    Named {
+        name: text(fields.name),
+        uri: text(fields.uri),
+        task_id: text(fields.task_id),
+        arguments: fields.arguments,
+    }
 }
 
-fn named(params: Option<&RawValue>) -> Named<'_> {
-    let raw: RawNamed<'_> = params
-        .and_then(|raw| serde_json::from_str(raw.get()).ok())
-        .unwrap_or_default();
-    let text = |value: Option<&RawValue>| value.and_then(|v| serde_json::from_str(v.get()).ok());
-    Named {
-        name: text(raw.name),
-        uri: text(raw.uri),
-        task_id: text(raw.task_id),
-        arguments: raw.arguments,
+/// A raw value's text when it is a string: borrowed when it has no escapes (a raw value is
+/// valid JSON, so the text between the quotes is then the string), else decoded.
+fn text(value: Option<&RawValue>) -> Option<Cow<'_, str>> {
+    let raw = value?.get();
+    match raw
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+    {
+        Some(plain) if !plain.contains('\\') => Some(Cow::Borrowed(plain)),
+        _ => serde_json::from_str::<String>(raw).ok().map(Cow::Owned),
     }
 }
 

@@ -57,6 +57,7 @@ mod http_session;
 mod legacy;
 mod modern;
 mod origin;
+mod params_read;
 mod post;
 mod proxies;
 mod relays;

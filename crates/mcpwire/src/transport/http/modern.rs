@@ -4,6 +4,7 @@
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
+use super::params_read::RawNamed;
 use super::{headers, reply};
 use crate::context::Outbound;
 use crate::dispatch::era::classify_meta;
@@ -17,25 +18,36 @@ use axum::response::Response;
 use http::{HeaderMap, StatusCode};
 use std::sync::Arc;
 
+/// Checks the headers that mirror `request`'s body: its `_meta` (`meta`) and the values of
+/// `params` the endpoint read (`fields`).
+pub(super) fn check_headers(
+    endpoint: &Endpoint,
+    headers: &HeaderMap,
+    meta: &RequestMeta,
+    request: &Request,
+    fields: &RawNamed<'_>,
+) -> Result<(), ErrorObject> {
+    let snapshot = endpoint.core.snapshot();
+    headers::check_read(
+        headers,
+        meta.protocol_version.as_deref(),
+        &request.method,
+        fields,
+        |tool| snapshot.tools.header_params(tool),
+    )
+}
+
 /// Serves `request`, whose `params._meta` the caller has already read into `meta` (it is
-/// classified from that, not parsed again).
+/// classified from that, not parsed again) and whose mirrored headers it checked (`checked`:
+/// a mismatch is answered first).
 pub(super) async fn handle(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
     meta: RequestMeta,
+    checked: Result<(), ErrorObject>,
 ) -> Response {
-    let checked = {
-        let snapshot = endpoint.core.snapshot();
-        headers::check(
-            &headers,
-            meta.protocol_version.as_deref(),
-            &request.method,
-            request.params.as_deref(),
-            |tool| snapshot.tools.header_params(tool),
-        )
-    };
     if let Err(error) = checked {
         return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
     }

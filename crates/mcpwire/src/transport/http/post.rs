@@ -10,10 +10,10 @@
 use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
+use super::params_read::ParamsRead;
 use super::{legacy, modern, reply};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
-use crate::protocol::meta::MetaOnly;
 use crate::protocol::methods::INITIALIZE;
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::body::{Body, BodyDataStream};
@@ -69,15 +69,14 @@ async fn route_request(
     headers: HeaderMap,
     caller: &Caller,
 ) -> Response {
-    // `_meta` is read here once; a malformed one (`None`) is refused where the request is
-    // classified, as the revision it came on answers it.
-    let meta =
-        serde_json::from_str::<MetaOnly>(request.params.as_deref().map_or("{}", |p| p.get()))
-            .ok()
-            .map(|only| only.meta.unwrap_or_default());
-    let meta = match meta {
+    // `params` is read here once, for its `_meta` and the values the headers mirror; a
+    // malformed `_meta` (`None`) is refused where the request is classified, as the revision
+    // it came on answers it.
+    let read = ParamsRead::of(request.params.as_deref());
+    let meta = match read.meta {
         Some(meta) if meta.protocol_version.is_some() || meta.client_capabilities.is_some() => {
-            return modern::handle(endpoint, request, headers, caller, meta).await;
+            let checked = modern::check_headers(endpoint, &headers, &meta, &request, &read.named);
+            return modern::handle(endpoint, request, headers, caller, meta, checked).await;
         }
         meta => meta,
     };

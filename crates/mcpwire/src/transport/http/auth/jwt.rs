@@ -3,6 +3,7 @@
 use super::jwks::KeyCache;
 use super::token_cache::TokenCache;
 use super::{JwksSource, TokenError, TokenVerifier, VerifiedToken};
+use crate::wire::jwt_backend::{BackendRefused, jwt_backend};
 use jsonwebtoken::{Algorithm, Validation, decode, decode_header};
 use serde_json::{Map, Value};
 use std::future::Future;
@@ -48,12 +49,23 @@ pub struct JwtVerifier {
     validation: Validation,
     /// Tokens verified lately.
     verified: TokenCache,
+    /// Whether jsonwebtoken has a working crypto backend; when not, every token is answered
+    /// `503` (never a panic).
+    backend: Result<(), BackendRefused>,
 }
 
 impl JwtVerifier {
     /// Tokens from `issuer` for `audience`, signed by a key of `jwks`.
+    ///
+    /// With `auth-aws-lc` this makes aws-lc-rs jsonwebtoken's backend for the process, unless a
+    /// provider was installed before (it stays). When jsonwebtoken was used before any provider
+    /// was installed, it is fixed to a placeholder that cannot verify: the verifier then logs
+    /// why (and what to install) and answers every token `503`, never a panic.
     pub fn new(issuer: impl Into<String>, audience: impl Into<String>, jwks: JwksSource) -> Self {
-        choose_backend();
+        let backend = jwt_backend();
+        if let Err(refused) = backend {
+            tracing::error!("every token will be answered 503: {refused}");
+        }
         let (issuer, audience) = (issuer.into(), audience.into());
         let mut validation = Validation::new(Algorithm::ES256);
         validation.set_issuer(&[&issuer]);
@@ -66,6 +78,7 @@ impl JwtVerifier {
             algorithms: DEFAULT_ALGORITHMS.to_vec(),
             validation,
             verified: TokenCache::new(),
+            backend,
         }
     }
 
@@ -188,6 +201,7 @@ impl JwtVerifier {
     }
 
     async fn verify_signed(&self, token: &str) -> Result<VerifiedToken, TokenError> {
+        (self.backend).map_err(|refused| TokenError::Unavailable(refused.to_string()))?;
         let invalid = |why: String| TokenError::Invalid(why);
         let header = decode_header(token).map_err(|e| invalid(format!("header: {e}")))?;
         if !self.algorithms.contains(&header.alg) {
@@ -204,16 +218,6 @@ impl JwtVerifier {
             .map_err(|e| invalid(e.to_string()))?;
         Ok(token_of(data.claims))
     }
-}
-
-/// With `auth-aws-lc`, makes aws-lc-rs jsonwebtoken's backend for the process before its first
-/// use (with both its backends compiled in, it would otherwise have none). A backend chosen
-/// before (by the application, or the client's assertions) stays.
-fn choose_backend() {
-    #[cfg(feature = "auth-aws-lc")]
-    let _ = jsonwebtoken::crypto::CryptoProvider::install_default(
-        &jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER,
-    );
 }
 
 /// The verified token named by `claims` (already checked to have `iss` and `sub`).
@@ -254,5 +258,61 @@ impl TokenVerifier for JwtVerifier {
         token: &'a str,
     ) -> Pin<Box<dyn Future<Output = Result<Arc<VerifiedToken>, TokenError>> + Send + 'a>> {
         Box::pin(self.check(token))
+    }
+}
+
+#[cfg(all(test, feature = "auth-aws-lc"))]
+mod tests {
+    use super::{JwksSource, JwtVerifier, TokenError, TokenVerifier};
+    use std::process::Command;
+
+    /// Set in the child process that runs [`used_before_any_backend_was_chosen`].
+    const CHILD: &str = "MCPWIRE_TEST_JWT_BACKEND_CHILD";
+
+    /// jsonwebtoken's backend is fixed once per process, so the case runs in a process of its
+    /// own: this test binary again, running only the ignored test below.
+    #[test]
+    fn a_backend_fixed_before_the_verifier_is_refused_not_a_panic() {
+        let output = Command::new(std::env::current_exe().expect("the test binary"))
+            .args([
+                "--exact",
+                "transport::http::auth::jwt::tests::used_before_any_backend_was_chosen",
+            ])
+            .args(["--include-ignored", "--test-threads=1"])
+            .env(CHILD, "1")
+            .output()
+            .expect("the test binary runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "the child failed: {stdout}");
+        assert!(
+            stdout.contains("1 passed"),
+            "the child ran no test: {stdout}"
+        );
+    }
+
+    #[test]
+    #[ignore = "run in a process of its own by the test above"]
+    fn used_before_any_backend_was_chosen() {
+        assert_eq!(std::env::var(CHILD).as_deref(), Ok("1"), "run it alone");
+        // With both of jsonwebtoken's backends compiled in, a use before any install fixes its
+        // placeholder, whose signatures panic.
+        let key = jsonwebtoken::EncodingKey::from_secret(b"secret");
+        let claims = serde_json::json!({"sub": "someone"});
+        let early = std::panic::catch_unwind(|| {
+            jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key)
+        });
+        assert!(early.is_err(), "the placeholder was not fixed: {early:?}");
+
+        let verifier = JwtVerifier::new("iss", "aud", JwksSource::parse("unused-jwks.json"));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let token = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJzb21lb25lIn0.c2ln";
+        match runtime.block_on(verifier.verify(token)) {
+            Err(TokenError::Unavailable(why)) => {
+                assert!(why.contains("install"), "no advice: {why}")
+            }
+            other => panic!("expected 503's error, got {other:?}"),
+        }
     }
 }

@@ -1,0 +1,158 @@
+//! What the endpoint reads of a request's `params` before the method does, in one pass: its
+//! `_meta` (the revision and what the request's context needs) and the values the 2026-07-28
+//! headers mirror (`name`, `uri`, `taskId`, `arguments`), these kept raw. The method parses its
+//! parameters itself, later.
+
+use crate::protocol::meta::{MetaOnly, RequestMeta};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// The fields of `params` the mirrored headers compare, each kept raw (borrowed from the body).
+#[derive(Default, Deserialize)]
+pub(super) struct RawNamed<'a> {
+    #[serde(borrow)]
+    pub(super) name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) uri: Option<&'a RawValue>,
+    #[serde(borrow, rename = "taskId")]
+    pub(super) task_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    pub(super) arguments: Option<&'a RawValue>,
+}
+
+impl<'a> RawNamed<'a> {
+    /// The fields of `params`; none when they cannot be read (the parameter types ignore
+    /// unknown fields, so this reading must not fail where theirs succeeds).
+    pub(super) fn of(params: Option<&'a RawValue>) -> Self {
+        params
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// `params`, read once.
+pub(super) struct ParamsRead<'a> {
+    /// `_meta` (empty when there is none), or `None` when it is malformed: refused where the
+    /// request is classified, as the revision it came on answers it.
+    pub(super) meta: Option<RequestMeta>,
+    /// The values the headers mirror.
+    pub(super) named: RawNamed<'a>,
+}
+
+/// Both readings at once: what [`MetaOnly`] and [`RawNamed`] read, in one pass.
+#[derive(Deserialize)]
+struct Both<'a> {
+    #[serde(rename = "_meta", default)]
+    meta: Option<RequestMeta>,
+    #[serde(borrow)]
+    name: Option<&'a RawValue>,
+    #[serde(borrow)]
+    uri: Option<&'a RawValue>,
+    #[serde(borrow, rename = "taskId")]
+    task_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    arguments: Option<&'a RawValue>,
+}
+
+impl<'a> ParamsRead<'a> {
+    /// Reads `params` (no params reads as `{}`). An object both readings accept is read once;
+    /// anything else (an array, a malformed `_meta`, a field given twice) is read by each
+    /// reading on its own, so that one's failure leaves the other's answer as it was.
+    pub(super) fn of(params: Option<&'a RawValue>) -> Self {
+        let text = params.map_or("{}", RawValue::get);
+        if text.trim_start().starts_with('{')
+            && let Ok(both) = serde_json::from_str::<Both<'a>>(text)
+        {
+            return Self {
+                meta: Some(both.meta.unwrap_or_default()),
+                named: RawNamed {
+                    name: both.name,
+                    uri: both.uri,
+                    task_id: both.task_id,
+                    arguments: both.arguments,
+                },
+            };
+        }
+        Self {
+            meta: serde_json::from_str::<MetaOnly>(text)
+                .ok()
+                .map(|only| only.meta.unwrap_or_default()),
+            named: RawNamed::of(params),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(json: &str) -> Box<RawValue> {
+        RawValue::from_string(json.to_owned()).unwrap()
+    }
+
+    fn text(value: Option<&RawValue>) -> Option<&str> {
+        value.map(RawValue::get)
+    }
+
+    #[test]
+    fn one_pass_reads_what_the_two_readings_read() {
+        let params = raw(
+            r#"{"name":"add","arguments":{"a":1},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":3},"extra":[1,{"x":2}]}"#,
+        );
+        let read = ParamsRead::of(Some(&params));
+        let meta = read.meta.expect("well-formed _meta");
+        assert_eq!(meta.protocol_version.as_deref(), Some("2026-07-28"));
+        assert_eq!(text(read.named.name), Some(r#""add""#));
+        assert_eq!(text(read.named.arguments), Some(r#"{"a":1}"#));
+        assert!(read.named.uri.is_none() && read.named.task_id.is_none());
+        let none = ParamsRead::of(None);
+        assert!(
+            none.meta
+                .expect("no params: empty _meta")
+                .protocol_version
+                .is_none()
+        );
+        assert!(none.named.name.is_none());
+    }
+
+    /// What the two readings, each on its own, make of `params`.
+    fn apart(params: &RawValue) -> (String, [Option<String>; 4]) {
+        let meta = serde_json::from_str::<MetaOnly>(params.get())
+            .ok()
+            .map(|only| only.meta.unwrap_or_default());
+        (format!("{meta:?}"), texts(&RawNamed::of(Some(params))))
+    }
+
+    fn texts(named: &RawNamed<'_>) -> [Option<String>; 4] {
+        [named.name, named.uri, named.task_id, named.arguments].map(|v| text(v).map(str::to_owned))
+    }
+
+    #[test]
+    fn a_failing_reading_leaves_the_other_as_it_was() {
+        // A malformed `_meta`: no meta, the names still read.
+        let params = raw(r#"{"name":"add","_meta":{"progressToken":[]}}"#);
+        let read = ParamsRead::of(Some(&params));
+        assert!(read.meta.is_none());
+        assert_eq!(text(read.named.name), Some(r#""add""#));
+        // A name given twice: no names, the meta still read.
+        let params = raw(r#"{"name":"a","name":"b","_meta":{"progressToken":1}}"#);
+        let read = ParamsRead::of(Some(&params));
+        assert!(read.meta.expect("meta").progress_token.is_some());
+        assert!(read.named.name.is_none());
+        // Whatever the shape, the answer is the two readings'.
+        for json in [
+            r#"{"uri":"a://b","taskId":"t","_meta":null}"#,
+            r#"{"_meta":{"progressToken":1},"_meta":{}}"#,
+            r#"{"name":3,"arguments":"x"}"#,
+            r#" {"name":"a"}"#,
+            r#"[{"progressToken":1}]"#,
+            r#"[{"progressToken":1},"x","t",{}]"#,
+            r#"[]"#,
+        ] {
+            let params = raw(json);
+            let read = ParamsRead::of(Some(&params));
+            let together = (format!("{:?}", read.meta), texts(&read.named));
+            assert_eq!(together, apart(&params), "{json}");
+        }
+    }
+}
