@@ -1,0 +1,289 @@
+//! The seed page's flows (dependencies: `reserve_book`, `order_book`, and the resolvers that ask
+//! the client, `backorder`'s elicitation and `recommend_book`'s sampling) through the gateway
+//! (`mcpwire::gateway`, served over Streamable HTTP), with the example as its only backend,
+//! mounted without a prefix (namespace `""`) so every name is the example's own. Driven by the
+//! official Python SDK client (`tests/peers/client.py`) on both eras of the front, each against
+//! a gateway speaking 2025-11-25 and one speaking 2026-07-28 to the example; and by the MCP
+//! Inspector (the TypeScript SDK's client) on both eras. The expected texts are the ones the
+//! examples give directly (tests/http_peers.rs, tests/python_questions.rs).
+
+mod common;
+
+use common::{HttpExample, MODERN, free_port, inspector_http, only_text, python_client_http};
+use mcpwire::McpServer;
+use mcpwire::client::EraChoice;
+use mcpwire::gateway::{Backend, Gateway};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// A gateway in front of one example; the gateway stops, then the example, when dropped.
+struct Fronted {
+    /// The gateway's endpoint.
+    url: String,
+    _runtime: tokio::runtime::Runtime,
+    _example: HttpExample,
+}
+
+/// Starts the example `name` over HTTP and a gateway in front of it, speaking `backend_era`
+/// to it; waits (bounded) until the gateway accepts connections.
+fn through_gateway(name: &str, backend_era: EraChoice) -> Fronted {
+    let example = HttpExample::start(name);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime for the gateway");
+    let backend = Backend::http(name, &example.url)
+        .namespace("")
+        .era(backend_era);
+    let server = runtime
+        .block_on(
+            Gateway::new()
+                .backend(backend)
+                .start(McpServer::new("gateway")),
+        )
+        .unwrap_or_else(|e| panic!("the gateway in front of {name} did not start: {e}"));
+    let port = free_port();
+    runtime.spawn(server.serve_http(format!("127.0.0.1:{port}")));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "the gateway does not listen on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Fronted {
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        _runtime: runtime,
+        _example: example,
+    }
+}
+
+/// Runs each `fn NAME(mode: &str, backend: EraChoice)` as four tests: the front's era (the
+/// Python client's mode) by the era the gateway speaks to the example.
+macro_rules! front_by_backend {
+    ($($scenario:ident),* $(,)?) => {$(
+        mod $scenario {
+            use mcpwire::client::EraChoice;
+            #[test] fn legacy_to_legacy() { super::$scenario("legacy", EraChoice::Legacy) }
+            #[test] fn legacy_to_modern() { super::$scenario("legacy", EraChoice::Modern) }
+            #[test] fn modern_to_legacy() { super::$scenario(super::MODERN, EraChoice::Legacy) }
+            #[test] fn modern_to_modern() { super::$scenario(super::MODERN, EraChoice::Modern) }
+        }
+    )*};
+}
+
+front_by_backend!(
+    reserve_book_resolves_stock_the_model_cannot_send,
+    order_book_runs_check_stock_once_per_call,
+    backorder_asks_through_the_gateway,
+    recommend_book_samples_through_the_gateway,
+);
+
+fn reserve_book_resolves_stock_the_model_cannot_send(mode: &str, backend: EraChoice) {
+    let gateway = through_gateway("reserve_book", backend);
+    let run = python_client_http(
+        mode,
+        &gateway.url,
+        &[
+            "list-tools",
+            "call",
+            "reserve_book",
+            r#"{"title":"Dune"}"#,
+            "call",
+            "reserve_book",
+            r#"{"title":"Neuromancer"}"#,
+            // A `stock` the client sends anyway is not the one the tool gets.
+            "call",
+            "reserve_book",
+            r#"{"title":"Neuromancer","stock":{"title":"Neuromancer","copies":99}}"#,
+        ],
+    );
+    let [list, dune, neuromancer, forged] = run.results();
+    let at = format!("[{mode} -> {backend:?}]");
+    let tools = list["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{at} {list}"));
+    let reserve = tools
+        .iter()
+        .find(|tool| tool["name"] == "reserve_book")
+        .unwrap_or_else(|| panic!("{at} no reserve_book in {list}"));
+    assert_eq!(
+        reserve["inputSchema"]["properties"]
+            .as_object()
+            .map(|p| p.keys().map(String::as_str).collect::<Vec<_>>()),
+        Some(vec!["title"]),
+        "{at} the model sees only `title`: {reserve}"
+    );
+    assert_eq!(reserve["inputSchema"]["required"], json!(["title"]), "{at}");
+    assert_eq!(only_text(dune), "Reserved 'Dune' (6 copies left).", "{at}");
+    assert_eq!(
+        only_text(neuromancer),
+        "'Neuromancer' is out of stock.",
+        "{at}"
+    );
+    assert_eq!(only_text(forged), "'Neuromancer' is out of stock.", "{at}");
+    for result in run.received_results() {
+        assert_eq!(
+            result.get("resultType").is_some(),
+            mode == MODERN,
+            "{at} the front answers in the client's era: {result}"
+        );
+    }
+    assert_eq!(run.asked, Vec::<Value>::new(), "{at}");
+}
+
+fn order_book_runs_check_stock_once_per_call(mode: &str, backend: EraChoice) {
+    let gateway = through_gateway("order_book", backend);
+    let run = python_client_http(
+        mode,
+        &gateway.url,
+        &[
+            "call",
+            "order_book",
+            r#"{"title":"Neuromancer"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Dune"}"#,
+            "call",
+            "stock_lookups",
+            "{}",
+        ],
+    );
+    let [neuromancer, dune, lookups] = run.results();
+    let at = format!("[{mode} -> {backend:?}]");
+    assert_eq!(
+        only_text(neuromancer),
+        "'Neuromancer' is on backorder; it would arrive in 2-3 weeks.",
+        "{at}"
+    );
+    assert_eq!(
+        only_text(dune),
+        "Ordered 'Dune'; it arrives tomorrow.",
+        "{at}"
+    );
+    assert_eq!(only_text(lookups), "2", "{at} one lookup per call");
+}
+
+const QUESTION: &str = "'Neuromancer' is out of stock (2-3 weeks). Order anyway?";
+
+fn backorder_asks_through_the_gateway(mode: &str, backend: EraChoice) {
+    let gateway = through_gateway("backorder", backend);
+    let run = python_client_http(
+        mode,
+        &gateway.url,
+        &[
+            "--elicit",
+            r#"{"action":"accept","content":{"confirm":true}}"#,
+            "--elicit",
+            r#"{"action":"accept","content":{"confirm":false}}"#,
+            "--elicit",
+            r#"{"action":"decline"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Neuromancer"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Neuromancer"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Neuromancer"}"#,
+            "call",
+            "order_book",
+            r#"{"title":"Dune"}"#,
+        ],
+    );
+    let [accepted, refused, declined, in_stock] = run.results();
+    let at = format!("[{mode} -> {backend:?}]");
+    assert_eq!(
+        only_text(accepted),
+        "Backordered 'Neuromancer'; it ships in 2-3 weeks.",
+        "{at}"
+    );
+    assert_eq!(only_text(refused), "No order placed.", "{at}");
+    assert_eq!(
+        only_text(declined),
+        "Error executing tool order_book: Resolver for parameter 'backorder' could not resolve: elicitation was decline",
+        "{at}"
+    );
+    assert_eq!(declined["isError"], true, "{at}");
+    assert_eq!(only_text(in_stock), "Ordered 'Dune'.", "{at}");
+    assert_eq!(
+        run.asked.len(),
+        3,
+        "{at} one question per out-of-stock call: {:?}",
+        run.asked
+    );
+    for question in &run.asked {
+        assert_eq!(question["method"], "elicitation/create", "{at}");
+        assert_eq!(question["params"]["message"], QUESTION, "{at}");
+        assert_eq!(
+            question["params"]["requestedSchema"]["required"],
+            json!(["confirm"]),
+            "{at}"
+        );
+    }
+}
+
+fn recommend_book_samples_through_the_gateway(mode: &str, backend: EraChoice) {
+    let gateway = through_gateway("recommend_book", backend);
+    let run = python_client_http(
+        mode,
+        &gateway.url,
+        &[
+            "--sample",
+            "Neuromancer",
+            "call",
+            "recommend_book",
+            r#"{"genre":"cyberpunk"}"#,
+        ],
+    );
+    let [recommended] = run.results();
+    let at = format!("[{mode} -> {backend:?}]");
+    assert_eq!(
+        only_text(recommended),
+        "Today's cyberpunk pick: Neuromancer",
+        "{at}"
+    );
+    let methods: Vec<&Value> = run.asked.iter().map(|q| &q["method"]).collect();
+    assert_eq!(methods, [&json!("sampling/createMessage")], "{at}");
+}
+
+/// The TypeScript SDK's client (the MCP Inspector CLI) lists and calls `reserve_book` through
+/// the gateway on both eras.
+#[test]
+fn the_inspector_reserves_a_book_through_the_gateway() {
+    let gateway = through_gateway("reserve_book", EraChoice::Auto);
+    for era in [&[][..], &["--modern"][..]] {
+        let (listed, status) = inspector_http(era, &gateway.url, &["--method", "tools/list"]);
+        assert!(status.success(), "{era:?}: {listed}");
+        let tools = listed["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{listed}"));
+        assert!(
+            tools.iter().any(|tool| tool["name"] == "reserve_book"),
+            "{era:?}: {listed}"
+        );
+        for (title, expected) in [
+            ("Dune", "Reserved 'Dune' (6 copies left)."),
+            ("Neuromancer", "'Neuromancer' is out of stock."),
+        ] {
+            let argument = format!("title={title}");
+            let (output, status) = inspector_http(
+                era,
+                &gateway.url,
+                &[
+                    "--method",
+                    "tools/call",
+                    "--tool-name",
+                    "reserve_book",
+                    "--tool-arg",
+                    &argument,
+                ],
+            );
+            assert!(status.success(), "{era:?}: {output}");
+            assert_eq!(only_text(&output["result"]), expected, "{era:?}");
+        }
+    }
+}
