@@ -2,6 +2,7 @@
 
 use super::backend::Backend;
 use super::changes;
+use super::completion;
 use super::error::GatewayError;
 use super::link::{Link, backoff};
 use super::mounted::{Handlers, Mounted, OnCollision};
@@ -138,6 +139,15 @@ impl Gateway {
         for index in 0..mounted.links.len() {
             tokio::spawn(supervise(Arc::downgrade(&mounted), index));
         }
+        let (routes, own) = (Arc::downgrade(&mounted), server.completer());
+        let server = server.with_completer(Arc::new(move |request, context| {
+            Box::pin(completion::complete(
+                routes.clone(),
+                own.clone(),
+                request,
+                context,
+            ))
+        }));
         Ok(server.state(mounted))
     }
 }

@@ -19,6 +19,7 @@
 mod backend;
 mod call;
 mod changes;
+mod completion;
 mod config;
 mod error;
 mod flight;

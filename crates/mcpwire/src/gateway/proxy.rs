@@ -24,7 +24,7 @@ fn mounted(context: &Context) -> Arc<Mounted> {
 }
 
 /// The caller's `Authorization` header, for a backend that opted in to receive it.
-fn authorization(context: &Context) -> Option<String> {
+pub(super) fn authorization(context: &Context) -> Option<String> {
     let value = context.headers()?.get(http::header::AUTHORIZATION)?;
     value.to_str().ok().map(str::to_owned)
 }

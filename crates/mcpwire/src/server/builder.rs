@@ -928,6 +928,13 @@ impl McpServer {
     }
 
     /// Sets the completer ([`McpServer::completion`]).
+    /// The completer set with [`McpServer::completion`], if any (a gateway puts its own
+    /// routing in front of it).
+    #[cfg(feature = "gateway")]
+    pub(crate) fn completer(&self) -> Option<Completer> {
+        self.completer.clone()
+    }
+
     pub(crate) fn with_completer(mut self, completer: Completer) -> Self {
         self.completer = Some(completer);
         self

@@ -4,4 +4,5 @@
 //!
 //! One test binary; each module is one concern.
 
+mod completion;
 mod questions;
