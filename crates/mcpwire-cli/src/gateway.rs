@@ -7,7 +7,8 @@ use mcpwire::McpServer;
 use mcpwire::gateway::{self, backends_from_config};
 
 /// Reads the configuration (refusing a bad one before anything starts), starts the backends,
-/// and serves until the transport ends.
+/// and serves until the transport ends; over HTTP it first prints `MCP server listening on URL`
+/// on stderr, as the examples do.
 pub async fn run(command: Gateway) -> Result<(), Failure> {
     mcpwire::transport::log_to_stderr();
     let path = command.config.display().to_string();
@@ -26,7 +27,20 @@ pub async fn run(command: Gateway) -> Result<(), Failure> {
         .await
         .map_err(|e| Failure::usage(format!("{path}: {e}")))?;
     let served = match command.http {
-        Some(addr) => server.serve_http(addr).await,
+        Some(addr) => {
+            // Bound here, so the address printed is the one served (port 0 included).
+            let listener = tokio::net::TcpListener::bind(&addr)
+                .await
+                .map_err(|e| Failure {
+                    code: UNREACHABLE,
+                    message: format!("cannot listen on {addr}: {e}"),
+                })?;
+            if let Ok(bound) = listener.local_addr() {
+                eprintln!("MCP server listening on http://{bound}/mcp");
+            }
+            let http = server.http();
+            http.serve_listener(listener, std::future::pending()).await
+        }
         None => server.serve_stdio().await,
     };
     served.map_err(|e| Failure {

@@ -1,10 +1,10 @@
 //! `mcpwire-cli gateway --config FILE`: a host's `mcpServers` file served as one server. A bad
 //! file is refused before anything starts, naming the key; a good one serves its servers under
-//! their keys (driven by the CLI itself, over stdio).
+//! their keys (driven by the CLI itself, over stdio), and over HTTP it says where it listens.
 
 mod common;
 
-use common::{cli, run, stdio_example};
+use common::{HttpServer, cli, run, stdio_example};
 
 fn config(text: &str) -> tempfile::NamedTempFile {
     let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
@@ -71,4 +71,30 @@ fn the_servers_of_a_host_file_are_served_under_their_keys() {
     let out = run(&["call", "--stdio", &gateway, "conf_test_simple_text"]);
     assert_eq!(out.code(), 0, "{}", out.stderr);
     assert!(!out.stdout.is_empty());
+}
+
+#[test]
+fn over_http_it_prints_the_url_it_serves() {
+    let conformance = stdio_example("conformance");
+    let text = serde_json::json!({"mcpServers": {
+        "conf": {"command": conformance, "allowTools": ["test_simple_text"]}
+    }})
+    .to_string();
+    let file = config(&text);
+    let mut command = cli();
+    command.args(["gateway", "--config"]).arg(file.path());
+    command.args(["--http", "127.0.0.1:0"]);
+    let gateway = HttpServer::start(command);
+    assert!(
+        !gateway.url.contains(":0/"),
+        "the bound port: {}",
+        gateway.url
+    );
+    let out = run(&["tools", "--url", &gateway.url]);
+    assert_eq!(out.code(), 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("conf_test_simple_text"),
+        "{}",
+        out.stdout
+    );
 }
