@@ -6,7 +6,7 @@ use super::envelope::to_json;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::rounds::{self, Target};
-use super::runner::{run, stopped};
+use super::runner::{request_scope, run, stopped};
 use crate::context::task::TaskLink;
 use crate::context::{Context, Outbound, RequestScope};
 use crate::error::ToolError;
@@ -76,31 +76,18 @@ impl InterceptedCall for Intercepted<'_> {
     }
 
     fn detached_context(&self, task: TaskLink) -> Context {
-        let (exchange, served) = (self.exchange, &self.served);
-        let core = &exchange.core;
+        // No back channel: a task's progress becomes its status message, it sends no
+        // notifications and asks the client nothing directly.
         let (outbound, _nobody) = Outbound::channel(1);
+        let scope = request_scope(self.exchange, self.id, self.served.clone());
         Context::new(RequestScope {
-            request_id: self.id.clone(),
-            era: served.era,
-            protocol_version: served.protocol_version.clone(),
-            client_capabilities: served.capabilities.clone(),
-            client_info: served.client_info.clone(),
             progress_token: None,
             log_level: None,
-            state: core.state.clone(),
             outbound,
-            headers: exchange.headers.clone(),
-            principal: exchange.subject.clone(),
-            grant: exchange.grant.clone(),
-            notifier: core.notifier.clone(),
             client_requests: None,
-            client_request_timeout: core.limits.client_request_timeout,
-            open_url_elicitations: Default::default(),
-            reached: Default::default(),
-            trace_context: served.trace_context.clone(),
-            observer: Default::default(),
             extensions: Mutex::new(self.context.extensions_copy()),
             task: Some(task),
+            ..scope
         })
     }
 

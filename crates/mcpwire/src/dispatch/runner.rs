@@ -81,9 +81,15 @@ pub(crate) fn start_in(
 
 /// The `Context` of the request `id`, served as `served`.
 pub(crate) fn request_context(exchange: &Exchange, id: &RequestId, served: Served) -> Context {
+    Context::new(request_scope(exchange, id, served))
+}
+
+/// What a `Context` of the request `id`, served as `served`, holds: the request's identity,
+/// capabilities and back channel (the client's requests only on a 2025-11-25 session).
+pub(crate) fn request_scope(exchange: &Exchange, id: &RequestId, served: Served) -> RequestScope {
     let core = &exchange.core;
     let era = served.era;
-    Context::new(RequestScope {
+    RequestScope {
         request_id: id.clone(),
         era,
         protocol_version: served.protocol_version,
@@ -105,7 +111,7 @@ pub(crate) fn request_context(exchange: &Exchange, id: &RequestId, served: Serve
         observer: Default::default(),
         extensions: Default::default(),
         task: None,
-    })
+    }
 }
 
 /// Runs a handler on `call`, turning a panic into a failure (the panic message goes to the
