@@ -3,23 +3,19 @@
 //! references to resources inside listings and results rewritten the same way.
 
 use crate::protocol::apps::{META_KEY, RESOURCE_URI_META_KEY};
+use crate::server::namespace::{MAX_NAMESPACE, fits_names, under_scheme, valid_namespace};
 use serde_json::Value;
-
-/// The longest namespace: with a separator and a name it still fits hosts' 64-character
-/// patterns for short names.
-pub(crate) const MAX_NAMESPACE: usize = 64;
 
 /// Why a namespace or separator is refused; `None` when it is fine. A namespace is empty or
 /// 1–64 characters of `A-Z a-z 0-9 _ -` (what hosts accept in tool names); a separator is 1–8
 /// of the same.
 pub(crate) fn check(namespace: &str, separator: &str) -> Option<String> {
-    let fits = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-');
-    if namespace.len() > MAX_NAMESPACE || !namespace.chars().all(fits) {
+    if !valid_namespace(namespace) {
         return Some(format!(
             "namespace '{namespace}' is invalid: use up to {MAX_NAMESPACE} characters from A-Z, a-z, 0-9, '_', '-'"
         ));
     }
-    if separator.is_empty() || separator.len() > 8 || !separator.chars().all(fits) {
+    if separator.is_empty() || separator.len() > 8 || !fits_names(separator) {
         return Some(format!(
             "separator '{separator}' is invalid: use 1 to 8 characters from A-Z, a-z, 0-9, '_', '-'"
         ));
@@ -39,9 +35,9 @@ pub(crate) fn front_name(namespace: &str, separator: &str, name: &str) -> String
 /// The URI (or URI template) a backend's `uri` is shown under: the namespace as the first
 /// segment after the scheme. A URI without `scheme://` keeps its form.
 pub(crate) fn front_uri(namespace: &str, uri: &str) -> String {
-    match uri.split_once("://") {
-        Some((scheme, rest)) if !namespace.is_empty() => format!("{scheme}://{namespace}/{rest}"),
-        _ => uri.to_owned(),
+    match namespace.is_empty() {
+        true => uri.to_owned(),
+        false => under_scheme(namespace, uri).unwrap_or_else(|| uri.to_owned()),
     }
 }
 

@@ -34,6 +34,7 @@ mod lasting;
 pub(crate) mod listed;
 mod mount;
 mod named_view;
+pub(crate) mod namespace;
 pub(crate) mod output;
 pub(crate) mod pages;
 pub(crate) mod prompt;
@@ -52,6 +53,8 @@ mod uri_template;
 
 pub use builder::McpServer;
 pub use catalog::Catalog;
+#[cfg(feature = "gateway")]
+pub(crate) use completer::Completer;
 pub use completer::CompletionFuture;
 pub use extension::{Extension, Install};
 pub use output::IntoCallToolResult;

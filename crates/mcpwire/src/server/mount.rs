@@ -3,12 +3,9 @@
 
 use super::builder::McpServer;
 use super::lasting::lasting;
+use super::namespace::{MAX_NAMESPACE, under_scheme, valid_namespace};
 use crate::error::InvalidSignature;
 use crate::layer::service::HandlerKind;
-
-/// The longest namespace (with a separator and a name it still fits hosts' 64-character tool
-/// name patterns for short names).
-const MAX_NAMESPACE: usize = 64;
 
 impl McpServer {
     /// Serves `server`'s tools, prompts and resources (templates included) from this server,
@@ -83,8 +80,8 @@ impl McpServer {
         let adopted = (self.registries)
             .adopt(&server.registries, rename)
             .map_err(|error| refused(error.to_string()))?;
-        for tool in server.registries.mounted_tools() {
-            self.tasks.note_tool(tool.task);
+        for task in server.registries.task_support() {
+            self.tasks.note_tool(task);
         }
         (self.layers)
             .adopt(server.layers, &adopted)
@@ -101,8 +98,7 @@ impl McpServer {
 
 /// Why `namespace` is refused; `None` when it is fine.
 fn invalid(namespace: &str) -> Option<String> {
-    let fits = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-');
-    (namespace.len() > MAX_NAMESPACE || !namespace.chars().all(fits)).then(|| {
+    (!valid_namespace(namespace)).then(|| {
         format!(
             "the namespace must be up to {MAX_NAMESPACE} characters from A-Z, a-z, 0-9, '_', '-'"
         )
@@ -112,10 +108,7 @@ fn invalid(namespace: &str) -> Option<String> {
 /// `uri` under `namespace`: the namespace as the first segment after `scheme://`; a URI
 /// without a scheme gets it as its first segment.
 fn namespaced_uri(namespace: &str, uri: &str) -> String {
-    match uri.split_once("://") {
-        Some((scheme, rest)) => format!("{scheme}://{namespace}/{rest}"),
-        None => format!("{namespace}/{uri}"),
-    }
+    under_scheme(namespace, uri).unwrap_or_else(|| format!("{namespace}/{uri}"))
 }
 
 #[cfg(test)]
