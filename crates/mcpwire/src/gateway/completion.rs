@@ -11,18 +11,14 @@ use crate::protocol::completion::{
     CompleteParams, CompleteResult, Completion, CompletionReference,
 };
 use crate::protocol::methods::COMPLETION_COMPLETE;
-use crate::server::CompletionFuture;
-use std::sync::{Arc, Weak};
-
-/// What the front's completer is: the gateway's routing, over the front server's own.
-pub(crate) type Own =
-    Option<Arc<dyn Fn(CompleteParams, Context) -> CompletionFuture + Send + Sync>>;
+use crate::server::Completer;
+use std::sync::Weak;
 
 /// Answers `request` for `context`'s caller: from the backend serving its reference, else from
 /// `own`.
 pub(crate) async fn complete(
     mounted: Weak<Mounted>,
-    own: Own,
+    own: Option<Completer>,
     request: CompleteParams,
     context: Context,
 ) -> Completion {

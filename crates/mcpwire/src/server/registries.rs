@@ -201,13 +201,13 @@ impl Registries {
         })
     }
 
-    /// The tools of the mounted server, in the order it registered them.
-    pub(crate) fn mounted_tools(&self) -> Vec<ToolDefinition> {
+    /// Whether each registered tool may run as a task, in registration order.
+    pub(crate) fn task_support(&self) -> Vec<crate::protocol::tasks::TaskSupport> {
         let editor = self.editor();
         let tools = editor.tools.all();
         tools
             .into_iter()
-            .map(|(tool, _)| tool.definition.clone())
+            .map(|(tool, _)| tool.definition.task)
             .collect()
     }
 
