@@ -7,7 +7,8 @@
 //! of the tool's result, clicks a title's Reserve button, waits for the view to show the
 //! answer of `reserve_book` (called by the view through the host) and the new count, takes a
 //! screenshot of the view (kept under `target/tmp/apps-browser/`, checked not blank), and reads
-//! the count in the server's database file.
+//! the count in the server's database file. Each revision runs twice: with the Inspector at
+//! the bookshop's own endpoint, and through a gateway in front of it (issue #30).
 //!
 //! Needs `scripts/setup-peers` (Node 22, the Inspector, playwright-core) and `/usr/bin/chromium`
 //! (`scripts/test` installs it); `MCP_PEER_PLAYWRIGHT` and `MCP_PEER_CHROMIUM` override where
@@ -15,7 +16,9 @@
 
 mod common;
 
+use common::gateway::Fronting;
 use common::{Collector, HttpExample, example_bin, free_port, peer_inspector, peer_node};
+use mcpwire::client::EraChoice;
 use rusqlite::{Connection, OpenFlags};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -31,12 +34,35 @@ const DRIVER_TIMEOUT: Duration = Duration::from_secs(90);
 
 #[test]
 fn legacy_catalog_view_reserves_a_book() {
-    catalog_view_reserves_a_book(Era::Legacy);
+    catalog_view_reserves_a_book(Era::Legacy, Route::Direct);
 }
 
 #[test]
 fn modern_catalog_view_reserves_a_book() {
-    catalog_view_reserves_a_book(Era::Modern);
+    catalog_view_reserves_a_book(Era::Modern, Route::Direct);
+}
+
+/// The same view, with the Inspector connected to a gateway (`mcpwire::gateway`) in front of
+/// the bookshop, which mounts it without a prefix: a view calls its server's tools by their own
+/// names (`reserve_book`), so a view's server is mounted under the names the view knows. The
+/// gateway speaks the other revision to the bookshop than the Inspector speaks to it.
+#[test]
+fn legacy_catalog_view_reserves_a_book_through_the_gateway() {
+    catalog_view_reserves_a_book(Era::Legacy, Route::Gateway(EraChoice::Modern));
+}
+
+#[test]
+fn modern_catalog_view_reserves_a_book_through_the_gateway() {
+    catalog_view_reserves_a_book(Era::Modern, Route::Gateway(EraChoice::Legacy));
+}
+
+/// How the Inspector reaches the bookshop.
+#[derive(Clone, Copy, Debug)]
+enum Route {
+    /// At its own endpoint.
+    Direct,
+    /// Through a gateway that speaks this revision to the bookshop.
+    Gateway(EraChoice),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +88,7 @@ impl Era {
     }
 }
 
-fn catalog_view_reserves_a_book(era: Era) {
+fn catalog_view_reserves_a_book(era: Era, route: Route) {
     let started = Instant::now();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let db = dir.path().join("shop.db");
@@ -72,9 +98,14 @@ fn catalog_view_reserves_a_book(era: Era) {
     let before = copies(&db, TITLE);
     assert!(before > 0, "{TITLE} is out of stock in a new database");
     let titles = titles(&db);
+    let gateway = match route {
+        Route::Direct => None,
+        Route::Gateway(backend_era) => Some(Fronting::start("shop", &shop.url, "", backend_era)),
+    };
+    let server_url = gateway.as_ref().map_or(&shop.url, |gateway| &gateway.url);
 
-    let inspector = InspectorWeb::start(dir.path(), era, &shop.url);
-    let output = out_dir(era);
+    let inspector = InspectorWeb::start(dir.path(), era, server_url);
+    let output = out_dir(era, route);
     let screenshot = output.join("catalog.png");
     let _ = std::fs::remove_file(&screenshot);
     let profile = dir.path().join("chromium-profile");
@@ -91,7 +122,7 @@ fn catalog_view_reserves_a_book(era: Era) {
             format!("http://127.0.0.1:{}", inspector.port),
         )
         .env("INSPECTOR_TOKEN", &inspector.token)
-        .env("SERVER_URL", &shop.url)
+        .env("SERVER_URL", server_url)
         .env("TOOL", "browse_catalog")
         .env("TITLE", TITLE)
         .env("SCREENSHOT", &screenshot)
@@ -108,7 +139,7 @@ fn catalog_view_reserves_a_book(era: Era) {
     let run = common::run_with_deadline(driver, DRIVER_TIMEOUT);
     let context = || {
         format!(
-            "{era:?}: the browser driver ({})\n--- stdout:\n{}\n--- stderr:\n{}\n--- inspector:\n{}\n--- bookshop:\n{}\n(screenshots in {})",
+            "{era:?} {route:?}: the browser driver ({})\n--- stdout:\n{}\n--- stderr:\n{}\n--- inspector:\n{}\n--- bookshop:\n{}\n(screenshots in {})",
             run.status,
             run.stdout,
             run.stderr,
@@ -154,7 +185,7 @@ fn catalog_view_reserves_a_book(era: Era) {
         "the screenshot is blank: {pixels}"
     );
     eprintln!(
-        "{era:?}: {} in {:.1} s (driver timings {}); screenshot {}",
+        "{era:?} {route:?}: {} in {:.1} s (driver timings {}); screenshot {}",
         answer,
         started.elapsed().as_secs_f64(),
         report["timings"],
@@ -162,11 +193,16 @@ fn catalog_view_reserves_a_book(era: Era) {
     );
 }
 
-/// Where the run of `era` keeps its screenshots: `target/tmp/apps-browser/<era>/`.
-fn out_dir(era: Era) -> PathBuf {
+/// Where the run of `era` keeps its screenshots: `target/tmp/apps-browser/<era>/`, or
+/// `<era>-gateway/` through the gateway.
+fn out_dir(era: Era, route: Route) -> PathBuf {
+    let name = match route {
+        Route::Direct => era.name().to_owned(),
+        Route::Gateway(_) => format!("{}-gateway", era.name()),
+    };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("apps-browser")
-        .join(era.name());
+        .join(name);
     std::fs::create_dir_all(&dir).expect("the test output directory");
     dir
 }

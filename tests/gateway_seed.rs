@@ -9,53 +9,27 @@
 
 mod common;
 
-use common::{HttpExample, MODERN, free_port, inspector_http, only_text, python_client_http};
-use mcpwire::McpServer;
+use common::gateway::Fronting;
+use common::{HttpExample, MODERN, inspector_http, only_text, python_client_http};
 use mcpwire::client::EraChoice;
-use mcpwire::gateway::{Backend, Gateway};
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
 
 /// A gateway in front of one example; the gateway stops, then the example, when dropped.
 struct Fronted {
     /// The gateway's endpoint.
     url: String,
-    _runtime: tokio::runtime::Runtime,
+    _gateway: Fronting,
     _example: HttpExample,
 }
 
-/// Starts the example `name` over HTTP and a gateway in front of it, speaking `backend_era`
-/// to it; waits (bounded) until the gateway accepts connections.
+/// Starts the example `name` over HTTP and a gateway in front of it, mounted without a prefix,
+/// speaking `backend_era` to it.
 fn through_gateway(name: &str, backend_era: EraChoice) -> Fronted {
     let example = HttpExample::start(name);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime for the gateway");
-    let backend = Backend::http(name, &example.url)
-        .namespace("")
-        .era(backend_era);
-    let server = runtime
-        .block_on(
-            Gateway::new()
-                .backend(backend)
-                .start(McpServer::new("gateway")),
-        )
-        .unwrap_or_else(|e| panic!("the gateway in front of {name} did not start: {e}"));
-    let port = free_port();
-    runtime.spawn(server.serve_http(format!("127.0.0.1:{port}")));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the gateway does not listen on {port}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let gateway = Fronting::start(name, &example.url, "", backend_era);
     Fronted {
-        url: format!("http://127.0.0.1:{port}/mcp"),
-        _runtime: runtime,
+        url: gateway.url.clone(),
+        _gateway: gateway,
         _example: example,
     }
 }

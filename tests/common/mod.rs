@@ -9,6 +9,7 @@
 
 #[macro_use]
 pub mod client;
+pub mod gateway;
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read};
