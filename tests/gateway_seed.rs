@@ -3,14 +3,18 @@
 //! (`mcpwire::gateway`, served over Streamable HTTP), with the example as its only backend,
 //! mounted without a prefix (namespace `""`) so every name is the example's own. Driven by the
 //! official Python SDK client (`tests/peers/client.py`) on both eras of the front, each against
-//! a gateway speaking 2025-11-25 and one speaking 2026-07-28 to the example; and by the MCP
-//! Inspector (the TypeScript SDK's client) on both eras. The expected texts are the ones the
-//! examples give directly (tests/http_peers.rs, tests/python_questions.rs).
+//! a gateway speaking 2025-11-25 and one speaking 2026-07-28 to the example; by the TypeScript
+//! SDK's clients (`tests/peers/ts_client.mjs`: the 1.x line on 2025-11-25, the 2.x line on both
+//! eras), answering the same elicitations and samplings; and by the MCP Inspector's CLI on both
+//! eras. The expected texts are the ones the examples give directly (tests/http_peers.rs,
+//! tests/python_questions.rs).
 
 mod common;
 
 use common::gateway::Fronting;
-use common::{HttpExample, MODERN, inspector_http, only_text, python_client_http};
+use common::{
+    ClientRun, HttpExample, MODERN, inspector_http, only_text, python_client_http, ts_client_http,
+};
 use mcpwire::client::EraChoice;
 use serde_json::{Value, json};
 
@@ -34,16 +38,47 @@ fn through_gateway(name: &str, backend_era: EraChoice) -> Fronted {
     }
 }
 
-/// Runs each `fn NAME(mode: &str, backend: EraChoice)` as four tests: the front's era (the
-/// Python client's mode) by the era the gateway speaks to the example.
+/// A client in front of the gateway: the official Python SDK's (`tests/peers/client.py`, 2.x)
+/// in a mode, or the TypeScript SDK's (`tests/peers/ts_client.mjs`: `v1`, the 1.x line, or
+/// `v2`) in a mode.
+#[derive(Clone, Copy, Debug)]
+enum Peer {
+    Python(&'static str),
+    TypeScript(&'static str, &'static str),
+}
+
+impl Peer {
+    /// Runs `steps` (the scripted clients' shared words) against `url`.
+    fn run(self, url: &str, steps: &[&str]) -> ClientRun {
+        match self {
+            Peer::Python(mode) => python_client_http(mode, url, steps),
+            Peer::TypeScript(sdk, mode) => ts_client_http(sdk, mode, url, steps),
+        }
+    }
+
+    /// Whether the client speaks 2026-07-28 to the gateway.
+    fn modern(self) -> bool {
+        matches!(self, Peer::Python(MODERN) | Peer::TypeScript(_, MODERN))
+    }
+}
+
+/// Runs each `fn NAME(peer: Peer, backend: EraChoice)` as eight tests: the Python client's
+/// front era by the era the gateway speaks to the example, then the TypeScript SDK's clients
+/// (1.x on 2025-11-25; 2.x on both eras) each against one backend era, so that every front
+/// era meets every backend era for each SDK line that speaks it.
 macro_rules! front_by_backend {
     ($($scenario:ident),* $(,)?) => {$(
         mod $scenario {
-            use mcpwire::client::EraChoice;
-            #[test] fn legacy_to_legacy() { super::$scenario("legacy", EraChoice::Legacy) }
-            #[test] fn legacy_to_modern() { super::$scenario("legacy", EraChoice::Modern) }
-            #[test] fn modern_to_legacy() { super::$scenario(super::MODERN, EraChoice::Legacy) }
-            #[test] fn modern_to_modern() { super::$scenario(super::MODERN, EraChoice::Modern) }
+            use super::Peer::{Python, TypeScript};
+            use mcpwire::client::EraChoice::{Legacy, Modern};
+            #[test] fn legacy_to_legacy() { super::$scenario(Python("legacy"), Legacy) }
+            #[test] fn legacy_to_modern() { super::$scenario(Python("legacy"), Modern) }
+            #[test] fn modern_to_legacy() { super::$scenario(Python(super::MODERN), Legacy) }
+            #[test] fn modern_to_modern() { super::$scenario(Python(super::MODERN), Modern) }
+            #[test] fn ts1_legacy_to_modern() { super::$scenario(TypeScript("v1", "legacy"), Modern) }
+            #[test] fn ts2_legacy_to_legacy() { super::$scenario(TypeScript("v2", "legacy"), Legacy) }
+            #[test] fn ts2_modern_to_legacy() { super::$scenario(TypeScript("v2", super::MODERN), Legacy) }
+            #[test] fn ts2_modern_to_modern() { super::$scenario(TypeScript("v2", super::MODERN), Modern) }
         }
     )*};
 }
@@ -55,10 +90,9 @@ front_by_backend!(
     recommend_book_samples_through_the_gateway,
 );
 
-fn reserve_book_resolves_stock_the_model_cannot_send(mode: &str, backend: EraChoice) {
+fn reserve_book_resolves_stock_the_model_cannot_send(peer: Peer, backend: EraChoice) {
     let gateway = through_gateway("reserve_book", backend);
-    let run = python_client_http(
-        mode,
+    let run = peer.run(
         &gateway.url,
         &[
             "list-tools",
@@ -75,7 +109,7 @@ fn reserve_book_resolves_stock_the_model_cannot_send(mode: &str, backend: EraCho
         ],
     );
     let [list, dune, neuromancer, forged] = run.results();
-    let at = format!("[{mode} -> {backend:?}]");
+    let at = format!("[{peer:?} -> {backend:?}]");
     let tools = list["tools"]
         .as_array()
         .unwrap_or_else(|| panic!("{at} {list}"));
@@ -101,17 +135,16 @@ fn reserve_book_resolves_stock_the_model_cannot_send(mode: &str, backend: EraCho
     for result in run.received_results() {
         assert_eq!(
             result.get("resultType").is_some(),
-            mode == MODERN,
+            peer.modern(),
             "{at} the front answers in the client's era: {result}"
         );
     }
     assert_eq!(run.asked, Vec::<Value>::new(), "{at}");
 }
 
-fn order_book_runs_check_stock_once_per_call(mode: &str, backend: EraChoice) {
+fn order_book_runs_check_stock_once_per_call(peer: Peer, backend: EraChoice) {
     let gateway = through_gateway("order_book", backend);
-    let run = python_client_http(
-        mode,
+    let run = peer.run(
         &gateway.url,
         &[
             "call",
@@ -126,7 +159,7 @@ fn order_book_runs_check_stock_once_per_call(mode: &str, backend: EraChoice) {
         ],
     );
     let [neuromancer, dune, lookups] = run.results();
-    let at = format!("[{mode} -> {backend:?}]");
+    let at = format!("[{peer:?} -> {backend:?}]");
     assert_eq!(
         only_text(neuromancer),
         "'Neuromancer' is on backorder; it would arrive in 2-3 weeks.",
@@ -142,10 +175,9 @@ fn order_book_runs_check_stock_once_per_call(mode: &str, backend: EraChoice) {
 
 const QUESTION: &str = "'Neuromancer' is out of stock (2-3 weeks). Order anyway?";
 
-fn backorder_asks_through_the_gateway(mode: &str, backend: EraChoice) {
+fn backorder_asks_through_the_gateway(peer: Peer, backend: EraChoice) {
     let gateway = through_gateway("backorder", backend);
-    let run = python_client_http(
-        mode,
+    let run = peer.run(
         &gateway.url,
         &[
             "--elicit",
@@ -169,7 +201,7 @@ fn backorder_asks_through_the_gateway(mode: &str, backend: EraChoice) {
         ],
     );
     let [accepted, refused, declined, in_stock] = run.results();
-    let at = format!("[{mode} -> {backend:?}]");
+    let at = format!("[{peer:?} -> {backend:?}]");
     assert_eq!(
         only_text(accepted),
         "Backordered 'Neuromancer'; it ships in 2-3 weeks.",
@@ -200,10 +232,9 @@ fn backorder_asks_through_the_gateway(mode: &str, backend: EraChoice) {
     }
 }
 
-fn recommend_book_samples_through_the_gateway(mode: &str, backend: EraChoice) {
+fn recommend_book_samples_through_the_gateway(peer: Peer, backend: EraChoice) {
     let gateway = through_gateway("recommend_book", backend);
-    let run = python_client_http(
-        mode,
+    let run = peer.run(
         &gateway.url,
         &[
             "--sample",
@@ -214,7 +245,7 @@ fn recommend_book_samples_through_the_gateway(mode: &str, backend: EraChoice) {
         ],
     );
     let [recommended] = run.results();
-    let at = format!("[{mode} -> {backend:?}]");
+    let at = format!("[{peer:?} -> {backend:?}]");
     assert_eq!(
         only_text(recommended),
         "Today's cyberpunk pick: Neuromancer",

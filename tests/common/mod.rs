@@ -339,6 +339,43 @@ pub fn python_client_http(mode: &str, url: &str, steps: &[&str]) -> ClientRun {
     run_python_client(mode, url, &transport, steps)
 }
 
+/// Runs `tests/peers/ts_client.mjs --sdk SDK --mode MODE --url URL STEP...` (the TypeScript
+/// SDK's client: `sdk` is `"v1"`, `@modelcontextprotocol/sdk` 1.x, or `"v2"`,
+/// `@modelcontextprotocol/client` 2.x) against a server already serving `url`. `steps` take
+/// the words of `python_client`'s (`list-tools`, `call NAME ARGS`, `--elicit JSON`, `--sample
+/// TEXT`). The run has no wire log.
+pub fn ts_client_http(sdk: &str, mode: &str, url: &str, steps: &[&str]) -> ClientRun {
+    let mut command = Command::new(peer_node());
+    command
+        .arg(workspace_root().join("tests/peers/ts_client.mjs"))
+        .arg("--peers")
+        .arg(workspace_root().join("target/peers"))
+        .args(["--sdk", sdk, "--mode", mode, "--url", url])
+        .args(steps);
+    let run = run_with_deadline(command, PEER_TIMEOUT);
+    let context = || {
+        format!(
+            "ts_client.mjs --sdk {sdk} --mode {mode} against {url}, steps {steps:?}\n--- stdout:\n{}\n--- stderr:\n{}",
+            run.stdout, run.stderr
+        )
+    };
+    let mut lines: Vec<Value> =
+        json_lines(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", context()));
+    assert!(
+        run.status.success(),
+        "ts_client.mjs exited with {}\n{}",
+        run.status,
+        context()
+    );
+    let asked = take_asked(&mut lines, "ts_client.mjs", context);
+    ClientRun {
+        results: lines,
+        asked,
+        wire: Vec::new(),
+        stderr: run.stderr,
+    }
+}
+
 fn run_python_client(
     mode: &str,
     example: &str,
@@ -376,18 +413,7 @@ fn run_python_client(
         run.status,
         context()
     );
-    let asked = match lines.pop() {
-        Some(Value::Object(mut last)) if last.len() == 1 && last.contains_key("asked") => {
-            match last.remove("asked") {
-                Some(Value::Array(asked)) => asked,
-                _ => panic!("`asked` is not a list\n{}", context()),
-            }
-        }
-        _ => panic!(
-            "client.py's output does not end with {{\"asked\":[...]}}\n{}",
-            context()
-        ),
-    };
+    let asked = take_asked(&mut lines, "client.py", context);
     if let Some(failure) = lines
         .iter()
         .find(|line| line.get("connect_error").is_some())
@@ -400,6 +426,22 @@ fn run_python_client(
         asked,
         wire,
         stderr: run.stderr,
+    }
+}
+
+/// The `{"asked":[…]}` line a scripted client (`who`) ends its output with, taken off `lines`.
+fn take_asked(lines: &mut Vec<Value>, who: &str, context: impl Fn() -> String) -> Vec<Value> {
+    match lines.pop() {
+        Some(Value::Object(mut last)) if last.len() == 1 && last.contains_key("asked") => {
+            match last.remove("asked") {
+                Some(Value::Array(asked)) => asked,
+                _ => panic!("`asked` is not a list\n{}", context()),
+            }
+        }
+        _ => panic!(
+            "{who}'s output does not end with {{\"asked\":[...]}}\n{}",
+            context()
+        ),
     }
 }
 

@@ -9,8 +9,8 @@ NAME is the example the replicas serve: order_book, reserve_book, backorder or r
 The clients (paths from target/peers/env.sh, in the environment):
     python-2.x legacy, python-2.x 2026-07-28   tests/peers/client.py on $MCP_PEER_PYTHON
     python-1.x legacy                          DIR/py1_client.py on $MCP_PEER_PYTHON1
-    ts-sdk-1.x legacy                          DIR/ts_client.mjs --sdk v1 on $MCP_PEER_NODE
-    ts-client-2.x legacy, ts-client-2.x 2026-07-28   DIR/ts_client.mjs --sdk v2
+    ts-sdk-1.x legacy                          tests/peers/ts_client.mjs --sdk v1 on $MCP_PEER_NODE
+    ts-client-2.x legacy, ts-client-2.x 2026-07-28   tests/peers/ts_client.mjs --sdk v2
 Each runs the example's steps in one connection (one session on 2025-11-25), answering its
 questions; every result must be the example's text and every expected question asked once.
 Prints one PASS or FAIL line per client; exit status 1 when one failed.
@@ -67,7 +67,7 @@ def clients(url: str, client_py: str, kit: str, peers: str) -> list[tuple[str, l
     py, py1, node = (os.environ.get(k, "") for k in ("MCP_PEER_PYTHON", "MCP_PEER_PYTHON1", "MCP_PEER_NODE"))
     v_py, v_py1 = version_of_python_mcp(py), version_of_python_mcp(py1)
     v_ts1, v_ts2 = version_of_node_package(peers, "sdk"), version_of_node_package(peers, "client")
-    ts = [node, os.path.join(kit, "ts_client.mjs"), "--peers", peers, "--url", url, "--timeout", str(TIMEOUT)]
+    ts = [node, os.path.join(os.path.dirname(client_py), "ts_client.mjs"), "--peers", peers, "--url", url, "--timeout", str(TIMEOUT)]
     return [
         (f"python-{v_py} legacy", [py, client_py, "--mode", "legacy", "--http", url, "--timeout", str(TIMEOUT)]),
         (f"python-{v_py} 2026-07-28", [py, client_py, "--mode", "2026-07-28", "--http", url,

@@ -1,4 +1,5 @@
-// A scriptable client on the TypeScript SDK over Streamable HTTP, for scripts/scale-out.
+// A scriptable client on the TypeScript SDK over Streamable HTTP, for scripts/scale-out
+// (tests/scale_out/flows.py) and the gateway's seed flows (tests/gateway_seed.rs).
 //
 // Two SDK lines, both already installed by scripts/setup-peers under target/peers/node_modules:
 //   --sdk v1   @modelcontextprotocol/sdk 1.32.2 (what the desktop hosts and mcp-remote run;
@@ -10,7 +11,8 @@
 // Usage:
 //   node ts_client.mjs --peers DIR --url URL [--sdk v1|v2] [--mode legacy|2026-07-28]
 //                      [--elicit JSON]... [--sample TEXT]... [--timeout SECS] STEP...
-//   DIR is the folder holding node_modules (target/peers). STEP: call NAME ARGS_JSON.
+//   DIR is the folder holding node_modules (target/peers). STEP: call NAME ARGS_JSON, or
+//   list-tools.
 //   --elicit declares `elicitation` and answers the next elicitation with JSON (an ElicitResult);
 //   --sample declares `sampling` and answers the next sampling request with an assistant text.
 //
@@ -41,6 +43,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (arg === '--elicit') opts.elicit.push(JSON.parse(value()));
   else if (arg === '--sample') opts.sample.push(value());
   else if (arg === '--timeout') opts.timeout = Number(value());
+  else if (arg === 'list-tools') opts.steps.push(null);
   else if (arg === 'call') {
     if (i + 2 >= argv.length) usage('call NAME ARGS_JSON');
     opts.steps.push([argv[i + 1], JSON.parse(argv[i + 2])]);
@@ -101,8 +104,13 @@ try {
   emit({ connect_error: { error: errorOf(e) } });
   process.exit(1);
 }
-for (const [name, args] of opts.steps) {
+for (const step of opts.steps) {
   try {
+    if (step === null) {
+      emit(await client.listTools(undefined, { timeout: timeoutMs }));
+      continue;
+    }
+    const [name, args] = step;
     const params = { name, arguments: args };
     // The SDK 1.x takes (params, resultSchema, options); 2.x takes (params, options).
     const result = opts.sdk === 'v1'
