@@ -7,20 +7,27 @@
 //! naming it, the other backend keeps serving, and the lost one comes back (the stdio child
 //! restarted, the HTTP server retried once it listens again), and an HTTP backend restarted
 //! between two calls (it forgets the session, answering `400`, not `404`), whose next call is
-//! served. Every wait is bounded; nothing is timed.
+//! served. And a gateway in front of five servers at once (those two, server-everything over
+//! stdio as well, a FastMCP server and the bookshop), where an elicitation, a sampling request
+//! and progress pass through and the bookshop's MCP Apps view is read under its namespace.
+//! Every wait is bounded; nothing is timed.
 
 mod common;
 
 use common::{
-    HttpExample, free_port, peer_everything, peer_node, peer_python1, peer_python1_server,
-    workspace_root,
+    HttpExample, example_bin, free_port, peer_everything, peer_fastmcp, peer_fastmcp_server,
+    peer_node, peer_python1, peer_python1_server, workspace_root,
 };
-use mcpwire::client::{Client, EraChoice, StdioServer};
+use mcpwire::client::{CallOptions, Client, EraChoice, StdioServer};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
-use mcpwire::protocol::{CallToolResult, Content, ResourceContents};
+use mcpwire::protocol::{
+    CallToolResult, Content, CreateMessageResult, ElicitAction, ElicitResult, ResourceContents,
+    Role, SamplingContent,
+};
 use serde_json::json;
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long a lost backend may take to come back: the gateway's backoff (200 ms, doubling)
@@ -54,6 +61,12 @@ async fn gateway(everything_url: &str, tag: &str) -> String {
         .start(McpServer::new("gateway"))
         .await
         .unwrap_or_else(|e| panic!("the gateway did not start: {e}"));
+    serve_on_free_port(server).await
+}
+
+/// Serves `server` over HTTP on a free port of loopback, in this runtime; its URL once it
+/// listens (bounded).
+async fn serve_on_free_port(server: McpServer) -> String {
     let port = free_port();
     tokio::spawn(server.serve_http(format!("127.0.0.1:{port}")));
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -352,4 +365,181 @@ async fn a_session_the_server_forgot_is_reopened_when_it_answers_400() {
         "Echo: after",
         "the gateway's session with the restarted backend was not reopened"
     );
+}
+
+/// A gateway in front of five servers at once, none written here but the bookshop: the Python
+/// SDK 1.x server (stdio), server-everything over stdio and over Streamable HTTP, a FastMCP
+/// server (stdio, spoken to on 2025-11-25: FastMCP asks its questions only there), and the
+/// bookshop example (Streamable HTTP, with its MCP Apps view). Its URL.
+async fn gateway_of_five(everything_url: &str, shop_url: &str) -> String {
+    let everything_stdio = StdioServer::new(peer_node())
+        .arg(peer_everything())
+        .arg("stdio");
+    let fastmcp = StdioServer::new(peer_fastmcp()).arg(peer_fastmcp_server());
+    let bound = Duration::from_secs(30);
+    let server = Gateway::new()
+        .backend(Backend::stdio("py1", python1_stdio("five")).timeout(bound))
+        .backend(Backend::http("everything", everything_url).timeout(bound))
+        .backend(Backend::stdio("evs", everything_stdio).timeout(bound))
+        .backend(
+            Backend::stdio("fm", fastmcp)
+                .era(EraChoice::Legacy)
+                .timeout(bound),
+        )
+        .backend(Backend::http("shop", shop_url).timeout(bound))
+        .start(McpServer::new("gateway"))
+        .await
+        .unwrap_or_else(|e| panic!("the gateway did not start: {e}"));
+    serve_on_free_port(server).await
+}
+
+/// The front client of `gateway_of_five`: it answers FastMCP's yes-or-no question with yes, and
+/// the Python server's sampling with a fixed text from a model named `front-llm`.
+async fn answering_client(url: &str, era: EraChoice) -> Client {
+    Client::builder()
+        .era(era)
+        .on_form_elicitation(|question| async move {
+            assert_eq!(question.message, "Order tea?");
+            ElicitResult {
+                action: ElicitAction::Accept,
+                content: json!({"value": true}).as_object().cloned(),
+            }
+        })
+        .on_sampling(|request| async move {
+            let asked = serde_json::to_string(&request.messages).unwrap();
+            assert!(asked.contains("A haiku about rain"), "{asked}");
+            let content: SamplingContent =
+                serde_json::from_value(json!({"type": "text", "text": "drops on the roof"}))
+                    .unwrap();
+            Ok(CreateMessageResult {
+                role: Role::Assistant,
+                content,
+                model: "front-llm".into(),
+                stop_reason: None,
+            })
+        })
+        .connect_http(url)
+        .await
+        .unwrap_or_else(|e| panic!("connect to the gateway ({era:?}): {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gateway_fronts_five_real_servers_at_once_on_both_revisions() {
+    let everything = everything_http(free_port());
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut shop = Command::new(example_bin("bookshop"));
+    shop.args(["--http", "127.0.0.1:0", "--db"])
+        .arg(dir.path().join("shop.db"));
+    let shop = HttpExample::spawn(shop, "the bookshop");
+    let url = gateway_of_five(&everything.url, &shop.url).await;
+
+    for (era, copies_left) in [(EraChoice::Legacy, 6), (EraChoice::Modern, 5)] {
+        let client = answering_client(&url, era).await;
+
+        // Every backend's tools, each under its namespace.
+        let tools = client.list_tools().await.unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+        for expected in [
+            "py1_add",
+            "py1_haiku",
+            "everything_echo",
+            "evs_echo",
+            "evs_get-sum",
+            "fm_add",
+            "fm_confirm",
+            "fm_count",
+            "shop_reserve_book",
+            "shop_browse_catalog",
+        ] {
+            assert!(
+                names.contains(&expected),
+                "{era:?}: no {expected} in {names:?}"
+            );
+        }
+
+        // Calls to each.
+        let call = |name: &'static str, arguments: serde_json::Value| {
+            let client = client.clone();
+            async move {
+                let result = client.call_tool(name, arguments).await;
+                let result = result.unwrap_or_else(|e| panic!("{era:?}: {name}: {e}"));
+                assert_ne!(result.is_error, Some(true), "{era:?}: {name}: {result:?}");
+                text(&result.content)
+            }
+        };
+        assert_eq!(call("py1_add", json!({"a": 2, "b": 3})).await, "5");
+        assert_eq!(
+            call("everything_echo", json!({"message": "hi"})).await,
+            "Echo: hi"
+        );
+        assert!(
+            call("evs_get-sum", json!({"a": 20, "b": 22}))
+                .await
+                .contains("42")
+        );
+        assert_eq!(call("fm_add", json!({"a": 2, "b": 3})).await, "5");
+        assert_eq!(
+            call("shop_reserve_book", json!({"title": "Dune"})).await,
+            format!("Reserved 'Dune' ({copies_left} copies left).")
+        );
+
+        // An elicitation (FastMCP's) and a sampling request (the Python SDK 1.x server's)
+        // reach this client, and its answers go back.
+        assert_eq!(
+            call("fm_confirm", json!({"item": "tea"})).await,
+            "ordered tea"
+        );
+        assert_eq!(
+            call("py1_haiku", json!({"topic": "rain"})).await,
+            "model front-llm says: drops on the roof"
+        );
+
+        // FastMCP's progress reaches this client.
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let record = seen.clone();
+        let options = CallOptions::new().on_progress(move |p| {
+            record.lock().unwrap().push((p.progress, p.total));
+        });
+        let counted = client
+            .call_tool_with("fm_count", json!({"n": 3}), options)
+            .await
+            .unwrap();
+        assert_eq!(text(&counted.content), "counted 3", "{era:?}");
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))],
+            "{era:?}"
+        );
+
+        // FastMCP's resource and prompt, under its namespace.
+        let note = client.read_resource("notes://fm/today").await.unwrap();
+        assert_eq!(
+            read_text(&note.contents),
+            ("notes://fm/today", "Buy milk."),
+            "{era:?}"
+        );
+        let review = client
+            .get_prompt("fm_review", [("topic", "Dune")])
+            .await
+            .unwrap();
+        let review = serde_json::to_string(&review).unwrap();
+        assert!(review.contains("Review Dune."), "{era:?}: {review}");
+
+        // The bookshop's view keeps its scheme under the namespace, and the tool's reference
+        // to it is rewritten to match; the view is read through the gateway.
+        let catalog = tools
+            .iter()
+            .find(|t| t.name == "shop_browse_catalog")
+            .unwrap();
+        let meta = serde_json::to_value(&catalog.meta).unwrap();
+        let view = meta["ui"]["resourceUri"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{era:?}: no view on {meta}"));
+        assert!(view.starts_with("ui://shop/"), "{era:?}: {view}");
+        let page = client.read_resource(view).await.unwrap();
+        let (page_uri, html) = read_text(&page.contents);
+        assert_eq!(page_uri, view, "{era:?}");
+        assert!(html.contains("<html"), "{era:?}: not the view's page");
+        client.close().await;
+    }
 }

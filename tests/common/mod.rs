@@ -137,6 +137,20 @@ pub fn peer_python1_server() -> PathBuf {
     }
 }
 
+/// The Python of the FastMCP venv (`MCP_PEER_FASTMCP`).
+pub fn peer_fastmcp() -> PathBuf {
+    peer("MCP_PEER_FASTMCP", "venv-fastmcp/bin/python")
+}
+
+/// The FastMCP server script (`tests/peers/fastmcp_server.py`, run by `peer_fastmcp`;
+/// `MCP_PEER_FASTMCP_SERVER`).
+pub fn peer_fastmcp_server() -> PathBuf {
+    match std::env::var_os("MCP_PEER_FASTMCP_SERVER") {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => workspace_root().join("tests/peers/fastmcp_server.py"),
+    }
+}
+
 /// The MCP Inspector's launcher script (`MCP_PEER_INSPECTOR`).
 pub fn peer_inspector() -> PathBuf {
     peer(

@@ -1,5 +1,5 @@
 """FastMCP's proxy (the standalone PyPI `fastmcp`, pinned with its whole dependency closure in
-requirements.txt beside this file) in front of one Streamable HTTP backend, for
+tests/peers/requirements-fastmcp.txt, installed by scripts/setup-peers) in front of one Streamable HTTP backend, for
 scripts/gateway-bench: the gateway FastMCP users run, as its docs show it, `create_proxy(url)`,
 served over Streamable HTTP (`transport="http"`). By default its defaults are kept: a fresh
 backend session per request (`create_proxy(url)`), and the backend's era mirroring the front's.
