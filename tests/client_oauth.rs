@@ -873,3 +873,43 @@ async fn a_refresh_or_a_new_login_on_another_loopback_port_keeps_the_registratio
         );
     });
 }
+
+/// A gateway (`mcpwire::gateway`) signs in to a protected backend with OAuth client credentials
+/// of its own: the backend's `401` runs the client-credentials grant at the issuer the
+/// credentials are for, and the backend sees the gateway's client as its caller, on both
+/// revisions of the front, with one token for every call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_signs_in_to_its_backend_with_client_credentials() {
+    use mcpwire::gateway::{Backend, Gateway};
+    let world = world().await;
+    let credentials = ClientRegistration::new("worker")
+        .secret("w-secret")
+        .issuer(world.auth.issuer.clone());
+    let backend =
+        Backend::http("secure", &world.server_url).oauth(OAuth::client_credentials(credentials));
+    let gateway = Gateway::new()
+        .backend(backend)
+        .start(McpServer::new("gateway"))
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(
+        gateway
+            .http()
+            .serve_listener(listener, std::future::pending()),
+    );
+    for era in [EraChoice::Legacy, EraChoice::Modern] {
+        let front = Client::builder().era(era).connect_http(&url).await.unwrap();
+        assert_eq!(
+            text_of(&front, "secure_whoami").await,
+            world.alice(),
+            "{era:?}"
+        );
+        front.close().await;
+    }
+    world.seen(|seen| {
+        assert_eq!(seen.token_grants, ["client_credentials"]);
+        assert!(seen.authorizations.is_empty() && seen.registrations.is_empty());
+    });
+}

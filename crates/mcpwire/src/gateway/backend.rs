@@ -1,6 +1,6 @@
 //! One server behind the gateway: how to reach it, and how its entries are shown in front.
 
-use crate::client::{EraChoice, StdioServer};
+use crate::client::{ClientBuilder, EraChoice, StdioServer};
 use std::time::Duration;
 
 /// How the gateway reaches a backend.
@@ -45,6 +45,9 @@ pub struct Backend {
     pub(crate) timeout: Option<Duration>,
     pub(crate) forward_authorization: bool,
     pub(crate) era: EraChoice,
+    /// The gateway's own OAuth client for an HTTP backend.
+    #[cfg(feature = "auth")]
+    pub(crate) oauth: Option<crate::client::auth::OAuth>,
 }
 
 impl Backend {
@@ -62,6 +65,8 @@ impl Backend {
             timeout: None,
             forward_authorization: false,
             era: EraChoice::Auto,
+            #[cfg(feature = "auth")]
+            oauth: None,
         }
     }
 
@@ -139,6 +144,30 @@ impl Backend {
         self
     }
 
+    /// Signs the gateway in to this HTTP backend with an OAuth client of its own (ignored for
+    /// stdio): typically [`OAuth::client_credentials`](crate::client::auth::OAuth::client_credentials),
+    /// a machine's credentials, bound to the authorization server they are for
+    /// ([`ClientRegistration::issuer`](crate::client::auth::ClientRegistration::issuer)). The
+    /// backend's `401` starts the flow, and its tokens are kept and reused across the
+    /// gateway's connections to it. A call whose caller's token is forwarded
+    /// ([`forward_authorization`](Backend::forward_authorization)) goes with that token instead.
+    ///
+    /// ```
+    /// use mcpwire::client::auth::{ClientRegistration, OAuth};
+    ///
+    /// let credentials = ClientRegistration::new("gateway")
+    ///     .secret(std::env::var("SHOP_CLIENT_SECRET").unwrap_or_default())
+    ///     .issuer("https://auth.example.com");
+    /// let backend = mcpwire::gateway::Backend::http("shop", "http://127.0.0.1:8000/mcp")
+    ///     .oauth(OAuth::client_credentials(credentials));
+    /// # drop(backend);
+    /// ```
+    #[cfg(feature = "auth")]
+    pub fn oauth(mut self, oauth: crate::client::auth::OAuth) -> Self {
+        self.oauth = Some(oauth);
+        self
+    }
+
     /// The revision the backend is spoken to on: [`EraChoice::Auto`] (found by asking it)
     /// unless set; pin it for a server that must be started only once, or to keep a backend on
     /// 2025-11-25.
@@ -153,6 +182,15 @@ impl Backend {
     pub fn era(mut self, era: EraChoice) -> Self {
         self.era = era;
         self
+    }
+
+    /// `builder` with the gateway's own OAuth client for this backend, if it has one.
+    pub(crate) fn signed_in(&self, builder: ClientBuilder) -> ClientBuilder {
+        #[cfg(feature = "auth")]
+        if let Some(oauth) = &self.oauth {
+            return builder.oauth(oauth.clone());
+        }
+        builder
     }
 
     /// Its name, in errors and logs.

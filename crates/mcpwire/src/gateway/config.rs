@@ -30,8 +30,9 @@
 //! | `allowTools`, `denyTools` | the tools shown (all unless `allowTools`), the tools hidden |
 //! | `timeoutMs` | how long a request to the backend may take |
 //! | `forwardAuthorization` | `true` sends the caller's `Authorization` on (HTTP only; off unless set) |
+//! | `oauth` | `{"clientId", "clientSecret", "issuer"}`: the gateway signs in to the backend with OAuth client credentials of its own, sent only to that issuer (HTTP only; the `auth` feature) |
 //!
-//! `${NAME}` in `args`, `env`, `url` and `headers` values is replaced by the environment
+//! `${NAME}` in `args`, `env`, `url`, `headers` and `oauth` values is replaced by the environment
 //! variable `NAME` (credentials stay out of the file). Any other key of an entry, a key of the
 //! other kind of entry (`headers` on a stdio entry, `args` on an HTTP one), a value of the wrong
 //! type, a URL that is not `http://`, a header that is not a valid HTTP header, a `timeoutMs`
@@ -60,12 +61,16 @@ const KEYS: &[&str] = &[
     "denyTools",
     "timeoutMs",
     "forwardAuthorization",
+    "oauth",
 ];
 
 /// Keys only a stdio entry (`command`) has.
 const STDIO_KEYS: &[&str] = &["args", "env", "cwd"];
 /// Keys only an HTTP entry (`url`) has.
-const HTTP_KEYS: &[&str] = &["headers", "forwardAuthorization"];
+const HTTP_KEYS: &[&str] = &["headers", "forwardAuthorization", "oauth"];
+
+/// The keys of an entry's `oauth` object.
+const OAUTH_KEYS: &[&str] = &["clientId", "clientSecret", "issuer"];
 
 /// The longest `timeoutMs`: one hour. A request to a backend holds a place in the gateway
 /// until it ends, so how long it may wait is bounded.
@@ -240,6 +245,9 @@ impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
         if let Some(forward) = self.boolean("forwardAuthorization")? {
             backend = backend.forward_authorization(forward);
         }
+        if let Some(oauth) = self.fields.get("oauth") {
+            backend = self.oauth(backend, oauth)?;
+        }
         if let Some(why) = super::names::check(&backend.namespace, &backend.separator) {
             let key = if why.starts_with("separator") {
                 "separator"
@@ -249,6 +257,48 @@ impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
             return Err(self.refuse(key, &why));
         }
         Ok(Some(backend))
+    }
+
+    /// `backend` signing in with the client credentials of its `oauth` object: `clientId`,
+    /// `clientSecret` and `issuer` (the authorization server the secret is for), each a string
+    /// in which `${NAME}` is expanded.
+    #[cfg(feature = "auth")]
+    fn oauth(&self, backend: Backend, oauth: &Value) -> Result<Backend, GatewayError> {
+        use crate::client::auth::{ClientRegistration, OAuth};
+        let fields = oauth.as_object().ok_or_else(|| {
+            self.refuse(
+                "oauth",
+                "must be an object of clientId, clientSecret and issuer",
+            )
+        })?;
+        if let Some(unknown) = fields
+            .keys()
+            .find(|key| !OAUTH_KEYS.contains(&key.as_str()))
+        {
+            return Err(self.refuse(&format!("oauth.{unknown}"), "is not a known key"));
+        }
+        let mut values = Vec::with_capacity(OAUTH_KEYS.len());
+        for key in OAUTH_KEYS {
+            let path = format!("oauth.{key}");
+            let value = match fields.get(*key) {
+                Some(Value::String(text)) => self.expand(&path, text)?,
+                Some(_) => return Err(self.refuse(&path, "must be a string")),
+                None => return Err(self.refuse(&path, "is missing")),
+            };
+            values.push(value);
+        }
+        let [id, secret, issuer] = <[String; 3]>::try_from(values).expect("three keys");
+        if !(issuer.starts_with("https://") || issuer.starts_with("http://")) {
+            return Err(self.refuse("oauth.issuer", "must be the authorization server's URL"));
+        }
+        let credentials = ClientRegistration::new(id).secret(secret).issuer(issuer);
+        Ok(backend.oauth(OAuth::client_credentials(credentials)))
+    }
+
+    /// Without the `auth` feature, an `oauth` object is refused.
+    #[cfg(not(feature = "auth"))]
+    fn oauth(&self, _: Backend, _: &Value) -> Result<Backend, GatewayError> {
+        Err(self.refuse("oauth", "needs mcpwire's `auth` feature"))
     }
 
     fn refuse(&self, key: &str, why: &str) -> GatewayError {
@@ -452,5 +502,51 @@ mod tests {
         assert_eq!(backends[1].front_name("read"), "shop__read");
         assert!(!backends[1].shows_tool("drop") && backends[1].shows_tool("read"));
         assert!(backends[1].forward_authorization);
+    }
+
+    #[cfg(feature = "auth")]
+    #[test]
+    fn oauth_client_credentials_are_read_and_checked_without_showing_values() {
+        let entry = |oauth: &str| {
+            format!(r#"{{"mcpServers": {{"a": {{"url": "http://x/mcp", "oauth": {oauth}}}}}}}"#)
+        };
+        let good = entry(
+            r#"{"clientId": "gw", "clientSecret": "${TOKEN}", "issuer": "https://auth.example"}"#,
+        );
+        let backends =
+            backends_from_config(&good, |name| (name == "TOKEN").then(|| "t0k".into())).unwrap();
+        let oauth = format!("{:?}", backends[0].oauth);
+        assert!(oauth.contains("client_credentials"), "{oauth}");
+        assert!(!oauth.contains("t0k"), "the secret is shown: {oauth}");
+
+        for (oauth, refusal) in [
+            (r#""gw:secret""#, "mcpServers.a.oauth: must be an object"),
+            (
+                r#"{"clientId": "gw", "clientSecret": "s", "issuer": "https://i", "scope": "x"}"#,
+                "mcpServers.a.oauth.scope: is not a known key",
+            ),
+            (
+                r#"{"clientId": "gw", "issuer": "https://i"}"#,
+                "mcpServers.a.oauth.clientSecret: is missing",
+            ),
+            (
+                r#"{"clientId": "gw", "clientSecret": "${NOPE}", "issuer": "https://i"}"#,
+                "mcpServers.a.oauth.clientSecret: names the environment variable NOPE",
+            ),
+            (
+                r#"{"clientId": 7, "clientSecret": "s", "issuer": "https://i"}"#,
+                "mcpServers.a.oauth.clientId: must be a string",
+            ),
+            (
+                r#"{"clientId": "gw", "clientSecret": "s3cr3t", "issuer": "auth.example"}"#,
+                "mcpServers.a.oauth.issuer: must be the authorization server's URL",
+            ),
+        ] {
+            let message = refused(&entry(oauth));
+            assert!(message.starts_with(refusal), "{message}");
+            assert!(!message.contains("s3cr3t"), "{message}");
+        }
+        let on_stdio = r#"{"mcpServers": {"a": {"command": "x", "oauth": {}}}}"#;
+        assert!(refused(on_stdio).starts_with("mcpServers.a.oauth: is for an HTTP entry"));
     }
 }

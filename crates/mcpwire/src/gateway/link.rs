@@ -158,8 +158,9 @@ impl Link {
                 for (name, value) in headers {
                     options = options.header(name, value)?;
                 }
-                if let Some(token) = authorization {
-                    options = options.header("Authorization", token)?;
+                match authorization {
+                    Some(token) => options = options.header("Authorization", token)?,
+                    None => builder = self.backend.signed_in(builder),
                 }
                 builder.connect_http_with(url, options).await
             }
