@@ -52,7 +52,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct Gateway {
     /// The configuration: `{"mcpServers": {NAME: {"command"|"url", ...}}}`; the extra keys are
-    /// namespace, separator, allowTools, denyTools, timeoutMs, forwardAuthorization.
+    /// namespace, separator, allowTools, denyTools, timeoutMs, forwardAuthorization, oauth.
     #[arg(long, value_name = "FILE")]
     pub config: PathBuf,
     /// Serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8000): /mcp. Without it, stdio.
