@@ -2,6 +2,7 @@
 
 use super::completer::Completer;
 use super::core::{Limits, ServerCore};
+use super::mounted_completers::MountedCompleters;
 use super::pages::DEFAULT_PAGE_SIZE;
 use super::prompt::IntoPrompt;
 use super::registries::Registries;
@@ -57,6 +58,8 @@ pub struct McpServer {
     local_grant: Option<Arc<crate::context::Grant>>,
     notifier: Notifier,
     pub(super) completer: Option<Completer>,
+    /// The completers of mounted servers, in front of `completer` ([`McpServer::mount`]).
+    pub(super) mounted_completers: MountedCompleters,
     /// How tasks (the 2026-07-28 tasks extension) are kept (set in `task_settings.rs`).
     pub(crate) tasks: crate::tasks::TaskOptions,
     /// Middleware: server-wide and per-handler layers (`mcpwire::layer`).
@@ -102,6 +105,7 @@ impl McpServer {
             local_grant: None,
             notifier,
             completer: None,
+            mounted_completers: MountedCompleters::default(),
             tasks: crate::tasks::TaskOptions::default(),
             extensions: Default::default(),
             session_ends: Vec::new(),
@@ -970,7 +974,7 @@ impl McpServer {
             core.replay_guard = guard;
         }
         core.local_grant = self.local_grant;
-        if let Some(completer) = self.completer {
+        if let Some(completer) = self.mounted_completers.in_front_of(self.completer) {
             core.capabilities.completions = Some(Default::default());
             core.completer = Some(completer);
         }

@@ -33,6 +33,7 @@ mod lasting;
 #[cfg(feature = "gateway")]
 pub(crate) mod listed;
 mod mount;
+mod mounted_completers;
 mod named_view;
 pub(crate) mod namespace;
 pub(crate) mod output;

@@ -14,7 +14,10 @@ impl McpServer {
     /// views stay `ui://`). An empty namespace mounts them as they are.
     ///
     /// What each entry had stays with it: its resolvers (and the questions they ask, on both
-    /// revisions), its scopes, whether it runs as a task, whether it is enabled. The mounted
+    /// revisions), its scopes, whether it runs as a task, whether it is enabled; and the
+    /// mounted server's completer ([`completion`](McpServer::completion)) still answers for its
+    /// own prompts and templates, asked under the names they had there, while this server's
+    /// answers for the rest. The mounted
     /// server's server-wide layers wrap its own handlers only (inside this server's
     /// server-wide layers), then its per-handler layers; its shared state (`state`,
     /// `lifespan`) and its session-end hooks join this server's. Its name, limits, keys and
@@ -26,8 +29,8 @@ impl McpServer {
     ///
     /// Refused, naming the cause, when: the namespace is not 0–64 characters of `A-Z a-z 0-9 _
     /// -`; a mounted entry would take a name this server has (naming both); both servers hold
-    /// shared state of one type; the mounted server has an extension, a completion handler, a
-    /// resolver override or an outer layer (each belongs to a whole server: set it on this one).
+    /// shared state of one type; the mounted server has an extension, a resolver override or an
+    /// outer layer (each belongs to a whole server: set it on this one).
     ///
     /// # Examples
     ///
@@ -68,10 +71,6 @@ impl McpServer {
             );
             return Err(refused(why));
         }
-        if server.completer.is_some() {
-            let why = "it has a completion handler: set one on the server it is mounted in";
-            return Err(refused(why.to_owned()));
-        }
         let rename = |kind: HandlerKind, key: &str| match kind {
             _ if namespace.is_empty() => lasting(key),
             HandlerKind::Tool | HandlerKind::Prompt => lasting(&format!("{namespace}_{key}")),
@@ -90,6 +89,7 @@ impl McpServer {
             let why = "both servers hold shared state of one type (`state`): keep it on one";
             return Err(refused(why.to_owned()));
         }
+        (self.mounted_completers).mount(&adopted, server.completer, server.mounted_completers);
         self.startup.extend(server.startup);
         self.session_ends.extend(server.session_ends);
         Ok(self)

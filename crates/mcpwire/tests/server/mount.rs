@@ -1,14 +1,18 @@
 //! `McpServer::mount`: a catalogue server mounted in a shop under `books`, driven over HTTP by
 //! the crate's own client on both revisions. The mounted tool's resolver still asks its
 //! question (answered by the client), its resource template and prompt are served under the
-//! namespace, the mounted server's layer wraps its own handlers and no other, and what cannot
-//! be mounted is refused at registration, naming the cause.
+//! namespace, the mounted server's layer wraps its own handlers and no other, its completer
+//! answers for its own prompts and templates (nested mounts included), and what cannot be
+//! mounted is refused at registration, naming the cause.
 
 use crate::support;
 use mcpwire::client::{Client, EraChoice};
 use mcpwire::layer::{self, McpRequest, Next};
 use mcpwire::prelude::*;
-use mcpwire::protocol::{Content, ElicitResult, ResourceContents};
+use mcpwire::protocol::{
+    CompleteParams, Completion, CompletionReference, Content, ElicitResult, ResourceContents,
+};
+use mcpwire::server::CompletionFuture;
 use serde_json::json;
 use std::sync::{Arc, Mutex};
 use support::http::start;
@@ -157,6 +161,92 @@ async fn with_no_namespace_the_entries_keep_their_names() {
     assert_eq!(tools[0].name, "reserve");
     let read = client.read_resource("shop://stock/7").await.unwrap();
     assert_eq!(read.contents.len(), 1);
+    client.close().await;
+    running.shut_down().await.unwrap();
+}
+
+/// A summary of an old edition.
+#[prompt]
+async fn summary(title: String) -> String {
+    format!("Summarize {title}.")
+}
+
+/// A greeting.
+#[prompt]
+async fn greet(name: String) -> String {
+    format!("Greet {name}.")
+}
+
+/// A completer that answers with what it was asked about, as `{server}:{reference}`.
+fn echoing(server: &'static str) -> impl Fn(CompleteParams, Context) -> CompletionFuture {
+    move |request: CompleteParams, _ctx: Context| {
+        let about = match request.reference {
+            CompletionReference::Prompt { name, .. } => name,
+            CompletionReference::Resource { uri } => uri,
+        };
+        Box::pin(async move { Completion::from_values([format!("{server}:{about}")]) })
+    }
+}
+
+#[tokio::test]
+async fn a_mounted_servers_completer_answers_for_its_own_entries_under_their_names_there() {
+    // archive (summary) mounted in catalogue (blurb, stock) under `old`, catalogue in the shop
+    // (greet) under `books`; each with a completer of its own, the shop's set after the mount.
+    let archive = McpServer::new("archive")
+        .prompt(summary)
+        .unwrap()
+        .completion(echoing("archive"));
+    let catalogue = catalogue(&Seen::default())
+        .completion(echoing("catalogue"))
+        .mount("old", archive)
+        .unwrap();
+    let shop = McpServer::new("shop")
+        .prompt(greet)
+        .unwrap()
+        .mount("books", catalogue)
+        .unwrap()
+        .completion(echoing("shop"));
+    let running = start(shop).await;
+    for era in [EraChoice::Legacy, EraChoice::Modern] {
+        let client = connect(&running.url, era).await;
+        let prompt = |name: &str| CompletionReference::Prompt {
+            name: name.into(),
+            title: None,
+        };
+        let template = CompletionReference::Resource {
+            uri: "shop://books/stock/{isbn}".into(),
+        };
+        for (reference, argument, answer) in [
+            (prompt("greet"), "name", "shop:greet"),
+            (prompt("books_blurb"), "title", "catalogue:blurb"),
+            (template, "isbn", "catalogue:shop://stock/{isbn}"),
+            (prompt("books_old_summary"), "title", "archive:summary"),
+        ] {
+            let asked = format!("{reference:?}");
+            let completed = client.complete(reference, argument, "").await;
+            let completed = completed.unwrap_or_else(|e| panic!("{era:?} {asked}: {e}"));
+            assert_eq!(completed.completion.values, [answer], "{era:?} {asked}");
+        }
+        client.close().await;
+    }
+    running.shut_down().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_mounted_completer_gives_a_server_without_one_the_capability() {
+    let catalogue = catalogue(&Seen::default()).completion(echoing("catalogue"));
+    let shop = McpServer::new("shop").prompt(greet).unwrap();
+    let running = start(shop.mount("books", catalogue).unwrap()).await;
+    let client = connect(&running.url, EraChoice::Modern).await;
+    let prompt = |name: &str| CompletionReference::Prompt {
+        name: name.into(),
+        title: None,
+    };
+    let mounted = client.complete(prompt("books_blurb"), "title", "").await;
+    assert_eq!(mounted.unwrap().completion.values, ["catalogue:blurb"]);
+    // The shop's own prompt has no completer: nothing is suggested.
+    let own = client.complete(prompt("greet"), "name", "").await;
+    assert!(own.unwrap().completion.values.is_empty());
     client.close().await;
     running.shut_down().await.unwrap();
 }
