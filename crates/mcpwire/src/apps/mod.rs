@@ -82,6 +82,7 @@
 //! # Ok(()) }
 //! ```
 
+mod mounted;
 mod read;
 mod view;
 
@@ -248,6 +249,7 @@ impl Extension for Apps {
             install.tool_meta(&tool, meta)?;
         }
         install.state(served);
+        install.on_mount(mounted::remount);
         Ok(())
     }
 }

@@ -29,6 +29,19 @@ impl SharedState {
         true
     }
 
+    /// Takes the value of type `T` out.
+    pub(crate) fn take<T: Send + Sync + 'static>(&mut self) -> Option<T> {
+        let value = self.values.remove(&TypeId::of::<T>())?;
+        value.downcast().ok().map(|value| *value)
+    }
+
+    /// The value of type `T`, to change before serving.
+    pub(crate) fn get_mut<T: Send + Sync + 'static>(&mut self) -> Option<&mut T> {
+        self.values
+            .get_mut(&TypeId::of::<T>())
+            .and_then(|v| v.downcast_mut())
+    }
+
     pub(crate) fn insert_value(&mut self, value: SharedValue) {
         self.values.insert(value.type_id, value.value);
     }

@@ -151,4 +151,40 @@ impl Extensions {
                 .insert(declared.id.to_owned(), declared.settings.clone());
         }
     }
+
+    /// Takes in the extensions of a mounted server: one this server does not offer joins it
+    /// with its methods; one it offers already stays as it is here, if it is declared the same
+    /// (settings and revisions), and its methods here serve both. Why not, naming the
+    /// extension: the same one declared otherwise, or a method another extension here serves.
+    pub(crate) fn adopt(&mut self, mounted: Extensions) -> Result<(), String> {
+        if !mounted.interceptors.is_empty() || !mounted.listen_hooks.is_empty() {
+            return Err("its extensions hook into calls: install them on this server".into());
+        }
+        for declared in mounted.declared {
+            match self.declared.iter().find(|d| d.id == declared.id) {
+                Some(here) if here.settings == declared.settings && here.eras == declared.eras => {}
+                Some(_) => {
+                    return Err(format!(
+                        "extension '{}' is installed here with other settings",
+                        declared.id
+                    ));
+                }
+                None => {
+                    let id = declared.id;
+                    let methods = (mounted.methods.values()).filter(|b| b.extension == id);
+                    for bound in methods {
+                        if let Some(taken) = self.methods.get(bound.method) {
+                            return Err(format!(
+                                "extension '{id}': '{}' is served by '{}' here",
+                                bound.method, taken.extension
+                            ));
+                        }
+                        self.methods.insert(bound.method, bound.clone());
+                    }
+                    self.declared.push(declared);
+                }
+            }
+        }
+        Ok(())
+    }
 }

@@ -6,6 +6,7 @@ use super::mounted_completers::MountedCompleters;
 use super::pages::DEFAULT_PAGE_SIZE;
 use super::prompt::IntoPrompt;
 use super::registries::Registries;
+use super::remount::MountHooks;
 use super::resource::IntoResource;
 use super::tool::IntoTool;
 use crate::context::state::SharedValue;
@@ -66,6 +67,8 @@ pub struct McpServer {
     pub(super) layers: LayerSet,
     /// The extensions installed ([`McpServer::extension`]): capability entries and methods.
     pub(super) extensions: crate::extension::Extensions,
+    /// What the extensions do when this server is mounted in another ([`McpServer::mount`]).
+    pub(super) mount_hooks: MountHooks,
     /// What hears a session end ([`McpServer::on_session_end`]).
     pub(super) session_ends: Vec<crate::context::SessionEndHook>,
 }
@@ -108,6 +111,7 @@ impl McpServer {
             mounted_completers: MountedCompleters::default(),
             tasks: crate::tasks::TaskOptions::default(),
             extensions: Default::default(),
+            mount_hooks: MountHooks::default(),
             session_ends: Vec::new(),
             layers: LayerSet::default(),
         }

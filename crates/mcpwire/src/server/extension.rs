@@ -215,6 +215,17 @@ impl Install<'_> {
         Ok(self)
     }
 
+    /// What the extension does when its server is mounted in another
+    /// ([`McpServer::mount`]): carry what it keeps by name over to the names its entries have
+    /// there. Without a hook, a server with the extension cannot be mounted.
+    pub(crate) fn on_mount(
+        &mut self,
+        hook: impl Fn(&mut super::remount::Remount<'_>) -> Result<(), String> + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.server.mount_hooks.add(self.id, Arc::new(hook));
+        self
+    }
+
     /// Shares `value` with every handler and resolver, as [`McpServer::state`] does.
     pub fn state<T: Send + Sync + 'static>(&mut self, value: T) -> &mut Self {
         self.server.insert_state(value);

@@ -42,6 +42,7 @@ pub(crate) mod prompt;
 mod prompt_kind;
 pub(crate) mod registries;
 mod registry;
+pub(crate) mod remount;
 pub(crate) mod resource;
 mod resource_kind;
 pub(crate) mod schema;

@@ -4,6 +4,7 @@
 use super::builder::McpServer;
 use super::lasting::lasting;
 use super::namespace::{MAX_NAMESPACE, under_scheme, valid_namespace};
+use super::remount::Remount;
 use crate::error::InvalidSignature;
 use crate::layer::service::HandlerKind;
 
@@ -29,8 +30,10 @@ impl McpServer {
     ///
     /// Refused, naming the cause, when: the namespace is not 0–64 characters of `A-Z a-z 0-9 _
     /// -`; a mounted entry would take a name this server has (naming both); both servers hold
-    /// shared state of one type; the mounted server has an extension, a resolver override or an
-    /// outer layer (each belongs to a whole server: set it on this one).
+    /// shared state of one type; the mounted server has an extension that cannot be mounted
+    /// (one of your own: install it on this server; MCP Apps can), one installed here with other
+    /// settings, a resolver override or an outer layer (each belongs to a whole server: set it
+    /// on this one).
     ///
     /// # Examples
     ///
@@ -63,11 +66,13 @@ impl McpServer {
         if let Some(why) = invalid(namespace) {
             return Err(refused(why));
         }
-        let ids = server.extensions.ids();
-        if !ids.is_empty() {
+        let unmountable: Vec<&str> = (server.extensions.ids().into_iter())
+            .filter(|id| !server.mount_hooks.has(id))
+            .collect();
+        if !unmountable.is_empty() {
             let why = format!(
-                "it has extensions ({}): install them on the server it is mounted in",
-                ids.join(", ")
+                "its extensions {} cannot be mounted: install them on the server it is mounted in",
+                unmountable.join(", ")
             );
             return Err(refused(why));
         }
@@ -85,7 +90,20 @@ impl McpServer {
         (self.layers)
             .adopt(server.layers, &adopted)
             .map_err(|why| refused(why.to_owned()))?;
-        if !self.state.absorb(server.state) {
+        (self.extensions)
+            .adopt(server.extensions)
+            .map_err(&refused)?;
+        let mut mounted_state = server.state;
+        for (id, hook) in server.mount_hooks.into_iter() {
+            let mut remount = Remount {
+                adopted: &adopted,
+                mounted_state: &mut mounted_state,
+                outer: &mut self,
+            };
+            hook(&mut remount).map_err(|why| refused(format!("extension '{id}': {why}")))?;
+            self.mount_hooks.add(id, hook);
+        }
+        if !self.state.absorb(mounted_state) {
             let why = "both servers hold shared state of one type (`state`): keep it on one";
             return Err(refused(why.to_owned()));
         }

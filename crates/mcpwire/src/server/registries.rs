@@ -271,6 +271,24 @@ impl Registries {
         })
     }
 
+    /// Changes the `_meta` of the listing of the entry `key` of `list` with `edit`; `false`
+    /// when there is no such entry.
+    pub(crate) fn edit_listing_meta(
+        &self,
+        list: ChangedList,
+        key: &str,
+        edit: impl FnOnce(&mut Map<String, Value>),
+    ) -> bool {
+        self.change(list, |e| {
+            let edited = match list {
+                ChangedList::Tools => e.tools.edit_listing_meta(key, edit),
+                ChangedList::Prompts => e.prompts.edit_listing_meta(key, edit),
+                ChangedList::Resources => e.resources.edit_listing_meta(key, edit),
+            };
+            (edited, edited)
+        })
+    }
+
     /// Forgets the entry `key` of `list`; `false` when there is none.
     pub(crate) fn remove(&self, list: ChangedList, key: &str) -> bool {
         self.change(list, |e| {

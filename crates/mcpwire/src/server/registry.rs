@@ -131,6 +131,25 @@ impl<K: Kind> Registry<K> {
         Ok(())
     }
 
+    /// Changes the `_meta` of the entry `key`'s listing with `edit`; `false` when there is no
+    /// such entry.
+    pub(crate) fn edit_listing_meta(
+        &mut self,
+        key: &str,
+        edit: impl FnOnce(&mut Map<String, Value>),
+    ) -> bool {
+        let Some(entry) = self.entries.get_mut(key) else {
+            return false;
+        };
+        let mut listed = entry.listed.clone();
+        let meta = K::listing_meta(&mut listed);
+        let mut edited = meta.take().unwrap_or_default();
+        edit(&mut edited);
+        *meta = (!edited.is_empty()).then_some(edited);
+        *entry = Arc::new(entry.relisted(listed));
+        true
+    }
+
     /// Whether an entry (enabled or not) is registered as `key`.
     pub(crate) fn contains(&self, key: &str) -> bool {
         self.entries.contains(key)

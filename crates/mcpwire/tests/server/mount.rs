@@ -2,17 +2,19 @@
 //! the crate's own client on both revisions. The mounted tool's resolver still asks its
 //! question (answered by the client), its resource template and prompt are served under the
 //! namespace, the mounted server's layer wraps its own handlers and no other, its completer
-//! answers for its own prompts and templates (nested mounts included), and what cannot be
-//! mounted is refused at registration, naming the cause.
+//! answers for its own prompts and templates (nested mounts included), its MCP Apps views are
+//! served under the namespace with its tools pointing at them, and what cannot be mounted is
+//! refused at registration, naming the cause.
 
 use crate::support;
+use mcpwire::apps::{self, Apps, View};
 use mcpwire::client::{Client, EraChoice};
 use mcpwire::layer::{self, McpRequest, Next};
 use mcpwire::prelude::*;
 use mcpwire::protocol::{
     CompleteParams, Completion, CompletionReference, Content, ElicitResult, ResourceContents,
 };
-use mcpwire::server::CompletionFuture;
+use mcpwire::server::{CompletionFuture, Extension, Install};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
 use support::http::start;
@@ -249,6 +251,135 @@ async fn a_mounted_completer_gives_a_server_without_one_the_capability() {
     assert!(own.unwrap().completion.values.is_empty());
     client.close().await;
     running.shut_down().await.unwrap();
+}
+
+/// Shows the catalogue (a view).
+#[tool(read_only)]
+async fn browse() -> String {
+    "2 books".into()
+}
+
+/// The shop's own page (a view of the outer server).
+#[tool(read_only)]
+async fn front_page() -> String {
+    "welcome".into()
+}
+
+const CATALOGUE_HTML: &str = "<!doctype html><html><body>catalogue</body></html>";
+const FRONT_HTML: &str = "<!doctype html><html><body>front</body></html>";
+
+#[tokio::test]
+async fn a_mounted_servers_views_are_served_under_the_namespace_and_its_tools_point_at_them() {
+    let catalogue = McpServer::new("catalogue")
+        .tool(browse)
+        .unwrap()
+        .extension(
+            Apps::new()
+                .view(View::html("ui://catalogue/list.html", CATALOGUE_HTML).prefers_border(true))
+                .tool("browse", "ui://catalogue/list.html"),
+        )
+        .unwrap();
+    // The shop has views of its own: the two sets are served side by side.
+    let shop = McpServer::new("shop")
+        .tool(front_page)
+        .unwrap()
+        .extension(
+            Apps::new()
+                .view(View::html("ui://shop/front.html", FRONT_HTML))
+                .tool("front_page", "ui://shop/front.html"),
+        )
+        .unwrap()
+        .mount("books", catalogue)
+        .unwrap();
+    // A server that has none gets the extension's entry from the mounted one.
+    let bare = McpServer::new("bare").mount(
+        "books",
+        McpServer::new("catalogue")
+            .tool(browse)
+            .unwrap()
+            .extension(
+                Apps::new()
+                    .view(View::html("ui://catalogue/list.html", CATALOGUE_HTML))
+                    .tool("browse", "ui://catalogue/list.html"),
+            )
+            .unwrap(),
+    );
+    for server in [shop, bare.unwrap()] {
+        let running = start(server).await;
+        for era in [EraChoice::Legacy, EraChoice::Modern] {
+            let client = connect(&running.url, era).await;
+            let capabilities = serde_json::to_value(client.server().capabilities).unwrap();
+            assert_eq!(
+                capabilities["extensions"][apps::EXTENSION],
+                json!({}),
+                "{era:?}"
+            );
+            let tools = client.list_tools().await.unwrap();
+            let browse = tools.iter().find(|t| t.name == "books_browse").unwrap();
+            let meta = serde_json::to_value(&browse.meta).unwrap();
+            assert_eq!(
+                meta["ui"]["resourceUri"], "ui://books/catalogue/list.html",
+                "{era:?}"
+            );
+            assert_eq!(meta["ui/resourceUri"], "ui://books/catalogue/list.html");
+            let read = (client.read_resource("ui://books/catalogue/list.html").await).unwrap();
+            match &read.contents[..] {
+                [ResourceContents::Text { uri, text, .. }] => {
+                    assert_eq!(uri, "ui://books/catalogue/list.html");
+                    assert_eq!(text, CATALOGUE_HTML, "{era:?}");
+                }
+                other => panic!("{era:?}: {other:?}"),
+            }
+            // The old URI is not served.
+            assert!(
+                client
+                    .read_resource("ui://catalogue/list.html")
+                    .await
+                    .is_err()
+            );
+            if let Some(front) = tools.iter().find(|t| t.name == "front_page") {
+                let meta = serde_json::to_value(&front.meta).unwrap();
+                assert_eq!(meta["ui"]["resourceUri"], "ui://shop/front.html");
+                let read = client.read_resource("ui://shop/front.html").await.unwrap();
+                assert!(matches!(&read.contents[..],
+                    [ResourceContents::Text { text, .. }] if text == FRONT_HTML));
+            }
+            client.close().await;
+        }
+        running.shut_down().await.unwrap();
+    }
+}
+
+/// An extension of the test's own, which says nothing of being mounted.
+struct Hello;
+
+impl Extension for Hello {
+    const ID: &'static str = "example.com/hello";
+
+    fn install(self, install: &mut Install<'_>) -> Result<(), InvalidSignature> {
+        install.settings(json!({"greeting": "hello"}));
+        Ok(())
+    }
+}
+
+#[test]
+fn extensions_that_cannot_be_mounted_or_clash_are_refused_naming_them() {
+    let error = refusal(
+        McpServer::new("shop").mount("hi", McpServer::new("greeter").extension(Hello).unwrap()),
+    );
+    assert!(error.contains("example.com/hello"), "{error}");
+    assert!(error.contains("cannot be mounted"), "{error}");
+
+    // One view URI both servers would serve.
+    let view = || View::html("ui://x/a.html", FRONT_HTML);
+    let outer = McpServer::new("shop")
+        .extension(Apps::new().view(View::html("ui://x/a.html", FRONT_HTML)))
+        .unwrap();
+    let inner = McpServer::new("inner")
+        .extension(Apps::new().view(view()))
+        .unwrap();
+    let error = refusal(outer.mount("", inner));
+    assert!(error.contains("ui://x/a.html"), "{error}");
 }
 
 /// The error text `McpServer::mount` refuses with.

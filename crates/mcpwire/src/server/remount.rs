@@ -1,0 +1,93 @@
+//! What an extension of a mounted server does when its server is mounted in another
+//! ([`McpServer::mount`](super::McpServer::mount)): its capability entry and methods join the
+//! outer server's (`Extensions::adopt`), and its mount hook, registered when it was installed
+//! ([`Install::on_mount`](super::Install)), carries what it keeps by name (an Apps view's
+//! document, a tool's reference to it) over to the names its entries have now.
+
+use super::builder::McpServer;
+use crate::context::SharedState;
+use crate::layer::service::HandlerKind;
+use crate::protocol::list_changed::ChangedList;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// An extension's mount hook: what it does when its server is mounted in another. Why not, on
+/// an error (the mount is refused with it).
+pub(crate) type MountHook = Arc<dyn Fn(&mut Remount<'_>) -> Result<(), String> + Send + Sync>;
+
+/// The mount hooks of a server's extensions, one per extension (those of servers mounted in it
+/// included, so a mount of a mount carries them on).
+#[derive(Clone, Default)]
+pub(crate) struct MountHooks(HashMap<&'static str, MountHook>);
+
+impl MountHooks {
+    /// Registers `hook` for the extension `id` (its first hook stays).
+    pub(crate) fn add(&mut self, id: &'static str, hook: MountHook) {
+        self.0.entry(id).or_insert(hook);
+    }
+
+    /// Whether the extension `id` has a hook.
+    pub(crate) fn has(&self, id: &str) -> bool {
+        self.0.contains_key(id)
+    }
+
+    /// Every hook, with its extension.
+    pub(crate) fn into_iter(self) -> impl Iterator<Item = (&'static str, MountHook)> {
+        self.0.into_iter()
+    }
+}
+
+/// A mount, as an extension's hook sees it: the names the mounted entries had and have now,
+/// the mounted server's shared state (before it joins the outer server's) and the outer server.
+pub(crate) struct Remount<'a> {
+    pub(super) adopted: &'a [(HandlerKind, &'static str, &'static str)],
+    pub(super) mounted_state: &'a mut SharedState,
+    pub(super) outer: &'a mut McpServer,
+}
+
+impl Remount<'_> {
+    /// The key the mounted resource (or template) `uri` is registered under now.
+    pub(crate) fn resource(&self, uri: &str) -> Option<&'static str> {
+        self.renamed(HandlerKind::Resource, uri)
+    }
+
+    /// Each mounted tool, as `(its name there, its name here)`.
+    pub(crate) fn tools(&self) -> Vec<(&'static str, &'static str)> {
+        (self.adopted.iter())
+            .filter(|(kind, _, _)| *kind == HandlerKind::Tool)
+            .map(|(_, there, here)| (*there, *here))
+            .collect()
+    }
+
+    /// Takes the mounted server's shared value of type `T` (it does not join the outer
+    /// server's state then).
+    pub(crate) fn take_state<T: Send + Sync + 'static>(&mut self) -> Option<T> {
+        self.mounted_state.take()
+    }
+
+    /// The outer server's shared value of type `T`, to add to.
+    pub(crate) fn outer_state<T: Send + Sync + 'static>(&mut self) -> Option<&mut T> {
+        self.outer.state.get_mut()
+    }
+
+    /// Shares `value` in the outer server.
+    pub(crate) fn insert_outer_state<T: Send + Sync + 'static>(&mut self, value: T) {
+        self.outer.state.insert(value);
+    }
+
+    /// Changes the `_meta` of the listing of the tool registered here as `name`.
+    pub(crate) fn edit_tool_meta(
+        &mut self,
+        name: &str,
+        edit: impl FnOnce(&mut Map<String, Value>),
+    ) {
+        (self.outer.registries()).edit_listing_meta(ChangedList::Tools, name, edit);
+    }
+
+    fn renamed(&self, kind: HandlerKind, key: &str) -> Option<&'static str> {
+        (self.adopted.iter())
+            .find(|(of, there, _)| *of == kind && *there == key)
+            .map(|(_, _, here)| *here)
+    }
+}
