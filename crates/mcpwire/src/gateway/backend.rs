@@ -1,6 +1,8 @@
 //! One server behind the gateway: how to reach it, and how its entries are shown in front.
 
+use crate::client::hook::RequestHook;
 use crate::client::{EraChoice, StdioServer};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How the gateway reaches a backend.
@@ -45,6 +47,17 @@ pub struct Backend {
     pub(crate) timeout: Option<Duration>,
     pub(crate) forward_authorization: bool,
     pub(crate) era: EraChoice,
+    pub(crate) hooks: Hooks,
+}
+
+/// The request hooks installed on every connection to a backend.
+#[derive(Clone, Default)]
+pub(crate) struct Hooks(pub(crate) Vec<Arc<dyn RequestHook>>);
+
+impl std::fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} hook(s)", self.0.len())
+    }
 }
 
 impl Backend {
@@ -62,6 +75,7 @@ impl Backend {
             timeout: None,
             forward_authorization: false,
             era: EraChoice::Auto,
+            hooks: Hooks::default(),
         }
     }
 
@@ -152,6 +166,33 @@ impl Backend {
     /// ```
     pub fn era(mut self, era: EraChoice) -> Self {
         self.era = era;
+        self
+    }
+
+    /// Installs a request hook ([`ClientBuilder::hook`](crate::client::ClientBuilder::hook)) on
+    /// every connection the gateway opens to this backend, after the others. With the `otel`
+    /// feature, [`ClientTracing`](crate::otel::ClientTracing) makes each call sent on a CLIENT
+    /// span, a child of the front request's span, whose context goes to the backend (so a
+    /// backend that trusts the gateway records its spans in the same trace).
+    ///
+    /// ```
+    /// use mcpwire::client::hook::{BoxFuture, HookedRequest, Next, RawReply, RequestHook};
+    ///
+    /// /// Marks every request the gateway sends on.
+    /// struct Marked;
+    ///
+    /// impl RequestHook for Marked {
+    ///     fn wrap<'a>(&'a self, mut request: HookedRequest<'a>, next: Next<'a>) -> BoxFuture<'a, RawReply> {
+    ///         request.meta_mut().insert("example.com/via".into(), "gateway".into());
+    ///         next.run(request)
+    ///     }
+    /// }
+    ///
+    /// let backend = mcpwire::gateway::Backend::http("shop", "http://127.0.0.1:8000/mcp").hook(Marked);
+    /// # drop(backend);
+    /// ```
+    pub fn hook(mut self, hook: impl RequestHook) -> Self {
+        self.hooks.0.push(Arc::new(hook));
         self
     }
 
