@@ -36,7 +36,9 @@ const REMOTE_PARENT_VAR: &str = "MCP_OTEL_REMOTE_PARENT";
 ///     std::env::set_var("MCP_OTEL_REMOTE_PARENT", "yes");
 /// }
 /// let server = mcpwire::McpServer::new("calc");
-/// let refused = mcpwire::otel::instrument_from_env(server).unwrap_err();
+/// let Err(refused) = mcpwire::otel::instrument_from_env(server) else {
+///     panic!("a bad MCP_OTEL_REMOTE_PARENT is refused")
+/// };
 /// assert!(refused.to_string().contains("MCP_OTEL_REMOTE_PARENT"));
 ///
 /// unsafe { std::env::set_var("MCP_OTEL_REMOTE_PARENT", "true") };
