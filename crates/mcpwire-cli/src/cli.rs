@@ -60,6 +60,11 @@ pub struct Gateway {
     /// MCP_REDIS_URL (and MCP_REPLICA_ID), and sealed requestState with MCP_REQUEST_STATE_KEYS.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
+    /// A host name the Host and Origin headers may name (repeatable; replaces the default,
+    /// localhost, 127.0.0.1 and [::1]): the public name clients reach it by behind a balancer,
+    /// e.g. mcp.example.com. Other names are refused with 403 (DNS rebinding).
+    #[arg(long, value_name = "HOST", requires = "http")]
+    pub allowed_host: Vec<String>,
     /// The gateway's server name: what clients see, the prefix its replicas share in Redis
     /// (`mcp:NAME:`), the audience of its sealed requestState, and its OpenTelemetry service
     /// name (traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set).

@@ -59,6 +59,9 @@ async fn serve_http(server: McpServer, addr: &str, command: &Gateway) -> Result<
             message: format!("cannot listen on {addr}: {e}"),
         })?;
     let mut http = (server.http().proxies_from_env()).map_err(|e| Failure::usage(e.to_string()))?;
+    if !command.allowed_host.is_empty() {
+        http = http.allowed_hosts(&command.allowed_host);
+    }
     // A replica of a fleet: the front's sessions shared in Redis; its backend connections are
     // its own.
     let fleet = RedisBackend::from_env(&command.name)
@@ -69,8 +72,9 @@ async fn serve_http(server: McpServer, addr: &str, command: &Gateway) -> Result<
         })?;
     if let Some(fleet) = &fleet {
         eprintln!(
-            "replica {} sharing sessions in Redis under {}",
+            "replica {} sharing sessions in Redis at {} under {}",
             fleet.replica(),
+            fleet.target(),
             fleet.prefix()
         );
         http = http.fleet(fleet);

@@ -268,24 +268,42 @@ async fn replicas_share_sessions_and_rounds_through_redis() {
             ("MCP_REPLICA_ID", id),
             ("MCP_REQUEST_STATE_KEYS", keys.as_str()),
         ];
-        gateway(&file, 0, &[], &env)
+        let hosts = [
+            "--allowed-host",
+            "mcp.example.com",
+            "--allowed-host",
+            "127.0.0.1",
+        ];
+        gateway(&file, 0, &hosts, &env)
     };
     let (one, two) = (replica("one"), replica("two"));
     assert!(
         one.stderr()
-            .contains("replica one sharing sessions in Redis under mcp:mcpwire-gateway:"),
+            .contains("replica one sharing sessions in Redis at ")
+            && one.stderr().contains(" under mcp:mcpwire-gateway:"),
         "{}",
         one.stderr()
     );
 
-    // 2025-11-25: a session opened on one, served on two.
+    // 2025-11-25: a session opened on one, served on two (by the public name a balancer
+    // passes on as Host; another name is refused).
     let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": LEGACY, "capabilities": {},
         "clientInfo": {"name": "t", "version": "1"}}});
-    let opened = post(&one.url, None, &[], initialize).await;
+    let elsewhere = post(
+        &one.url,
+        None,
+        &[("host", "evil.example")],
+        initialize.clone(),
+    )
+    .await;
+    assert_eq!(elsewhere.status, 403, "{}", elsewhere.body);
+    let public = [("host", "mcp.example.com")];
+    let opened = post(&one.url, None, &public, initialize).await;
     assert_eq!(opened.status, 200, "{}", opened.body);
     let session = opened.session.expect("a session id");
     let on_session = [
+        ("host", "mcp.example.com"),
         ("mcp-protocol-version", LEGACY),
         ("mcp-session-id", session.as_str()),
     ];
