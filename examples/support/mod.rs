@@ -52,15 +52,10 @@ impl ServeFromArgs for McpServer {
 
     async fn serve_from(self, args: Vec<String>, welcome: Welcome) -> Result<()> {
         // OpenTelemetry: traces and metrics over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set
-        // (docs/observability.md); the export stops (flushing) when serving ends.
-        let telemetry = mcpwire::otel::init_from_env(self.name())
+        // (docs/observability.md; MCP_OTEL_REMOTE_PARENT=true behind a gateway of yours); the
+        // export stops (flushing) when serving ends.
+        let (this, _telemetry) = mcpwire::otel::instrument_from_env(self)
             .map_err(|error| Error::Startup(error.to_string()))?;
-        let this = match telemetry {
-            Some(_) => self
-                .outer_layer(mcpwire::otel::Tracing::new())
-                .on_session_end(mcpwire::otel::record_session_duration),
-            None => self,
-        };
         let args = Args::parse(args.into_iter())?;
         let Some(addr) = args.http else {
             if args.auth.is_some() {
@@ -108,21 +103,9 @@ async fn serve_http_at(
     if let Some(backend) = &backend {
         http = http.fleet(backend);
     }
-    // Behind a load balancer: `MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8` (see
-    // `HttpServer::trusted_proxies`).
-    if let Ok(proxies) = std::env::var("MCP_TRUSTED_PROXIES") {
-        http = http.trusted_proxies(proxies.split(',').filter(|p| !p.trim().is_empty()));
-    }
-    // The header the balancer writes: `X-Forwarded-For` unless `MCP_FORWARDING_HEADER=forwarded`.
-    if let Ok(name) = std::env::var("MCP_FORWARDING_HEADER") {
-        use mcpwire::transport::http::ForwardingHeader;
-        let header = ForwardingHeader::from_name(&name).ok_or_else(|| {
-            Error::Startup(format!(
-                "MCP_FORWARDING_HEADER={name:?}: expected x-forwarded-for or forwarded"
-            ))
-        })?;
-        http = http.forwarding_header(header);
-    }
+    // Behind a load balancer: `MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8`, and
+    // `MCP_FORWARDING_HEADER=forwarded` if it writes `Forwarded` (see `HttpServer::trusted_proxies`).
+    let http = http.proxies_from_env()?;
     let http = match auth {
         Some(auth) => auth.protect(http),
         None => http,
@@ -160,11 +143,9 @@ struct AuthArgs {
 impl AuthArgs {
     /// `http` requiring tokens of the issuer, for the audience, signed by a key of the JWKS.
     fn protect(self, http: mcpwire::transport::HttpServer) -> mcpwire::transport::HttpServer {
-        use mcpwire::auth::{Authorization, JwksSource, JwtVerifier, ProtectedResource};
-        let resource = ProtectedResource::new(&self.audience, self.issuer.clone());
-        let jwks = JwksSource::parse(&self.jwks);
-        let verifier = JwtVerifier::new(self.issuer, resource.resource(), jwks);
-        http.authorization(Authorization::new(verifier, resource))
+        let authorization =
+            mcpwire::auth::Authorization::jwt(&self.issuer, &self.audience, &self.jwks);
+        http.authorization(authorization)
     }
 }
 

@@ -40,8 +40,8 @@ pub enum Command {
     Auth(AuthCommand),
     /// Runs a server, restarting it when the sources change: `dev [--http ADDR [--allow-remote]] [--inspector] -- SERVER_CMD [ARGS ...]`.
     Dev(Dev),
-    /// Serves many servers as one: `gateway --config FILE [--http ADDR]` (stdio without
-    /// --http). FILE is a host's `{"mcpServers": {...}}` JSON; each server's tools, prompts and
+    /// Serves many servers as one: `gateway --config FILE [--http ADDR [--auth-*]]` (stdio
+    /// without --http). FILE is a host's `{"mcpServers": {...}}` JSON; each server's tools, prompts and
     /// resources are shown under its key as namespace.
     #[cfg(feature = "gateway")]
     Gateway(Gateway),
@@ -55,9 +55,32 @@ pub struct Gateway {
     /// namespace, separator, allowTools, denyTools, timeoutMs, forwardAuthorization, oauth.
     #[arg(long, value_name = "FILE")]
     pub config: PathBuf,
-    /// Serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8000): /mcp. Without it, stdio.
+    /// Serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8000): /mcp. Without it, stdio. Behind a
+    /// balancer: MCP_TRUSTED_PROXIES, MCP_FORWARDING_HEADER; replicas share sessions with
+    /// MCP_REDIS_URL (and MCP_REPLICA_ID), and sealed requestState with MCP_REQUEST_STATE_KEYS.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
+    /// A host name the Host and Origin headers may name (repeatable; replaces the default,
+    /// localhost, 127.0.0.1 and [::1]): the public name clients reach it by behind a balancer,
+    /// e.g. mcp.example.com. Other names are refused with 403 (DNS rebinding).
+    #[arg(long, value_name = "HOST", requires = "http")]
+    pub allowed_host: Vec<String>,
+    /// The gateway's server name: what clients see, the prefix its replicas share in Redis
+    /// (`mcp:NAME:`), the audience of its sealed requestState, and its OpenTelemetry service
+    /// name (traces over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set).
+    #[arg(long, value_name = "NAME", default_value = "mcpwire-gateway")]
+    pub name: String,
+    /// Accept only OAuth access tokens (JWTs) issued by ISS (with --auth-audience and
+    /// --auth-jwks; needs --http). The backends never see them unless an entry sets
+    /// forwardAuthorization.
+    #[arg(long, value_name = "ISS", requires_all = ["auth_audience", "auth_jwks", "http"])]
+    pub auth_issuer: Option<String>,
+    /// The gateway's own URL, the tokens' audience (e.g. https://mcp.example.com/mcp).
+    #[arg(long, value_name = "URL", requires_all = ["auth_issuer", "auth_jwks", "http"])]
+    pub auth_audience: Option<String>,
+    /// The issuer's keys: a JWKS file or an http(s):// URL.
+    #[arg(long, value_name = "PATH_OR_URL", requires_all = ["auth_issuer", "auth_audience", "http"])]
+    pub auth_jwks: Option<String>,
 }
 
 /// `auth`.

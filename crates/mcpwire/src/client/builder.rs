@@ -236,6 +236,14 @@ impl ClientBuilder {
         self
     }
 
+    /// [`hook`](ClientBuilder::hook) with a hook shared by many clients (the gateway's
+    /// connections to one backend).
+    #[cfg(feature = "gateway")]
+    pub(crate) fn shared_hook(mut self, hook: Arc<dyn RequestHook>) -> Self {
+        self.hooks = self.hooks.with(hook);
+        self
+    }
+
     /// The largest message read from an HTTP server (default 4 MiB, as the server's
     /// `McpServer::max_message_bytes`): a JSON answer, or one event
     /// of an event stream (and any line of it). A server that sends more gets its connection

@@ -1,6 +1,8 @@
 //! One server behind the gateway: how to reach it, and how its entries are shown in front.
 
+use crate::client::hook::RequestHook;
 use crate::client::{ClientBuilder, EraChoice, StdioServer};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How the gateway reaches a backend.
@@ -48,6 +50,17 @@ pub struct Backend {
     /// The gateway's own OAuth client for an HTTP backend.
     #[cfg(feature = "auth")]
     pub(crate) oauth: Option<crate::client::auth::OAuth>,
+    pub(crate) hooks: Hooks,
+}
+
+/// The request hooks installed on every connection to a backend.
+#[derive(Clone, Default)]
+pub(crate) struct Hooks(pub(crate) Vec<Arc<dyn RequestHook>>);
+
+impl std::fmt::Debug for Hooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} hook(s)", self.0.len())
+    }
 }
 
 impl Backend {
@@ -67,6 +80,7 @@ impl Backend {
             era: EraChoice::Auto,
             #[cfg(feature = "auth")]
             oauth: None,
+            hooks: Hooks::default(),
         }
     }
 
@@ -191,6 +205,33 @@ impl Backend {
             return builder.oauth(oauth.clone());
         }
         builder
+    }
+
+    /// Installs a request hook ([`ClientBuilder::hook`](crate::client::ClientBuilder::hook)) on
+    /// every connection the gateway opens to this backend, after the others. With the `otel`
+    /// feature, [`ClientTracing`](crate::otel::ClientTracing) makes each call sent on a CLIENT
+    /// span, a child of the front request's span, whose context goes to the backend (so a
+    /// backend that trusts the gateway records its spans in the same trace).
+    ///
+    /// ```
+    /// use mcpwire::client::hook::{BoxFuture, HookedRequest, Next, RawReply, RequestHook};
+    ///
+    /// /// Marks every request the gateway sends on.
+    /// struct Marked;
+    ///
+    /// impl RequestHook for Marked {
+    ///     fn wrap<'a>(&'a self, mut request: HookedRequest<'a>, next: Next<'a>) -> BoxFuture<'a, RawReply> {
+    ///         request.meta_mut().insert("example.com/via".into(), "gateway".into());
+    ///         next.run(request)
+    ///     }
+    /// }
+    ///
+    /// let backend = mcpwire::gateway::Backend::http("shop", "http://127.0.0.1:8000/mcp").hook(Marked);
+    /// # drop(backend);
+    /// ```
+    pub fn hook(mut self, hook: impl RequestHook) -> Self {
+        self.hooks.0.push(Arc::new(hook));
+        self
     }
 
     /// Its name, in errors and logs.

@@ -149,6 +149,9 @@ impl Link {
         if let Some(timeout) = self.backend.timeout {
             builder = builder.timeout(timeout);
         }
+        for hook in &self.backend.hooks.0 {
+            builder = builder.shared_hook(hook.clone());
+        }
         match &self.backend.target {
             Target::Stdio(server) => {
                 (builder.connect_stdio(server.clone().env_only(INHERITED_ENV))).await

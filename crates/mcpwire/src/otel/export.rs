@@ -25,6 +25,10 @@ pub enum OtelError {
     /// The exporter's configuration (an `OTEL_*` variable) is invalid.
     #[error("the OTLP exporter could not be built: {0}")]
     Exporter(String),
+    /// A setting of mcpwire's own (an `MCP_OTEL_*` variable) is invalid; the message names it
+    /// (never its value).
+    #[error("invalid OpenTelemetry setting: {0}")]
+    Setting(String),
 }
 
 /// The installed tracer and meter providers: spans are batched and sent by a thread of their

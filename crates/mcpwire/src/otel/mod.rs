@@ -51,6 +51,8 @@ mod export;
 #[cfg(feature = "server")]
 mod observer;
 #[cfg(feature = "server")]
+mod server_env;
+#[cfg(feature = "server")]
 mod session;
 #[cfg(feature = "server")]
 pub(crate) mod tracing;
@@ -59,6 +61,8 @@ pub(crate) mod tracing;
 #[cfg_attr(docsrs, doc(cfg(feature = "client")))]
 pub use client::ClientTracing;
 pub use export::{OtelError, Telemetry, init, init_from_env};
+#[cfg(feature = "server")]
+pub use server_env::instrument_from_env;
 #[cfg(feature = "server")]
 pub use session::record_session_duration;
 #[cfg(feature = "server")]

@@ -60,6 +60,7 @@ mod origin;
 mod params_read;
 mod post;
 mod proxies;
+mod proxies_env;
 mod relays;
 mod reply;
 mod resume;

@@ -36,6 +36,31 @@ impl Authorization {
         }
     }
 
+    /// JWTs issued by `issuer` for this server at `resource_url` (their `aud`), signed with a key
+    /// of the JSON Web Key Set at `jwks` (a file path, or an `http(s)://` URL:
+    /// [`JwksSource::parse`](super::JwksSource::parse)), with `issuer` published as the
+    /// authorization server in the metadata. What the examples' and `mcpwire-cli gateway`'s
+    /// `--auth-issuer ISS --auth-audience URL --auth-jwks PATH_OR_URL` set up; build the parts
+    /// yourself ([`Authorization::new`]) to tune them.
+    ///
+    /// ```
+    /// use mcpwire::auth::Authorization;
+    ///
+    /// let authorization = Authorization::jwt(
+    ///     "https://auth.example.com",
+    ///     "https://books.example.com/mcp",
+    ///     "https://auth.example.com/jwks.json",
+    /// );
+    /// let http = mcpwire::McpServer::new("books").http().authorization(authorization);
+    /// # drop(http);
+    /// ```
+    pub fn jwt(issuer: &str, resource_url: &str, jwks: &str) -> Self {
+        let resource = super::ProtectedResource::new(resource_url, issuer);
+        let verifier =
+            super::JwtVerifier::new(issuer, resource.resource(), super::JwksSource::parse(jwks));
+        Self::new(verifier, resource)
+    }
+
     /// Scopes every request needs; a valid token without all of them gets `403
     /// insufficient_scope` naming all of them, and a `401` challenge names them as `scope`.
     ///

@@ -1,7 +1,7 @@
 //! [`RedisBackend::from_env`]: the one place the library reads a fleet's configuration from the
 //! environment (`MCP_REDIS_URL`, `MCP_REPLICA_ID`). The other variables a replica needs are
-//! read where they are used: `MCP_REQUEST_STATE_KEYS` by `KeyRing::from_env`; the examples'
-//! `MCP_TRUSTED_PROXIES` and `MCP_FORWARDING_HEADER` by the examples.
+//! read where they are used: `MCP_REQUEST_STATE_KEYS` by `KeyRing::from_env`;
+//! `MCP_TRUSTED_PROXIES` and `MCP_FORWARDING_HEADER` by `HttpServer::proxies_from_env`.
 
 use super::super::super::shared::Unavailable;
 use super::connection::RedisBackend;
