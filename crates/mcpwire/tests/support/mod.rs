@@ -24,9 +24,11 @@ use std::time::Duration;
 /// Both protocol revisions, for a test that runs on each: 2025-11-25, then 2026-07-28.
 pub const ERAS: [EraChoice; 2] = [EraChoice::Legacy, EraChoice::Modern];
 
-/// The crate's own client of `server`, started in memory, speaking `era`.
+/// The crate's own client of `server`, started in memory, speaking `era`; a call fails after
+/// 10 s without an answer, as [`next`] does.
 pub async fn client(server: McpServer, era: EraChoice) -> Client {
-    client_of(Client::builder(), server, era).await
+    let builder = Client::builder().timeout(Duration::from_secs(10));
+    client_of(builder, server, era).await
 }
 
 /// [`client`] from a configured builder (handlers, extensions).
