@@ -13,9 +13,7 @@ pub mod redis;
 pub mod tasks;
 
 use mcpwire::McpServer;
-use mcpwire::client::{
-    Client, ClientBuilder, ClientError, EraChoice, Notifications, ServerNotification,
-};
+use mcpwire::client::{Client, ClientError, EraChoice};
 use mcpwire::protocol::{CallToolResult, Content, ErrorObject};
 use mcpwire::transport::MemoryClient;
 use serde_json::{Value, json};
@@ -27,13 +25,8 @@ pub const ERAS: [EraChoice; 2] = [EraChoice::Legacy, EraChoice::Modern];
 /// The crate's own client of `server`, started in memory, speaking `era`; a call fails after
 /// 10 s without an answer, as [`next`] does.
 pub async fn client(server: McpServer, era: EraChoice) -> Client {
-    let builder = Client::builder().timeout(Duration::from_secs(10));
-    client_of(builder, server, era).await
-}
-
-/// [`client`] from a configured builder (handlers, extensions).
-pub async fn client_of(builder: ClientBuilder, server: McpServer, era: EraChoice) -> Client {
-    builder
+    Client::builder()
+        .timeout(Duration::from_secs(10))
         .era(era)
         .connect_memory(server)
         .await
@@ -59,14 +52,6 @@ pub fn rpc_error<T: std::fmt::Debug>(outcome: Result<T, ClientError>) -> ErrorOb
         Err(ClientError::Rpc(error)) => error,
         other => panic!("expected a JSON-RPC error, got {other:?}"),
     }
-}
-
-/// The next notification from the server; fails the test after 10 s.
-pub async fn next_notification(notes: &mut Notifications) -> ServerNotification {
-    tokio::time::timeout(Duration::from_secs(10), notes.next())
-        .await
-        .expect("a notification within 10 s")
-        .expect("the client is still connected")
 }
 
 /// `_meta` of a 2026-07-28 request with the given client capabilities.
