@@ -8,7 +8,7 @@ use super::requests::{self, CallTool, Empty, ListPage, SetLevel};
 use super::rounds::{Round, one_round, request_with_input};
 use super::server_details::ServerDetails;
 use super::session::Session;
-use crate::protocol::completion::CompletionArgument;
+use crate::protocol::completion::{CompletionArgument, CompletionContext};
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::{
     COMPLETION_COMPLETE, LOGGING_SET_LEVEL, PING, PROMPTS_GET, PROMPTS_LIST, RESOURCES_LIST,
@@ -520,13 +520,66 @@ impl Client {
         argument: &str,
         value: &str,
     ) -> Result<CompleteResult, ClientError> {
+        self.complete_params(reference, argument, value, None).await
+    }
+
+    /// [`complete`](Client::complete) with the values already chosen for the reference's other
+    /// arguments (the request's `context.arguments`), for suggestions that depend on them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::client::{Client, EraChoice};
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::protocol::{Completion, CompletionReference};
+    ///
+    /// /// A repository.
+    /// #[resource(uri = "repo://{owner}/{name}")]
+    /// async fn repository(owner: String, name: String) -> String { format!("{owner}/{name}") }
+    ///
+    /// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = McpServer::new("repos").resource(repository)?.completion(|request, _ctx| async move {
+    ///     let owner = request.context.and_then(|c| c.arguments).and_then(|a| a.get("owner").cloned());
+    ///     Completion::from_values([format!("{}/{}", owner.unwrap_or_default(), request.argument.value)])
+    /// });
+    /// let client = Client::builder().era(EraChoice::Modern).connect_memory(server).await?;
+    /// let template = CompletionReference::Resource { uri: "repo://{owner}/{name}".into() };
+    /// let done = client.complete_in_context(template, "name", "mc", [("owner", "acme")]).await?;
+    /// assert_eq!(done.completion.values, ["acme/mc"]);
+    /// # Ok(()) }
+    /// ```
+    pub async fn complete_in_context<K: Into<String>, V: Into<String>>(
+        &self,
+        reference: CompletionReference,
+        argument: &str,
+        value: &str,
+        chosen: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<CompleteResult, ClientError> {
+        let arguments: BTreeMap<String, String> = chosen
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect();
+        let context = CompletionContext {
+            arguments: Some(arguments),
+        };
+        self.complete_params(reference, argument, value, Some(context))
+            .await
+    }
+
+    async fn complete_params(
+        &self,
+        reference: CompletionReference,
+        argument: &str,
+        value: &str,
+        context: Option<CompletionContext>,
+    ) -> Result<CompleteResult, ClientError> {
         let params = requests::fields(&CompleteParams {
             reference,
             argument: CompletionArgument {
                 name: argument.into(),
                 value: value.into(),
             },
-            context: None,
+            context,
         })?;
         self.request_as(COMPLETION_COMPLETE, params, &CallOptions::new())
             .await

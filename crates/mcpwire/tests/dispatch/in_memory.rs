@@ -1,12 +1,17 @@
 //! The dispatcher over the in-memory transport: both revisions, concurrency, cancellation,
-//! progress and log messages.
+//! progress and log messages. Concurrency and paging are driven by the crate's own client on
+//! both revisions; cancellation, the revisions' handshakes, progress and log notifications and
+//! per-request validation are asserted on the wire, in raw JSON-RPC lines.
 
 use crate::support;
 use mcpwire::prelude::*;
 use mcpwire::protocol::LoggingLevel;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
-use support::{call, connect, exchange, modern_call, modern_meta, next, text};
+use support::{
+    ERAS, call, client, connect, exchange, first_text, modern_call, modern_meta, next, rpc_error,
+    text,
+};
 use tokio::sync::Notify;
 
 struct Gate {
@@ -63,11 +68,18 @@ fn gated_server() -> McpServer {
 
 #[tokio::test]
 async fn a_slow_request_does_not_block_a_fast_one() {
-    let mut client = connect(gated_server()).await;
-    client.send(call(1, "wait", json!({})));
-    let fast = exchange(&mut client, call(2, "quick", json!({}))).await;
-    assert_eq!(fast["id"], 2);
-    assert_eq!(text(&fast), "quick");
+    for era in ERAS {
+        let client = client(gated_server(), era).await;
+        let slow = client.clone();
+        let waiting = tokio::spawn(async move { slow.call_tool("wait", json!({})).await });
+        let fast = client.call_tool("quick", json!({})).await.unwrap();
+        assert_eq!(first_text(&fast), "quick", "{era:?}");
+        assert!(
+            !waiting.is_finished(),
+            "{era:?}: the slow one is still waiting"
+        );
+        waiting.abort();
+    }
 }
 
 #[tokio::test]
@@ -140,29 +152,33 @@ async fn an_unknown_legacy_version_gets_the_newest_legacy_one() {
 
 #[tokio::test]
 async fn tools_list_pages_with_a_cursor_and_rejects_a_foreign_one() {
-    let server = gated_server().page_size(2);
-    let mut client = connect(server).await;
-    let list = |id: u64, cursor: Option<&str>| {
-        let params = match cursor {
-            Some(c) => json!({"cursor": c}),
-            None => json!({}),
-        };
-        json!({"jsonrpc":"2.0","id":id,"method":"tools/list","params":params}).to_string()
-    };
-    let first = exchange(&mut client, list(1, None)).await;
-    let names: Vec<&str> = first["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["wait", "quick"], "registration order");
-    let cursor = first["result"]["nextCursor"].as_str().unwrap().to_owned();
-    let second = exchange(&mut client, list(2, Some(&cursor))).await;
-    assert_eq!(second["result"]["tools"][0]["name"], "was_dropped");
-    assert_eq!(second["result"].get("nextCursor"), None);
-    let foreign = exchange(&mut client, list(3, Some("not-a-cursor"))).await;
-    assert_eq!(foreign["error"]["code"], -32602);
+    for era in ERAS {
+        let client = client(gated_server().page_size(2), era).await;
+        let first = client.request("tools/list", json!({})).await.unwrap();
+        let names: Vec<&str> = first["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["wait", "quick"], "{era:?}: registration order");
+        let cursor = first["nextCursor"].as_str().unwrap().to_owned();
+        let second = client.request("tools/list", json!({"cursor": cursor}));
+        let second = second.await.unwrap();
+        assert_eq!(second["tools"][0]["name"], "was_dropped", "{era:?}");
+        assert_eq!(second.get("nextCursor"), None, "{era:?}");
+        let foreign = client.request("tools/list", json!({"cursor": "not-a-cursor"}));
+        assert_eq!(rpc_error(foreign.await).code, -32602, "{era:?}");
+        // The client follows the pages.
+        let all: Vec<String> = client
+            .list_tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(all, ["wait", "quick", "was_dropped"], "{era:?}");
+    }
 }
 
 /// Reports progress twice and logs once.

@@ -1,16 +1,18 @@
 //! Off HTTP, a server given a [`Grant`] for its connections (`McpServer::local_grant`) checks
 //! scopes as HTTP does: lists show what the grant allows, and a call, read, subscription or
 //! completion of anything else is refused with a JSON-RPC error naming the missing scopes; the
-//! connection goes on. The decision comes before the server's middleware.
+//! connection goes on. The decision comes before the server's middleware. Driven by the crate's
+//! own client on both revisions.
 
 use crate::support;
+use mcpwire::client::{Client, ClientError, EraChoice};
 use mcpwire::context::Grant;
 use mcpwire::layer::{self, McpRequest, Next};
 use mcpwire::prelude::*;
-use mcpwire::protocol::Completion;
-use serde_json::{Value, json};
+use mcpwire::protocol::{Completion, CompletionReference, Era, ErrorObject, SubscriptionFilter};
+use serde_json::json;
 use std::sync::{Arc, Mutex};
-use support::*;
+use support::{ERAS, as_json, client, first_text, rpc_error};
 
 /// Looks a book up.
 #[tool]
@@ -50,127 +52,135 @@ fn shop(grant: Grant) -> McpServer {
         .completion(|_request, _ctx| async { Completion::from_values(["x"]) })
 }
 
-fn request(id: u64, method: &str, params: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
+fn assert_refused(error: ErrorObject, missing: &str) {
+    let shown = as_json(&error);
+    assert_eq!(error.code, -32003, "{shown}");
+    assert_eq!(
+        error.data.as_ref().map(|data| &data["missingScopes"]),
+        Some(&json!([missing])),
+        "{shown}"
+    );
+    assert!(error.message.ends_with(missing), "{shown}");
 }
 
-fn assert_refused(answer: &Value, missing: &str) {
-    assert_eq!(answer["error"]["code"], -32003, "{answer}");
-    assert_eq!(
-        answer["error"]["data"]["missingScopes"],
-        json!([missing]),
-        "{answer}"
-    );
-    assert!(
-        answer["error"]["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(missing),
-        "{answer}"
-    );
+/// Watches `uri`: `resources/subscribe` on 2025-11-25, a listen stream on 2026-07-28.
+async fn watch(client: &Client, uri: &str) -> Result<(), ClientError> {
+    match client.era() {
+        Era::Legacy => client.subscribe_resource(uri).await,
+        Era::Modern => {
+            let filter = SubscriptionFilter {
+                resource_subscriptions: Some(vec![uri.into()]),
+                ..Default::default()
+            };
+            client.listen(filter).await.map(drop)
+        }
+    }
 }
 
 #[tokio::test]
 async fn a_local_grant_filters_lists_and_refuses_what_it_does_not_cover() {
-    // A server-wide layer records the methods it sees: the scope decision comes before it.
-    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
-    let recorded = seen.clone();
-    let recording = layer::from_fn(move |request: McpRequest, next: Next| {
-        recorded.lock().unwrap().push(request.method().to_owned());
-        next.run(request)
-    });
-    let server = shop(Grant::new(["books:read"])).layer(recording);
-    let mut client = connect(server).await;
-    let listed = exchange(&mut client, request(1, "tools/list", json!({}))).await;
-    let names: Vec<&str> = listed["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["book_info"]);
+    for era in ERAS {
+        // A server-wide layer records the methods it sees: the scope decision comes before it.
+        let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+        let recorded = seen.clone();
+        let recording = layer::from_fn(move |request: McpRequest, next: Next| {
+            recorded.lock().unwrap().push(request.method().to_owned());
+            next.run(request)
+        });
+        let server = shop(Grant::new(["books:read"])).layer(recording);
+        let client = client(server, era).await;
+        seen.lock().unwrap().clear(); // what opening the conversation took
+        let names: Vec<String> = (client.list_tools().await.unwrap())
+            .into_iter()
+            .map(|tool| tool.name)
+            .collect();
+        assert_eq!(names, ["book_info"], "{era:?}");
 
-    let ordered = exchange(&mut client, call(2, "order_book", json!({"title": "Dune"}))).await;
-    assert_refused(&ordered, "orders:write");
-    let prompt = request(
-        3,
-        "prompts/get",
-        json!({"name": "price_list", "arguments": {"shop": "a"}}),
-    );
-    assert_refused(&exchange(&mut client, prompt).await, "prices:read");
-    let read = request(4, "resources/read", json!({"uri": "shop://orders/7"}));
-    assert_refused(&exchange(&mut client, read).await, "orders:read");
-    let subscribe = request(5, "resources/subscribe", json!({"uri": "shop://orders/7"}));
-    assert_refused(&exchange(&mut client, subscribe).await, "orders:read");
-    let complete = request(
-        6,
-        "completion/complete",
-        json!({"ref": {"type": "ref/resource", "uri": "shop://orders/{id}"},
-               "argument": {"name": "id", "value": "1"}}),
-    );
-    assert_refused(&exchange(&mut client, complete).await, "orders:read");
-    let listen = request(
-        7,
-        "subscriptions/listen",
-        json!({"notifications": {"resourceSubscriptions": ["shop://orders/7"]},
-               "_meta": modern_meta(json!({}))}),
-    );
-    assert_refused(&exchange(&mut client, listen).await, "orders:read");
+        let ordered = client.call_tool("order_book", json!({"title": "Dune"}));
+        assert_refused(rpc_error(ordered.await), "orders:write");
+        let prompt = client.get_prompt("price_list", [("shop", "a")]).await;
+        assert_refused(rpc_error(prompt), "prices:read");
+        let read = client.read_resource("shop://orders/7").await;
+        assert_refused(rpc_error(read), "orders:read");
+        assert_refused(
+            rpc_error(watch(&client, "shop://orders/7").await),
+            "orders:read",
+        );
+        let template = CompletionReference::Resource {
+            uri: "shop://orders/{id}".into(),
+        };
+        let complete = client.complete(template, "id", "1").await;
+        assert_refused(rpc_error(complete), "orders:read");
 
-    // No refused request reached the layer.
-    assert_eq!(*seen.lock().unwrap(), ["tools/list"]);
+        // No refused request reached the layer.
+        assert_eq!(*seen.lock().unwrap(), ["tools/list"], "{era:?}");
 
-    // The connection goes on, and what the grant covers is served.
-    let info = exchange(&mut client, call(8, "book_info", json!({"title": "Dune"}))).await;
-    assert_eq!(text(&info), "Dune: in stock");
-    assert_eq!(*seen.lock().unwrap(), ["tools/list", "tools/call"]);
+        // The connection goes on, and what the grant covers is served.
+        let info = client
+            .call_tool("book_info", json!({"title": "Dune"}))
+            .await;
+        assert_eq!(first_text(&info.unwrap()), "Dune: in stock", "{era:?}");
+        assert_eq!(
+            *seen.lock().unwrap(),
+            ["tools/list", "tools/call"],
+            "{era:?}"
+        );
+    }
 }
 
 #[tokio::test]
 async fn a_grant_with_the_scopes_is_served_and_no_grant_checks_nothing() {
-    let grant = Grant::new(["orders:write", "prices:read", "orders:read"]);
-    // The admitted requests reach the layers, each with its target.
-    let seen = Arc::new(Mutex::new(Vec::<(String, Option<String>)>::new()));
-    let recorded = seen.clone();
-    let recording = layer::from_fn(move |request: McpRequest, next: Next| {
-        let target = request.target().map(str::to_owned);
-        recorded
-            .lock()
-            .unwrap()
-            .push((request.method().to_owned(), target));
-        next.run(request)
-    });
-    let mut client = connect(shop(grant).layer(recording)).await;
-    let ordered = exchange(&mut client, call(1, "order_book", json!({"title": "Dune"}))).await;
-    assert_eq!(text(&ordered), "Ordered Dune");
-    let read = request(2, "resources/read", json!({"uri": "shop://orders/7"}));
-    let read = exchange(&mut client, read).await;
-    assert_eq!(read["result"]["contents"][0]["text"], "order 7", "{read}");
-    let subscribe = request(3, "resources/subscribe", json!({"uri": "shop://orders/7"}));
-    let subscribed = exchange(&mut client, subscribe).await;
-    assert_eq!(subscribed["result"], json!({}), "{subscribed}");
-    let complete = request(
-        4,
-        "completion/complete",
-        json!({"ref": {"type": "ref/prompt", "name": "price_list"},
-               "argument": {"name": "shop", "value": "a"}}),
-    );
-    let completed = exchange(&mut client, complete).await;
-    assert_eq!(completed["result"]["completion"]["values"], json!(["x"]));
-    let target = |target: &str| Some(target.to_owned());
-    assert_eq!(
-        *seen.lock().unwrap(),
-        [
-            ("tools/call".to_owned(), target("order_book")),
-            ("resources/read".to_owned(), target("shop://orders/7")),
-            ("resources/subscribe".to_owned(), target("shop://orders/7")),
-            ("completion/complete".to_owned(), None),
-        ]
-    );
+    for era in ERAS {
+        let grant = Grant::new(["orders:write", "prices:read", "orders:read"]);
+        // The admitted requests reach the layers, each with its target.
+        let seen = Arc::new(Mutex::new(Vec::<(String, Option<String>)>::new()));
+        let recorded = seen.clone();
+        let recording = layer::from_fn(move |request: McpRequest, next: Next| {
+            let target = request.target().map(str::to_owned);
+            recorded
+                .lock()
+                .unwrap()
+                .push((request.method().to_owned(), target));
+            next.run(request)
+        });
+        let client = client(shop(grant).layer(recording), era).await;
+        seen.lock().unwrap().clear(); // what opening the conversation took
+        let ordered = client
+            .call_tool("order_book", json!({"title": "Dune"}))
+            .await;
+        assert_eq!(first_text(&ordered.unwrap()), "Ordered Dune", "{era:?}");
+        let read = client.read_resource("shop://orders/7").await.unwrap();
+        let read = as_json(&read);
+        assert_eq!(read["contents"][0]["text"], "order 7", "{read}");
+        watch(&client, "shop://orders/7").await.unwrap();
+        let prompt = CompletionReference::Prompt {
+            name: "price_list".into(),
+            title: None,
+        };
+        let completed = client.complete(prompt, "shop", "a").await.unwrap();
+        assert_eq!(completed.completion.values, ["x"], "{era:?}");
+        let target = |target: &str| Some(target.to_owned());
+        let watched = match era {
+            EraChoice::Legacy => ("resources/subscribe".to_owned(), target("shop://orders/7")),
+            _ => ("subscriptions/listen".to_owned(), None),
+        };
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [
+                ("tools/call".to_owned(), target("order_book")),
+                ("resources/read".to_owned(), target("shop://orders/7")),
+                watched,
+                ("completion/complete".to_owned(), None),
+            ],
+            "{era:?}"
+        );
 
-    // A stdio or in-memory server without a local grant is the local user's: nothing checked.
-    let server = McpServer::new("shop").tool(order_book).unwrap();
-    let mut client = connect(server).await;
-    let ordered = exchange(&mut client, call(1, "order_book", json!({"title": "Dune"}))).await;
-    assert_eq!(text(&ordered), "Ordered Dune");
+        // A stdio or in-memory server without a local grant is the local user's: nothing checked.
+        let server = McpServer::new("shop").tool(order_book).unwrap();
+        let client = support::client(server, era).await;
+        let ordered = client
+            .call_tool("order_book", json!({"title": "Dune"}))
+            .await;
+        assert_eq!(first_text(&ordered.unwrap()), "Ordered Dune", "{era:?}");
+    }
 }

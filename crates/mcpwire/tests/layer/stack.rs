@@ -2,7 +2,10 @@
 //! server-wide and per-tool layers; what a layer sees on both revisions (and over HTTP, the
 //! session); refusals as JSON-RPC errors and as `isError` results; `input_required` rounds and
 //! task creation as outcomes; the built-in timeout (the handler is dropped), concurrency limit,
-//! per-principal rate limit and request log; tower's own middleware reused as is.
+//! per-principal rate limit and request log; tower's own middleware reused as is. The order,
+//! refusals and concurrency limit are driven by the crate's own client on both revisions; what a
+//! layer sees of rounds and task creation, the request log's one line per request and tower's
+//! layers are asserted on the wire, in raw JSON-RPC lines.
 
 use crate::support;
 use mcpwire::context::Grant;
@@ -16,7 +19,8 @@ use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use support::{
-    Logs, call, connect, exchange, is_error, modern_call, modern_meta, retry_call, text,
+    ERAS, Logs, as_json, call, connect, exchange, first_text, is_error, modern_call, modern_meta,
+    retry_call, rpc_error, text,
 };
 
 /// What layers and tools wrote, in order.
@@ -65,56 +69,56 @@ async fn secret(ctx: Context) -> String {
 
 #[tokio::test]
 async fn authorization_runs_first_then_server_layers_first_added_outermost_then_the_tools_own() {
-    let journal = Journal::default();
-    let server = McpServer::new("ordered")
-        .state(journal.clone())
-        .local_grant(Grant::new(["user"]))
-        .tool(add)
-        .unwrap()
-        .tool(secret)
-        .unwrap()
-        .tool_layer("add", marking(&journal, "add-1"))
-        .unwrap()
-        .layer(marking(&journal, "server-1"))
-        .tool_layer("add", marking(&journal, "add-2"))
-        .unwrap()
-        .layer(marking(&journal, "server-2"));
-    let mut client = connect(server).await;
+    for era in ERAS {
+        let journal = Journal::default();
+        let server = McpServer::new("ordered")
+            .state(journal.clone())
+            .local_grant(Grant::new(["user"]))
+            .tool(add)
+            .unwrap()
+            .tool(secret)
+            .unwrap()
+            .tool_layer("add", marking(&journal, "add-1"))
+            .unwrap()
+            .layer(marking(&journal, "server-1"))
+            .tool_layer("add", marking(&journal, "add-2"))
+            .unwrap()
+            .layer(marking(&journal, "server-2"));
+        let client = support::client(server, era).await;
+        journal.clear(); // what opening the conversation took
 
-    let answer = exchange(&mut client, call(1, "add", json!({"a": 2, "b": 3}))).await;
-    assert_eq!(text(&answer), "5");
-    assert_eq!(
-        journal.lines(),
-        [
-            "server-1>",
-            "server-2>",
-            "add-1>",
-            "add-2>",
-            "add",
-            "<add-2",
-            "<add-1",
-            "<server-2",
-            "<server-1"
-        ]
-    );
+        let answer = client.call_tool("add", json!({"a": 2, "b": 3})).await;
+        assert_eq!(first_text(&answer.unwrap()), "5", "{era:?}");
+        assert_eq!(
+            journal.lines(),
+            [
+                "server-1>",
+                "server-2>",
+                "add-1>",
+                "add-2>",
+                "add",
+                "<add-2",
+                "<add-1",
+                "<server-2",
+                "<server-1"
+            ],
+            "{era:?}"
+        );
 
-    // The grant lacks `admin`: refused before any layer sees the call.
-    journal.clear();
-    let refused = exchange(&mut client, call(2, "secret", json!({}))).await;
-    assert_eq!(refused["error"]["code"], -32003, "{refused}");
-    assert!(journal.lines().is_empty(), "{:?}", journal.lines());
+        // The grant lacks `admin`: refused before any layer sees the call.
+        journal.clear();
+        let refused = rpc_error(client.call_tool("secret", json!({})).await);
+        assert_eq!(refused.code, -32003, "{era:?}: {refused:?}");
+        assert!(journal.lines().is_empty(), "{:?}", journal.lines());
 
-    // Methods without a handler pass through the server-wide layers only.
-    let listed = exchange(
-        &mut client,
-        json!({"jsonrpc":"2.0","id":3,"method":"tools/list"}).to_string(),
-    )
-    .await;
-    assert!(listed["result"]["tools"].is_array());
-    assert_eq!(
-        journal.lines(),
-        ["server-1>", "server-2>", "<server-2", "<server-1"]
-    );
+        // Methods without a handler pass through the server-wide layers only.
+        client.list_tools().await.unwrap();
+        assert_eq!(
+            journal.lines(),
+            ["server-1>", "server-2>", "<server-2", "<server-1"],
+            "{era:?}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -142,15 +146,17 @@ async fn a_layer_on_a_handler_that_is_not_registered_is_refused_at_registration(
         "{refused}"
     );
     // Registered first, then layered: accepted, and the layer runs.
-    let server = McpServer::new("typo")
-        .state(Journal::default())
-        .tool(add)
-        .unwrap()
-        .tool_layer("add", RequestLog::new())
-        .unwrap();
-    let mut client = connect(server).await;
-    let reply = exchange(&mut client, call(1, "add", json!({"a": 2, "b": 3}))).await;
-    assert_eq!(text(&reply), "5", "{reply}");
+    for era in ERAS {
+        let server = McpServer::new("typo")
+            .state(Journal::default())
+            .tool(add)
+            .unwrap()
+            .tool_layer("add", RequestLog::new())
+            .unwrap();
+        let client = support::client(server, era).await;
+        let reply = client.call_tool("add", json!({"a": 2, "b": 3})).await;
+        assert_eq!(first_text(&reply.unwrap()), "5", "{era:?}");
+    }
 }
 
 /// What a layer saw of one request.
@@ -370,50 +376,50 @@ async fn a_layer_sees_input_required_rounds_task_creation_tool_errors_and_json_r
 
 #[tokio::test]
 async fn a_layer_refuses_with_a_json_rpc_error_or_an_is_error_result_and_the_tool_never_runs() {
-    let journal = Journal::default();
-    let refusing = layer::from_fn(|request: McpRequest, next: Next| async move {
-        if request
-            .arguments()
-            .is_some_and(|raw| raw.get().contains("13"))
-        {
-            return McpResponse::error(ErrorObject::new(-32010, "13 is not allowed"));
-        }
-        if request
-            .arguments()
-            .is_some_and(|raw| raw.get().contains("666"))
-        {
-            return McpResponse::tool_error("666 is not allowed either");
-        }
-        if request.method() == "prompts/list" {
-            return McpResponse::tool_error("no prompts for you");
-        }
-        next.run(request).await
-    });
-    let server = McpServer::new("refusing")
-        .state(journal.clone())
-        .tool(add)
-        .unwrap()
-        .layer(refusing);
-    let mut client = connect(server).await;
+    for era in ERAS {
+        let journal = Journal::default();
+        let refusing = layer::from_fn(|request: McpRequest, next: Next| async move {
+            if request
+                .arguments()
+                .is_some_and(|raw| raw.get().contains("13"))
+            {
+                return McpResponse::error(ErrorObject::new(-32010, "13 is not allowed"));
+            }
+            if request
+                .arguments()
+                .is_some_and(|raw| raw.get().contains("666"))
+            {
+                return McpResponse::tool_error("666 is not allowed either");
+            }
+            if request.method() == "prompts/list" {
+                return McpResponse::tool_error("no prompts for you");
+            }
+            next.run(request).await
+        });
+        let server = McpServer::new("refusing")
+            .state(journal.clone())
+            .tool(add)
+            .unwrap()
+            .layer(refusing);
+        let client = support::client(server, era).await;
 
-    let refused = exchange(&mut client, call(1, "add", json!({"a": 13, "b": 0}))).await;
-    assert_eq!(
-        refused["error"],
-        json!({"code": -32010, "message": "13 is not allowed"})
-    );
-    let refused = exchange(&mut client, call(2, "add", json!({"a": 666, "b": 0}))).await;
-    assert!(is_error(&refused), "{refused}");
-    assert_eq!(text(&refused), "666 is not allowed either");
-    // Not a tool call: an isError refusal becomes a JSON-RPC error.
-    let refused = exchange(
-        &mut client,
-        json!({"jsonrpc":"2.0","id":3,"method":"prompts/list"}).to_string(),
-    )
-    .await;
-    assert_eq!(refused["error"]["code"], -32600, "{refused}");
-    assert!(journal.lines().is_empty(), "the tool never ran");
-    let fine = exchange(&mut client, call(4, "add", json!({"a": 1, "b": 0}))).await;
-    assert_eq!(text(&fine), "1");
+        let refused = rpc_error(client.call_tool("add", json!({"a": 13, "b": 0})).await);
+        assert_eq!(
+            as_json(&refused),
+            json!({"code": -32010, "message": "13 is not allowed"}),
+            "{era:?}"
+        );
+        let refused = client.call_tool("add", json!({"a": 666, "b": 0})).await;
+        let refused = refused.unwrap();
+        assert_eq!(refused.is_error, Some(true), "{era:?}: {refused:?}");
+        assert_eq!(first_text(&refused), "666 is not allowed either");
+        // Not a tool call: an isError refusal becomes a JSON-RPC error.
+        let refused = rpc_error(client.list_prompts().await);
+        assert_eq!(refused.code, -32600, "{era:?}: {refused:?}");
+        assert!(journal.lines().is_empty(), "the tool never ran");
+        let fine = client.call_tool("add", json!({"a": 1, "b": 0})).await;
+        assert_eq!(first_text(&fine.unwrap()), "1", "{era:?}");
+    }
 }
 
 /// Signals when its body is dropped.
@@ -520,33 +526,36 @@ async fn wait_at_gate(ctx: Context) -> String {
 
 #[tokio::test]
 async fn the_concurrency_limit_refuses_the_request_over_the_limit_until_a_place_frees() {
-    let gate = Arc::new(Gate::default());
-    let server = McpServer::new("gated")
-        .state(gate.clone())
-        .tool(wait_at_gate)
-        .unwrap()
-        .tool_layer("wait_at_gate", ConcurrencyLimit::new(1))
-        .unwrap();
-    let mut client = connect(server).await;
-    client.send(call(1, "wait_at_gate", json!({})));
-    tokio::time::timeout(Duration::from_secs(10), gate.entered.notified())
-        .await
-        .expect("the first call runs");
-    let refused = exchange(&mut client, call(2, "wait_at_gate", json!({}))).await;
-    assert_eq!(refused["id"], 2);
-    assert_eq!(refused["error"]["code"], -32000, "{refused}");
-    assert_eq!(refused["error"]["data"]["limit"], 1);
-    gate.open.notify_one();
-    let first = support::next(&mut client).await;
-    assert_eq!((first["id"].clone(), text(&first)), (json!(1), "through"));
-    // The place is free again.
-    client.send(call(3, "wait_at_gate", json!({})));
-    tokio::time::timeout(Duration::from_secs(10), gate.entered.notified())
-        .await
-        .expect("the third call runs");
-    gate.open.notify_one();
-    let third = support::next(&mut client).await;
-    assert_eq!(text(&third), "through");
+    for era in ERAS {
+        let gate = Arc::new(Gate::default());
+        let server = McpServer::new("gated")
+            .state(gate.clone())
+            .tool(wait_at_gate)
+            .unwrap()
+            .tool_layer("wait_at_gate", ConcurrencyLimit::new(1))
+            .unwrap();
+        let client = support::client(server, era).await;
+        let waiting = client.clone();
+        let first = tokio::spawn(async move { waiting.call_tool("wait_at_gate", json!({})).await });
+        tokio::time::timeout(Duration::from_secs(10), gate.entered.notified())
+            .await
+            .expect("the first call runs");
+        let refused = rpc_error(client.call_tool("wait_at_gate", json!({})).await);
+        assert_eq!(refused.code, -32000, "{era:?}: {refused:?}");
+        assert_eq!(refused.data.as_ref().unwrap()["limit"], 1, "{era:?}");
+        gate.open.notify_one();
+        let first = first.await.unwrap().unwrap();
+        assert_eq!(first_text(&first), "through", "{era:?}");
+        // The place is free again.
+        let waiting = client.clone();
+        let third = tokio::spawn(async move { waiting.call_tool("wait_at_gate", json!({})).await });
+        tokio::time::timeout(Duration::from_secs(10), gate.entered.notified())
+            .await
+            .expect("the third call runs");
+        gate.open.notify_one();
+        let third = third.await.unwrap().unwrap();
+        assert_eq!(first_text(&third), "through", "{era:?}");
+    }
 }
 
 #[tokio::test]

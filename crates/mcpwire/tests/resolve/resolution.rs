@@ -1,12 +1,31 @@
 //! Running resolvers: once per call, concurrently when independent, never cached across calls,
-//! errors and panics reported as `isError` results, overrides for tests.
+//! errors and panics reported as `isError` results, overrides for tests. Called by the crate's
+//! own client on both revisions.
 
 use crate::support;
+use mcpwire::client::{Client, EraChoice};
 use mcpwire::prelude::*;
-use serde_json::json;
+use mcpwire::protocol::CallToolResult;
+use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use support::{call, connect, exchange, is_error, text};
+use support::{ERAS, as_json, client, first_text};
+
+/// Calls `tool` and returns its result (a tool's failure is a result, not an error).
+async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
+    let result = client.call_tool(tool, arguments).await;
+    result.unwrap_or_else(|error| panic!("{:?}: {tool}: {error}", client.era()))
+}
+
+/// The text of `tool`'s result.
+async fn text(client: &Client, tool: &str, arguments: Value) -> String {
+    first_text(&call(client, tool, arguments).await).to_owned()
+}
+
+/// Whether a tool result is an `isError` result.
+fn is_error(result: &CallToolResult) -> bool {
+    result.is_error == Some(true)
+}
 
 #[derive(Default)]
 struct Counters {
@@ -40,15 +59,16 @@ async fn diamond(
 
 #[tokio::test]
 async fn a_shared_dependency_runs_once_per_call_and_again_on_the_next_call() {
-    let server = McpServer::new("t")
-        .state(Counters::default())
-        .tool(diamond)
-        .unwrap();
-    let mut client = connect(server).await;
-    let first = exchange(&mut client, call(1, "diamond", json!({}))).await;
-    assert_eq!(text(&first), "1 2 3");
-    let second = exchange(&mut client, call(2, "diamond", json!({}))).await;
-    assert_eq!(text(&second), "2 4 6", "nothing is cached across calls");
+    for era in ERAS {
+        let server = McpServer::new("t")
+            .state(Counters::default())
+            .tool(diamond)
+            .unwrap();
+        let client = client(server, era).await;
+        assert_eq!(text(&client, "diamond", json!({})).await, "1 2 3");
+        let second = text(&client, "diamond", json!({})).await;
+        assert_eq!(second, "2 4 6", "{era:?}: nothing is cached across calls");
+    }
 }
 
 struct Meeting(tokio::sync::Barrier);
@@ -74,14 +94,13 @@ async fn both(#[resolve(left)] l: &'static str, #[resolve(right)] r: &'static st
 #[tokio::test(flavor = "current_thread")]
 async fn independent_resolvers_run_concurrently() {
     // Each resolver waits at a barrier for the other: run one after the other, they would never
-    // finish (and `next` would fail after its timeout).
-    let meeting = Meeting(tokio::sync::Barrier::new(2));
-    let server = McpServer::new("t").state(meeting).tool(both).unwrap();
-    let mut client = connect(server).await;
-    assert_eq!(
-        text(&exchange(&mut client, call(1, "both", json!({}))).await),
-        "left+right"
-    );
+    // finish (and the call would fail after the client's timeout).
+    for era in ERAS {
+        let meeting = Meeting(tokio::sync::Barrier::new(2));
+        let server = McpServer::new("t").state(meeting).tool(both).unwrap();
+        let client = client(server, era).await;
+        assert_eq!(text(&client, "both", json!({})).await, "left+right");
+    }
 }
 
 struct Rendezvous(std::sync::Barrier);
@@ -107,16 +126,15 @@ async fn blocking_pair(#[resolve(blocking_a)] a: u8, #[resolve(blocking_b)] b: u
 #[tokio::test(flavor = "current_thread")]
 async fn plain_resolvers_run_off_the_async_runtime() {
     // On a single-threaded runtime, a blocking resolver run inline would deadlock the barrier.
-    let rendezvous = Arc::new(Rendezvous(std::sync::Barrier::new(2)));
-    let server = McpServer::new("t")
-        .state(rendezvous)
-        .tool(blocking_pair)
-        .unwrap();
-    let mut client = connect(server).await;
-    assert_eq!(
-        text(&exchange(&mut client, call(1, "blocking_pair", json!({}))).await),
-        "3"
-    );
+    for era in ERAS {
+        let rendezvous = Arc::new(Rendezvous(std::sync::Barrier::new(2)));
+        let server = McpServer::new("t")
+            .state(rendezvous)
+            .tool(blocking_pair)
+            .unwrap();
+        let client = client(server, era).await;
+        assert_eq!(text(&client, "blocking_pair", json!({})).await, "3");
+    }
 }
 
 struct BodyRuns(AtomicU32);
@@ -152,42 +170,43 @@ async fn broken() -> String {
 
 #[tokio::test]
 async fn resolver_errors_and_panics_are_tool_errors_and_the_server_keeps_serving() {
-    let server = McpServer::new("t")
-        .state(BodyRuns(AtomicU32::new(0)))
-        .tool(fragile)
-        .unwrap()
-        .tool(shaky)
-        .unwrap()
-        .tool(broken)
-        .unwrap();
-    let mut client = connect(server).await;
+    for era in ERAS {
+        let server = McpServer::new("t")
+            .state(BodyRuns(AtomicU32::new(0)))
+            .tool(fragile)
+            .unwrap()
+            .tool(shaky)
+            .unwrap()
+            .tool(broken)
+            .unwrap();
+        let client = client(server, era).await;
 
-    let failed = exchange(&mut client, call(1, "fragile", json!({"title": "Dune"}))).await;
-    assert!(is_error(&failed));
-    assert_eq!(
-        text(&failed),
-        "Error executing tool fragile: no record of 'Dune'"
-    );
+        let failed = call(&client, "fragile", json!({"title": "Dune"})).await;
+        assert!(is_error(&failed), "{era:?}");
+        assert_eq!(
+            first_text(&failed),
+            "Error executing tool fragile: no record of 'Dune'"
+        );
 
-    let panicked = exchange(&mut client, call(2, "shaky", json!({}))).await;
-    assert!(is_error(&panicked));
-    assert_eq!(
-        text(&panicked),
-        "Error executing tool shaky: resolver 'exploding' panicked"
-    );
+        let panicked = call(&client, "shaky", json!({})).await;
+        assert!(is_error(&panicked), "{era:?}");
+        assert_eq!(
+            first_text(&panicked),
+            "Error executing tool shaky: resolver 'exploding' panicked"
+        );
 
-    let tool_panic = exchange(&mut client, call(3, "broken", json!({}))).await;
-    assert_eq!(
-        text(&tool_panic),
-        "Error executing tool broken: the tool panicked"
-    );
+        let tool_panic = call(&client, "broken", json!({})).await;
+        assert_eq!(
+            first_text(&tool_panic),
+            "Error executing tool broken: the tool panicked"
+        );
 
-    let ping = exchange(
-        &mut client,
-        r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#.into(),
-    )
-    .await;
-    assert_eq!(ping, json!({"jsonrpc":"2.0","id":4,"result":{}}));
+        // The server keeps serving (2026-07-28 has no ping).
+        match era {
+            EraChoice::Legacy => client.ping().await.unwrap(),
+            _ => drop(client.list_tools().await.unwrap()),
+        }
+    }
 }
 
 /// Reports how often `fragile`'s body ran.
@@ -198,28 +217,27 @@ async fn body_runs(ctx: Context) -> String {
 
 #[tokio::test]
 async fn the_body_does_not_run_when_a_resolver_fails_or_the_arguments_are_invalid() {
-    let server = McpServer::new("t")
-        .state(BodyRuns(AtomicU32::new(0)))
-        .tool(fragile)
-        .unwrap()
-        .tool(body_runs)
-        .unwrap();
-    let mut client = connect(server).await;
-    let failed = exchange(&mut client, call(1, "fragile", json!({"title": "Dune"}))).await;
-    assert!(is_error(&failed));
-    let bad_args = exchange(&mut client, call(2, "fragile", json!({"title": 3}))).await;
-    assert_eq!(
-        text(&bad_args),
-        "Error executing tool fragile: invalid arguments: title: invalid type: integer `3`, \
-         expected a string"
-    );
-    let missing = exchange(&mut client, call(3, "fragile", json!({}))).await;
-    assert_eq!(
-        text(&missing),
-        "Error executing tool fragile: invalid arguments: missing field `title`"
-    );
-    let runs = exchange(&mut client, call(4, "body_runs", json!({}))).await;
-    assert_eq!(text(&runs), "0");
+    for era in ERAS {
+        let server = McpServer::new("t")
+            .state(BodyRuns(AtomicU32::new(0)))
+            .tool(fragile)
+            .unwrap()
+            .tool(body_runs)
+            .unwrap();
+        let client = client(server, era).await;
+        let failed = call(&client, "fragile", json!({"title": "Dune"})).await;
+        assert!(is_error(&failed), "{era:?}");
+        assert_eq!(
+            text(&client, "fragile", json!({"title": 3})).await,
+            "Error executing tool fragile: invalid arguments: title: invalid type: integer `3`, \
+             expected a string"
+        );
+        assert_eq!(
+            text(&client, "fragile", json!({})).await,
+            "Error executing tool fragile: invalid arguments: missing field `title`"
+        );
+        assert_eq!(text(&client, "body_runs", json!({})).await, "0", "{era:?}");
+    }
 }
 
 #[resolver]
@@ -241,37 +259,40 @@ async fn quote(title: String, #[resolve(price)] price: u32) -> String {
 
 #[tokio::test]
 async fn a_client_cannot_supply_a_resolved_parameter() {
-    let mut client = connect(McpServer::new("t").tool(quote).unwrap()).await;
-    let response = exchange(
-        &mut client,
-        call(1, "quote", json!({"title": "Dune", "price": 0})),
-    )
-    .await;
-    assert_eq!(text(&response), "Dune: 12 EUR");
+    for era in ERAS {
+        let client = client(McpServer::new("t").tool(quote).unwrap(), era).await;
+        let forged = json!({"title": "Dune", "price": 0});
+        assert_eq!(
+            text(&client, "quote", forged).await,
+            "Dune: 12 EUR",
+            "{era:?}"
+        );
+    }
 }
 
 #[tokio::test]
 async fn an_override_replaces_a_resolver_without_touching_the_tool() {
-    let server = McpServer::new("t")
-        .tool(quote)
-        .unwrap()
-        .override_resolver::<price, free>()
-        .unwrap();
-    let mut client = connect(server).await;
-    let response = exchange(&mut client, call(1, "quote", json!({"title": "Dune"}))).await;
-    assert_eq!(text(&response), "Dune: 0 EUR");
+    for era in ERAS {
+        let server = McpServer::new("t")
+            .tool(quote)
+            .unwrap()
+            .override_resolver::<price, free>()
+            .unwrap();
+        let client = client(server, era).await;
+        let quoted = text(&client, "quote", json!({"title": "Dune"})).await;
+        assert_eq!(quoted, "Dune: 0 EUR", "{era:?}");
+    }
 }
 
 #[tokio::test]
 async fn resolved_parameters_are_absent_from_the_input_schema() {
-    let mut client = connect(McpServer::new("t").tool(quote).unwrap()).await;
-    let list = exchange(
-        &mut client,
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.into(),
-    )
-    .await;
-    assert_eq!(
-        list["result"]["tools"][0]["inputSchema"],
-        json!({"type":"object","properties":{"title":{"type":"string"}},"required":["title"]})
-    );
+    for era in ERAS {
+        let client = client(McpServer::new("t").tool(quote).unwrap(), era).await;
+        let tools = client.list_tools().await.unwrap();
+        assert_eq!(
+            as_json(&tools[0])["inputSchema"],
+            json!({"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}),
+            "{era:?}"
+        );
+    }
 }

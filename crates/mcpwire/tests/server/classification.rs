@@ -4,9 +4,10 @@
 
 use crate::support;
 use mcpwire::Context as Ctx;
+use mcpwire::client::EraChoice;
 use mcpwire::prelude::*;
 use serde_json::json;
-use support::{call, connect, exchange, is_error, text};
+use support::{ERAS, first_text};
 
 type Fallible<T> = Result<T, ToolError>;
 
@@ -36,42 +37,51 @@ async fn order(
     )
 }
 
-fn tools_list(id: u64) -> String {
-    json!({"jsonrpc":"2.0","id":id,"method":"tools/list"}).to_string()
-}
-
-async fn initialized() -> mcpwire::transport::MemoryClient {
-    let mut client = connect(McpServer::new("t").tool(order).unwrap()).await;
-    let init = json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
-        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}});
-    exchange(&mut client, init.to_string()).await;
-    client.send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}).to_string());
-    client
+fn server() -> McpServer {
+    McpServer::new("t").tool(order).unwrap()
 }
 
 #[tokio::test]
 async fn a_renamed_context_is_injected_and_never_listed() {
-    let mut client = initialized().await;
-    let listed = exchange(&mut client, tools_list(1)).await;
-    let schema = &listed["result"]["tools"][0]["inputSchema"];
-    assert_eq!(schema["properties"], json!({"count": {"type": "string"}}));
-    assert_eq!(schema["required"], json!(["count"]));
+    for era in ERAS {
+        let client = support::client(server(), era).await;
+        let tools = client.list_tools().await.unwrap();
+        let schema = &tools[0].input_schema;
+        assert_eq!(
+            schema["properties"],
+            json!({"count": {"type": "string"}}),
+            "{era:?}"
+        );
+        assert_eq!(schema["required"], json!(["count"]), "{era:?}");
 
-    let sent_anyway = json!({"count": "3", "request": "forged"});
-    let answer = exchange(&mut client, call(2, "order", sent_anyway)).await;
-    assert_eq!(
-        text(&answer),
-        "3: 3 copies (2025-11-25, 2025-11-25)",
-        "{answer}"
-    );
+        let sent_anyway = json!({"count": "3", "request": "forged"});
+        let answer = client.call_tool("order", sent_anyway).await.unwrap();
+        let version = if era == EraChoice::Legacy {
+            "2025-11-25"
+        } else {
+            "2026-07-28"
+        };
+        assert_eq!(
+            first_text(&answer),
+            format!("3: 3 copies ({version}, {version})"),
+            "{answer:?}"
+        );
+    }
 }
 
 #[tokio::test]
 async fn a_resolver_returning_a_result_alias_gives_the_success_value_or_fails_the_call() {
-    let mut client = initialized().await;
-    let failed = exchange(&mut client, call(1, "order", json!({"count": "many"}))).await;
-    assert!(is_error(&failed), "{failed}");
-    assert!(text(&failed).contains("'many' is not a number"), "{failed}");
+    for era in ERAS {
+        let client = support::client(server(), era).await;
+        let failed = client.call_tool("order", json!({"count": "many"})).await;
+        let failed = failed.unwrap();
+        assert_eq!(failed.is_error, Some(true), "{era:?}: {failed:?}");
+        let text = first_text(&failed);
+        assert!(
+            text.contains("'many' is not a number"),
+            "{era:?}: {failed:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -1,11 +1,13 @@
 //! `completion/complete` with `McpServer::completion`: the capability, suggestions for prompt
-//! arguments and template variables on both revisions, and `-32602` for references to nothing.
+//! arguments and template variables, and `-32602` for references to nothing, each on both
+//! revisions through the crate's own client.
 
 use crate::support;
+use mcpwire::client::{Client, ClientError, EraChoice};
 use mcpwire::prelude::*;
-use mcpwire::protocol::{Completion, CompletionReference};
-use serde_json::{Value, json};
-use support::{connect, exchange, modern_meta};
+use mcpwire::protocol::{CompleteResult, Completion, CompletionReference};
+use serde_json::json;
+use support::{ERAS, client, rpc_error};
 
 /// Reviews code in a language.
 #[prompt]
@@ -56,175 +58,112 @@ fn server() -> McpServer {
         })
 }
 
-fn complete(id: u64, reference: Value, argument: Value, meta: Option<Value>) -> String {
-    let mut params = json!({"ref": reference, "argument": argument});
-    if let Some(meta) = meta {
-        params["_meta"] = meta;
+fn prompt(name: &str) -> CompletionReference {
+    CompletionReference::Prompt {
+        name: name.into(),
+        title: None,
     }
-    json!({"jsonrpc":"2.0","id":id,"method":"completion/complete","params":params}).to_string()
+}
+
+fn template(uri: &str) -> CompletionReference {
+    CompletionReference::Resource { uri: uri.into() }
+}
+
+/// Completes `argument` of the `review` prompt from `value`.
+async fn language(client: &Client, value: &str) -> Result<CompleteResult, ClientError> {
+    client.complete(prompt("review"), "language", value).await
 }
 
 #[tokio::test]
 async fn declares_the_capability_and_completes_on_both_revisions() {
-    let mut client = connect(server()).await;
-    let init = exchange(
-        &mut client,
-        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",
-            "capabilities":{},"clientInfo":{"name":"t","version":"1"}}})
-        .to_string(),
-    )
-    .await;
-    assert_eq!(init["result"]["capabilities"]["completions"], json!({}));
+    for era in ERAS {
+        let client = client(server(), era).await;
+        let declared = client.server().capabilities.completions;
+        assert_eq!(declared, Some(serde_json::Map::new()), "{era:?}");
 
-    let prompt = json!({"type": "ref/prompt", "name": "review"});
-    let legacy = exchange(
-        &mut client,
-        complete(
-            1,
-            prompt.clone(),
-            json!({"name": "language", "value": "py"}),
-            None,
-        ),
-    )
-    .await;
-    assert_eq!(
-        legacy["result"],
-        json!({"completion": {"values": ["python", "pytorch"]}})
-    );
+        let suggested = language(&client, "py").await.unwrap();
+        let expected = Completion {
+            values: vec!["python".into(), "pytorch".into()],
+            total: None,
+            has_more: None,
+        };
+        assert_eq!(suggested.completion, expected, "{era:?}");
 
-    let template = json!({"type": "ref/resource", "uri": "repo://{owner}/{name}"});
-    let mut request: Value = serde_json::from_str(&complete(
-        2,
-        template,
-        json!({"name": "name", "value": "mc"}),
-        Some(modern_meta(json!({}))),
-    ))
-    .unwrap();
-    request["params"]["context"] = json!({"arguments": {"owner": "acme"}});
-    let modern = exchange(&mut client, request.to_string()).await;
-    let result = &modern["result"];
-    assert_eq!(result["resultType"], "complete");
-    assert_eq!(result["completion"]["values"][0], "acme-mc0");
-    assert_eq!(
-        result["completion"]["values"].as_array().unwrap().len(),
-        100
-    );
-    assert_eq!(result["completion"]["total"], 150);
-    assert_eq!(result["completion"]["hasMore"], true);
+        let repository = template("repo://{owner}/{name}");
+        let chosen = [("owner", "acme")];
+        let many = client
+            .complete_in_context(repository, "name", "mc", chosen)
+            .await
+            .unwrap()
+            .completion;
+        assert_eq!(many.values[0], "acme-mc0", "{era:?}");
+        assert_eq!(many.values.len(), 100, "{era:?}");
+        assert_eq!(many.total, Some(150), "{era:?}");
+        assert_eq!(many.has_more, Some(true), "{era:?}");
+    }
+    // On 2026-07-28 the result says it is complete.
+    let client = client(server(), EraChoice::Modern).await;
+    let params = json!({"ref": {"type": "ref/prompt", "name": "review"},
+                        "argument": {"name": "language", "value": "py"}});
+    let raw = client.request("completion/complete", params).await.unwrap();
+    assert_eq!(raw["resultType"], "complete");
 }
 
 #[tokio::test]
 async fn references_to_nothing_are_invalid_params() {
-    let mut client = connect(server()).await;
     let cases = [
+        (prompt("nope"), "language", "Unknown prompt: nope"),
         (
-            json!({"type": "ref/prompt", "name": "nope"}),
-            "language",
-            "Unknown prompt: nope",
-        ),
-        (
-            json!({"type": "ref/prompt", "name": "review"}),
+            prompt("review"),
             "nope",
             "Prompt review has no argument nope",
         ),
         (
-            json!({"type": "ref/resource", "uri": "repo://x/y"}),
+            template("repo://x/y"),
             "name",
             "Unknown resource template: repo://x/y",
         ),
         (
-            json!({"type": "ref/resource", "uri": "repo://{owner}/{name}"}),
+            template("repo://{owner}/{name}"),
             "branch",
             "Resource template repo://{owner}/{name} has no variable branch",
         ),
     ];
-    for (id, (reference, argument, message)) in cases.into_iter().enumerate() {
-        let response = exchange(
-            &mut client,
-            complete(
-                id as u64,
-                reference,
-                json!({"name": argument, "value": ""}),
-                None,
-            ),
-        )
-        .await;
-        assert_eq!(response["error"]["code"], -32602, "{response}");
-        assert_eq!(response["error"]["message"], message);
+    for era in ERAS {
+        let client = client(server(), era).await;
+        for (reference, argument, message) in cases.clone() {
+            let error = rpc_error(client.complete(reference, argument, "").await);
+            assert_eq!(error.code, -32602, "{era:?}: {error:?}");
+            assert_eq!(error.message, message, "{era:?}");
+        }
     }
 }
 
 #[tokio::test]
 async fn without_a_completer_there_is_no_capability_and_no_method() {
-    let mut client = connect(McpServer::new("plain").prompt(review).unwrap()).await;
-    let init = exchange(
-        &mut client,
-        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",
-            "capabilities":{},"clientInfo":{"name":"t","version":"1"}}})
-        .to_string(),
-    )
-    .await;
-    assert!(init["result"]["capabilities"].get("completions").is_none());
-    let response = exchange(
-        &mut client,
-        complete(
-            1,
-            json!({"type": "ref/prompt", "name": "review"}),
-            json!({"name": "language", "value": ""}),
-            None,
-        ),
-    )
-    .await;
-    assert_eq!(response["error"]["code"], -32601);
+    for era in ERAS {
+        let plain = McpServer::new("plain").prompt(review).unwrap();
+        let client = client(plain, era).await;
+        let declared = client.server().capabilities.completions;
+        assert!(declared.is_none(), "{era:?}: {declared:?}");
+        let error = rpc_error(language(&client, "").await);
+        assert_eq!(error.code, -32601, "{era:?}");
+    }
 }
 
 #[tokio::test]
 async fn the_completer_reads_the_context_and_a_panic_in_it_is_an_internal_error() {
-    let mut client = connect(server()).await;
-    let meta = || Some(modern_meta(json!({})));
-    let prompt = json!({"type": "ref/prompt", "name": "review"});
-    let from_state = exchange(
-        &mut client,
-        complete(
-            1,
-            prompt.clone(),
-            json!({"name": "language", "value": "ru"}),
-            meta(),
-        ),
-    )
-    .await;
-    assert_eq!(
-        from_state["result"]["completion"]["values"],
-        json!(["rust", "ruby"]),
-        "{from_state}"
-    );
-    let broken = exchange(
-        &mut client,
-        complete(
-            2,
-            prompt.clone(),
-            json!({"name": "language", "value": "panic"}),
-            meta(),
-        ),
-    )
-    .await;
-    assert_eq!(broken["error"]["code"], -32603, "{broken}");
-    assert!(
-        !broken.to_string().contains("broke"),
-        "the panic message stays in the log"
-    );
-    let again = exchange(
-        &mut client,
-        complete(
-            3,
-            prompt,
-            json!({"name": "language", "value": "py"}),
-            meta(),
-        ),
-    )
-    .await;
-    assert_eq!(
-        again["result"]["completion"]["values"],
-        json!(["python", "pytorch"])
-    );
+    for era in ERAS {
+        let client = client(server(), era).await;
+        let from_state = language(&client, "ru").await.unwrap().completion;
+        assert_eq!(from_state.values, ["rust", "ruby"], "{era:?}");
+        let broken = rpc_error(language(&client, "panic").await);
+        assert_eq!(broken.code, -32603, "{era:?}: {broken:?}");
+        assert!(
+            !serde_json::to_string(&broken).unwrap().contains("broke"),
+            "the panic message stays in the log"
+        );
+        let again = language(&client, "py").await.unwrap().completion;
+        assert_eq!(again.values, ["python", "pytorch"], "{era:?}");
+    }
 }

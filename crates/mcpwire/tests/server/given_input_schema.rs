@@ -5,7 +5,7 @@
 use crate::support;
 use mcpwire::prelude::*;
 use serde_json::{Value, json};
-use support::{call, connect, exchange, text};
+use support::{ERAS, first_text};
 
 fn contact_schema_json() -> Value {
     json!({
@@ -53,26 +53,15 @@ async fn not_an_object() -> String {
 
 #[tokio::test]
 async fn a_given_schema_is_listed_verbatim_and_arguments_still_parse() {
-    let mut client = connect(McpServer::new("schemas").tool(save_contact).unwrap()).await;
-    let list = exchange(
-        &mut client,
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_owned(),
-    )
-    .await;
-    assert_eq!(
-        list["result"]["tools"][0]["inputSchema"],
-        contact_schema_json()
-    );
-    let saved = exchange(
-        &mut client,
-        call(
-            2,
-            "save_contact",
-            json!({"name": "Ada", "email": "ada@example.com"}),
-        ),
-    )
-    .await;
-    assert_eq!(text(&saved), "saved Ada <ada@example.com>");
+    for era in ERAS {
+        let server = McpServer::new("schemas").tool(save_contact).unwrap();
+        let client = support::client(server, era).await;
+        let tools = client.list_tools().await.unwrap();
+        assert_eq!(tools[0].input_schema, contact_schema_json(), "{era:?}");
+        let arguments = json!({"name": "Ada", "email": "ada@example.com"});
+        let saved = client.call_tool("save_contact", arguments).await.unwrap();
+        assert_eq!(first_text(&saved), "saved Ada <ada@example.com>", "{era:?}");
+    }
 }
 
 #[test]

@@ -1,10 +1,13 @@
-//! Prompts and resources: listing, rendering and reading on both revisions, with resolvers and
-//! questions (the spec allows `input_required` on `prompts/get` and `resources/read`).
+//! Prompts and resources: listing, rendering and reading on both revisions (through the crate's
+//! own client), with resolvers and questions (the spec allows `input_required` on `prompts/get`
+//! and `resources/read`; those rounds, and the sealed state bound to a prompt's arguments, are
+//! asserted on the wire, in raw JSON-RPC lines).
 
 use crate::support;
+use mcpwire::client::EraChoice;
 use mcpwire::prelude::*;
 use serde_json::{Value, json};
-use support::{connect, exchange, modern_meta, request_state};
+use support::{ERAS, as_json, client, connect, exchange, modern_meta, request_state, rpc_error};
 
 fn request(id: u64, method: &str, params: Value) -> String {
     json!({"jsonrpc":"2.0","id":id,"method":method,"params":params}).to_string()
@@ -94,48 +97,44 @@ fn server() -> McpServer {
 
 #[tokio::test]
 async fn prompts_are_listed_with_their_arguments_and_rendered() {
-    let mut client = connect(server()).await;
-    let list = exchange(&mut client, request(1, "prompts/list", json!({}))).await;
-    assert_eq!(
-        list["result"]["prompts"][0],
-        json!({"name": "summarize", "title": "Summary", "description": "Summarizes a topic.",
-               "arguments": [
-                   {"name": "audience", "description": "Who reads it.", "required": false},
-                   {"name": "topic", "description": "What to summarize.", "required": true}]})
-    );
-    let plain = exchange(
-        &mut client,
-        request(
-            2,
-            "prompts/get",
-            json!({"name": "greeting", "arguments": {"name": "Ada"}}),
-        ),
-    )
-    .await;
-    assert_eq!(
-        plain["result"],
-        json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello to Ada."}}]})
-    );
-    let missing = exchange(
-        &mut client,
-        request(3, "prompts/get", json!({"name": "greeting"})),
-    )
-    .await;
-    assert_eq!(missing["error"]["code"], -32602);
-    assert_eq!(
-        missing["error"]["message"],
-        "Invalid arguments for prompt greeting: invalid arguments: missing field `name`"
-    );
-    let unknown = exchange(
-        &mut client,
-        request(4, "prompts/get", json!({"name": "nope"})),
-    )
-    .await;
-    assert_eq!(
-        unknown["error"],
-        json!({"code": -32602, "message": "Unknown prompt: nope"})
-    );
+    for era in ERAS {
+        let client = client(server(), era).await;
+        let prompts = client.list_prompts().await.unwrap();
+        assert_eq!(
+            as_json(&prompts[0]),
+            json!({"name": "summarize", "title": "Summary", "description": "Summarizes a topic.",
+                   "arguments": [
+                       {"name": "audience", "description": "Who reads it.", "required": false},
+                       {"name": "topic", "description": "What to summarize.", "required": true}]}),
+            "{era:?}"
+        );
+        let plain = client
+            .get_prompt("greeting", [("name", "Ada")])
+            .await
+            .unwrap();
+        assert_eq!(
+            as_json(&plain),
+            json!({"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello to Ada."}}]}),
+            "{era:?}"
+        );
+        let missing = rpc_error(client.get_prompt("greeting", NO_ARGUMENTS).await);
+        assert_eq!(missing.code, -32602, "{era:?}");
+        assert_eq!(
+            missing.message,
+            "Invalid arguments for prompt greeting: invalid arguments: missing field `name`",
+            "{era:?}"
+        );
+        let unknown = rpc_error(client.get_prompt("nope", NO_ARGUMENTS).await);
+        assert_eq!(
+            as_json(&unknown),
+            json!({"code": -32602, "message": "Unknown prompt: nope"}),
+            "{era:?}"
+        );
+    }
 }
+
+/// A prompt's arguments when it is given none.
+const NO_ARGUMENTS: [(&str, &str); 0] = [];
 
 #[tokio::test]
 async fn a_prompt_resolver_asks_in_a_round_on_2026_07_28_and_in_a_request_on_2025_11_25() {
@@ -189,94 +188,62 @@ async fn a_prompt_resolver_asks_in_a_round_on_2026_07_28_and_in_a_request_on_202
 
 #[tokio::test]
 async fn resources_and_templates_are_listed_and_read() {
-    let mut client = connect(server()).await;
-    let list = exchange(&mut client, request(1, "resources/list", json!({}))).await;
-    assert_eq!(
-        list["result"]["resources"][0],
-        json!({"uri": "shop://hours", "name": "hours", "description": "The shop's opening hours.", "mimeType": "text/plain"})
-    );
-    let templates = exchange(
-        &mut client,
-        request(2, "resources/templates/list", json!({})),
-    )
-    .await;
-    assert_eq!(
-        templates["result"]["resourceTemplates"][0]["uriTemplate"],
-        "shop://books/{id}/stock"
-    );
+    for era in ERAS {
+        let client = client(server(), era).await;
+        let resources = client.list_resources().await.unwrap();
+        assert_eq!(
+            as_json(&resources[0]),
+            json!({"uri": "shop://hours", "name": "hours", "description": "The shop's opening hours.", "mimeType": "text/plain"}),
+            "{era:?}"
+        );
+        let templates = client.list_resource_templates().await.unwrap();
+        assert_eq!(
+            templates[0].uri_template, "shop://books/{id}/stock",
+            "{era:?}"
+        );
 
-    let text = exchange(
-        &mut client,
-        request(3, "resources/read", json!({"uri": "shop://hours"})),
-    )
-    .await;
-    assert_eq!(
-        text["result"],
-        json!({"contents": [{"uri": "shop://hours", "mimeType": "text/plain", "text": "9-18"}]})
-    );
-    let blob = exchange(
-        &mut client,
-        request(4, "resources/read", json!({"uri": "shop://logo.png"})),
-    )
-    .await;
-    assert_eq!(blob["result"]["contents"][0]["blob"], "iVBORw==");
-    let templated = exchange(
-        &mut client,
-        request(5, "resources/read", json!({"uri": "shop://books/21/stock"})),
-    )
-    .await;
-    assert_eq!(
-        templated["result"]["contents"][0]["text"],
-        r#"{"copies":42,"id":"21"}"#
-    );
-    assert_eq!(
-        templated["result"]["contents"][0]["uri"],
-        "shop://books/21/stock"
-    );
+        let text = client.read_resource("shop://hours").await.unwrap();
+        assert_eq!(
+            as_json(&text),
+            json!({"contents": [{"uri": "shop://hours", "mimeType": "text/plain", "text": "9-18"}]}),
+            "{era:?}"
+        );
+        let blob = client.read_resource("shop://logo.png").await.unwrap();
+        assert_eq!(as_json(&blob)["contents"][0]["blob"], "iVBORw==", "{era:?}");
+        let templated = client.read_resource("shop://books/21/stock").await.unwrap();
+        let templated = as_json(&templated);
+        assert_eq!(
+            templated["contents"][0]["text"], r#"{"copies":42,"id":"21"}"#,
+            "{era:?}"
+        );
+        assert_eq!(
+            templated["contents"][0]["uri"], "shop://books/21/stock",
+            "{era:?}"
+        );
 
-    let failing = exchange(
-        &mut client,
-        request(6, "resources/read", json!({"uri": "shop://books/x/stock"})),
-    )
-    .await;
-    assert_eq!(
-        failing["error"]["message"],
-        "Error reading resource shop://books/x/stock: no book 'x'"
-    );
+        let failing = rpc_error(client.read_resource("shop://books/x/stock").await);
+        assert_eq!(
+            failing.message, "Error reading resource shop://books/x/stock: no book 'x'",
+            "{era:?}"
+        );
 
-    let legacy_missing = exchange(
-        &mut client,
-        request(7, "resources/read", json!({"uri": "shop://nope"})),
-    )
-    .await;
-    assert_eq!(
-        legacy_missing["error"],
-        json!({"code": -32002, "message": "Resource not found", "data": {"uri": "shop://nope"}})
-    );
-    let modern_missing = exchange(
-        &mut client,
-        modern(
-            8,
-            "resources/read",
-            json!({"uri": "shop://nope"}),
-            json!({}),
-        ),
-    )
-    .await;
-    assert_eq!(modern_missing["error"]["code"], -32602);
-    let cached = exchange(
-        &mut client,
-        modern(
-            9,
-            "resources/read",
-            json!({"uri": "shop://hours"}),
-            json!({}),
-        ),
-    )
-    .await;
-    // A resource that declares no cache hints is not cached.
-    assert_eq!(cached["result"]["ttlMs"], 0);
-    assert_eq!(cached["result"]["cacheScope"], "private");
+        let missing = rpc_error(client.read_resource("shop://nope").await);
+        if era == EraChoice::Legacy {
+            assert_eq!(
+                as_json(&missing),
+                json!({"code": -32002, "message": "Resource not found", "data": {"uri": "shop://nope"}})
+            );
+        } else {
+            assert_eq!(missing.code, -32602, "{era:?}");
+        }
+    }
+    // A resource that declares no cache hints is not cached (2026-07-28; the hints are in the
+    // raw result).
+    let client = client(server(), EraChoice::Modern).await;
+    let read = json!({"uri": "shop://hours"});
+    let cached = client.request("resources/read", read).await.unwrap();
+    assert_eq!(cached["ttlMs"], 0);
+    assert_eq!(cached["cacheScope"], "private");
 }
 
 #[tokio::test]

@@ -1,10 +1,13 @@
 //! What `#[tool]` derives from a function: names, titles, hints, schemas, defaults, optional
-//! arguments, structured output, sync bodies, `Result` returns.
+//! arguments, structured output, sync bodies, `Result` returns; listed and called on both
+//! revisions through the crate's own client.
 
 use crate::support;
+use mcpwire::client::{Client, EraChoice};
 use mcpwire::prelude::*;
+use mcpwire::protocol::{CallToolResult, Tool};
 use serde_json::{Value, json};
-use support::{call, connect, exchange, is_error, text};
+use support::{ERAS, as_json, first_text, rpc_error};
 
 #[derive(Serialize, JsonSchema)]
 struct Quote {
@@ -66,128 +69,130 @@ async fn text_or_error(fail: bool) -> Result<String, std::io::Error> {
     }
 }
 
-async fn tools() -> (mcpwire::transport::MemoryClient, Vec<Value>) {
+async fn tools(era: EraChoice) -> (Client, Vec<Tool>) {
     let server = McpServer::new("t")
         .tool(quote)
         .and_then(|s| s.tool(divide))
         .and_then(|s| s.tool(listing))
         .and_then(|s| s.tool(text_or_error))
         .unwrap();
-    let mut client = connect(server).await;
-    let list = exchange(
-        &mut client,
-        r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#.into(),
-    )
-    .await;
-    let tools = list["result"]["tools"].as_array().unwrap().clone();
+    let client = support::client(server, era).await;
+    let tools = client.list_tools().await.unwrap();
     (client, tools)
+}
+
+/// Calls `tool` and returns its result.
+async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
+    client.call_tool(tool, arguments).await.unwrap()
 }
 
 #[tokio::test]
 async fn the_definition_comes_from_the_function() {
-    let (_, tools) = tools().await;
-    assert_eq!(
-        tools[0],
-        json!({
-            "name": "price_quote",
-            "title": "Price quote",
-            "description": "Quotes a price.\n\nPrices include VAT.",
-            "annotations": {"readOnlyHint": true, "openWorldHint": false},
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "title": {"type": "string", "description": "The book's title."},
-                    "copies": {"type": "integer", "format": "uint32", "minimum": 0, "default": 1,
-                               "description": "How many copies."},
-                    "giftWrap": {"type": "boolean", "default": false},
-                    "code": {"type": ["string", "null"], "description": "A discount code, if any."}
+    for era in ERAS {
+        let (_, tools) = tools(era).await;
+        let tools: Vec<Value> = tools.iter().map(as_json).collect();
+        assert_eq!(
+            tools[0],
+            json!({
+                "name": "price_quote",
+                "title": "Price quote",
+                "description": "Quotes a price.\n\nPrices include VAT.",
+                "annotations": {"readOnlyHint": true, "openWorldHint": false},
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "title": {"type": "string", "description": "The book's title."},
+                        "copies": {"type": "integer", "format": "uint32", "minimum": 0, "default": 1,
+                                   "description": "How many copies."},
+                        "giftWrap": {"type": "boolean", "default": false},
+                        "code": {"type": ["string", "null"], "description": "A discount code, if any."}
+                    },
+                    "required": ["title"]
                 },
-                "required": ["title"]
-            },
-            "outputSchema": {
-                "type": "object",
-                "properties": {
-                    "title": {"type": "string", "description": "The book."},
-                    "cents": {"type": "integer", "format": "uint64", "minimum": 0,
-                              "description": "Price in euro cents."}
-                },
-                "required": ["title", "cents"]
-            }
-        })
-    );
-    assert_eq!(
-        tools[2]["outputSchema"]["properties"]["result"]["type"], "array",
-        "wrapped"
-    );
-    assert_eq!(
-        tools[3].get("outputSchema"),
-        None,
-        "text results have no output schema"
-    );
+                "outputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "title": {"type": "string", "description": "The book."},
+                        "cents": {"type": "integer", "format": "uint64", "minimum": 0,
+                                  "description": "Price in euro cents."}
+                    },
+                    "required": ["title", "cents"]
+                }
+            }),
+            "{era:?}"
+        );
+        assert_eq!(
+            tools[2]["outputSchema"]["properties"]["result"]["type"], "array",
+            "{era:?}: wrapped"
+        );
+        assert_eq!(
+            tools[3].get("outputSchema"),
+            None,
+            "{era:?}: text results have no output schema"
+        );
+    }
 }
 
 #[tokio::test]
 async fn defaults_optional_arguments_and_renames_apply_when_called() {
-    let (mut client, _) = tools().await;
-    let minimal = exchange(
-        &mut client,
-        call(1, "price_quote", json!({"title": "Dune"})),
-    )
-    .await;
-    assert_eq!(
-        minimal["result"]["structuredContent"],
-        json!({"title": "Dune", "cents": 1000})
-    );
-    assert_eq!(text(&minimal), r#"{"cents":1000,"title":"Dune"}"#);
-    let full = exchange(
-        &mut client,
-        call(
-            2,
-            "price_quote",
-            json!({"title": "Dune", "copies": 2, "giftWrap": true, "code": "X"}),
-        ),
-    )
-    .await;
-    assert_eq!(full["result"]["structuredContent"]["cents"], 1950);
+    for era in ERAS {
+        let (client, _) = tools(era).await;
+        let minimal = call(&client, "price_quote", json!({"title": "Dune"})).await;
+        assert_eq!(
+            minimal.structured_content,
+            Some(json!({"title": "Dune", "cents": 1000})),
+            "{era:?}"
+        );
+        assert_eq!(first_text(&minimal), r#"{"cents":1000,"title":"Dune"}"#);
+        let full = json!({"title": "Dune", "copies": 2, "giftWrap": true, "code": "X"});
+        let full = call(&client, "price_quote", full).await;
+        assert_eq!(full.structured_content.unwrap()["cents"], 1950, "{era:?}");
+    }
 }
 
 #[tokio::test]
 async fn results_errors_and_plain_functions() {
-    let (mut client, _) = tools().await;
-    let ok = exchange(&mut client, call(1, "divide", json!({"a": 7, "b": 2}))).await;
-    assert_eq!(ok["result"]["structuredContent"], json!({"result": 3}));
-    let err = exchange(&mut client, call(2, "divide", json!({"a": 7, "b": 0}))).await;
-    assert!(is_error(&err));
-    assert_eq!(text(&err), "Error executing tool divide: division by zero");
-    assert_eq!(err["result"].get("structuredContent"), None);
-    let listed = exchange(&mut client, call(3, "listing", json!({}))).await;
-    assert_eq!(
-        listed["result"]["structuredContent"],
-        json!({"result": ["a", "b"]})
-    );
-    assert_eq!(text(&listed), r#"["a","b"]"#);
-    let failed = exchange(&mut client, call(4, "text_or_error", json!({"fail": true}))).await;
-    assert_eq!(
-        text(&failed),
-        "Error executing tool text_or_error: disk on fire"
-    );
-    let fine = exchange(
-        &mut client,
-        call(5, "text_or_error", json!({"fail": false})),
-    )
-    .await;
-    assert_eq!(
-        fine["result"],
-        json!({"content": [{"type": "text", "text": "fine"}]})
-    );
+    for era in ERAS {
+        let (client, _) = tools(era).await;
+        let ok = call(&client, "divide", json!({"a": 7, "b": 2})).await;
+        assert_eq!(ok.structured_content, Some(json!({"result": 3})), "{era:?}");
+        let err = call(&client, "divide", json!({"a": 7, "b": 0})).await;
+        assert_eq!(err.is_error, Some(true), "{era:?}");
+        assert_eq!(
+            first_text(&err),
+            "Error executing tool divide: division by zero"
+        );
+        assert_eq!(err.structured_content, None, "{era:?}");
+        let listed = call(&client, "listing", json!({})).await;
+        assert_eq!(
+            listed.structured_content,
+            Some(json!({"result": ["a", "b"]})),
+            "{era:?}"
+        );
+        assert_eq!(first_text(&listed), r#"["a","b"]"#);
+        let failed = call(&client, "text_or_error", json!({"fail": true})).await;
+        assert_eq!(
+            first_text(&failed),
+            "Error executing tool text_or_error: disk on fire"
+        );
+        let fine = call(&client, "text_or_error", json!({"fail": false})).await;
+        assert_eq!(
+            as_json(&fine),
+            json!({"content": [{"type": "text", "text": "fine"}]}),
+            "{era:?}"
+        );
+    }
 }
 
 #[tokio::test]
 async fn an_unknown_tool_is_a_protocol_error() {
-    let (mut client, _) = tools().await;
-    let unknown = exchange(&mut client, call(1, "nope", json!({}))).await;
-    assert_eq!(
-        unknown["error"],
-        json!({"code": -32602, "message": "Unknown tool: nope"})
-    );
+    for era in ERAS {
+        let (client, _) = tools(era).await;
+        let unknown = rpc_error(client.call_tool("nope", json!({})).await);
+        assert_eq!(
+            as_json(&unknown),
+            json!({"code": -32602, "message": "Unknown tool: nope"}),
+            "{era:?}"
+        );
+    }
 }

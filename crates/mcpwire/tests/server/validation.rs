@@ -1,29 +1,46 @@
 //! Values are checked against the schema the server advertises, not only by type: tool
 //! arguments (generated schemas with constraints on parameters, and hand-written
 //! `input_schema`s) and elicitation answers (the form a resolver asks with `Elicit<M>`), on both
-//! protocol revisions.
+//! protocol revisions. Tool arguments are sent by the crate's own client; the answers to a form
+//! are sent in raw JSON-RPC lines (rounds with `requestState` on 2026-07-28, answers to the
+//! server's request on 2025-11-25), as a client that does not check them would.
 
 use crate::support;
+use mcpwire::client::Client;
 use mcpwire::prelude::*;
+use mcpwire::protocol::{CallToolResult, Content};
 use mcpwire::transport::MemoryClient;
 use proptest::prelude::*;
 use proptest::test_runner::TestRunner;
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use support::{
-    call, connect, exchange, is_error, modern_call, modern_meta, next, request_state, retry_call,
-    text,
+    ERAS, call, connect, exchange, first_text, is_error, modern_call, modern_meta, next,
+    request_state, retry_call, text,
 };
 
-/// Calls `tool` with `arguments` on both revisions and returns both answers (legacy first).
-async fn call_both(client: &mut MemoryClient, id: u64, tool: &str, arguments: Value) -> [Value; 2] {
-    let legacy = exchange(client, call(id, tool, arguments.clone())).await;
-    let modern = exchange(
-        client,
-        modern_call(id + 1, tool, arguments, modern_meta(json!({}))),
-    )
-    .await;
-    [legacy, modern]
+/// A client of `server` on each revision (legacy first).
+async fn clients(server: impl Fn() -> McpServer) -> [Client; 2] {
+    let [legacy, modern] = ERAS;
+    [
+        support::client(server(), legacy).await,
+        support::client(server(), modern).await,
+    ]
+}
+
+/// Calls `tool` with `arguments` on both revisions and returns both results (legacy first).
+async fn call_both(clients: &[Client; 2], tool: &str, arguments: Value) -> [CallToolResult; 2] {
+    let mut results = Vec::new();
+    for client in clients {
+        let result = client.call_tool(tool, arguments.clone()).await;
+        results.push(result.unwrap_or_else(|e| panic!("{:?}: {e}", client.era())));
+    }
+    results.try_into().unwrap()
+}
+
+/// Whether a tool result is an `isError` result.
+fn failed(result: &CallToolResult) -> bool {
+    result.is_error == Some(true)
 }
 
 // ---- constraints on generated schemas ------------------------------------------------------
@@ -70,26 +87,24 @@ fn order_with(name: &str, value: Value) -> Value {
 
 #[tokio::test]
 async fn constraints_on_tool_parameters_are_listed_and_enforced_on_both_revisions() {
-    let mut client = connect(McpServer::new("v").tool(order).unwrap()).await;
-    let list = exchange(
-        &mut client,
-        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_owned(),
-    )
-    .await;
-    let properties = &list["result"]["tools"][0]["inputSchema"]["properties"];
-    assert_eq!(properties["title"]["minLength"], 2, "{list}");
-    assert_eq!(properties["copies"]["maximum"], 10, "{list}");
-    assert_eq!(
-        properties["shop"]["pattern"], "^[A-Z]{3}-[0-9]{3}$",
-        "{list}"
-    );
-    assert_eq!(
-        properties["binding"]["enum"],
-        json!(["hardback", "paperback"])
-    );
-    assert_eq!(properties["email"]["format"], "email", "{list}");
-    assert_eq!(properties["day"]["format"], "date", "{list}");
-
+    let clients = clients(|| McpServer::new("v").tool(order).unwrap()).await;
+    for client in &clients {
+        let tools = client.list_tools().await.unwrap();
+        let properties = &tools[0].input_schema["properties"];
+        let list = &tools[0].input_schema;
+        assert_eq!(properties["title"]["minLength"], 2, "{list}");
+        assert_eq!(properties["copies"]["maximum"], 10, "{list}");
+        assert_eq!(
+            properties["shop"]["pattern"], "^[A-Z]{3}-[0-9]{3}$",
+            "{list}"
+        );
+        assert_eq!(
+            properties["binding"]["enum"],
+            json!(["hardback", "paperback"])
+        );
+        assert_eq!(properties["email"]["format"], "email", "{list}");
+        assert_eq!(properties["day"]["format"], "date", "{list}");
+    }
     let cases = [
         (
             order_with("title", json!("D")),
@@ -116,48 +131,45 @@ async fn constraints_on_tool_parameters_are_listed_and_enforced_on_both_revision
             "day: must be a valid date (format)",
         ),
     ];
-    let mut id = 2;
     for (arguments, why) in cases {
-        for answer in call_both(&mut client, id, "order", arguments.clone()).await {
-            assert!(is_error(&answer), "{arguments}: {answer}");
+        for answer in call_both(&clients, "order", arguments.clone()).await {
+            assert!(failed(&answer), "{arguments}: {answer:?}");
             assert_eq!(
-                text(&answer),
+                first_text(&answer),
                 format!("Error executing tool order: invalid arguments: {why}"),
                 "{arguments}"
             );
         }
-        id += 2;
     }
-    for answer in call_both(&mut client, id, "order", valid_order()).await {
-        assert!(!is_error(&answer), "{answer}");
+    for answer in call_both(&clients, "order", valid_order()).await {
+        assert!(!failed(&answer), "{answer:?}");
         assert_eq!(
-            text(&answer),
+            first_text(&answer),
             "10 paperback of Dune from LON-001 for ada@example.com on 2026-07-28"
         );
     }
     let mut without_day = valid_order();
     without_day.as_object_mut().unwrap().remove("day");
-    let [legacy, _] = call_both(&mut client, id + 2, "order", without_day).await;
-    assert!(text(&legacy).ends_with("on any day"), "{legacy}");
+    for answer in call_both(&clients, "order", without_day).await {
+        assert!(first_text(&answer).ends_with("on any day"), "{answer:?}");
+    }
 }
 
 #[tokio::test]
 async fn a_type_error_keeps_its_wording_and_the_server_keeps_serving() {
-    let mut client = connect(McpServer::new("v").tool(order).unwrap()).await;
-    for answer in call_both(&mut client, 1, "order", order_with("copies", json!("ten"))).await {
-        assert!(is_error(&answer), "{answer}");
+    let clients = clients(|| McpServer::new("v").tool(order).unwrap()).await;
+    for answer in call_both(&clients, "order", order_with("copies", json!("ten"))).await {
+        assert!(failed(&answer), "{answer:?}");
         assert_eq!(
-            text(&answer),
+            first_text(&answer),
             "Error executing tool order: invalid arguments: copies: invalid type: string \"ten\", \
              expected u32"
         );
     }
-    let ping = exchange(
-        &mut client,
-        r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#.into(),
-    )
-    .await;
-    assert_eq!(ping["result"], json!({}));
+    // The server keeps serving each connection.
+    let [legacy, modern] = &clients;
+    legacy.ping().await.unwrap();
+    modern.list_tools().await.unwrap();
 }
 
 // ---- hand-written input schemas ------------------------------------------------------------
@@ -184,7 +196,7 @@ async fn find_product(sku: String, quantity: Option<i64>) -> String {
 
 #[tokio::test]
 async fn a_hand_written_input_schema_is_enforced_on_both_revisions() {
-    let mut client = connect(McpServer::new("v").tool(find_product).unwrap()).await;
+    let clients = clients(|| McpServer::new("v").tool(find_product).unwrap()).await;
     let cases = [
         (
             json!({"sku": "sku-1"}),
@@ -199,21 +211,19 @@ async fn a_hand_written_input_schema_is_enforced_on_both_revisions() {
             "colour: is not allowed (additionalProperties)",
         ),
     ];
-    let mut id = 1;
     for (arguments, why) in cases {
-        for answer in call_both(&mut client, id, "find_product", arguments.clone()).await {
-            assert!(is_error(&answer), "{arguments}: {answer}");
+        for answer in call_both(&clients, "find_product", arguments.clone()).await {
+            assert!(failed(&answer), "{arguments}: {answer:?}");
             assert_eq!(
-                text(&answer),
+                first_text(&answer),
                 format!("Error executing tool find_product: invalid arguments: {why}"),
                 "{arguments}"
             );
         }
-        id += 2;
     }
-    for answer in call_both(&mut client, id, "find_product", json!({"sku": "SKU-0042"})).await {
-        assert!(!is_error(&answer), "{answer}");
-        assert_eq!(text(&answer), "SKU-0042 x1");
+    for answer in call_both(&clients, "find_product", json!({"sku": "SKU-0042"})).await {
+        assert!(!failed(&answer), "{answer:?}");
+        assert_eq!(first_text(&answer), "SKU-0042 x1");
     }
 }
 
@@ -500,14 +510,13 @@ fn arbitrary_answers_to_a_form_are_accepted_only_inside_it() {
 #[test]
 fn arbitrary_arguments_are_accepted_only_inside_the_schema() {
     let runtime = runtime();
-    let client = RefCell::new(
-        runtime.block_on(connect(
-            McpServer::new("v")
-                .tool(order)
-                .and_then(|s| s.tool(find_product))
-                .unwrap(),
-        )),
-    );
+    let server = || {
+        McpServer::new("v")
+            .tool(order)
+            .and_then(|s| s.tool(find_product))
+            .unwrap()
+    };
+    let clients = runtime.block_on(clients(server));
     let calls = prop_oneof![
         changed(valid_order()).prop_map(|arguments| ("order", arguments)),
         changed(json!({"sku": "SKU-0001", "quantity": 2}))
@@ -515,22 +524,21 @@ fn arbitrary_arguments_are_accepted_only_inside_the_schema() {
     ];
     runner(192)
         .run(&calls, |(tool, arguments)| {
-            let response = runtime.block_on(exchange(
-                &mut client.borrow_mut(),
-                call(1, tool, arguments.clone()),
-            ));
-            let text = response["result"]["content"][0]["text"]
-                .as_str()
-                .unwrap_or_default();
-            if is_error(&response) {
-                let refused = format!("Error executing tool {tool}: invalid arguments: ");
-                prop_assert!(text.starts_with(&refused), "{}: {}", arguments, response);
-            } else {
-                let fits = match tool {
-                    "order" => fits_order(&arguments),
-                    _ => fits_product(&arguments),
+            for result in runtime.block_on(call_both(&clients, tool, arguments.clone())) {
+                let text = match result.content.first() {
+                    Some(Content::Text { text, .. }) => text.as_str(),
+                    _ => "",
                 };
-                prop_assert!(fits, "accepted {}: {}", arguments, response);
+                if failed(&result) {
+                    let refused = format!("Error executing tool {tool}: invalid arguments: ");
+                    prop_assert!(text.starts_with(&refused), "{}: {:?}", arguments, result);
+                } else {
+                    let fits = match tool {
+                        "order" => fits_order(&arguments),
+                        _ => fits_product(&arguments),
+                    };
+                    prop_assert!(fits, "accepted {}: {:?}", arguments, result);
+                }
             }
             Ok(())
         })

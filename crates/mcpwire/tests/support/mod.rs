@@ -1,5 +1,6 @@
-//! The one support module of the crate's tests: helpers for driving a server over the in-memory
-//! transport here, and beside them `http` (a server on an ephemeral port, raw requests of both
+//! The one support module of the crate's tests: helpers for driving a server in memory with the
+//! crate's own `Client` (on either revision) or with raw JSON-RPC lines (where the wire is what
+//! a test asserts) here, and beside them `http` (a server on an ephemeral port, raw requests of both
 //! revisions), `redis` (a `redis-server` child), `tasks` (a raw client of the tasks extension),
 //! `fleet` (two replicas on one Redis) and `otel` (an OTLP receiver).
 
@@ -12,9 +13,46 @@ pub mod redis;
 pub mod tasks;
 
 use mcpwire::McpServer;
+use mcpwire::client::{Client, ClientError, EraChoice};
+use mcpwire::protocol::{CallToolResult, Content, ErrorObject};
 use mcpwire::transport::MemoryClient;
 use serde_json::{Value, json};
 use std::time::Duration;
+
+/// Both protocol revisions, for a test that runs on each: 2025-11-25, then 2026-07-28.
+pub const ERAS: [EraChoice; 2] = [EraChoice::Legacy, EraChoice::Modern];
+
+/// The crate's own client of `server`, started in memory, speaking `era`; a call fails after
+/// 10 s without an answer, as [`next`] does.
+pub async fn client(server: McpServer, era: EraChoice) -> Client {
+    Client::builder()
+        .timeout(Duration::from_secs(10))
+        .era(era)
+        .connect_memory(server)
+        .await
+        .unwrap_or_else(|error| panic!("{era:?}: the client connects: {error}"))
+}
+
+/// `value` as JSON, to compare what the client decoded with the JSON the protocol defines.
+pub fn as_json(value: &impl serde::Serialize) -> Value {
+    serde_json::to_value(value).expect("serializes")
+}
+
+/// The text of a tool result's first content block.
+pub fn first_text(result: &CallToolResult) -> &str {
+    match result.content.first() {
+        Some(Content::Text { text, .. }) => text,
+        other => panic!("not a text block: {other:?} in {result:?}"),
+    }
+}
+
+/// The JSON-RPC error a call failed with (anything else fails the test).
+pub fn rpc_error<T: std::fmt::Debug>(outcome: Result<T, ClientError>) -> ErrorObject {
+    match outcome {
+        Err(ClientError::Rpc(error)) => error,
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
 
 /// `_meta` of a 2026-07-28 request with the given client capabilities.
 pub fn modern_meta(capabilities: Value) -> Value {
