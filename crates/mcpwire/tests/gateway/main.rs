@@ -7,4 +7,5 @@
 
 mod completion;
 mod logging;
+mod param_headers;
 mod questions;
