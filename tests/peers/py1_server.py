@@ -76,6 +76,16 @@ async def countdown(steps: int, ctx: Context) -> str:
     return f"counted {steps} steps"
 
 
+@mcp.tool()
+async def chatter(ctx: Context) -> str:
+    """Logs one message at each of four levels."""
+    await ctx.debug("debug line")
+    await ctx.info("info line")
+    await ctx.warning("warning line")
+    await ctx.error("error line")
+    return "chattered"
+
+
 @mcp.resource("docs://readme", name="readme", mime_type="text/plain")
 def readme() -> str:
     """The readme."""

@@ -2,7 +2,8 @@
 //! logs with `ctx.log`; the front client gets each message of its own call (the crate's own
 //! `Client` over HTTP, `CallOptions::on_log`), at the level it asked the gateway for, as the
 //! gateway's own tools would give it: on 2025-11-25 the session's (`logging/setLevel`, every
-//! level until set), on 2026-07-28 the request's `_meta` level (none without it).
+//! level until set), on 2026-07-28 the request's `_meta` level (none without it). A Python SDK
+//! 1.x server over stdio is a backend nobody here wrote.
 
 #![cfg(feature = "gateway")]
 
@@ -104,15 +105,26 @@ const PAIRS: [(EraChoice, EraChoice); 4] = [
 
 /// Calls `tool` with `tag`, returning the log messages the call got.
 async fn call(client: &Client, tool: &str, tag: &str) -> Vec<LoggingMessageParams> {
+    let (text, messages) = call_with(client, tool, json!({"tag": tag})).await;
+    assert!(text == "logged" || text == "met", "{text}");
+    messages
+}
+
+/// Calls `tool` with `arguments`: its text, and the log messages the call got.
+async fn call_with(
+    client: &Client,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> (String, Vec<LoggingMessageParams>) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let record = seen.clone();
     let options = CallOptions::new().on_log(move |m| record.lock().unwrap().push(m));
-    let called = client.call_tool_with(tool, json!({"tag": tag}), options);
+    let called = client.call_tool_with(tool, arguments, options);
     let result = tokio::time::timeout(BOUND, called).await.unwrap().unwrap();
     assert_ne!(result.is_error, Some(true), "{result:?}");
     let text = serde_json::to_value(&result.content).unwrap()[0]["text"].clone();
-    assert!(text == "logged" || text == "met", "{text}");
-    std::mem::take(&mut *seen.lock().unwrap())
+    let text = text.as_str().unwrap_or_default().to_owned();
+    (text, std::mem::take(&mut *seen.lock().unwrap()))
 }
 
 fn levels(messages: &[LoggingMessageParams]) -> Vec<LoggingLevel> {
@@ -170,6 +182,45 @@ async fn each_of_two_concurrent_calls_gets_its_own_log_messages() {
         };
         assert_eq!(data(a), [json!("a-1"), json!("a-2")], "{pair}");
         assert_eq!(data(b), [json!("b-1"), json!("b-2")], "{pair}");
+        client.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_python_sdk_1_stdio_backends_log_messages_reach_the_caller_on_both_revisions() {
+    // A server nobody here wrote, speaking only 2025-11-25, over stdio: its log messages name
+    // no call, and are tied to the one call in flight on the gateway's connection to it; it
+    // sends every level, and the gateway passes on those the caller asked for.
+    let server = super::questions::python1_stdio();
+    let gateway = Gateway::new()
+        .backend(Backend::stdio("py", server).timeout(BOUND))
+        .start(McpServer::new("gateway"))
+        .await
+        .expect("the gateway starts");
+    let gateway = serve(gateway).await;
+    for front_era in [EraChoice::Legacy, EraChoice::Modern] {
+        let client = Client::builder()
+            .era(front_era)
+            .connect_http(&gateway.url)
+            .await
+            .unwrap();
+        client
+            .set_logging_level(LoggingLevel::Warning)
+            .await
+            .unwrap();
+        let (text, got) = call_with(&client, "py_chatter", json!({})).await;
+        assert_eq!(text, "chattered", "{front_era:?}");
+        let data: Vec<serde_json::Value> = got.iter().map(|m| m.data.clone()).collect();
+        assert_eq!(
+            data,
+            [json!("warning line"), json!("error line")],
+            "{front_era:?}"
+        );
+        assert_eq!(
+            levels(&got),
+            [LoggingLevel::Warning, LoggingLevel::Error],
+            "{front_era:?}"
+        );
         client.close().await;
     }
 }
