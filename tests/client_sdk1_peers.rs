@@ -297,7 +297,15 @@ async fn python1_scenario(client: Client, asked: Arc<Mutex<Asked>>) {
     names.sort_unstable();
     assert_eq!(
         names,
-        ["add", "countdown", "echo", "haiku", "roots", "signup"]
+        [
+            "add",
+            "chatter",
+            "countdown",
+            "echo",
+            "haiku",
+            "roots",
+            "signup"
+        ]
     );
     let sum = call(&client, "add", json!({"a": 2, "b": 3})).await;
     assert_eq!(sum["structuredContent"], json!({"result": 5}));

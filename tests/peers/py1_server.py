@@ -1,7 +1,8 @@
 """A server on the Python SDK 1.x (PyPI `mcp`, pinned in tests/peers/requirements-mcp1.txt), the
 SDK inside most deployed Python servers. The client's and the CLI's tests drive it with no era
 flag: tools, resources (text, blob, a template), a prompt, an elicitation with required fields,
-defaults and formats, sampling, roots, and a long operation with progress.
+defaults and formats, sampling, roots, a long operation with progress, and log messages at four
+levels (the gateway's tests pass them on).
 
 Usage: python py1_server.py --stdio | --http HOST:PORT
 Over HTTP it prints `MCP server listening on http://HOST:PORT/mcp` on stderr, then serves a
@@ -74,6 +75,16 @@ async def countdown(steps: int, ctx: Context) -> str:
         await asyncio.sleep(0.05)
         await ctx.report_progress(step, steps, f"step {step}")
     return f"counted {steps} steps"
+
+
+@mcp.tool()
+async def chatter(ctx: Context) -> str:
+    """Logs one message at each of four levels."""
+    await ctx.debug("debug line")
+    await ctx.info("info line")
+    await ctx.warning("warning line")
+    await ctx.error("error line")
+    return "chattered"
 
 
 @mcp.resource("docs://readme", name="readme", mime_type="text/plain")

@@ -276,7 +276,7 @@ async fn a_flood_of_events_waits_for_the_reader_and_loses_nothing() {
         kind: Kind::Request,
         protocol_version: Some(version::MODERN.to_owned()),
         headers: Vec::new(),
-        call: None,
+        call: Some(7),
     };
     let guard = http.send(outgoing).await.unwrap();
     // The whole flood is in the client's socket (it fits in the kernel's buffers).
@@ -295,11 +295,14 @@ async fn a_flood_of_events_waits_for_the_reader_and_loses_nothing() {
         inbox.len()
     );
     for n in 0..FLOOD {
-        let message: Value = serde_json::from_str(&within(inbox.recv()).await).unwrap();
+        let received = within(inbox.recv()).await;
+        // Each came on the request's own stream, and says so.
+        assert_eq!(received.during, Some(7));
+        let message: Value = serde_json::from_str(&received.text).unwrap();
         assert_eq!(message["params"]["data"], n);
         assert!(inbox.len() <= INBOX_CAPACITY);
     }
-    let answer: Value = serde_json::from_str(&within(inbox.recv()).await).unwrap();
+    let answer: Value = serde_json::from_str(&within(inbox.recv()).await.text).unwrap();
     assert_eq!(answer["id"], 7);
     drop(guard);
 }

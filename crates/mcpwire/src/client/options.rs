@@ -1,8 +1,9 @@
-//! Per-call options: a timeout, and a progress callback (progress extends the timeout).
+//! Per-call options: a timeout, a progress callback (progress extends the timeout), the
+//! call's own answerer of the server's questions, and its own log messages.
 
 use super::question::{QuestionAnswerer, ServerQuestion};
 use crate::protocol::progress::ProgressParams;
-use crate::protocol::{ClientCapabilities, ErrorObject};
+use crate::protocol::{ClientCapabilities, ErrorObject, LoggingLevel, LoggingMessageParams};
 use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
@@ -10,6 +11,9 @@ use std::time::Duration;
 
 /// A progress callback.
 pub(crate) type ProgressCallback = Arc<dyn Fn(ProgressParams) + Send + Sync>;
+
+/// A callback of a call's log messages.
+pub(crate) type LogCallback = Arc<dyn Fn(LoggingMessageParams) + Send + Sync>;
 
 /// Options for one call.
 ///
@@ -31,6 +35,8 @@ pub struct CallOptions {
     pub(crate) progress: Option<ProgressCallback>,
     pub(crate) questions: Option<QuestionAnswerer>,
     pub(crate) capabilities: Option<ClientCapabilities>,
+    pub(crate) log: Option<LogCallback>,
+    pub(crate) log_level: Option<LoggingLevel>,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -41,6 +47,8 @@ impl std::fmt::Debug for CallOptions {
             .field("on_progress", &self.progress.is_some())
             .field("on_question", &self.questions.is_some())
             .field("capabilities", &self.capabilities)
+            .field("on_log", &self.log.is_some())
+            .field("log_level", &self.log_level)
             .finish()
     }
 }
@@ -157,6 +165,48 @@ impl CallOptions {
     /// ```
     pub fn capabilities(mut self, capabilities: ClientCapabilities) -> Self {
         self.capabilities = Some(capabilities);
+        self
+    }
+
+    /// Called with the server's log messages (`notifications/message`) of this call, instead of
+    /// their going to [`Client::notifications`](super::Client::notifications); what a gateway
+    /// uses to pass a backend's log messages on to its own caller.
+    ///
+    /// A log message names no call. Over HTTP it is this call's when it came on the call's own
+    /// event stream; otherwise (stdio, in memory, or on a 2025-11-25 session's own stream) while
+    /// this is the one call with a log callback of its own in flight on the connection. One
+    /// the client cannot tie to a call goes to `Client::notifications`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let options = mcpwire::client::CallOptions::new()
+    ///     .on_log(|message| eprintln!("{:?}: {}", message.level, message.data));
+    /// # drop(options);
+    /// ```
+    pub fn on_log(
+        mut self,
+        callback: impl Fn(LoggingMessageParams) + Send + Sync + 'static,
+    ) -> Self {
+        self.log = Some(Arc::new(callback));
+        self
+    }
+
+    /// 2026-07-28: the lowest level of log messages this call asks for (its `_meta`
+    /// `io.modelcontextprotocol/logLevel`), instead of the client's
+    /// ([`Client::set_logging_level`](super::Client::set_logging_level)). Ignored on
+    /// 2025-11-25, where the level is the session's (`logging/setLevel`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::protocol::LoggingLevel;
+    ///
+    /// let options = mcpwire::client::CallOptions::new().log_level(LoggingLevel::Info);
+    /// # drop(options);
+    /// ```
+    pub fn log_level(mut self, level: LoggingLevel) -> Self {
+        self.log_level = Some(level);
         self
     }
 }

@@ -1,6 +1,6 @@
 //! The connection core, for every transport: request ids, the table of calls waiting for
-//! answers, the reader that routes what the server sends (responses, progress, notifications,
-//! and on 2025-11-25 the server's own requests), timeouts that progress extends, and
+//! answers, the reader that routes what the server sends (responses, progress, log messages,
+//! notifications, and on 2025-11-25 the server's own requests), timeouts that progress extends, and
 //! cancellation when a call's future is dropped. One request here is one message: a lost
 //! session is the caller's to reopen (`session`).
 
@@ -10,16 +10,20 @@ use super::handlers::Handlers;
 use super::headers;
 use super::hook::{Hooks, Stage};
 use super::notifications::ServerNotification;
-use super::options::{CallOptions, ProgressCallback};
+use super::options::{CallOptions, LogCallback, ProgressCallback};
 use super::question::{QuestionAnswerer, ServerQuestion};
-use super::transport::{Inbox, Kind, Outgoing, Transport};
+use super::transport::{Inbox, Kind, Outgoing, Received, Transport};
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
-use crate::protocol::methods::{CANCELLED, DISCOVER, INITIALIZE, PING, PROGRESS, TOOLS_CALL};
+use crate::protocol::methods::{
+    CANCELLED, DISCOVER, INITIALIZE, MESSAGE, PING, PROGRESS, TOOLS_CALL,
+};
 use crate::protocol::progress::ProgressParams;
-use crate::protocol::{Era, ErrorObject, Implementation, LoggingLevel, RequestId, meta};
+use crate::protocol::{
+    Era, ErrorObject, Implementation, LoggingLevel, LoggingMessageParams, RequestId, meta,
+};
 use crate::wire::header_params::HeaderParam;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -55,6 +59,8 @@ struct Pending {
     progress: Arc<Progress>,
     /// The call's own answerer of the server's questions, when it has one.
     questions: Option<QuestionAnswerer>,
+    /// The call's own callback of the server's log messages, when it has one.
+    log: Option<LogCallback>,
 }
 
 /// A call's progress: the callback, and whether progress arrived since the timer last looked.
@@ -192,6 +198,7 @@ impl Peer {
                 reply,
                 progress: progress.clone(),
                 questions: options.questions.clone(),
+                log: options.log.clone(),
             },
         );
         if self.closed.load(Ordering::Acquire) {
@@ -295,9 +302,9 @@ impl Peer {
         }
     }
 
-    /// `params` with the `_meta` the era needs: on 2026-07-28 the revision, capabilities (the
-    /// call's own, when its options set them), client info and log level; on both the progress
-    /// token.
+    /// `params` with the `_meta` the era needs: on 2026-07-28 the revision, capabilities and log
+    /// level (the call's own, when its options set them, else the client's), client info; on
+    /// both the progress token.
     fn with_meta(
         &self,
         mode: &Mode,
@@ -325,7 +332,8 @@ impl Peer {
                 meta::CLIENT_INFO.into(),
                 serde_json::to_value(&self.settings.info).unwrap_or_else(|_| json!({})),
             );
-            if let Some(level) = *self.log_level.lock().expect("log level lock") {
+            let level = options.log_level;
+            if let Some(level) = level.or(*self.log_level.lock().expect("log level lock")) {
                 meta.insert(meta::LOG_LEVEL.into(), json!(level));
             }
         }
@@ -372,7 +380,8 @@ impl Peer {
     }
 
     /// Routes one message from the server.
-    fn dispatch(self: &Arc<Self>, text: String) {
+    fn dispatch(self: &Arc<Self>, received: Received) {
+        let Received { text, during } = received;
         match Incoming::parse(&text) {
             Ok(Incoming::Response(response)) => {
                 let RequestId::Number(id) = response.id else {
@@ -392,6 +401,9 @@ impl Peer {
                     self.progress(params);
                     return;
                 }
+                if note.method == MESSAGE && self.log(&params, during) {
+                    return;
+                }
                 if note.method == CANCELLED
                     && let Some(id) = params
                         .get("requestId")
@@ -408,7 +420,7 @@ impl Peer {
             Ok(Incoming::Request(request)) => {
                 let peer = self.clone();
                 let id = request.id.clone();
-                let answerer = self.answerer_of(&request.id);
+                let answerer = self.answerer_of(during);
                 // Registered before the task can finish, so its own removal never races.
                 let mut answering = self.answering.lock().expect("answering lock");
                 let task = tokio::spawn(async move {
@@ -446,20 +458,44 @@ impl Peer {
         }
     }
 
-    /// The own answerer of the call the server's request `id` belongs to, if it has one. A
-    /// 2025-11-25 request of the server's names no call: it is the call on whose stream it came
-    /// (HTTP), or else the one call in flight that has an answerer of its own; with several
-    /// such calls it cannot be told whose it is (and goes to the client's handlers).
-    fn answerer_of(&self, id: &RequestId) -> Option<QuestionAnswerer> {
+    /// The own answerer of the call a server's request that came during call `during` belongs
+    /// to, if it has one (see [`Peer::own_of`]).
+    fn answerer_of(&self, during: Option<i64>) -> Option<QuestionAnswerer> {
+        self.own_of(during, |p| p.questions.as_ref())
+    }
+
+    /// What `pick` finds of the call a message of the server's that names no call (a
+    /// 2025-11-25 request, a log message) belongs to: the call on whose stream it came
+    /// (`during`, HTTP), or else the one call in flight for which `pick` finds something; with
+    /// several such calls it cannot be told whose it is (`None`).
+    fn own_of<T: Clone>(
+        &self,
+        during: Option<i64>,
+        pick: impl Fn(&Pending) -> Option<&T>,
+    ) -> Option<T> {
         let pending = self.pending.lock().expect("pending lock");
-        if let Some(call) = self.transport.asked_during(id) {
-            return pending.get(&call).and_then(|p| p.questions.clone());
+        if let Some(call) = during {
+            return pending.get(&call).and_then(|p| pick(p).cloned());
         }
-        let mut own = pending.values().filter_map(|p| p.questions.as_ref());
+        let mut own = pending.values().filter_map(pick);
         match (own.next(), own.next()) {
             (Some(only), None) => Some(only.clone()),
             _ => None,
         }
+    }
+
+    /// Hands a log message (`params`) that came during call `during` to its call's own
+    /// callback; `false` when it belongs to no call with one (it then goes to the
+    /// notifications).
+    fn log(&self, params: &Value, during: Option<i64>) -> bool {
+        let Some(callback) = self.own_of(during, |p| p.log.as_ref()) else {
+            return false;
+        };
+        let Ok(message) = LoggingMessageParams::deserialize(params) else {
+            return false;
+        };
+        callback(message);
+        true
     }
 
     fn progress(&self, params: Value) {
@@ -510,11 +546,11 @@ async fn answer(
 
 /// Reads the server's messages until the transport closes or the client is gone.
 async fn read_loop(peer: Weak<Peer>, mut inbox: Inbox) {
-    while let Some(text) = inbox.recv().await {
+    while let Some(received) = inbox.recv().await {
         let Some(peer) = peer.upgrade() else {
             return;
         };
-        peer.dispatch(text);
+        peer.dispatch(received);
     }
     if let Some(peer) = peer.upgrade() {
         peer.close();

@@ -8,14 +8,13 @@ use super::{Client, ClientError, EraChoice};
 use crate::protocol::{ElicitAction, ElicitResult, Era};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
-use tokio::sync::mpsc;
 
 type Script = Box<dyn Fn(&Value) -> Option<String> + Send + Sync>;
 
 /// Answers each request with the script's line; records every message and its headers.
 struct Scripted {
     script: Script,
-    inbox: mpsc::Sender<String>,
+    inbox: super::transport::InboxSender,
     sent: Sent,
     bodies: Arc<Mutex<Vec<String>>>,
 }
@@ -32,7 +31,7 @@ impl Transport for Scripted {
             && let Some(lines) = (self.script)(&value)
         {
             for line in lines.split('\n') {
-                let _ = self.inbox.try_send(line.to_owned());
+                let _ = self.inbox.try_send(line.to_owned().into());
             }
         }
         Box::pin(async { Ok(None) })

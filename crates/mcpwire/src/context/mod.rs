@@ -385,6 +385,12 @@ impl Context {
             .await;
     }
 
+    /// The lowest level of log messages the client wants to hear for this request (see
+    /// [`Context::log`]), or `None` when it wants none (a 2026-07-28 request that did not opt in).
+    pub(crate) fn log_level(&self) -> Option<LoggingLevel> {
+        self.inner.log_level
+    }
+
     /// Sends a log message to the client, when the revision and the client allow it: on
     /// 2025-11-25 at or above the session's level (`logging/setLevel`); on 2026-07-28 only when
     /// the request opted in with `_meta["io.modelcontextprotocol/logLevel"]`.

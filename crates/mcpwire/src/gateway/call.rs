@@ -1,19 +1,19 @@
 //! A proxied `tools/call` (or `prompts/get`, `resources/read`), on either revision in front
-//! and behind, with the backend's questions and progress passed on to the caller.
+//! and behind, with the backend's questions, progress and log messages passed on to the
+//! caller.
 //!
 //! | caller \ backend | 2025-11-25 (asks by request) | 2026-07-28 (`input_required`) |
 //! |---|---|---|
 //! | 2025-11-25 | each question a request to the caller, tied to its call | the client's rounds, each question a request to the caller |
 //! | 2026-07-28 | the call held open here ([`held`](super::held)), its questions `input_required` rounds | the backend's rounds passed on, its `requestState` sealed inside ours |
 
-use super::flight::{Answer, Asked, Backend, Event, InFlight};
+use super::flight::{Answer, Asked, Backend, Event, InFlight, Note};
 use super::held::{Full, HELD_FOR};
 use super::link::Failure;
 use super::mounted::Mounted;
 use super::questions::{ask_caller, declared, of_caller, refused};
 use crate::client::{CallOptions, Client, ClientError, Round, ServerQuestion};
 use crate::context::Context;
-use crate::protocol::progress::ProgressParams;
 use crate::protocol::{Era, ErrorObject};
 use crate::resolve::rounds::RoundState;
 use crate::resolve::{InputRequired, Stop};
@@ -24,8 +24,9 @@ use std::future::Future;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
-/// How many progress notifications of a call wait to be passed on; more are dropped.
-const PROGRESS_QUEUE: usize = 32;
+/// How many progress notifications and log messages of a call wait to be passed on; more are
+/// dropped.
+const NOTE_QUEUE: usize = 32;
 /// How many questions of a held call wait for the caller's next round at most.
 const QUESTION_QUEUE: usize = 8;
 
@@ -48,17 +49,25 @@ fn owner(context: &Context) -> String {
     }
 }
 
-/// A progress callback for the backend call, and what it passes on.
-fn progress_channel() -> (
-    impl Fn(ProgressParams) + Send + Sync + 'static,
-    mpsc::Receiver<ProgressParams>,
-) {
-    let (sender, receiver) = mpsc::channel(PROGRESS_QUEUE);
-    (move |p| drop(sender.try_send(p)), receiver)
+/// The backend call's options for its caller in `context`: its progress and log messages
+/// passed on (at the caller's log level, which a 2026-07-28 backend is told), the caller's
+/// capabilities to answer questions declared; and the receiver of what it reports.
+fn call_options(context: &Context) -> (CallOptions, mpsc::Receiver<Note>) {
+    let (sender, receiver) = mpsc::channel(NOTE_QUEUE);
+    let logs = sender.clone();
+    let mut options = CallOptions::new()
+        .capabilities(of_caller(context))
+        .on_progress(move |p| drop(sender.try_send(Note::Progress(p))))
+        .on_log(move |message| drop(logs.try_send(Note::Log(message))));
+    if let Some(level) = context.log_level() {
+        options = options.log_level(level);
+    }
+    (options, receiver)
 }
 
 /// Sends `method` with `params` (`tools/call`, `prompts/get`, `resources/read`) to backend
-/// `backend` for `call`'s caller, passing its questions and progress on; a backend that is
+/// `backend` for `call`'s caller, passing its questions, progress and log messages on; a
+/// backend that is
 /// unavailable or failed is `unavailable` of what the caller may be told.
 pub(crate) async fn forward(
     call: &HandlerCall,
@@ -70,10 +79,7 @@ pub(crate) async fn forward(
     unavailable: fn(String) -> Stop,
 ) -> Result<Value, Stop> {
     let context = call.context.clone();
-    let (on_progress, progress) = progress_channel();
-    let options = CallOptions::new()
-        .capabilities(of_caller(&context))
-        .on_progress(on_progress);
+    let (options, notes) = call_options(&context);
     let link_name = mounted.links[backend].backend.name.clone();
     if context.era() == Era::Legacy {
         // Questions go to the caller as requests, on either backend revision.
@@ -87,7 +93,7 @@ pub(crate) async fn forward(
             result.await.map(Round::Complete)
         });
         let (_, no_questions) = mpsc::channel(1);
-        let mut flight = InFlight::new(link_name, running, no_questions, progress);
+        let mut flight = InFlight::new(link_name, running, no_questions, notes);
         return match flight.next(&context).await {
             Event::Done(done) => complete(done, unavailable),
             Event::Asked(_) => unreachable!("nothing asks on this channel"),
@@ -141,7 +147,7 @@ pub(crate) async fn forward(
                         .map(Round::Complete),
                 }
             });
-            InFlight::new(link_name.clone(), running, questions, progress)
+            InFlight::new(link_name.clone(), running, questions, notes)
         }
     };
     match flight.next(&context).await {

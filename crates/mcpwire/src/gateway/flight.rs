@@ -1,12 +1,12 @@
 //! A backend call under way for one caller: the future of the call (polled by the handler,
 //! or on a task of its own while it is held between rounds), the questions it asks and the
-//! progress it reports, passed on to the caller by whoever waits on it.
+//! progress and log messages it reports, passed on to the caller by whoever waits on it.
 
 use super::link::Failure;
 use crate::client::{Round, ServerQuestion};
 use crate::context::Context;
-use crate::protocol::ErrorObject;
 use crate::protocol::progress::ProgressParams;
+use crate::protocol::{ErrorObject, LoggingMessageParams};
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
@@ -16,6 +16,32 @@ use tokio::sync::{mpsc, oneshot};
 pub(crate) type Answer = Result<Value, ErrorObject>;
 /// The backend call, as a future.
 pub(crate) type Backend = Pin<Box<dyn Future<Output = Result<Round, Failure>> + Send>>;
+
+/// What a backend call reports while it runs, passed on to the caller in the order it came.
+pub(crate) enum Note {
+    Progress(ProgressParams),
+    Log(LoggingMessageParams),
+}
+
+impl Note {
+    /// Passes the note on to the caller of `context`, as the front server reports its own
+    /// tools' (a log message only at or above the level the caller asked for).
+    async fn pass_on(self, context: &Context) {
+        match self {
+            Note::Progress(ProgressParams {
+                progress,
+                total,
+                message,
+                ..
+            }) => context.report_progress(progress, total, message).await,
+            Note::Log(LoggingMessageParams {
+                level,
+                logger,
+                data,
+            }) => context.log(level, logger.as_deref(), data).await,
+        }
+    }
+}
 
 /// A question of a held call, waiting for the caller's answer.
 pub(crate) struct Asked {
@@ -29,7 +55,7 @@ pub(crate) struct InFlight {
     backend: String,
     running: Running,
     questions: mpsc::Receiver<Asked>,
-    progress: mpsc::Receiver<ProgressParams>,
+    notes: mpsc::Receiver<Note>,
     /// The questions passed on to the caller, by the key they were asked under.
     pub(crate) waiting: Vec<(String, oneshot::Sender<Answer>)>,
     /// How many questions were passed on so far (their keys are `q1`, `q2`, …).
@@ -66,13 +92,13 @@ impl InFlight {
         backend: String,
         running: Backend,
         questions: mpsc::Receiver<Asked>,
-        progress: mpsc::Receiver<ProgressParams>,
+        notes: mpsc::Receiver<Note>,
     ) -> Self {
         Self {
             backend,
             running: Running::Here(running),
             questions,
-            progress,
+            notes,
             waiting: Vec::new(),
             asked: 0,
         }
@@ -82,22 +108,22 @@ impl InFlight {
     #[cfg(test)]
     pub(crate) fn finished() -> Self {
         let (_, questions) = mpsc::channel(1);
-        let (_, progress) = mpsc::channel(1);
+        let (_, notes) = mpsc::channel(1);
         let done = Box::pin(async { Ok(Round::Complete(serde_json::json!({}))) });
-        let mut call = Self::new("b".into(), done, questions, progress);
+        let mut call = Self::new("b".into(), done, questions, notes);
         call.running = Running::Done;
         call
     }
 
-    /// Waits for the call's end or its next questions, passing its progress on to `context`.
+    /// Waits for the call's end or its next questions, passing its progress and log messages
+    /// on to `context`.
     pub(crate) async fn next(&mut self, context: &Context) -> Event {
         loop {
             tokio::select! {
                 done = finish(&mut self.running, &self.backend) => {
                     // What the backend reported before its answer came is passed on first.
-                    while let Ok(progress) = self.progress.try_recv() {
-                        let ProgressParams { progress, total, message, .. } = progress;
-                        context.report_progress(progress, total, message).await;
+                    while let Ok(note) = self.notes.try_recv() {
+                        note.pass_on(context).await;
                     }
                     return Event::Done(done);
                 }
@@ -108,10 +134,7 @@ impl InFlight {
                     }
                     return Event::Asked(all);
                 }
-                Some(progress) = self.progress.recv() => {
-                    let ProgressParams { progress, total, message, .. } = progress;
-                    context.report_progress(progress, total, message).await;
-                }
+                Some(note) = self.notes.recv() => note.pass_on(context).await,
             }
         }
     }

@@ -12,9 +12,11 @@
 //!
 //! **Passed through.** A backend's questions (elicitation, sampling, roots: of a tool, a
 //! prompt or a resource read) reach the client in front and its answers go back, on either
-//! revision in front and behind; so do its progress and the front client's cancellation
-//! (`docs/gateway.md`, "Questions, progress and cancellation"), and a backend's own list
-//! changes (its entries are listed again). Not yet: a backend's log messages.
+//! revision in front and behind; so do its progress and log messages (at the level the front
+//! client asked for) and the front client's cancellation (`docs/gateway.md`, "Questions,
+//! progress, log messages and cancellation"), a backend's own list changes (its entries are
+//! listed again), and a backend tool's header parameters (`x-mcp-header`: checked in front as
+//! the front's own tools' are).
 
 mod backend;
 mod call;

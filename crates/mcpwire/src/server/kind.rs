@@ -37,6 +37,15 @@ pub(crate) trait Kind: Clone + Sized + 'static {
     /// Its listing, showing the entry as `key`.
     fn rename_listing(listing: &mut Self::Listing, key: &str);
 
+    /// What registration derives for an entry listed as `listed` rather than as its
+    /// definition says (an entry defined at run time: a gateway's proxied tool, whose header
+    /// parameters are its listing's); `None` when it is what the definition derives.
+    #[cfg(feature = "gateway")]
+    fn listed_extra(listed: &Self::Listing) -> Result<Option<Self::Extra>, InvalidSignature> {
+        let _ = listed;
+        Ok(None)
+    }
+
     /// What the entry is registered, removed and toggled by.
     fn key(&self) -> &'static str {
         self.common().key

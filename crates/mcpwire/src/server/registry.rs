@@ -52,17 +52,23 @@ impl<K: Kind> Registry<K> {
 
     #[cfg(feature = "gateway")]
     /// Registers `definition` like [`add`](Registry::add), listed as `listed` instead of what
-    /// registration derives (an entry defined at run time, e.g. a gateway's proxied tool).
+    /// registration derives (an entry defined at run time, e.g. a gateway's proxied tool), with
+    /// what the listing says requests need ([`Kind::listed_extra`]).
     pub(crate) fn add_listed(
         &mut self,
         definition: K,
         overrides: &Overrides,
         listed: K::Listing,
     ) -> Result<(), InvalidSignature> {
+        let extra = K::listed_extra(&listed)?;
         let key = definition.key();
         self.add(definition, overrides)?;
         let entry = self.entries.get_mut(key).expect("just added");
-        *entry = Arc::new(entry.relisted(listed));
+        let mut relisted = entry.relisted(listed);
+        if let Some(extra) = extra {
+            relisted.extra = extra;
+        }
+        *entry = Arc::new(relisted);
         Ok(())
     }
 

@@ -34,8 +34,7 @@ impl Kind for ToolDefinition {
         check_name(self.name)?;
         let (listed, wrap_output) = describe(&self)?;
         let input_check = input_check(&self, &listed.input_schema)?;
-        let header_params =
-            header_params(self.name, &listed.input_schema).map_err(InvalidSignature::new)?;
+        let header_params = mirrored(&listed)?;
         let handler = Handler {
             wrap_output,
             input_check,
@@ -67,6 +66,18 @@ impl Kind for ToolDefinition {
     fn rename_listing(listing: &mut Tool, key: &str) {
         key.clone_into(&mut listing.name);
     }
+
+    /// The arguments a listed tool's input schema mirrors in headers, checked in front as a
+    /// defined tool's are.
+    #[cfg(feature = "gateway")]
+    fn listed_extra(listed: &Tool) -> Result<Option<Vec<HeaderParam>>, InvalidSignature> {
+        mirrored(listed).map(Some)
+    }
+}
+
+/// The arguments `listed`'s input schema mirrors in `Mcp-Param-*` headers (`x-mcp-header`).
+fn mirrored(listed: &Tool) -> Result<Vec<HeaderParam>, InvalidSignature> {
+    header_params(&listed.name, &listed.input_schema).map_err(InvalidSignature::new)
 }
 
 impl ToolView {

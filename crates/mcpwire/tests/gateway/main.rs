@@ -1,8 +1,11 @@
 //! The gateway (`mcpwire::gateway`) in front of servers of this crate: what passes through it
-//! (questions on the four pairs of revisions, progress, cancellation, list changes). The
-//! gateway in front of servers nobody here wrote is tested from the workspace's root `tests/`.
+//! (questions on the four pairs of revisions, progress, log messages, cancellation, list
+//! changes, header parameters). The gateway in front of servers nobody here wrote is tested
+//! from the workspace's root `tests/`.
 //!
 //! One test binary; each module is one concern.
 
 mod completion;
+mod logging;
+mod param_headers;
 mod questions;

@@ -540,10 +540,9 @@ fn peer(var: &str, default: &str) -> std::path::PathBuf {
     path
 }
 
-#[tokio::test]
-async fn a_python_sdk_1_backends_questions_reach_the_front_client_on_both_revisions() {
-    // A server nobody here wrote, speaking only 2025-11-25 (the gateway finds that out by
-    // itself), over stdio: its elicitation, sampling and roots requests reach the front.
+/// The Python SDK 1.x server of `tests/peers/py1_server.py` over stdio (installed by
+/// `scripts/setup-peers`).
+pub(crate) fn python1_stdio() -> mcpwire::client::StdioServer {
     let python = peer("MCP_PEER_PYTHON1", "venv-mcp1/bin/python");
     let script = match std::env::var_os("MCP_PEER_PYTHON1_SERVER") {
         Some(path) if !path.is_empty() => std::path::PathBuf::from(path),
@@ -551,10 +550,16 @@ async fn a_python_sdk_1_backends_questions_reach_the_front_client_on_both_revisi
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/py1_server.py")
         }
     };
-    let server = mcpwire::client::StdioServer::new(python.display().to_string())
-        .args([script.display().to_string(), "--stdio".to_owned()]);
+    mcpwire::client::StdioServer::new(python.display().to_string())
+        .args([script.display().to_string(), "--stdio".to_owned()])
+}
+
+#[tokio::test]
+async fn a_python_sdk_1_backends_questions_reach_the_front_client_on_both_revisions() {
+    // A server nobody here wrote, speaking only 2025-11-25 (the gateway finds that out by
+    // itself), over stdio: its elicitation, sampling and roots requests reach the front.
     let gateway = Gateway::new()
-        .backend(Backend::stdio("py", server).timeout(BOUND))
+        .backend(Backend::stdio("py", python1_stdio()).timeout(BOUND))
         .start(McpServer::new("gateway"))
         .await
         .expect("the gateway starts");

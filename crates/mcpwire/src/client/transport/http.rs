@@ -11,7 +11,6 @@
 //! closes) and the request fails with [`ClientError::TooLarge`]; a GET stream that does so is
 //! not reopened.
 
-use super::origins::Origins;
 use super::refusal::{self, Refusal};
 use super::{BoxFuture, Inbox, InboxSender, Kind, Outgoing, StreamGuard, Transport};
 use super::{body, sse};
@@ -20,7 +19,7 @@ use crate::client::auth::OAuth;
 use crate::client::error::ClientError;
 use crate::protocol::Era;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 const SESSION_ID: &str = "mcp-session-id";
 const PROTOCOL_VERSION: &str = "mcp-protocol-version";
@@ -34,8 +33,6 @@ pub(crate) struct Http {
     version: Mutex<Option<String>>,
     get_stream: Mutex<Option<StreamGuard>>,
     inbox: InboxSender,
-    /// The request whose stream each recent server request came on.
-    origins: Arc<Origins>,
     /// The most bytes of one message (a JSON body, an event).
     max_message_bytes: usize,
     #[cfg(feature = "auth")]
@@ -81,8 +78,7 @@ impl Http {
             let resume = (message.kind == Kind::Request).then(|| self.resumer(session));
             let inbox = self.inbox.clone();
             let parser = sse::Parser::new(self.max_message_bytes);
-            let origin = (message.call).map(|call| (self.origins.clone(), call));
-            let task = tokio::spawn(follow(response, parser, resume, inbox, origin));
+            let task = tokio::spawn(follow(response, parser, resume, inbox, message.call));
             return Ok(Some(StreamGuard(task)));
         }
         if status.is_success() && message.kind != Kind::Request {
@@ -93,7 +89,7 @@ impl Http {
         let body = body::read(response, self.max_message_bytes).await?;
         if status.is_success() {
             if !body.trim().is_empty() {
-                let _ = self.inbox.send(body).await;
+                let _ = self.inbox.send(body.into()).await;
             }
             return Ok(None);
         }
@@ -102,12 +98,12 @@ impl Http {
             // anything else fails it now, never leaving it to wait for the timeout.
             return match refusal::read(status.as_u16(), body, &request) {
                 Refusal::Answer(answer) => {
-                    let _ = self.inbox.send(answer).await;
+                    let _ = self.inbox.send(answer.into()).await;
                     Ok(None)
                 }
                 Refusal::Failed { routed, error } => {
                     if let Some(routed) = routed {
-                        let _ = self.inbox.send(routed).await;
+                        let _ = self.inbox.send(routed.into()).await;
                     }
                     Err(error)
                 }
@@ -301,14 +297,13 @@ async fn follow(
     mut parser: sse::Parser,
     resume: Option<Resumer>,
     inbox: InboxSender,
-    origin: Option<(Arc<Origins>, i64)>,
+    during: Option<i64>,
 ) -> Result<bool, ClientError> {
-    let origin = origin.as_ref().map(|(origins, call)| (&**origins, *call));
     let refused = |ended: &sse::Ended| match ended.too_large {
         Some(sse::TooLarge(limit)) => Err(ClientError::TooLarge { limit }),
         None => Ok(()),
     };
-    let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, origin).await;
+    let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, during).await;
     refused(&ended)?;
     let Some(resume) = resume else {
         return Ok(ended.answered);
@@ -329,7 +324,7 @@ async fn follow(
         if !response.status().is_success() {
             return Ok(false);
         }
-        ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, origin).await;
+        ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, during).await;
         refused(&ended)?;
     }
     Ok(ended.answered)
@@ -391,10 +386,6 @@ impl Transport for Http {
             }
             let _ = request.send().await;
         })
-    }
-
-    fn asked_during(&self, id: &crate::protocol::RequestId) -> Option<i64> {
-        self.origins.take(id)
     }
 
     fn forget_session(&self) {
@@ -476,7 +467,6 @@ pub(crate) fn start(
         version: Mutex::new(None),
         get_stream: Mutex::new(None),
         inbox,
-        origins: Arc::default(),
         max_message_bytes,
         #[cfg(feature = "auth")]
         oauth,

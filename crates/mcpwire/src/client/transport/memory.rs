@@ -41,7 +41,7 @@ pub(crate) async fn start(server: McpServer) -> Result<(Memory, Inbox), ClientEr
     let (inbox, incoming) = super::inbox();
     tokio::spawn(async move {
         while let Some(message) = from_server.recv().await {
-            if inbox.send(message).await.is_err() {
+            if inbox.send(message.into()).await.is_err() {
                 return;
             }
         }

@@ -1,8 +1,8 @@
 //! The client's bottom floor: what a connection must do (send one message, and deliver what
 //! comes back to an inbox: responses, notifications, and on 2025-11-25 the server's own
-//! requests), and the connections themselves. Nothing here knows JSON-RPC ids (beyond the
-//! server's requests' in `origins`: which request's stream each came on), eras beyond what
-//! HTTP must put in headers, or the client above.
+//! requests, each with the request on whose stream it came, where it came on one), and the
+//! connections themselves. Nothing here knows JSON-RPC ids, eras beyond what HTTP must put in
+//! headers, or the client above.
 //!
 //! - `streams`: newline-delimited messages over any pair of byte streams;
 //! - `stdio`: a child process on `streams`, its stderr tail, `first_output` (the `Auto` probe's
@@ -17,7 +17,6 @@ mod first_output;
 pub(crate) mod http;
 #[cfg(feature = "server")]
 pub(crate) mod memory;
-pub(crate) mod origins;
 mod refusal;
 mod sse;
 pub(crate) mod stdio;
@@ -29,11 +28,31 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+/// One message from the server, and the client's request (its [`Outgoing::call`] number) on
+/// whose answer stream it came: on HTTP a server sends what it sends while handling a request
+/// (progress, log messages, on 2025-11-25 its own requests) on that request's stream, though
+/// the message may name no request. `None` where messages do not come per request (stdio, in
+/// memory, the 2025-11-25 GET stream).
+#[derive(Debug)]
+pub(crate) struct Received {
+    /// The serialized JSON-RPC message.
+    pub(crate) text: String,
+    /// The request whose stream it came on.
+    pub(crate) during: Option<i64>,
+}
+
+impl From<String> for Received {
+    /// A message that came on no request's stream.
+    fn from(text: String) -> Self {
+        Self { text, during: None }
+    }
+}
+
 /// What the server sends, one message per item, in order.
-pub(crate) type Inbox = tokio::sync::mpsc::Receiver<String>;
+pub(crate) type Inbox = tokio::sync::mpsc::Receiver<Received>;
 
 /// The sending half of an [`Inbox`].
-pub(crate) type InboxSender = tokio::sync::mpsc::Sender<String>;
+pub(crate) type InboxSender = tokio::sync::mpsc::Sender<Received>;
 
 /// How many of the server's messages wait for the client's reader at most. Past it, whatever
 /// reads from the server waits (back-pressure, down to TCP): nothing is dropped. The reader
@@ -70,8 +89,8 @@ pub(crate) struct Outgoing {
     pub(crate) protocol_version: Option<String>,
     /// Extra headers (2026-07-28: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), values encoded.
     pub(crate) headers: Vec<(String, String)>,
-    /// A request's number (the peer's), which the server's requests on its own stream are
-    /// recorded under ([`Transport::asked_during`]); `None` for other messages.
+    /// A request's number (the peer's), which what the server sends on its stream is
+    /// delivered with ([`Received::during`]); `None` for other messages.
     pub(crate) call: Option<i64>,
 }
 
@@ -128,13 +147,6 @@ pub(crate) trait Transport: Send + Sync + 'static {
     /// 2025-11-25 HTTP: delete the session).
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async {})
-    }
-
-    /// The client's request (its [`Outgoing::call`] number) on whose stream the server sent
-    /// its request `id`, once (2025-11-25 HTTP; `None` where messages do not come per request).
-    fn asked_during(&self, id: &crate::protocol::RequestId) -> Option<i64> {
-        let _ = id;
-        None
     }
 
     /// What is known about why the connection closed (e.g. the end of a child's stderr).

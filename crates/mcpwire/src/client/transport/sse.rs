@@ -7,8 +7,7 @@
 //! event's data, are bounded by the client's `max_message_bytes`: past it the stream is refused
 //! ([`TooLarge`]) and the caller drops it, closing the connection.
 
-use super::InboxSender;
-use super::origins::Origins;
+use super::{InboxSender, Received};
 use futures_util::{Stream, StreamExt};
 
 /// One parsed event.
@@ -138,14 +137,15 @@ pub(crate) struct Ended {
     pub(crate) too_large: Option<TooLarge>,
 }
 
-/// Forwards every JSON-RPC message of an event stream to `inbox`, until the stream ends, a line
+/// Forwards every JSON-RPC message of an event stream to `inbox` (as come on the stream of the
+/// client's request `during`, when it is one's answer stream), until the stream ends, a line
 /// or an event is over the parser's limit (the body is then dropped, which closes the
 /// connection), or the inbox is gone. A full inbox holds the reading back.
 pub(crate) async fn forward<S, B, E>(
     body: S,
     parser: &mut Parser,
     inbox: &InboxSender,
-    origin: Option<(&Origins, i64)>,
+    during: Option<i64>,
 ) -> Ended
 where
     S: Stream<Item = Result<B, E>> + Unpin,
@@ -168,10 +168,8 @@ where
             }
             ended.answered |= is_response(&event.data);
             ended.messages += 1;
-            if let Some((origins, call)) = origin {
-                origins.record(&event.data, call);
-            }
-            if inbox.send(event.data).await.is_err() {
+            let text = event.data;
+            if inbox.send(Received { text, during }).await.is_err() {
                 return ended;
             }
         }

@@ -30,7 +30,7 @@ impl Lines {
             while let Some(line) = lines.next().await {
                 match line {
                     Ok(line) => {
-                        if inbox.send(line).await.is_err() {
+                        if inbox.send(line.into()).await.is_err() {
                             return;
                         }
                     }

@@ -1,0 +1,226 @@
+//! A backend's log messages through the gateway, on every pair of revisions: a backend tool
+//! logs with `ctx.log`; the front client gets each message of its own call (the crate's own
+//! `Client` over HTTP, `CallOptions::on_log`), at the level it asked the gateway for, as the
+//! gateway's own tools would give it: on 2025-11-25 the session's (`logging/setLevel`, every
+//! level until set), on 2026-07-28 the request's `_meta` level (none without it). A Python SDK
+//! 1.x server over stdio is a backend nobody here wrote.
+
+#![cfg(feature = "gateway")]
+
+use mcpwire::client::{CallOptions, Client, EraChoice};
+use mcpwire::gateway::{Backend, Gateway};
+use mcpwire::prelude::*;
+use mcpwire::protocol::{LoggingLevel, LoggingMessageParams};
+use serde_json::json;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Barrier;
+
+/// Every wait of these tests is bounded by this.
+const BOUND: Duration = Duration::from_secs(20);
+
+/// Where two calls of `chatty` meet, so that both are in flight when each logs.
+struct Meeting(Barrier);
+
+/// Logs once at each of four levels, tagged with `tag`.
+#[tool]
+async fn chatty(tag: String, ctx: Context) -> String {
+    let levels = [
+        LoggingLevel::Debug,
+        LoggingLevel::Info,
+        LoggingLevel::Warning,
+        LoggingLevel::Error,
+    ];
+    for level in levels {
+        ctx.log(level, Some("db"), json!({"tag": tag, "level": level}))
+            .await;
+    }
+    "logged".to_owned()
+}
+
+/// Logs `tag`-1, waits until another call of it has logged too, then logs `tag`-2.
+#[tool]
+async fn meet(tag: String, ctx: Context) -> String {
+    ctx.log(LoggingLevel::Info, None, json!(format!("{tag}-1")))
+        .await;
+    let meeting = ctx.state::<Arc<Meeting>>();
+    if tokio::time::timeout(BOUND, meeting.0.wait()).await.is_err() {
+        return "nobody came".to_owned();
+    }
+    ctx.log(LoggingLevel::Info, None, json!(format!("{tag}-2")))
+        .await;
+    "met".to_owned()
+}
+
+/// A server on 127.0.0.1 (ephemeral port), stopped when dropped.
+struct Serving {
+    url: String,
+    task: tokio::task::JoinHandle<mcpwire::Result<()>>,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn serve(server: McpServer) -> Serving {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(
+        server
+            .http()
+            .serve_listener(listener, std::future::pending::<()>()),
+    );
+    Serving { url, task }
+}
+
+/// A backend pinned to `backend`, a gateway in front of it (no prefix); both served.
+async fn setup(backend: EraChoice) -> (Serving, Serving) {
+    let server = McpServer::new("logger")
+        .state(Arc::new(Meeting(Barrier::new(2))))
+        .tool(chatty)
+        .and_then(|s| s.tool(meet))
+        .unwrap();
+    let served = serve(server).await;
+    let gateway = Gateway::new()
+        .backend(
+            Backend::http("b", served.url.clone())
+                .namespace("")
+                .era(backend),
+        )
+        .start(McpServer::new("gateway"))
+        .await
+        .expect("the gateway starts");
+    let gateway = serve(gateway).await;
+    (served, gateway)
+}
+
+const PAIRS: [(EraChoice, EraChoice); 4] = [
+    (EraChoice::Legacy, EraChoice::Legacy),
+    (EraChoice::Legacy, EraChoice::Modern),
+    (EraChoice::Modern, EraChoice::Legacy),
+    (EraChoice::Modern, EraChoice::Modern),
+];
+
+/// Calls `tool` with `tag`, returning the log messages the call got.
+async fn call(client: &Client, tool: &str, tag: &str) -> Vec<LoggingMessageParams> {
+    let (text, messages) = call_with(client, tool, json!({"tag": tag})).await;
+    assert!(text == "logged" || text == "met", "{text}");
+    messages
+}
+
+/// Calls `tool` with `arguments`: its text, and the log messages the call got.
+async fn call_with(
+    client: &Client,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> (String, Vec<LoggingMessageParams>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let options = CallOptions::new().on_log(move |m| record.lock().unwrap().push(m));
+    let called = client.call_tool_with(tool, arguments, options);
+    let result = tokio::time::timeout(BOUND, called).await.unwrap().unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let text = serde_json::to_value(&result.content).unwrap()[0]["text"].clone();
+    let text = text.as_str().unwrap_or_default().to_owned();
+    (text, std::mem::take(&mut *seen.lock().unwrap()))
+}
+
+fn levels(messages: &[LoggingMessageParams]) -> Vec<LoggingLevel> {
+    messages.iter().map(|m| m.level).collect()
+}
+
+#[tokio::test]
+async fn a_backends_log_messages_reach_the_caller_at_the_level_it_asked_for() {
+    use LoggingLevel::{Debug, Error, Info, Warning};
+    for (front_era, backend_era) in PAIRS {
+        let pair = format!("front {front_era:?}, backend {backend_era:?}");
+        let (_backend, gateway) = setup(backend_era).await;
+        let client = Client::builder()
+            .era(front_era)
+            .connect_http(&gateway.url)
+            .await
+            .unwrap();
+        // Before a level is asked for: every level on 2025-11-25 (the session's default), none
+        // on 2026-07-28 (a request that did not opt in).
+        let got = call(&client, "chatty", "first").await;
+        let expected = match front_era {
+            EraChoice::Legacy => vec![Debug, Info, Warning, Error],
+            _ => vec![],
+        };
+        assert_eq!(levels(&got), expected, "{pair}");
+        if let Some(message) = got.first() {
+            assert_eq!(message.logger.as_deref(), Some("db"), "{pair}");
+            assert_eq!(message.data, json!({"tag": "first", "level": "debug"}));
+        }
+        client.set_logging_level(Warning).await.unwrap();
+        let got = call(&client, "chatty", "second").await;
+        assert_eq!(levels(&got), [Warning, Error], "{pair}");
+        assert_eq!(got[1].data, json!({"tag": "second", "level": "error"}));
+        assert_eq!(got[1].logger.as_deref(), Some("db"), "{pair}");
+        client.close().await;
+    }
+}
+
+#[tokio::test]
+async fn each_of_two_concurrent_calls_gets_its_own_log_messages() {
+    // Both calls are in flight when each logs, on the front and on the backend connection: a
+    // message is tied to its call by the stream it came on, not by being the only call.
+    for (front_era, backend_era) in PAIRS {
+        let pair = format!("front {front_era:?}, backend {backend_era:?}");
+        let (_backend, gateway) = setup(backend_era).await;
+        let client = Client::builder()
+            .era(front_era)
+            .connect_http(&gateway.url)
+            .await
+            .unwrap();
+        client.set_logging_level(LoggingLevel::Info).await.unwrap();
+        let (a, b) = tokio::join!(call(&client, "meet", "a"), call(&client, "meet", "b"));
+        let data = |messages: Vec<LoggingMessageParams>| -> Vec<serde_json::Value> {
+            messages.into_iter().map(|m| m.data).collect()
+        };
+        assert_eq!(data(a), [json!("a-1"), json!("a-2")], "{pair}");
+        assert_eq!(data(b), [json!("b-1"), json!("b-2")], "{pair}");
+        client.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_python_sdk_1_stdio_backends_log_messages_reach_the_caller_on_both_revisions() {
+    // A server nobody here wrote, speaking only 2025-11-25, over stdio: its log messages name
+    // no call, and are tied to the one call in flight on the gateway's connection to it; it
+    // sends every level, and the gateway passes on those the caller asked for.
+    let server = super::questions::python1_stdio();
+    let gateway = Gateway::new()
+        .backend(Backend::stdio("py", server).timeout(BOUND))
+        .start(McpServer::new("gateway"))
+        .await
+        .expect("the gateway starts");
+    let gateway = serve(gateway).await;
+    for front_era in [EraChoice::Legacy, EraChoice::Modern] {
+        let client = Client::builder()
+            .era(front_era)
+            .connect_http(&gateway.url)
+            .await
+            .unwrap();
+        client
+            .set_logging_level(LoggingLevel::Warning)
+            .await
+            .unwrap();
+        let (text, got) = call_with(&client, "py_chatter", json!({})).await;
+        assert_eq!(text, "chattered", "{front_era:?}");
+        let data: Vec<serde_json::Value> = got.iter().map(|m| m.data.clone()).collect();
+        assert_eq!(
+            data,
+            [json!("warning line"), json!("error line")],
+            "{front_era:?}"
+        );
+        assert_eq!(
+            levels(&got),
+            [LoggingLevel::Warning, LoggingLevel::Error],
+            "{front_era:?}"
+        );
+        client.close().await;
+    }
+}
