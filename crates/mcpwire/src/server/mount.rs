@@ -98,7 +98,8 @@ impl McpServer {
             let mut remount = Remount {
                 adopted: &adopted,
                 mounted_state: &mut mounted_state,
-                outer: &mut self,
+                outer_state: &mut self.state,
+                outer_registries: &self.registries,
             };
             hook(&mut remount).map_err(|why| refused(format!("extension '{id}': {why}")))?;
             self.mount_hooks.add(id, hook);

@@ -4,7 +4,7 @@
 //! ([`Install::on_mount`](super::Install)), carries what it keeps by name (an Apps view's
 //! document, a tool's reference to it) over to the names its entries have now.
 
-use super::builder::McpServer;
+use super::registries::Registries;
 use crate::context::SharedState;
 use crate::layer::service::HandlerKind;
 use crate::protocol::list_changed::ChangedList;
@@ -39,11 +39,13 @@ impl MountHooks {
 }
 
 /// A mount, as an extension's hook sees it: the names the mounted entries had and have now,
-/// the mounted server's shared state (before it joins the outer server's) and the outer server.
+/// the mounted server's shared state (before it joins the outer server's), and the outer
+/// server's state and registries.
 pub(crate) struct Remount<'a> {
     pub(super) adopted: &'a [(HandlerKind, &'static str, &'static str)],
     pub(super) mounted_state: &'a mut SharedState,
-    pub(super) outer: &'a mut McpServer,
+    pub(super) outer_state: &'a mut SharedState,
+    pub(super) outer_registries: &'a Registries,
 }
 
 impl Remount<'_> {
@@ -68,12 +70,12 @@ impl Remount<'_> {
 
     /// The outer server's shared value of type `T`, to add to.
     pub(crate) fn outer_state<T: Send + Sync + 'static>(&mut self) -> Option<&mut T> {
-        self.outer.state.get_mut()
+        self.outer_state.get_mut()
     }
 
     /// Shares `value` in the outer server.
     pub(crate) fn insert_outer_state<T: Send + Sync + 'static>(&mut self, value: T) {
-        self.outer.state.insert(value);
+        self.outer_state.insert(value);
     }
 
     /// Changes the `_meta` of the listing of the tool registered here as `name`.
@@ -82,7 +84,7 @@ impl Remount<'_> {
         name: &str,
         edit: impl FnOnce(&mut Map<String, Value>),
     ) {
-        (self.outer.registries()).edit_listing_meta(ChangedList::Tools, name, edit);
+        (self.outer_registries).edit_listing_meta(ChangedList::Tools, name, edit);
     }
 
     fn renamed(&self, kind: HandlerKind, key: &str) -> Option<&'static str> {
