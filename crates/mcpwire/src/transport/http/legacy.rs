@@ -18,6 +18,7 @@ use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
 use crate::dispatch::exchange::Exchange;
+use crate::dispatch::preread::Preread;
 use crate::dispatch::router::{respond, respond_with_meta};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
@@ -85,13 +86,13 @@ pub(super) async fn initialize(
 }
 
 /// A request of an open session, with its `_meta` as the endpoint read it (`None`: malformed,
-/// refused where the request is classified).
+/// refused where the request is classified) and what it read of its parameters (`preread`).
 pub(super) async fn request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
-    meta: Option<RequestMeta>,
+    (meta, preread): (Option<RequestMeta>, Preread),
 ) -> Response {
     let session = match lookup(endpoint, &headers, caller).await {
         Ok(session) => session,
@@ -125,7 +126,7 @@ pub(super) async fn request(
         let id = id.clone();
         tokio::spawn(async move {
             let reply = match meta {
-                Some(meta) => respond_with_meta(&exchange, request, meta).await,
+                Some(meta) => respond_with_meta(&exchange, request, meta, preread).await,
                 None => respond(&exchange, request).await,
             };
             if let Some((endpoint, session, change)) = saver
