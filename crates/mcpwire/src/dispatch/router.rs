@@ -2,8 +2,6 @@
 //! names, and writes the response line. The top of the dispatch layer: nothing below imports it.
 
 use super::admitted::Admitted;
-#[cfg(feature = "http")]
-use super::era::classify_meta;
 use super::era::{Served, classify};
 use super::exchange::Exchange;
 use super::extension_method;
@@ -17,8 +15,6 @@ use crate::context::Context;
 use crate::layer::{McpService, Outcome};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
-#[cfg(feature = "http")]
-use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::{INITIALIZE, Method};
 use serde_json::value::RawValue;
 use std::sync::Arc;
@@ -35,32 +31,19 @@ pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply
     answer(exchange, request, served, Preread::Nothing).await
 }
 
-/// Handles `request` (not `initialize`) of a 2025-11-25 session whose `_meta` the caller already
-/// read (`meta`), as were its parameters (`preread`), and returns the response line with its
-/// error code: [`respond`] without reading `_meta` or the parameters again.
-#[cfg(feature = "http")]
-pub(crate) async fn respond_with_meta(
-    exchange: &Arc<Exchange>,
-    request: Request,
-    meta: RequestMeta,
-    preread: Preread,
-) -> Reply {
-    let served = (request.method != INITIALIZE).then(|| classify_meta(meta, &exchange.session));
-    answer(exchange, request, served, preread).await
-}
-
-/// Handles `request` (not `initialize`) as the caller already classified it, with the
-/// parameters it already read (`preread`), and returns the response line with its error code:
-/// [`respond`] without reading `_meta` or the parameters again.
+/// Handles `request` (not `initialize`) as the caller already classified it (`served`, as
+/// [`classify_meta`](super::era::classify_meta) answered for its `_meta`), with the parameters
+/// it already read (`preread`), and returns the response line with its error code: [`respond`]
+/// without reading `_meta` or the parameters again.
 #[cfg(feature = "http")]
 pub(crate) async fn respond_served(
     exchange: &Arc<Exchange>,
     request: Request,
-    served: Served,
+    served: Result<Served, ErrorObject>,
     preread: Preread,
 ) -> Reply {
     debug_assert_ne!(request.method, INITIALIZE);
-    answer(exchange, request, Some(Ok(served)), preread).await
+    answer(exchange, request, Some(served), preread).await
 }
 
 /// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`

@@ -17,9 +17,10 @@ use super::sessions::{Full, Lookup};
 use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
+use crate::dispatch::era::classify_meta;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::preread::Preread;
-use crate::dispatch::router::{respond, respond_with_meta};
+use crate::dispatch::router::{respond, respond_served};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
 use crate::protocol::meta::RequestMeta;
@@ -118,6 +119,9 @@ pub(super) async fn request(
         grant: caller.grant.clone(),
         mismatch,
     });
+    // Classified here, from the `_meta` already read: the task then holds what the request is
+    // served as, not the whole `_meta`.
+    let served = meta.map(|meta| classify_meta(meta, &exchange.session));
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
     let saver = change.map(|change| (endpoint.clone(), session.clone(), change));
@@ -125,9 +129,11 @@ pub(super) async fn request(
     let started = session.session.track_with(id.clone(), limit, || {
         let id = id.clone();
         tokio::spawn(async move {
-            let reply = match meta {
-                Some(meta) => respond_with_meta(&exchange, request, meta, preread).await,
-                None => respond(&exchange, request).await,
+            // Boxed: the task (moved whole as it is spawned, and its stages written in place)
+            // then holds a pointer, not the request's whole work.
+            let reply = match served {
+                Some(served) => Box::pin(respond_served(&exchange, request, served, preread)).await,
+                None => Box::pin(respond(&exchange, request)).await,
             };
             if let Some((endpoint, session, change)) = saver
                 && reply.error_code.is_none()

@@ -75,7 +75,7 @@ pub(super) async fn handle(
     // by each service wrapper on the way in) then hold a pointer, not the request's whole work.
     let work = Box::pin(async move {
         let unfinished = Unfinished;
-        let reply = respond_served(&exchange, request, served, preread).await;
+        let reply = respond_served(&exchange, request, Ok(served), preread).await;
         std::mem::forget(unfinished);
         Some(reply)
     });
