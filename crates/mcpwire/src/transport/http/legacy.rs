@@ -17,13 +17,12 @@ use super::sessions::{Full, Lookup};
 use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
-use crate::dispatch::era::classify_meta;
+use crate::dispatch::era::{SessionMeta, by_session};
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::{respond, respond_served};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
-use crate::protocol::meta::RequestMeta;
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::response::Response;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -86,14 +85,14 @@ pub(super) async fn initialize(
     response
 }
 
-/// A request of an open session, with its `_meta` as the endpoint read it (`None`: malformed,
-/// refused where the request is classified) and what it read of its parameters (`preread`).
+/// A request of an open session, with what the endpoint read of its `_meta` (`None`: malformed,
+/// refused where the request is classified) and of its parameters (`preread`).
 pub(super) async fn request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
-    (meta, preread): (Option<RequestMeta>, Preread),
+    (meta, preread): (Option<SessionMeta>, Preread),
 ) -> Response {
     let session = match lookup(endpoint, &headers, caller).await {
         Ok(session) => session,
@@ -119,9 +118,8 @@ pub(super) async fn request(
         grant: caller.grant.clone(),
         mismatch,
     });
-    // Classified here, from the `_meta` already read: the task then holds what the request is
-    // served as, not the whole `_meta`.
-    let served = meta.map(|meta| classify_meta(meta, &exchange.session));
+    // Classified here: the task then holds what the request is served as.
+    let served = meta.map(|meta| by_session(meta, &exchange.session));
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
     let saver = change.map(|change| (endpoint.clone(), session.clone(), change));
@@ -132,7 +130,9 @@ pub(super) async fn request(
             // Boxed: the task (moved whole as it is spawned, and its stages written in place)
             // then holds a pointer, not the request's whole work.
             let reply = match served {
-                Some(served) => Box::pin(respond_served(&exchange, request, served, preread)).await,
+                Some(served) => {
+                    Box::pin(respond_served(&exchange, request, Ok(served), preread)).await
+                }
                 None => Box::pin(respond(&exchange, request)).await,
             };
             if let Some((endpoint, session, change)) = saver

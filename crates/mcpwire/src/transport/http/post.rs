@@ -12,6 +12,7 @@ use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::params_read::ParamsRead;
 use super::{legacy, modern, reply};
+use crate::dispatch::era::{SessionMeta, classify_meta, names_revision};
 use crate::dispatch::preread::Preread;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
@@ -81,13 +82,17 @@ async fn route_request(
     } else {
         Preread::Nothing
     };
+    // Classified here, so that what is served next holds what the request is served as, not
+    // its whole `_meta`: a 2026-07-28 request's once its headers are checked against it; for a
+    // session's, what its session does not decide (`None` when it is malformed).
     let meta = match read.meta {
-        Some(meta) if meta.protocol_version.is_some() || meta.client_capabilities.is_some() => {
+        Some(meta) if names_revision(&meta) => {
             let checked = modern::check_headers(endpoint, &headers, &meta, &request, &read.named);
-            let read = (meta, preread);
+            let served = classify_meta(meta, &endpoint.stateless);
+            let read = (served, preread);
             return modern::handle(endpoint, request, headers, caller, read, checked).await;
         }
-        meta => meta,
+        meta => meta.map(SessionMeta::of),
     };
     if request.method == INITIALIZE {
         return legacy::initialize(endpoint, request, headers, caller).await;
