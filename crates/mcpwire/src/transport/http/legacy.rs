@@ -127,13 +127,9 @@ pub(super) async fn request(
     let started = session.session.track_with(id.clone(), limit, || {
         let id = id.clone();
         tokio::spawn(async move {
-            // Boxed: the task (moved whole as it is spawned, and its stages written in place)
-            // then holds a pointer, not the request's whole work.
             let reply = match served {
-                Some(served) => {
-                    Box::pin(respond_served(&exchange, request, Ok(served), preread)).await
-                }
-                None => Box::pin(respond(&exchange, request)).await,
+                Some(served) => respond_served(&exchange, request, Ok(served), preread).await,
+                None => respond(&exchange, request).await,
             };
             if let Some((endpoint, session, change)) = saver
                 && reply.error_code.is_none()
