@@ -51,11 +51,37 @@ pub(crate) fn read_meta(params: Option<&RawValue>) -> Result<RequestMeta, ErrorO
 /// What a request not classified (`initialize`, or one whose `_meta` is malformed) is served as
 /// until it is refused or answered: the session's revision, as 2025-11-25 knows it.
 pub(crate) fn unclassified(session: &Handshake) -> Served {
-    by_session(RequestMeta::default(), session)
+    by_session(SessionMeta::default(), session)
 }
 
-/// A 2025-11-25 request (its `_meta` names no revision): served as its session negotiated.
-fn by_session(meta: RequestMeta, session: &Handshake) -> Served {
+/// What the `_meta` of a request that names no revision (a 2025-11-25 session's) brings to how
+/// it is served: its progress token and the caller's trace context. Small, where the whole
+/// `_meta` ([`RequestMeta`]) is hundreds of bytes.
+#[derive(Default)]
+pub(crate) struct SessionMeta {
+    progress_token: Option<ProgressToken>,
+    trace_context: Option<Arc<TraceContext>>,
+}
+
+impl SessionMeta {
+    /// What `meta` (which [names no revision](names_revision)) brings to how it is served.
+    pub(crate) fn of(meta: RequestMeta) -> Self {
+        Self {
+            trace_context: TraceContext::of(meta.traceparent, meta.tracestate).map(Arc::new),
+            progress_token: meta.progress_token,
+        }
+    }
+}
+
+/// Whether `meta` names a revision or carries client capabilities: a 2026-07-28 request's (or
+/// a malformed one, which [`classify_meta`] refuses); else a session serves it.
+pub(crate) fn names_revision(meta: &RequestMeta) -> bool {
+    meta.protocol_version.is_some() || meta.client_capabilities.is_some()
+}
+
+/// A 2025-11-25 request (its `_meta`, `meta`, names no revision): served as its session
+/// negotiated.
+pub(crate) fn by_session(meta: SessionMeta, session: &Handshake) -> Served {
     let handshake = session.handshake();
     Served {
         era: Era::Legacy,
@@ -63,7 +89,7 @@ fn by_session(meta: RequestMeta, session: &Handshake) -> Served {
         capabilities: handshake.capabilities.clone(),
         client_info: Some(handshake.client_info.clone()),
         log_level: Some(session.log_level()),
-        trace_context: TraceContext::of(meta.traceparent, meta.tracestate).map(Arc::new),
+        trace_context: meta.trace_context,
         progress_token: meta.progress_token,
     }
 }
@@ -78,8 +104,8 @@ fn served_version(index: usize) -> Arc<str> {
 /// Classifies a request (other than `initialize`) by its already read `_meta`: the same answer
 /// as [`classify`] on the params `meta` was read from, without parsing them again.
 pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Served, ErrorObject> {
-    if meta.protocol_version.is_none() && meta.client_capabilities.is_none() {
-        return Ok(by_session(meta, session));
+    if !names_revision(&meta) {
+        return Ok(by_session(SessionMeta::of(meta), session));
     }
     let (Some(version), Some(capabilities)) = (meta.protocol_version, meta.client_capabilities)
     else {

@@ -7,8 +7,9 @@
 //! [`admitted`] (a request admitted to its method), [`methods`] (one file per method family),
 //! [`table`] (one row per method: how the core treats it, and what serves it),
 //! [`extension_method`] (what no row serves: the extensions' methods, and unknown ones),
-//! [`reply`], [`peek`] and [`outer`] (the outer tier, around every message), then [`router`] on
-//! top, and [`connection`] (stdio and in-memory) above it.
+//! [`reply`], [`peek`] and [`outer`] (the outer tier, around every message), [`preread`] (what a
+//! transport already read of a request's parameters), then [`router`] on top, and
+//! [`connection`] (stdio and in-memory) above it.
 
 pub(crate) mod admitted;
 pub(crate) mod authorize;
@@ -25,6 +26,7 @@ pub(crate) mod methods;
 pub(crate) mod outer;
 pub(crate) mod peek;
 pub(crate) mod pipeline;
+pub(crate) mod preread;
 pub(crate) mod reply;
 pub(crate) mod rounds;
 pub(crate) mod router;

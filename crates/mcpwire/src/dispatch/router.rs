@@ -2,22 +2,19 @@
 //! names, and writes the response line. The top of the dispatch layer: nothing below imports it.
 
 use super::admitted::Admitted;
-#[cfg(feature = "http")]
-use super::era::classify_meta;
 use super::era::{Served, classify};
 use super::exchange::Exchange;
 use super::extension_method;
 use super::methods::{handlers, lifecycle, lists};
 use super::outer::{self, Arrived};
 use super::pipeline::{Written, write};
+use super::preread::Preread;
 use super::reply::{Reply, reply};
 use super::table::{Serve, row};
 use crate::context::Context;
 use crate::layer::{McpService, Outcome};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
-#[cfg(feature = "http")]
-use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::{INITIALIZE, Method};
 use serde_json::value::RawValue;
 use std::sync::Arc;
@@ -31,50 +28,44 @@ pub(crate) async fn handle(exchange: &Arc<Exchange>, request: Request) -> String
 pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply {
     let served = (request.method != INITIALIZE)
         .then(|| classify(request.params.as_deref(), &exchange.session));
-    answer(exchange, request, served).await
+    answer(exchange, request, served, Preread::Nothing).await
 }
 
-/// Handles `request` (not `initialize`) of a 2025-11-25 session whose `_meta` the caller already
-/// read (`meta`), and returns the response line with its error code: [`respond`] without
-/// reading `_meta` again.
-#[cfg(feature = "http")]
-pub(crate) async fn respond_with_meta(
-    exchange: &Arc<Exchange>,
-    request: Request,
-    meta: RequestMeta,
-) -> Reply {
-    let served = (request.method != INITIALIZE).then(|| classify_meta(meta, &exchange.session));
-    answer(exchange, request, served).await
-}
-
-/// Handles `request` (not `initialize`) as the caller already classified it, and returns the
-/// response line with its error code: [`respond`] without reading `_meta` again.
+/// Handles `request` (not `initialize`) as the caller already classified it (`served`, as
+/// [`classify_meta`](super::era::classify_meta) answered for its `_meta`), with the parameters
+/// it already read (`preread`), and returns the response line with its error code: [`respond`]
+/// without reading `_meta` or the parameters again.
 #[cfg(feature = "http")]
 pub(crate) async fn respond_served(
     exchange: &Arc<Exchange>,
     request: Request,
-    served: Served,
+    served: Result<Served, ErrorObject>,
+    preread: Preread,
 ) -> Reply {
     debug_assert_ne!(request.method, INITIALIZE);
-    answer(exchange, request, Some(Ok(served))).await
+    answer(exchange, request, Some(served), preread).await
 }
 
-/// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`;
-/// through the outer tier first when the server has one.
+/// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`
+/// (with what the transport already read of its parameters, `preread`); through the outer tier
+/// first when the server has one.
 async fn answer(
     exchange: &Arc<Exchange>,
     request: Request,
     served: Option<Result<Served, ErrorObject>>,
+    preread: Preread,
 ) -> Reply {
     let written = match exchange.core.layers.outer() {
         None => {
             let Request { id, method, params } = request;
+            let params = (params, preread);
             let written = serve(exchange, (&id, &method, params), served, None).await;
             return reply(&id, lines(written), exchange.grant.as_deref());
         }
         Some(outer) => {
             let id = request.id.clone();
-            let written = Box::pin(through_outer(exchange, outer, request, served)).await;
+            let written =
+                Box::pin(through_outer(exchange, outer, (request, preread), served)).await;
             (id, written)
         }
     };
@@ -96,30 +87,34 @@ fn lines(served: Result<Written, ErrorObject>) -> Result<String, ErrorObject> {
 async fn through_outer(
     exchange: &Arc<Exchange>,
     outer: &McpService,
-    request: Request,
+    (request, preread): (Request, Preread),
     served: Option<Result<Served, ErrorObject>>,
 ) -> Written {
     let arrived = Arrived::new(exchange, &request, served.as_ref());
     let owned = Arc::clone(exchange);
     let serving = move |context| async move {
         let Request { id, method, params } = request;
+        let params = (params, preread);
         serve(&owned, (&id, &method, params), served, Some(context)).await
     };
     outer::through(exchange, outer, arrived, serving).await
 }
 
+/// The parameters of a request: as sent, and what the transport already read of them.
+type Params = (Option<Box<RawValue>>, Preread);
+
 /// Serves `request`: `initialize` (`served` is `None`), or a request classified as `served`, in
 /// `context` when the outer tier made it. `Err` when it was refused before its method ran.
 async fn serve(
     exchange: &Arc<Exchange>,
-    (id, method, params): (&RequestId, &str, Option<Box<RawValue>>),
+    (id, method, (params, preread)): (&RequestId, &str, Params),
     served: Option<Result<Served, ErrorObject>>,
     context: Option<Context>,
 ) -> Result<Written, ErrorObject> {
     match served {
         None => Ok(lifecycle::initialize(exchange, params.as_deref())
             .map(|json| (result_line(id, &json), Outcome::Complete))),
-        Some(Ok(served)) => route(exchange, id, method, params, served, context).await,
+        Some(Ok(served)) => route(exchange, id, method, (params, preread), served, context).await,
         Some(Err(error)) => Err(error),
     }
 }
@@ -127,12 +122,13 @@ async fn serve(
 /// Serves a classified request with what its method's row names: refused (`Err`) before the
 /// method runs, or answered by it. A method the core does not serve here (an extension's, one
 /// of another revision, one of a kind the server does not offer, or none at all) goes to the
-/// extensions, and else is unknown.
+/// extensions, and else is unknown. What the transport already read of the parameters goes to a
+/// handler method only.
 async fn route(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     method: &str,
-    params: Option<Box<RawValue>>,
+    (params, preread): Params,
     served: Served,
     context: Option<Context>,
 ) -> Result<Written, ErrorObject> {
@@ -159,7 +155,9 @@ async fn route(
     // handler; every other method goes through the layers once admitted. The calls and lists
     // are not boxed: they are what a server mostly serves; the rarer methods' futures are.
     let response = match serve {
-        Some(Serve::Handler(method)) => handlers::serve(method, admitted, params).await?,
+        Some(Serve::Handler(method)) => {
+            handlers::serve(method, admitted, (params, preread)).await?
+        }
         Some(Serve::List(listed)) => lists::serve(admitted, listed, params).await,
         Some(Serve::Method(serve)) => serve(admitted, params).await?,
         Some(Serve::Handshake | Serve::Extension) | None => {

@@ -5,6 +5,7 @@
 use super::{prompts, resources, tools};
 use crate::dispatch::admitted::Admitted;
 use crate::dispatch::exchange::parse;
+use crate::dispatch::preread::Preread;
 use crate::layer::McpResponse;
 use crate::protocol::ErrorObject;
 use serde_json::value::RawValue;
@@ -20,12 +21,13 @@ pub(crate) enum HandlerMethod {
     Resource,
 }
 
-/// Serves an admitted handler method: the method's parameters parsed, then its handler run.
-/// Not boxed: these are the calls a server mostly serves.
+/// Serves an admitted handler method: the method's parameters parsed (unless the transport
+/// already read them: `preread`), then its handler run. Not boxed: these are the calls a server
+/// mostly serves.
 pub(crate) async fn serve(
     method: HandlerMethod,
     admitted: Admitted<'_>,
-    params: Option<Box<RawValue>>,
+    (params, preread): (Option<Box<RawValue>>, Preread),
 ) -> Result<McpResponse, ErrorObject> {
     let Admitted {
         exchange,
@@ -36,7 +38,10 @@ pub(crate) async fn serve(
     } = admitted;
     match method {
         HandlerMethod::Tool => {
-            let params = parse(params.as_deref())?;
+            let params = match preread {
+                Preread::ToolCall(read) => *read,
+                Preread::Nothing => parse(params.as_deref())?,
+            };
             tools::call_tool(exchange, id, params, served, context).await
         }
         HandlerMethod::Prompt => {

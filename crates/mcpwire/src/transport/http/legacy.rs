@@ -17,11 +17,12 @@ use super::sessions::{Full, Lookup};
 use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
+use crate::dispatch::era::{SessionMeta, by_session};
 use crate::dispatch::exchange::Exchange;
-use crate::dispatch::router::{respond, respond_with_meta};
+use crate::dispatch::preread::Preread;
+use crate::dispatch::router::{respond, respond_served};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
-use crate::protocol::meta::RequestMeta;
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::response::Response;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -84,14 +85,14 @@ pub(super) async fn initialize(
     response
 }
 
-/// A request of an open session, with its `_meta` as the endpoint read it (`None`: malformed,
-/// refused where the request is classified).
+/// A request of an open session, with what the endpoint read of its `_meta` (`None`: malformed,
+/// refused where the request is classified) and of its parameters (`preread`).
 pub(super) async fn request(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
-    meta: Option<RequestMeta>,
+    (meta, preread): (Option<SessionMeta>, Preread),
 ) -> Response {
     let session = match lookup(endpoint, &headers, caller).await {
         Ok(session) => session,
@@ -117,6 +118,8 @@ pub(super) async fn request(
         grant: caller.grant.clone(),
         mismatch,
     });
+    // Classified here: the task then holds what the request is served as.
+    let served = meta.map(|meta| by_session(meta, &exchange.session));
     let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
     let saver = change.map(|change| (endpoint.clone(), session.clone(), change));
@@ -124,8 +127,8 @@ pub(super) async fn request(
     let started = session.session.track_with(id.clone(), limit, || {
         let id = id.clone();
         tokio::spawn(async move {
-            let reply = match meta {
-                Some(meta) => respond_with_meta(&exchange, request, meta).await,
+            let reply = match served {
+                Some(served) => respond_served(&exchange, request, Ok(served), preread).await,
                 None => respond(&exchange, request).await,
             };
             if let Some((endpoint, session, change)) = saver

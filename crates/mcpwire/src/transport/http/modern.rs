@@ -7,8 +7,9 @@ use super::endpoint::Endpoint;
 use super::params_read::RawNamed;
 use super::{headers, reply};
 use crate::context::Outbound;
-use crate::dispatch::era::classify_meta;
+use crate::dispatch::era::Served;
 use crate::dispatch::exchange::Exchange;
+use crate::dispatch::preread::Preread;
 use crate::dispatch::router::respond_served;
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::meta::RequestMeta;
@@ -37,21 +38,21 @@ pub(super) fn check_headers(
     )
 }
 
-/// Serves `request`, whose `params._meta` the caller has already read into `meta` (it is
-/// classified from that, not parsed again) and whose mirrored headers it checked (`checked`:
-/// a mismatch is answered first).
+/// Serves `request`, which the caller has already classified from the `_meta` it read
+/// (`served`, refused when `Err`) as it did its parameters (`preread`, handed to the method),
+/// and whose mirrored headers it checked (`checked`: a mismatch is answered first).
 pub(super) async fn handle(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
-    meta: RequestMeta,
+    (served, preread): (Result<Served, ErrorObject>, Preread),
     checked: Result<(), ErrorObject>,
 ) -> Response {
     if let Err(error) = checked {
         return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
     }
-    let served = match classify_meta(meta, &endpoint.stateless) {
+    let served = match served {
         Ok(served) => served,
         Err(error) => return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error),
     };
@@ -74,7 +75,7 @@ pub(super) async fn handle(
     // by each service wrapper on the way in) then hold a pointer, not the request's whole work.
     let work = Box::pin(async move {
         let unfinished = Unfinished;
-        let reply = respond_served(&exchange, request, served).await;
+        let reply = respond_served(&exchange, request, Ok(served), preread).await;
         std::mem::forget(unfinished);
         Some(reply)
     });

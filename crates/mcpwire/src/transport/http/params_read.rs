@@ -1,9 +1,12 @@
 //! What the endpoint reads of a request's `params` before the method does, in one pass: its
 //! `_meta` (the revision and what the request's context needs) and the values the 2026-07-28
-//! headers mirror (`name`, `uri`, `taskId`, `arguments`), these kept raw. The method parses its
-//! parameters itself, later.
+//! headers mirror (`name`, `uri`, `taskId`, `arguments`), these kept raw. A `tools/call`'s
+//! parameters are made from that reading when it holds all of them ([`ParamsRead::tool_call`]);
+//! any other method parses its parameters itself, later.
 
+use crate::dispatch::preread::Preread;
 use crate::protocol::meta::{MetaOnly, RequestMeta};
+use crate::protocol::tools::CallToolParams;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -37,6 +40,10 @@ pub(super) struct ParamsRead<'a> {
     pub(super) meta: Option<RequestMeta>,
     /// The values the headers mirror.
     pub(super) named: RawNamed<'a>,
+    /// Whether this one reading saw every field of a `tools/call`'s parameters: `params` was
+    /// read in one pass (an object, each field once) and carries none of a later round's
+    /// fields (`inputResponses`, `requestState`) nor `task`, other than as `null`.
+    whole_call: bool,
 }
 
 /// Both readings at once: what [`MetaOnly`] and [`RawNamed`] read, in one pass.
@@ -52,6 +59,13 @@ struct Both<'a> {
     task_id: Option<&'a RawValue>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
+    // The other fields of `CallToolParams`: only whether they are there.
+    #[serde(borrow, rename = "inputResponses")]
+    input_responses: Option<&'a RawValue>,
+    #[serde(borrow, rename = "requestState")]
+    request_state: Option<&'a RawValue>,
+    #[serde(borrow)]
+    task: Option<&'a RawValue>,
 }
 
 impl<'a> ParamsRead<'a> {
@@ -63,6 +77,9 @@ impl<'a> ParamsRead<'a> {
         if text.trim_start().starts_with('{')
             && let Ok(both) = serde_json::from_str::<Both<'a>>(text)
         {
+            let whole_call = both.input_responses.is_none()
+                && both.request_state.is_none()
+                && both.task.is_none();
             return Self {
                 meta: Some(both.meta.unwrap_or_default()),
                 named: RawNamed {
@@ -71,6 +88,7 @@ impl<'a> ParamsRead<'a> {
                     task_id: both.task_id,
                     arguments: both.arguments,
                 },
+                whole_call,
             };
         }
         Self {
@@ -78,8 +96,34 @@ impl<'a> ParamsRead<'a> {
                 .ok()
                 .map(|only| only.meta.unwrap_or_default()),
             named: RawNamed::of(params),
+            whole_call: false,
         }
     }
+
+    /// The parameters of a `tools/call` with these `params`, exactly as parsing them as
+    /// [`CallToolParams`] gives them, when this reading holds them all: read in one pass, no
+    /// later round's fields nor `task`, and `name` a string without escapes (else
+    /// [`Preread::Nothing`]: the method parses them itself, and says what is wrong with them).
+    pub(super) fn tool_call(&self) -> Preread {
+        let name = self.named.name.map(RawValue::get).and_then(unescaped);
+        match name {
+            Some(name) if self.whole_call => Preread::ToolCall(Box::new(CallToolParams {
+                name: name.to_owned(),
+                arguments: self.named.arguments.map(ToOwned::to_owned),
+                input_responses: None,
+                request_state: None,
+                task: None,
+            })),
+            _ => Preread::Nothing,
+        }
+    }
+}
+
+/// The text of the JSON string `raw`, when it is a string without escapes (its text is then
+/// what is between its quotes).
+fn unescaped(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains('\\')).then_some(inner)
 }
 
 #[cfg(test)]
@@ -125,6 +169,50 @@ mod tests {
 
     fn texts(named: &RawNamed<'_>) -> [Option<String>; 4] {
         [named.name, named.uri, named.task_id, named.arguments].map(|v| text(v).map(str::to_owned))
+    }
+
+    /// What parsing `params` as the method does gives, written out to compare.
+    fn parsed(params: &RawValue) -> String {
+        format!(
+            "{:?}",
+            crate::protocol::params::parse::<CallToolParams>(Some(params))
+        )
+    }
+
+    #[test]
+    fn a_tool_call_read_once_is_what_parsing_its_params_gives() {
+        for json in [
+            r#"{"name":"add","arguments":{"a":1,"b":2},"_meta":{"progressToken":3}}"#,
+            r#"{"name":"add"}"#,
+            r#"{"name":"ädd","arguments":null,"requestState":null,"task":null,"x":[1]}"#,
+            r#"{"arguments" : [1, "two"] , "name" : "a b", "inputResponses": null}"#,
+        ] {
+            let params = raw(json);
+            match ParamsRead::of(Some(&params)).tool_call() {
+                Preread::ToolCall(read) => assert_eq!(format!("Ok({read:?})"), parsed(&params)),
+                Preread::Nothing => panic!("not read in one pass: {json}"),
+            }
+        }
+        // Anything else is left to the method's own parsing, which answers as it did.
+        for json in [
+            r#"{"name":"a\"b","arguments":{}}"#,
+            r#"{"name":"\u0061dd"}"#,
+            r#"{"name":"add","requestState":"s"}"#,
+            r#"{"name":"add","inputResponses":{}}"#,
+            r#"{"name":"add","task":{"ttl":1}}"#,
+            r#"{"name":"add","name":"sub"}"#,
+            r#"{"name":"add","_meta":{"progressToken":[]}}"#,
+            r#"{"name":3}"#,
+            r#"{"name":null}"#,
+            r#"{"arguments":{}}"#,
+            r#"["add"]"#,
+            r#"{}"#,
+        ] {
+            let params = raw(json);
+            let read = ParamsRead::of(Some(&params));
+            assert!(matches!(read.tool_call(), Preread::Nothing), "{json}");
+        }
+        assert!(matches!(ParamsRead::of(None).tool_call(), Preread::Nothing));
     }
 
     #[test]

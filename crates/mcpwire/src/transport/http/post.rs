@@ -12,9 +12,11 @@ use super::endpoint::Endpoint;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::params_read::ParamsRead;
 use super::{legacy, modern, reply};
+use crate::dispatch::era::{SessionMeta, classify_meta, names_revision};
+use crate::dispatch::preread::Preread;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
-use crate::protocol::methods::INITIALIZE;
+use crate::protocol::methods::{INITIALIZE, TOOLS_CALL};
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::body::{Body, BodyDataStream};
 use axum::extract::State;
@@ -72,19 +74,31 @@ async fn route_request(
     // `params` is read here once, for its `_meta` and the values the headers mirror; a
     // malformed `_meta` (`None`) is refused where the request is classified, as the revision
     // it came on answers it.
+    // A `tools/call`'s parameters are taken from that reading when it holds them all, so that
+    // the method does not parse them again.
     let read = ParamsRead::of(request.params.as_deref());
+    let preread = if request.method == TOOLS_CALL {
+        read.tool_call()
+    } else {
+        Preread::Nothing
+    };
+    // Classified here, so that what is served next holds what the request is served as, not
+    // its whole `_meta`: a 2026-07-28 request's once its headers are checked against it; for a
+    // session's, what its session does not decide (`None` when it is malformed).
     let meta = match read.meta {
-        Some(meta) if meta.protocol_version.is_some() || meta.client_capabilities.is_some() => {
+        Some(meta) if names_revision(&meta) => {
             let checked = modern::check_headers(endpoint, &headers, &meta, &request, &read.named);
-            return modern::handle(endpoint, request, headers, caller, meta, checked).await;
+            let served = classify_meta(meta, &endpoint.stateless);
+            let read = (served, preread);
+            return modern::handle(endpoint, request, headers, caller, read, checked).await;
         }
-        meta => meta,
+        meta => meta.map(SessionMeta::of),
     };
     if request.method == INITIALIZE {
         return legacy::initialize(endpoint, request, headers, caller).await;
     }
     if headers.contains_key(SESSION_ID) {
-        return legacy::request(endpoint, request, headers, caller, meta).await;
+        return legacy::request(endpoint, request, headers, caller, (meta, preread)).await;
     }
     let announces_legacy = headers
         .get(PROTOCOL_VERSION)
