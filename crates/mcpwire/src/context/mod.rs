@@ -386,8 +386,19 @@ impl Context {
     }
 
     /// The lowest level of log messages the client wants to hear for this request (see
-    /// [`Context::log`]), or `None` when it wants none (a 2026-07-28 request that did not opt in).
-    pub(crate) fn log_level(&self) -> Option<LoggingLevel> {
+    /// [`Context::log`]), or `None` when it wants none (a 2026-07-28 request that did not opt
+    /// in): what a tool that forwards log messages from elsewhere (a gateway's backend) asks
+    /// for in turn.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::Context;
+    ///
+    /// // A context made outside a request has no client to hear its log messages.
+    /// assert_eq!(Context::detached().build().log_level(), None);
+    /// ```
+    pub fn log_level(&self) -> Option<LoggingLevel> {
         self.inner.log_level
     }
 
