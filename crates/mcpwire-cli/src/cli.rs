@@ -61,7 +61,7 @@ pub struct Gateway {
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
     /// A host name the Host and Origin headers may name (repeatable; replaces the default,
-    /// localhost, 127.0.0.1 and [::1]): the public name clients reach it by behind a balancer,
+    /// localhost, 127.0.0.1 and `[::1]`): the public name clients reach it by behind a balancer,
     /// e.g. mcp.example.com. Other names are refused with 403 (DNS rebinding).
     #[arg(long, value_name = "HOST", requires = "http")]
     pub allowed_host: Vec<String>,
@@ -75,7 +75,7 @@ pub struct Gateway {
     /// forwardAuthorization.
     #[arg(long, value_name = "ISS", requires_all = ["auth_audience", "auth_jwks", "http"])]
     pub auth_issuer: Option<String>,
-    /// The gateway's own URL, the tokens' audience (e.g. https://mcp.example.com/mcp).
+    /// The gateway's own URL, the tokens' audience (e.g. `https://mcp.example.com/mcp`).
     #[arg(long, value_name = "URL", requires_all = ["auth_issuer", "auth_jwks", "http"])]
     pub auth_audience: Option<String>,
     /// The issuer's keys: a JWKS file or an http(s):// URL.
