@@ -7,6 +7,7 @@
 
 #![cfg(feature = "gateway")]
 
+use crate::serving::{Serving, serve};
 use mcpwire::client::{CallOptions, Client, EraChoice};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
@@ -50,29 +51,6 @@ async fn meet(tag: String, ctx: Context) -> String {
     ctx.log(LoggingLevel::Info, None, json!(format!("{tag}-2")))
         .await;
     "met".to_owned()
-}
-
-/// A server on 127.0.0.1 (ephemeral port), stopped when dropped.
-struct Serving {
-    url: String,
-    task: tokio::task::JoinHandle<mcpwire::Result<()>>,
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn serve(server: McpServer) -> Serving {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let task = tokio::spawn(
-        server
-            .http()
-            .serve_listener(listener, std::future::pending::<()>()),
-    );
-    Serving { url, task }
 }
 
 /// A backend pinned to `backend`, a gateway in front of it (no prefix); both served.

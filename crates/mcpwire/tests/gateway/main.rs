@@ -9,3 +9,4 @@ mod completion;
 mod logging;
 mod param_headers;
 mod questions;
+mod serving;

@@ -6,6 +6,7 @@
 
 #![cfg(feature = "gateway")]
 
+use crate::serving::{Serving, serve};
 use mcpwire::client::{Client, EraChoice};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
@@ -23,29 +24,6 @@ async fn query(
     text: String,
 ) -> String {
     format!("{tenant}:{limit:?}:{text}")
-}
-
-/// A server on 127.0.0.1 (ephemeral port), stopped when dropped.
-struct Serving {
-    url: String,
-    task: tokio::task::JoinHandle<mcpwire::Result<()>>,
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn serve(server: McpServer) -> Serving {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let task = tokio::spawn(
-        server
-            .http()
-            .serve_listener(listener, std::future::pending::<()>()),
-    );
-    Serving { url, task }
 }
 
 /// A backend pinned to `backend` serving `query`, a gateway in front of it (namespace

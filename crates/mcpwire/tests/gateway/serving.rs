@@ -1,0 +1,28 @@
+//! A server of this crate served over Streamable HTTP on loopback for the gateway's tests: a
+//! backend, or the gateway itself.
+
+use mcpwire::McpServer;
+
+/// A server on 127.0.0.1 (ephemeral port), stopped when dropped.
+pub struct Serving {
+    pub url: String,
+    task: tokio::task::JoinHandle<mcpwire::Result<()>>,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Serves `server` until the returned value is dropped.
+pub async fn serve(server: McpServer) -> Serving {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(
+        server
+            .http()
+            .serve_listener(listener, std::future::pending::<()>()),
+    );
+    Serving { url, task }
+}
