@@ -4,6 +4,7 @@
 //! completer.
 
 use super::completer::Completer;
+use super::remount::{Adopted, of_kind, renamed};
 use crate::context::Context;
 use crate::layer::service::HandlerKind;
 use crate::protocol::completion::{CompleteParams, Completion, CompletionReference};
@@ -25,19 +26,15 @@ struct Mounted {
 pub(crate) struct MountedCompleters(Vec<Mounted>);
 
 impl MountedCompleters {
-    /// Adds the completer of a server whose entries were `adopted` (each as `(kind, key there,
-    /// key here)`), and the mounted completers that server had itself, renamed the same way.
+    /// Adds the completer of a server whose entries were `adopted`, and the mounted completers
+    /// that server had itself, renamed the same way.
     pub(crate) fn mount(
         &mut self,
-        adopted: &[(HandlerKind, &'static str, &'static str)],
+        adopted: &Adopted,
         own: Option<Completer>,
         nested: MountedCompleters,
     ) {
-        let here = |kind: HandlerKind, key: &str| {
-            (adopted.iter())
-                .find(|(of, there, _)| *of == kind && *there == key)
-                .map(|(_, _, here)| *here)
-        };
+        let here = |kind: HandlerKind, key: &str| renamed(adopted, kind, key);
         for inner in nested.0 {
             let prompts = rekey(inner.prompts, |key| here(HandlerKind::Prompt, key));
             let resources = rekey(inner.resources, |key| here(HandlerKind::Resource, key));
@@ -49,9 +46,8 @@ impl MountedCompleters {
         }
         if let Some(completer) = own {
             let of = |kind: HandlerKind| {
-                (adopted.iter())
-                    .filter(|(of, _, _)| *of == kind)
-                    .map(|(_, there, here)| (*here, *there))
+                (of_kind(adopted, kind))
+                    .map(|(there, here)| (here, there))
                     .collect()
             };
             self.0.push(Mounted {

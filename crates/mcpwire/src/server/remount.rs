@@ -42,7 +42,7 @@ impl MountHooks {
 /// the mounted server's shared state (before it joins the outer server's), and the outer
 /// server's state and registries.
 pub(crate) struct Remount<'a> {
-    pub(super) adopted: &'a [(HandlerKind, &'static str, &'static str)],
+    pub(super) adopted: &'a Adopted,
     pub(super) mounted_state: &'a mut SharedState,
     pub(super) outer_state: &'a mut SharedState,
     pub(super) outer_registries: &'a Registries,
@@ -51,15 +51,12 @@ pub(crate) struct Remount<'a> {
 impl Remount<'_> {
     /// The key the mounted resource (or template) `uri` is registered under now.
     pub(crate) fn resource(&self, uri: &str) -> Option<&'static str> {
-        self.renamed(HandlerKind::Resource, uri)
+        renamed(self.adopted, HandlerKind::Resource, uri)
     }
 
     /// Each mounted tool, as `(its name there, its name here)`.
     pub(crate) fn tools(&self) -> Vec<(&'static str, &'static str)> {
-        (self.adopted.iter())
-            .filter(|(kind, _, _)| *kind == HandlerKind::Tool)
-            .map(|(_, there, here)| (*there, *here))
-            .collect()
+        of_kind(self.adopted, HandlerKind::Tool).collect()
     }
 
     /// Takes the mounted server's shared value of type `T` (it does not join the outer
@@ -86,10 +83,25 @@ impl Remount<'_> {
     ) {
         (self.outer_registries).edit_listing_meta(ChangedList::Tools, name, edit);
     }
+}
 
-    fn renamed(&self, kind: HandlerKind, key: &str) -> Option<&'static str> {
-        (self.adopted.iter())
-            .find(|(of, there, _)| *of == kind && *there == key)
-            .map(|(_, _, here)| *here)
-    }
+/// What a mount registered, as `(kind, key there, key here)` for each entry
+/// (`Registries::adopt`).
+pub(crate) type Adopted = [(HandlerKind, &'static str, &'static str)];
+
+/// The key the mounted entry of `kind` registered as `key` has here.
+pub(crate) fn renamed(adopted: &Adopted, kind: HandlerKind, key: &str) -> Option<&'static str> {
+    (adopted.iter())
+        .find(|(of, there, _)| *of == kind && *there == key)
+        .map(|(_, _, here)| *here)
+}
+
+/// The mounted entries of `kind`, as `(key there, key here)`.
+pub(crate) fn of_kind(
+    adopted: &Adopted,
+    kind: HandlerKind,
+) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+    (adopted.iter())
+        .filter(move |(of, _, _)| *of == kind)
+        .map(|(_, there, here)| (*there, *here))
 }
