@@ -183,11 +183,12 @@ pub fn peer_ts_server() -> PathBuf {
     installed
 }
 
-/// rmcp's server of `benches/peers/rmcp-server`, built in release (`MCP_PEER_RMCP_SERVER`).
+/// rmcp's server of `benches/peers/rmcp-server`, built by `scripts/setup-peers` (debug:
+/// the tests talk to it, they do not time it; `MCP_PEER_RMCP_SERVER`).
 pub fn peer_rmcp_server() -> PathBuf {
     let path = match std::env::var_os("MCP_PEER_RMCP_SERVER") {
         Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => workspace_root().join("target/release/rmcp-bench-server"),
+        _ => workspace_root().join("target/debug/rmcp-bench-server"),
     };
     assert!(
         path.exists(),

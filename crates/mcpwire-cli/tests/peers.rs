@@ -28,7 +28,7 @@ fn start(name: &str) -> HttpServer {
             command.arg(peer("MCP_PEER_TS_SERVER", "ts/server.mjs"));
             command
         }
-        _ => Command::new(peer("MCP_PEER_RMCP_SERVER", "../release/rmcp-bench-server")),
+        _ => Command::new(peer("MCP_PEER_RMCP_SERVER", "../debug/rmcp-bench-server")),
     };
     command.args(["--http", &addr]);
     HttpServer::start(command)
