@@ -81,6 +81,35 @@ pub struct Gateway {
     /// The issuer's keys: a JWKS file or an http(s):// URL.
     #[arg(long, value_name = "PATH_OR_URL", requires_all = ["auth_issuer", "auth_audience", "http"])]
     pub auth_jwks: Option<String>,
+    /// The built-in layers in front of every backend.
+    #[command(flatten)]
+    pub limits: Limits,
+}
+
+/// `gateway`'s built-in layers (`mcpwire::layer`), each off unless asked for.
+#[cfg(feature = "gateway")]
+#[derive(Debug, Args)]
+pub struct Limits {
+    /// At most N requests per PERIOD for each caller (e.g. 600/min, 10/s): the token's subject
+    /// and issuer with --auth-*, else every caller together. Replicas sharing MCP_REDIS_URL
+    /// share the limit. More are refused with the JSON-RPC error -32000 and data.retryAfterMs.
+    #[arg(long, value_name = "N/PERIOD")]
+    pub rate_limit: Option<crate::gateway::limits::Rate>,
+    /// The most requests a caller may make at once after a pause (default: N of --rate-limit).
+    #[arg(long, value_name = "N", requires = "rate_limit")]
+    pub rate_burst: Option<u32>,
+    /// At most N requests handled at once, for all callers together; more are refused at once
+    /// with the JSON-RPC error -32000 ("Server busy").
+    #[arg(long, value_name = "N")]
+    pub max_in_flight: Option<usize>,
+    /// Stops a request that runs longer (e.g. 30s, 2m): its backend call is cancelled and the
+    /// caller gets the JSON-RPC error -32001.
+    #[arg(long, value_name = "DURATION")]
+    pub request_timeout: Option<humantime::Duration>,
+    /// Logs one line per request on stderr (method, target, caller, duration, outcome; never
+    /// arguments or results).
+    #[arg(long)]
+    pub log_requests: bool,
 }
 
 /// `auth`.

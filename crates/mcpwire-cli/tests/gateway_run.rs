@@ -8,6 +8,9 @@
 //!   `redis-server` (a child on a unix socket, killed by its PID): a 2025-11-25 session opened on
 //!   one is served by the other, and a 2026-07-28 `input_required` round begun on one finishes
 //!   on the other;
+//! - **the built-in layers** (`--rate-limit`, `--max-in-flight`, `--request-timeout`): a rate
+//!   limit two replicas share in Redis (whose keys all expire), a busy gateway refusing one
+//!   call too many, and a call stopped at its time limit, its backend's work cancelled;
 //! - **OpenTelemetry** (`OTEL_EXPORTER_OTLP_ENDPOINT`): a call through the gateway to the
 //!   conformance example (which trusts it: `MCP_OTEL_REMOTE_PARENT=true`) is one trace in an OTLP
 //!   receiver here: the gateway's SERVER span, its CLIENT span under it, the backend's SERVER
@@ -334,6 +337,149 @@ async fn replicas_share_sessions_and_rounds_through_redis() {
     let finished = call_modern(&two.url, None, tool, retry).await;
     assert_eq!(finished.status, 200, "{}", finished.body);
     assert_eq!(text(&finished), "Hello, Ada!", "{}", finished.body);
+}
+
+// --- The built-in layers -------------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_share_one_rate_limit_in_redis() {
+    let redis = redis_support::Redis::start();
+    let reporter = header_reporter().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = config(dir.path(), json!({"reporter": {"url": reporter}}));
+    let redis_url = redis.url();
+    let replica = |id: &str| {
+        let env = [
+            ("MCP_REDIS_URL", redis_url.as_str()),
+            ("MCP_REPLICA_ID", id),
+        ];
+        gateway(&file, 0, &["--rate-limit", "3/min"], &env)
+    };
+    let (one, two) = (replica("one"), replica("two"));
+    let tool = "reporter_seen_authorization";
+    for url in [&one.url, &two.url, &one.url] {
+        let served = call_modern(url, None, tool, json!({})).await;
+        assert_eq!(text(&served), "none", "{}", served.body);
+    }
+    // The fourth call in the minute, on either replica, is one too many.
+    let refused = call_modern(&two.url, None, tool, json!({})).await;
+    let error = &refused.body["error"];
+    assert_eq!(error["code"], -32000, "{}", refused.body);
+    assert!(
+        (error["message"].as_str().unwrap_or("")).starts_with("Rate limit exceeded"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        error["data"]["retryAfterMs"].as_u64() > Some(0),
+        "{}",
+        refused.body
+    );
+
+    // What Redis kept: the buckets, every key with an expiry.
+    let mut probe = redis_support::Probe::new(&redis).await;
+    let keys = probe.keys("mcp:mcpwire-gateway:rate:gateway*").await;
+    assert!(!keys.is_empty(), "no shared bucket in Redis");
+    probe.all_expire("mcp:mcpwire-gateway:").await;
+}
+
+/// Set when `slow` starts, and when its work is dropped (cancelled).
+static SLOW_STARTED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+static SLOW_DROPPED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+/// Runs until cancelled (a minute at most).
+#[tool]
+async fn slow() -> String {
+    struct Dropped;
+    impl Drop for Dropped {
+        fn drop(&mut self) {
+            SLOW_DROPPED.notify_one();
+        }
+    }
+    let _dropped = Dropped;
+    SLOW_STARTED.notify_one();
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    "finished".into()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_gateway_refuses_and_a_slow_call_is_stopped() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let backend = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let server = (McpServer::new("slowpoke").tool(slow).unwrap())
+        .tool(seen_authorization)
+        .unwrap();
+    tokio::spawn(
+        server
+            .http()
+            .serve_listener(listener, std::future::pending()),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = config(dir.path(), json!({"b": {"url": backend}}));
+    let args = [
+        "--max-in-flight",
+        "1",
+        "--request-timeout",
+        "1s",
+        "--log-requests",
+    ];
+    let front = gateway(&file, 0, &args, &[]);
+
+    let url = front.url.clone();
+    let stopped = tokio::spawn(async move { call_modern(&url, None, "b_slow", json!({})).await });
+    tokio::time::timeout(Duration::from_secs(20), SLOW_STARTED.notified())
+        .await
+        .expect("the slow call reached the backend");
+    // One call in flight already: another is refused at once.
+    let busy = call_modern(&front.url, None, "b_seen_authorization", json!({})).await;
+    assert_eq!(busy.body["error"]["code"], -32000, "{}", busy.body);
+    assert!(
+        (busy.body["error"]["message"].as_str().unwrap_or("")).contains("busy"),
+        "{}",
+        busy.body
+    );
+    // The slow one is stopped at its time limit, and the backend's work with it.
+    let stopped = tokio::time::timeout(Duration::from_secs(20), stopped)
+        .await
+        .expect("the slow call was answered")
+        .unwrap();
+    assert_eq!(stopped.body["error"]["code"], -32001, "{}", stopped.body);
+    tokio::time::timeout(Duration::from_secs(20), SLOW_DROPPED.notified())
+        .await
+        .expect("the backend's work was cancelled");
+    // Its place is free again.
+    let served = call_modern(&front.url, None, "b_seen_authorization", json!({})).await;
+    assert_eq!(text(&served), "none", "{}", served.body);
+    // --log-requests: a line per request, the stopped one with its code.
+    let log = front.stderr();
+    let lines = |has: &str| {
+        log.lines()
+            .filter(|l| l.contains("mcpwire::request") && l.contains(has))
+            .count()
+    };
+    assert_eq!(lines("target=\"b_slow\""), 1, "{log}");
+    assert!(
+        lines("code=-32001") == 1 && lines("code=-32000") == 1,
+        "{log}"
+    );
+}
+
+#[test]
+fn limit_options_are_checked_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = config(dir.path(), json!({"a": {"url": "http://127.0.0.1:1/mcp"}}));
+    let path = file.display().to_string();
+    let refused = |flags: &[&str], says: &str| {
+        let mut args = vec!["gateway", "--config", &path];
+        args.extend(flags);
+        let out = run(&args);
+        assert_eq!(out.code(), 2, "{flags:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{flags:?}: {}", out.stderr);
+    };
+    refused(&["--rate-limit", "600"], "is not N/PERIOD");
+    refused(&["--rate-limit", "0/min"], "more than zero");
+    refused(&["--request-timeout", "soon"], "--request-timeout");
+    refused(&["--rate-burst", "5"], "--rate-limit <N/PERIOD>");
 }
 
 // --- OpenTelemetry -------------------------------------------------------------------------

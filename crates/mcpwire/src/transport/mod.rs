@@ -49,14 +49,38 @@ pub use memory::MemoryClient;
 /// }
 /// ```
 pub fn log_to_stderr() {
+    log_to_stderr_or("warn");
+}
+
+/// [`log_to_stderr`], with `default` (directives in `RUST_LOG`'s syntax) in place of `warn`
+/// when `RUST_LOG` is unset or not such a list; a `default` that is not such a list means
+/// `warn`.
+///
+/// # Examples
+///
+/// ```no_run
+/// #[tokio::main]
+/// async fn main() -> mcpwire::Result<()> {
+///     // One line per request (mcpwire::layer::RequestLog) unless RUST_LOG says otherwise.
+///     mcpwire::transport::log_to_stderr_or("warn,mcpwire::request=info");
+///     mcpwire::McpServer::new("demo")
+///         .layer(mcpwire::layer::RequestLog::new())
+///         .serve_stdio()
+///         .await
+/// }
+/// ```
+pub fn log_to_stderr_or(default: &str) {
     use tracing_subscriber::filter::{LevelFilter, Targets};
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
 
-    let filter = std::env::var("RUST_LOG")
-        .ok()
-        .filter(|directives| !directives.trim().is_empty())
-        .and_then(|directives| directives.parse::<Targets>().ok())
+    let parse = |directives: String| {
+        Some(directives)
+            .filter(|directives| !directives.trim().is_empty())
+            .and_then(|directives| directives.parse::<Targets>().ok())
+    };
+    let filter = (std::env::var("RUST_LOG").ok().and_then(parse))
+        .or_else(|| parse(default.to_owned()))
         .unwrap_or_else(|| Targets::new().with_default(LevelFilter::WARN));
     let _ = tracing_subscriber::registry()
         .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))

@@ -2,7 +2,10 @@
 //! names, served as one (`mcpwire::gateway`), on stdio or Streamable HTTP; with what the SDK
 //! gives any server, configured as the examples are: OpenTelemetry (`OTEL_*`), and over HTTP
 //! authorization (`--auth-*`), trusted proxies (`MCP_TRUSTED_PROXIES`) and a fleet of replicas
-//! (`MCP_REDIS_URL`, `MCP_REQUEST_STATE_KEYS`).
+//! (`MCP_REDIS_URL`, `MCP_REQUEST_STATE_KEYS`); and the built-in layers (`--rate-limit`,
+//! `--max-in-flight`, `--request-timeout`, `--log-requests`: `limits.rs`).
+
+pub mod limits;
 
 use crate::cli::Gateway;
 use crate::exit::{Failure, UNREACHABLE};
@@ -14,7 +17,11 @@ use mcpwire::transport::http::RedisBackend;
 /// and serves until the transport ends or the process is asked to stop; over HTTP it first
 /// prints `MCP server listening on URL` on stderr, as the examples do.
 pub async fn run(command: Gateway) -> Result<(), Failure> {
-    mcpwire::transport::log_to_stderr();
+    // --log-requests' lines are INFO: shown unless RUST_LOG says otherwise.
+    mcpwire::transport::log_to_stderr_or(match command.limits.log_requests {
+        true => "warn,mcpwire::request=info",
+        false => "warn",
+    });
     let path = command.config.display().to_string();
     let text = std::fs::read_to_string(&command.config)
         .map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
@@ -41,7 +48,10 @@ pub async fn run(command: Gateway) -> Result<(), Failure> {
         .map_err(|e| Failure::usage(format!("{path}: {e}")))?;
     let served = match &command.http {
         Some(addr) => serve_http(server, addr, &command).await,
-        None => server.serve_stdio().await.map_err(stopped),
+        None => (limits::apply(server, &command.limits, None))
+            .serve_stdio()
+            .await
+            .map_err(stopped),
     };
     if let Some(telemetry) = telemetry {
         telemetry.shutdown().await;
@@ -58,10 +68,6 @@ async fn serve_http(server: McpServer, addr: &str, command: &Gateway) -> Result<
             code: UNREACHABLE,
             message: format!("cannot listen on {addr}: {e}"),
         })?;
-    let mut http = (server.http().proxies_from_env()).map_err(|e| Failure::usage(e.to_string()))?;
-    if !command.allowed_host.is_empty() {
-        http = http.allowed_hosts(&command.allowed_host);
-    }
     // A replica of a fleet: the front's sessions shared in Redis; its backend connections are
     // its own.
     let fleet = RedisBackend::from_env(&command.name)
@@ -70,6 +76,11 @@ async fn serve_http(server: McpServer, addr: &str, command: &Gateway) -> Result<
             code: UNREACHABLE,
             message: format!("MCP_REDIS_URL: {e}"),
         })?;
+    let server = limits::apply(server, &command.limits, fleet.as_ref());
+    let mut http = (server.http().proxies_from_env()).map_err(|e| Failure::usage(e.to_string()))?;
+    if !command.allowed_host.is_empty() {
+        http = http.allowed_hosts(&command.allowed_host);
+    }
     if let Some(fleet) = &fleet {
         eprintln!(
             "replica {} sharing sessions in Redis at {} under {}",
