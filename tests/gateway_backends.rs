@@ -9,7 +9,8 @@
 //! between two calls (it forgets the session, answering `400`, not `404`), whose next call is
 //! served. And a gateway in front of five servers at once (those two, server-everything over
 //! stdio as well, a FastMCP server and the bookshop), where an elicitation, a sampling request
-//! and progress pass through and the bookshop's MCP Apps view is read under its namespace.
+//! and progress pass through, a call given up is cancelled on the Python SDK server, and the
+//! bookshop's MCP Apps view is read under its namespace.
 //! Every wait is bounded; nothing is timed.
 
 mod common;
@@ -510,6 +511,31 @@ async fn the_gateway_fronts_five_real_servers_at_once_on_both_revisions() {
             [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))],
             "{era:?}"
         );
+
+        // A call this client gives up is cancelled on the Python SDK 1.x server behind the
+        // gateway (its task is cancelled: it counts it).
+        let round = if era == EraChoice::Legacy { 1 } else { 2 };
+        let hanging = tokio::spawn({
+            let client = client.clone();
+            async move { client.call_tool("py1_wait_for_cancel", json!({})).await }
+        });
+        let waits_reach = |wanted: String| {
+            let call = &call;
+            async move {
+                let deadline = Instant::now() + COMEBACK;
+                loop {
+                    let waits = call("py1_waits", json!({})).await;
+                    if waits.contains(&wanted) {
+                        return;
+                    }
+                    assert!(Instant::now() < deadline, "{era:?}: {waits}, not {wanted}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        };
+        waits_reach(format!("started {round},")).await;
+        hanging.abort();
+        waits_reach(format!("cancelled {round}")).await;
 
         // FastMCP's resource and prompt, under its namespace.
         let note = client.read_resource("notes://fm/today").await.unwrap();

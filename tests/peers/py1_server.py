@@ -1,8 +1,8 @@
 """A server on the Python SDK 1.x (PyPI `mcp`, pinned in tests/peers/requirements-mcp1.txt), the
 SDK inside most deployed Python servers. The client's and the CLI's tests drive it with no era
 flag: tools, resources (text, blob, a template), a prompt, an elicitation with required fields,
-defaults and formats, sampling, roots, a long operation with progress, and log messages at four
-levels (the gateway's tests pass them on).
+defaults and formats, sampling, roots, a long operation with progress, log messages at four
+levels (the gateway's tests pass them on), and a call that waits to be cancelled.
 
 Usage: python py1_server.py --stdio | --http HOST:PORT
 Over HTTP it prints `MCP server listening on http://HOST:PORT/mcp` on stderr, then serves a
@@ -75,6 +75,27 @@ async def countdown(steps: int, ctx: Context) -> str:
         await asyncio.sleep(0.05)
         await ctx.report_progress(step, steps, f"step {step}")
     return f"counted {steps} steps"
+
+
+_waits = {"started": 0, "cancelled": 0}
+
+
+@mcp.tool()
+async def wait_for_cancel() -> str:
+    """Waits (a minute at most) for the call to be cancelled; `waits` counts them."""
+    _waits["started"] += 1
+    try:
+        await asyncio.sleep(60)
+    except asyncio.CancelledError:
+        _waits["cancelled"] += 1
+        raise
+    return "not cancelled"
+
+
+@mcp.tool()
+def waits() -> str:
+    """How many wait_for_cancel calls started, and how many of them were cancelled."""
+    return f"started {_waits['started']}, cancelled {_waits['cancelled']}"
 
 
 @mcp.tool()
