@@ -304,7 +304,9 @@ async fn python1_scenario(client: Client, asked: Arc<Mutex<Asked>>) {
             "echo",
             "haiku",
             "roots",
-            "signup"
+            "signup",
+            "wait_for_cancel",
+            "waits"
         ]
     );
     let sum = call(&client, "add", json!({"a": 2, "b": 3})).await;
