@@ -76,10 +76,18 @@ impl McpServer {
             );
             return Err(refused(why));
         }
+        // An extension's resource registered the same in both servers is served by this one's
+        // (its handler reads the state the extension's hook leaves here for both).
+        let served_here: Vec<&str> = (server.mount_hooks.shared())
+            .filter(|key| {
+                namespace.is_empty() && self.registries.contains(HandlerKind::Resource, key)
+            })
+            .collect();
         let rename = |kind: HandlerKind, key: &str| match kind {
-            _ if namespace.is_empty() => lasting(key),
-            HandlerKind::Tool | HandlerKind::Prompt => lasting(&format!("{namespace}_{key}")),
-            HandlerKind::Resource => lasting(&namespaced_uri(namespace, key)),
+            HandlerKind::Resource if served_here.contains(&key) => None,
+            _ if namespace.is_empty() => Some(lasting(key)),
+            HandlerKind::Tool | HandlerKind::Prompt => Some(lasting(&format!("{namespace}_{key}"))),
+            HandlerKind::Resource => Some(lasting(&namespaced_uri(namespace, key))),
         };
         let adopted = (self.registries)
             .adopt(&server.registries, rename)
@@ -94,8 +102,10 @@ impl McpServer {
             .adopt(server.extensions)
             .map_err(&refused)?;
         let mut mounted_state = server.state;
-        for (id, hook) in server.mount_hooks.into_iter() {
+        let (hooks, shared) = server.mount_hooks.into_parts();
+        for (id, hook) in hooks {
             let mut remount = Remount {
+                namespace,
                 adopted: &adopted,
                 mounted_state: &mut mounted_state,
                 outer_state: &mut self.state,
@@ -103,6 +113,9 @@ impl McpServer {
             };
             hook(&mut remount).map_err(|why| refused(format!("extension '{id}': {why}")))?;
             self.mount_hooks.add(id, hook);
+        }
+        for key in shared {
+            self.mount_hooks.add_shared(key);
         }
         if !self.state.absorb(mounted_state) {
             let why = "both servers hold shared state of one type (`state`): keep it on one";
