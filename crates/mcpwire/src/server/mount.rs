@@ -1,5 +1,6 @@
-//! [`McpServer::mount`]: another server's tools, prompts and resources served by this one,
-//! under a namespace, with their resolvers, scopes, middleware and task support as they were.
+//! [`McpServer::mount`]: another server's tools, prompts and resources (and its extensions'
+//! MCP Apps views and skills) served by this one, under a namespace, with their resolvers,
+//! scopes, middleware and task support as they were.
 
 use super::builder::McpServer;
 use super::lasting::lasting;
@@ -26,12 +27,22 @@ impl McpServer {
     /// [`Catalog`](crate::server::Catalog) (one taken from the mounted server before mounting
     /// changes nothing that is served).
     ///
+    /// Its extensions come along when they can be mounted: MCP Apps (its views served at their
+    /// `ui://{namespace}/…` URIs, its tools pointing at them there) and Skills (feature
+    /// `skills`): its skills at `skill://{namespace}/<skill-path>/…`, the namespace a first
+    /// segment before each skill's path as SEP-2640 allows, so each skill keeps its name, front
+    /// matter and files (their digests and sizes stay valid); `skills/list`, `skills/get`,
+    /// `resources/directory/read` and `resources/read` serve them beside this server's own
+    /// skills (install those before mounting). Either extension joins a server that lacks it.
+    ///
     /// # Errors
     ///
     /// Refused, naming the cause, when: the namespace is not 0–64 characters of `A-Z a-z 0-9 _
-    /// -`; a mounted entry would take a name this server has (naming both); both servers hold
-    /// shared state of one type; the mounted server has an extension that cannot be mounted
-    /// (one of your own: install it on this server; MCP Apps can), one installed here with other
+    /// -`; a mounted entry would take a name this server has (naming both); a mounted view or
+    /// skill would be served where one of this server's is (a skill at the same folder as
+    /// another, or inside another's folder: naming both); both servers hold shared state of one
+    /// type; the mounted server has an extension that cannot be mounted (one of your own:
+    /// install it on this server; MCP Apps and Skills can), one installed here with other
     /// settings, a resolver override or an outer layer (each belongs to a whole server: set it
     /// on this one).
     ///

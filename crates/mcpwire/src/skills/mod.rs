@@ -16,6 +16,10 @@
 //!   otherwise), and each `SKILL.md` in `resources/list`;
 //! - `resources/directory/read` of each skill's folders (declared as `directoryRead`).
 //!
+//! A server with skills can be mounted in another ([`McpServer::mount`](crate::McpServer::mount)):
+//! its skills are served there at `skill://{namespace}/<skill-path>/…`, with their names, front
+//! matter and files unchanged, beside the other server's own.
+//!
 //! # Examples
 //!
 //! ```
