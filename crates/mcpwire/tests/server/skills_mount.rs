@@ -2,8 +2,8 @@
 //! both revisions: the mounted skills are served under the namespace (`skill://docs/…`, names,
 //! front matter and files as they were, so every file reads back with its listed digest)
 //! beside the outer server's own, listed, got, read and their folders listed; a mount without a
-//! namespace keeps the URIs; two skills that would be served at one place are refused, naming
-//! both.
+//! namespace keeps the URIs; the merged skills are listed in pages, and a mount of a mount
+//! nests the namespaces; two skills that would be served at one place are refused, naming both.
 #![cfg(feature = "skills")]
 
 use crate::support;
@@ -212,9 +212,47 @@ fn skills_that_would_be_served_at_one_place_are_refused_naming_both() {
         error.contains("skill 'code-review' (skill://docs/code-review/SKILL.md)"),
         "{error}"
     );
+}
 
-    // A mount of a mount carries the skills on, under both namespaces.
-    let inner = McpServer::new("mid").mount("docs", docs()).unwrap();
-    let outer = McpServer::new("shop").extension(own_skills()).unwrap();
-    assert!(outer.mount("lib", inner).is_ok());
+/// `count` skills `{prefix}-{n}`, embedded.
+fn many(prefix: &str, count: usize) -> Skills {
+    let files: Vec<(String, String)> = (0..count)
+        .map(|n| {
+            let name = format!("{prefix}-{n}");
+            let text = format!("---\nname: {name}\ndescription: Skill {n}.\n---\n");
+            (format!("{name}/SKILL.md"), text)
+        })
+        .collect();
+    Skills::from_files(prefix, files).unwrap()
+}
+
+#[tokio::test]
+async fn the_merged_skills_are_listed_in_pages_and_a_mount_of_a_mount_nests_the_namespaces() {
+    // 30 of the shop's own and 30 mounted: more than one page of 50.
+    let shelf = McpServer::new("shelf")
+        .extension(many("shelf", 30))
+        .unwrap();
+    let mid = McpServer::new("mid").mount("shelf", shelf).unwrap();
+    let shop = McpServer::new("shop").extension(many("own", 30)).unwrap();
+    let running = start(shop.mount("lib", mid).unwrap()).await;
+    for era in [EraChoice::Legacy, EraChoice::Modern] {
+        let client = client(&running.url, era).await;
+        let first = client.request("skills/list", json!({})).await.unwrap();
+        assert_eq!(first["skills"].as_array().unwrap().len(), 50, "{era:?}");
+        assert!(first["nextCursor"].is_string(), "{era:?}");
+        let skills = client.list_skills().await.unwrap();
+        assert_eq!(skills.len(), 60, "{era:?}");
+        let nested = (skills.iter())
+            .filter(|skill| skill.uri.starts_with("skill://lib/shelf/shelf-"))
+            .count();
+        assert_eq!(nested, 30, "{era:?}");
+        let got = client.get_skill("skill://lib/shelf/shelf-7/SKILL.md").await;
+        assert_eq!(got.unwrap().name(), Some("shelf-7"), "{era:?}");
+        let seven = skills
+            .iter()
+            .find(|s| s.uri == "skill://lib/shelf/shelf-7/SKILL.md");
+        read_checked(&client, seven.unwrap()).await;
+        client.close().await;
+    }
+    running.shut_down().await.unwrap();
 }
