@@ -333,6 +333,7 @@ impl McpServer {
     }
 
     /// Whether the extension `id` is installed (or came with a mounted server).
+    #[cfg(feature = "gateway")]
     pub(crate) fn offers_extension(&self, id: &str) -> bool {
         self.extensions.ids().contains(&id)
     }

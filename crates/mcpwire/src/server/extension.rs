@@ -230,6 +230,7 @@ impl Install<'_> {
     /// the same in every server that has it, its handler reading the server's shared state:
     /// a server mounted without a namespace in one that registers it too leaves its copy out
     /// ([`MountHooks::add_shared`](super::remount::MountHooks::add_shared)).
+    #[cfg_attr(not(feature = "skills"), allow(dead_code))]
     pub(crate) fn shared_on_mount(&mut self, key: &'static str) -> &mut Self {
         self.server.mount_hooks.add_shared(key);
         self

@@ -73,6 +73,7 @@ pub(crate) struct Remount<'a> {
 
 impl Remount<'_> {
     /// The namespace the server is mounted under (empty: none).
+    #[cfg_attr(not(feature = "skills"), allow(dead_code))]
     pub(crate) fn namespace(&self) -> &str {
         self.namespace
     }
