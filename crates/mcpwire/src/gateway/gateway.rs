@@ -9,6 +9,7 @@ use super::mounted::{Handlers, Mounted, OnCollision};
 use super::names;
 use super::proxy;
 use super::routes::Table;
+use super::skills;
 use crate::server::McpServer;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -139,6 +140,7 @@ impl Gateway {
         for index in 0..mounted.links.len() {
             tokio::spawn(supervise(Arc::downgrade(&mounted), index));
         }
+        let server = skills::offer(server, &mounted)?;
         let (routes, own) = (Arc::downgrade(&mounted), server.completer());
         let server = server.with_completer(Arc::new(move |request, context| {
             Box::pin(completion::complete(

@@ -94,6 +94,15 @@ impl Link {
         }
     }
 
+    /// The settings the backend declared for the extension `id`, when it is up and did.
+    pub(crate) fn declared(&self, id: &str) -> Option<serde_json::Value> {
+        match &*self.state() {
+            State::Up(client, _) => (client.server().capabilities.extensions)
+                .and_then(|mut extensions| extensions.remove(id)),
+            State::Down(_) => None,
+        }
+    }
+
     pub(crate) fn is_up(&self) -> bool {
         matches!(&*self.state(), State::Up(..))
     }

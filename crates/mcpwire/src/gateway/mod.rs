@@ -34,6 +34,7 @@ mod names;
 mod proxy;
 mod questions;
 mod routes;
+mod skills;
 
 pub use backend::{Backend, Target};
 pub use config::backends_from_config;

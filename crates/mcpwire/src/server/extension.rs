@@ -226,6 +226,16 @@ impl Install<'_> {
         self
     }
 
+    /// Marks the resource (or template) `key`, registered by the extension, as one it registers
+    /// the same in every server that has it, its handler reading the server's shared state:
+    /// a server mounted without a namespace in one that registers it too leaves its copy out
+    /// ([`MountHooks::add_shared`](super::remount::MountHooks::add_shared)).
+    #[cfg_attr(not(feature = "skills"), allow(dead_code))]
+    pub(crate) fn shared_on_mount(&mut self, key: &'static str) -> &mut Self {
+        self.server.mount_hooks.add_shared(key);
+        self
+    }
+
     /// Shares `value` with every handler and resolver, as [`McpServer::state`] does.
     pub fn state<T: Send + Sync + 'static>(&mut self, value: T) -> &mut Self {
         self.server.insert_state(value);

@@ -1,5 +1,6 @@
-//! [`McpServer::mount`]: another server's tools, prompts and resources served by this one,
-//! under a namespace, with their resolvers, scopes, middleware and task support as they were.
+//! [`McpServer::mount`]: another server's tools, prompts and resources (and its extensions'
+//! MCP Apps views and skills) served by this one, under a namespace, with their resolvers,
+//! scopes, middleware and task support as they were.
 
 use super::builder::McpServer;
 use super::lasting::lasting;
@@ -26,12 +27,22 @@ impl McpServer {
     /// [`Catalog`](crate::server::Catalog) (one taken from the mounted server before mounting
     /// changes nothing that is served).
     ///
+    /// Its extensions come along when they can be mounted: MCP Apps (its views served at their
+    /// `ui://{namespace}/…` URIs, its tools pointing at them there) and Skills (feature
+    /// `skills`): its skills at `skill://{namespace}/<skill-path>/…`, the namespace a first
+    /// segment before each skill's path as SEP-2640 allows, so each skill keeps its name, front
+    /// matter and files (their digests and sizes stay valid); `skills/list`, `skills/get`,
+    /// `resources/directory/read` and `resources/read` serve them beside this server's own
+    /// skills (install those before mounting). Either extension joins a server that lacks it.
+    ///
     /// # Errors
     ///
     /// Refused, naming the cause, when: the namespace is not 0–64 characters of `A-Z a-z 0-9 _
-    /// -`; a mounted entry would take a name this server has (naming both); both servers hold
-    /// shared state of one type; the mounted server has an extension that cannot be mounted
-    /// (one of your own: install it on this server; MCP Apps can), one installed here with other
+    /// -`; a mounted entry would take a name this server has (naming both); a mounted view or
+    /// skill would be served where one of this server's is (a skill at the same folder as
+    /// another, or inside another's folder: naming both); both servers hold shared state of one
+    /// type; the mounted server has an extension that cannot be mounted (one of your own:
+    /// install it on this server; MCP Apps and Skills can), one installed here with other
     /// settings, a resolver override or an outer layer (each belongs to a whole server: set it
     /// on this one).
     ///
@@ -76,10 +87,18 @@ impl McpServer {
             );
             return Err(refused(why));
         }
+        // An extension's resource registered the same in both servers is served by this one's
+        // (its handler reads the state the extension's hook leaves here for both).
+        let served_here: Vec<&str> = (server.mount_hooks.shared())
+            .filter(|key| {
+                namespace.is_empty() && self.registries.contains(HandlerKind::Resource, key)
+            })
+            .collect();
         let rename = |kind: HandlerKind, key: &str| match kind {
-            _ if namespace.is_empty() => lasting(key),
-            HandlerKind::Tool | HandlerKind::Prompt => lasting(&format!("{namespace}_{key}")),
-            HandlerKind::Resource => lasting(&namespaced_uri(namespace, key)),
+            HandlerKind::Resource if served_here.contains(&key) => None,
+            _ if namespace.is_empty() => Some(lasting(key)),
+            HandlerKind::Tool | HandlerKind::Prompt => Some(lasting(&format!("{namespace}_{key}"))),
+            HandlerKind::Resource => Some(lasting(&namespaced_uri(namespace, key))),
         };
         let adopted = (self.registries)
             .adopt(&server.registries, rename)
@@ -94,8 +113,10 @@ impl McpServer {
             .adopt(server.extensions)
             .map_err(&refused)?;
         let mut mounted_state = server.state;
-        for (id, hook) in server.mount_hooks.into_iter() {
+        let (hooks, shared) = server.mount_hooks.into_parts();
+        for (id, hook) in hooks {
             let mut remount = Remount {
+                namespace,
                 adopted: &adopted,
                 mounted_state: &mut mounted_state,
                 outer_state: &mut self.state,
@@ -103,6 +124,9 @@ impl McpServer {
             };
             hook(&mut remount).map_err(|why| refused(format!("extension '{id}': {why}")))?;
             self.mount_hooks.add(id, hook);
+        }
+        for key in shared {
+            self.mount_hooks.add_shared(key);
         }
         if !self.state.absorb(mounted_state) {
             let why = "both servers hold shared state of one type (`state`): keep it on one";

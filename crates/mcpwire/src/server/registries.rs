@@ -118,13 +118,14 @@ impl Registries {
     }
 
     /// Registers every entry of `mounted` (another server's registries, enabled or not as
-    /// there) under the key `rename` gives it; what each was and is now registered as. A key
+    /// there) under the key `rename` gives it (or leaves it out, on `None`); what each was and
+    /// is now registered as. A key
     /// that is taken here refuses the mount, naming both; so does a resolver override of the
     /// mounted server (overrides are server-wide: make them on this one).
     pub(crate) fn adopt(
         &self,
         mounted: &Registries,
-        rename: impl Fn(HandlerKind, &str) -> &'static str,
+        rename: impl Fn(HandlerKind, &str) -> Option<&'static str>,
     ) -> Result<Vec<(HandlerKind, &'static str, &'static str)>, InvalidSignature> {
         let from = mounted.editor();
         if !from.overrides.is_empty() {
@@ -344,18 +345,21 @@ impl Registries {
     }
 }
 
-/// Registers every entry of `from` into `into` under its new key, recording what became what.
+/// Registers every entry of `from` into `into` under its new key (none: left out, served here
+/// already), recording what became what.
 fn adopt_all<K: Kind>(
     from: &Registry<K>,
     into: &mut Registry<K>,
     kind: HandlerKind,
-    rename: &impl Fn(HandlerKind, &str) -> &'static str,
+    rename: &impl Fn(HandlerKind, &str) -> Option<&'static str>,
     overrides: &Overrides,
     adopted: &mut Vec<(HandlerKind, &'static str, &'static str)>,
 ) -> Result<(), InvalidSignature> {
     for (entry, enabled) in from.all() {
         let was = entry.definition.key();
-        let key = rename(kind, was);
+        let Some(key) = rename(kind, was) else {
+            continue;
+        };
         if into.contains(key) {
             return Err(InvalidSignature::new(format!(
                 "the mounted {noun} '{was}' would be '{key}', and this server has a {noun} '{key}' \

@@ -9,7 +9,7 @@ use crate::context::SharedState;
 use crate::layer::service::HandlerKind;
 use crate::protocol::list_changed::ChangedList;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 /// An extension's mount hook: what it does when its server is mounted in another. Why not, on
@@ -17,31 +17,54 @@ use std::sync::Arc;
 pub(crate) type MountHook = Arc<dyn Fn(&mut Remount<'_>) -> Result<(), String> + Send + Sync>;
 
 /// The mount hooks of a server's extensions, one per extension (those of servers mounted in it
-/// included, so a mount of a mount carries them on).
+/// included, so a mount of a mount carries them on), and the resources extensions register the
+/// same in every server that has them.
 #[derive(Clone, Default)]
-pub(crate) struct MountHooks(HashMap<&'static str, MountHook>);
+pub(crate) struct MountHooks {
+    hooks: HashMap<&'static str, MountHook>,
+    shared: BTreeSet<&'static str>,
+}
 
 impl MountHooks {
     /// Registers `hook` for the extension `id` (its first hook stays).
     pub(crate) fn add(&mut self, id: &'static str, hook: MountHook) {
-        self.0.entry(id).or_insert(hook);
+        self.hooks.entry(id).or_insert(hook);
+    }
+
+    /// Records `key` as a resource (or template) an extension registers the same in every
+    /// server that has it, its handler reading the server's shared state (what its mount hook
+    /// carries over): mounted without a namespace where it is registered already, the mounted
+    /// server's copy is left out, and the one registered here serves both.
+    pub(crate) fn add_shared(&mut self, key: &'static str) {
+        self.shared.insert(key);
     }
 
     /// Whether the extension `id` has a hook.
     pub(crate) fn has(&self, id: &str) -> bool {
-        self.0.contains_key(id)
+        self.hooks.contains_key(id)
     }
 
-    /// Every hook, with its extension.
-    pub(crate) fn into_iter(self) -> impl Iterator<Item = (&'static str, MountHook)> {
-        self.0.into_iter()
+    /// The resources (and templates) registered the same in every server (`add_shared`).
+    pub(crate) fn shared(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.shared.iter().copied()
+    }
+
+    /// Every hook, with its extension, and the shared resources.
+    pub(crate) fn into_parts(
+        self,
+    ) -> (
+        impl Iterator<Item = (&'static str, MountHook)>,
+        BTreeSet<&'static str>,
+    ) {
+        (self.hooks.into_iter(), self.shared)
     }
 }
 
-/// A mount, as an extension's hook sees it: the names the mounted entries had and have now,
+/// A mount, as an extension's hook sees it: its namespace, the names the mounted entries had and have now,
 /// the mounted server's shared state (before it joins the outer server's), and the outer
 /// server's state and registries.
 pub(crate) struct Remount<'a> {
+    pub(super) namespace: &'a str,
     pub(super) adopted: &'a Adopted,
     pub(super) mounted_state: &'a mut SharedState,
     pub(super) outer_state: &'a mut SharedState,
@@ -49,6 +72,12 @@ pub(crate) struct Remount<'a> {
 }
 
 impl Remount<'_> {
+    /// The namespace the server is mounted under (empty: none).
+    #[cfg_attr(not(feature = "skills"), allow(dead_code))]
+    pub(crate) fn namespace(&self) -> &str {
+        self.namespace
+    }
+
     /// The key the mounted resource (or template) `uri` is registered under now.
     pub(crate) fn resource(&self, uri: &str) -> Option<&'static str> {
         renamed(self.adopted, HandlerKind::Resource, uri)

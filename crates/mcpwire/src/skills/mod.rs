@@ -16,6 +16,10 @@
 //!   otherwise), and each `SKILL.md` in `resources/list`;
 //! - `resources/directory/read` of each skill's folders (declared as `directoryRead`).
 //!
+//! A server with skills can be mounted in another ([`McpServer::mount`](crate::McpServer::mount)):
+//! its skills are served there at `skill://{namespace}/<skill-path>/…`, with their names, front
+//! matter and files unchanged, beside the other server's own.
+//!
 //! # Examples
 //!
 //! ```
@@ -39,6 +43,7 @@ mod folder;
 mod front_matter;
 mod limits;
 mod methods;
+mod mounted;
 mod read;
 mod set;
 
@@ -118,22 +123,15 @@ impl Extension for Skills {
     fn install(self, install: &mut Install<'_>) -> Result<(), InvalidSignature> {
         let set = self.set;
         install.settings(json!({ "directoryRead": true }));
-        let listing = Arc::clone(&set);
-        install.cacheable_method(LIST, move |request| {
-            methods::list(Arc::clone(&listing), request)
-        });
-        let getting = Arc::clone(&set);
-        install.cacheable_method(GET, move |request| {
-            methods::get(Arc::clone(&getting), request)
-        });
-        let reading = Arc::clone(&set);
-        install.cacheable_method(DIRECTORY_READ, move |request| {
-            methods::read_folder(Arc::clone(&reading), request)
-        });
+        install.cacheable_method(LIST, methods::list);
+        install.cacheable_method(GET, methods::get);
+        install.cacheable_method(DIRECTORY_READ, methods::read_folder);
         for resource in read::resources(&set) {
             install.resource_definition(resource)?;
         }
         install.state(Published(set));
+        install.on_mount(mounted::remount);
+        install.shared_on_mount(read::FILES_TEMPLATE);
         Ok(())
     }
 }

@@ -14,6 +14,10 @@ use std::sync::Arc;
 /// server runs): five minutes.
 const TTL_MS: u64 = 300_000;
 
+/// The template every skill file is read through, the same in every server with skills: its
+/// handler reads the files of the server it serves in (its own and its mounted servers').
+pub(super) const FILES_TEMPLATE: &str = "skill://{+path}";
+
 /// The skills a server publishes, as its handlers find them in its shared state.
 pub(super) struct Published(pub(super) Arc<SkillSet>);
 
@@ -38,7 +42,7 @@ fn file_template() -> ResourceDefinition {
         description: Some(
             "The files of the skills this server publishes (skills/list names them).",
         ),
-        ..ResourceDefinition::served("skill://{+path}", "skill-files", TTL_MS, read)
+        ..ResourceDefinition::served(FILES_TEMPLATE, "skill-files", TTL_MS, read)
     }
 }
 

@@ -5,11 +5,13 @@
 use super::folder::LoadedFile;
 use super::front_matter;
 use super::limits::{MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL, PAGE_SIZE};
+use crate::server::namespace::under_scheme;
 use crate::server::pages::Pages;
 use base64::Engine;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// The URI scheme of skill files.
 pub(super) const SCHEME: &str = "skill://";
@@ -17,6 +19,7 @@ pub(super) const SCHEME: &str = "skill://";
 const DIRECTORY: &str = "inode/directory";
 
 /// One published skill.
+#[derive(Clone)]
 pub(super) struct Skill {
     /// Its name (its folder's).
     pub(super) name: String,
@@ -26,6 +29,13 @@ pub(super) struct Skill {
     pub(super) uri: String,
     /// Its entry, as `skills/list` and `skills/get` show it.
     pub(super) entry: Value,
+}
+
+impl Skill {
+    /// The URI of its folder (`skill://<skill-path>`).
+    fn folder(&self) -> &str {
+        self.uri.strip_suffix("/SKILL.md").unwrap_or(&self.uri)
+    }
 }
 
 /// A file as `resources/read` serves it.
@@ -43,9 +53,10 @@ pub(super) struct SkillSet {
     pub(super) skills: Vec<Skill>,
     /// The index into `skills` of each `SKILL.md` URI.
     by_uri: HashMap<String, usize>,
-    files: HashMap<String, ServedFile>,
-    /// Each folder's children (files and folders), by the folder's URI, in pages
-    /// (`resources/directory/read`), serialized once.
+    files: HashMap<String, Arc<ServedFile>>,
+    /// Each folder's children (files and folders), by the folder's URI, as listed.
+    children: BTreeMap<String, Vec<Value>>,
+    /// The same in pages (`resources/directory/read`), serialized once.
     folders: HashMap<String, Pages>,
     /// The skills' entries in pages (`skills/list`), serialized once.
     listing: Pages,
@@ -72,29 +83,94 @@ impl SkillSet {
         if skills.is_empty() {
             return Err(format!("{source}: no skill (a folder holding a SKILL.md)"));
         }
+        let files = files
+            .into_iter()
+            .map(|(path, bytes)| (format!("{SCHEME}{path}"), Arc::new(served(&path, bytes))))
+            .collect();
+        let children = (folders.into_iter())
+            .map(|(uri, children)| (uri, children.into_values().collect()))
+            .collect();
+        Ok(Self::assembled(skills, files, children))
+    }
+
+    /// A set of `skills`, `files` and folders' `children`, indexed and paged.
+    fn assembled(
+        mut skills: Vec<Skill>,
+        files: HashMap<String, Arc<ServedFile>>,
+        children: BTreeMap<String, Vec<Value>>,
+    ) -> Self {
+        skills.sort_by(|a, b| a.folder().cmp(b.folder()));
         let by_uri = (skills.iter().enumerate())
             .map(|(index, skill)| (skill.uri.clone(), index))
             .collect();
-        let files = files
-            .into_iter()
-            .map(|(path, bytes)| (format!("{SCHEME}{path}"), served(&path, bytes)))
-            .collect();
-        let folders = folders
-            .into_iter()
-            .map(|(uri, children)| {
-                let children: Vec<Value> = children.into_values().collect();
-                (uri, Pages::new("resources", &children, PAGE_SIZE))
-            })
+        let folders = (children.iter())
+            .map(|(uri, children)| (uri.clone(), Pages::new("resources", children, PAGE_SIZE)))
             .collect();
         let entries: Vec<&Value> = skills.iter().map(|skill| &skill.entry).collect();
         let listing = Pages::new("skills", &entries, PAGE_SIZE);
-        Ok(Self {
+        Self {
             skills,
             by_uri,
             files,
+            children,
             folders,
             listing,
-        })
+        }
+    }
+
+    /// The same skills under `namespace`: every URI `skill://{namespace}/<skill-path>/…`, the
+    /// namespace a first segment before each skill's path (SEP-2640 lets a server put any
+    /// segments before a skill's name). Names, front matter and bytes (so digests) stay.
+    pub(super) fn under(&self, namespace: &str) -> Self {
+        let moved = |uri: &str| under_namespace(namespace, uri);
+        let skills = (self.skills.iter())
+            .map(|skill| {
+                let mut entry = skill.entry.clone();
+                move_uri(&mut entry, &moved);
+                if let Some(files) = entry["resources"].as_array_mut() {
+                    files.iter_mut().for_each(|file| move_uri(file, &moved));
+                }
+                Skill {
+                    uri: moved(&skill.uri),
+                    entry,
+                    ..skill.clone()
+                }
+            })
+            .collect();
+        let files = (self.files.iter())
+            .map(|(uri, file)| (moved(uri), Arc::clone(file)))
+            .collect();
+        let children = (self.children.iter())
+            .map(|(uri, children)| {
+                let mut children = children.clone();
+                children
+                    .iter_mut()
+                    .for_each(|child| move_uri(child, &moved));
+                (moved(uri), children)
+            })
+            .collect();
+        Self::assembled(skills, files, children)
+    }
+
+    /// This set (the outer server's) and `mounted` (a mounted server's) as one; why not,
+    /// naming both skills, when a skill of one would be served where the other's is (the same
+    /// folder, or a folder inside the other's: a skill holds no other).
+    pub(super) fn merged(&self, mounted: &Self) -> Result<Self, String> {
+        check_apart(&self.skills, &mounted.skills)?;
+        let mut files = self.files.clone();
+        for (uri, file) in &mounted.files {
+            if files.insert(uri.clone(), Arc::clone(file)).is_some() {
+                return Err(format!("the file {uri} would be served by both servers"));
+            }
+        }
+        let mut children = self.children.clone();
+        for (uri, listed) in &mounted.children {
+            if children.insert(uri.clone(), listed.clone()).is_some() {
+                return Err(format!("the folder {uri} would be served by both servers"));
+            }
+        }
+        let skills = self.skills.iter().chain(&mounted.skills).cloned().collect();
+        Ok(Self::assembled(skills, files, children))
     }
 
     /// The skill whose `SKILL.md` is at `uri`.
@@ -104,7 +180,7 @@ impl SkillSet {
 
     /// The file at `uri`.
     pub(super) fn file(&self, uri: &str) -> Option<&ServedFile> {
-        self.files.get(uri)
+        self.files.get(uri).map(|file| &**file)
     }
 
     /// The pages of the children of the folder at `uri`.
@@ -116,6 +192,65 @@ impl SkillSet {
     pub(super) fn listing(&self) -> &Pages {
         &self.listing
     }
+}
+
+/// `uri` (`skill://<path>`) under `namespace` (`skill://{namespace}/<path>`), as a mount
+/// renames every resource it serves; an empty namespace keeps it.
+fn under_namespace(namespace: &str, uri: &str) -> String {
+    match namespace.is_empty() {
+        true => uri.to_owned(),
+        false => under_scheme(namespace, uri).unwrap_or_else(|| uri.to_owned()),
+    }
+}
+
+/// Moves the `uri` field of `item` with `moved`.
+fn move_uri(item: &mut Value, moved: &impl Fn(&str) -> String) {
+    if let Some(Value::String(uri)) = item.get_mut("uri") {
+        *uri = moved(uri);
+    }
+}
+
+/// `Ok` when no skill of `mounted` has the folder of one of `outer`'s, or a folder inside it,
+/// or the other way round; why not, naming both.
+fn check_apart(outer: &[Skill], mounted: &[Skill]) -> Result<(), String> {
+    let folders = |skills: &[Skill]| -> BTreeMap<String, (String, String)> {
+        (skills.iter())
+            .map(|s| (s.folder().to_owned(), (s.name.clone(), s.uri.clone())))
+            .collect()
+    };
+    let (outer, mounted) = (folders(outer), folders(mounted));
+    let clash = |here: &(String, String), there: &(String, String), how: &str| {
+        Err(format!(
+            "the mounted skill '{}' ({}) {how} this server's skill '{}' ({}): give the mount \
+             another namespace",
+            there.0, there.1, here.0, here.1
+        ))
+    };
+    for (folder, there) in &mounted {
+        if let Some(here) = outer.get(folder) {
+            return clash(here, there, "would take the place of");
+        }
+        if let Some(here) = ancestors(folder).find_map(|up| outer.get(up)) {
+            return clash(here, there, "would be inside the folder of");
+        }
+    }
+    for (folder, here) in &outer {
+        if let Some(there) = ancestors(folder).find_map(|up| mounted.get(up)) {
+            return Err(format!(
+                "this server's skill '{}' ({}) would be inside the folder of the mounted skill \
+                 '{}' ({}): give the mount another namespace",
+                here.0, here.1, there.0, there.1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The folders `folder` (`skill://a/b/c`) is inside: `skill://a/b`, `skill://a`.
+fn ancestors(folder: &str) -> impl Iterator<Item = &str> {
+    let path = folder.strip_prefix(SCHEME).unwrap_or(folder);
+    let start = folder.len() - path.len();
+    (path.match_indices('/')).map(move |(at, _)| &folder[..start + at])
 }
 
 /// Why `path` cannot be a `skill://` URI as it is: a segment with a character a URI would need
@@ -299,6 +434,49 @@ mod tests {
         let served = set.file("skill://code-review/SKILL.md").unwrap();
         assert_eq!(served.mime_type, "text/markdown");
         assert_eq!(served.text.as_deref(), Some(SKILL));
+    }
+
+    #[test]
+    fn under_a_namespace_only_the_uris_change_and_clashes_name_both_skills() {
+        let set = SkillSet::new(
+            "skills",
+            vec![
+                file("code-review/references/checklist.md", CHECKLIST),
+                file("code-review/SKILL.md", SKILL),
+            ],
+        )
+        .unwrap();
+        let moved = set.under("team");
+        let skill = moved.skill("skill://team/code-review/SKILL.md").unwrap();
+        let original = set.skill("skill://code-review/SKILL.md").unwrap();
+        assert_eq!(skill.name, "code-review");
+        assert_eq!(skill.entry["frontmatter"], original.entry["frontmatter"]);
+        let digests = |entry: &Value| -> Vec<Value> {
+            let files = entry["resources"].as_array().unwrap();
+            files.iter().map(|file| file["digest"].clone()).collect()
+        };
+        assert_eq!(digests(&skill.entry), digests(&original.entry));
+        assert_eq!(
+            skill.entry["resources"][1]["uri"],
+            "skill://team/code-review/references/checklist.md"
+        );
+        let served = moved.file("skill://team/code-review/SKILL.md").unwrap();
+        assert_eq!(served.text.as_deref(), Some(SKILL));
+        assert!(
+            moved
+                .folder("skill://team/code-review/references")
+                .is_some()
+        );
+        assert!(moved.file("skill://code-review/SKILL.md").is_none());
+
+        let both = set.merged(&moved).unwrap();
+        assert_eq!(both.skills.len(), 2);
+        let why = set.merged(&set.under("")).err().unwrap();
+        assert!(why.contains("would take the place of"), "{why}");
+        assert_eq!(
+            ancestors("skill://a/b/c").collect::<Vec<_>>(),
+            ["skill://a", "skill://a/b"]
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The gateway (`mcpwire::gateway`) in front of servers of this crate: what passes through it
 //! (questions on the four pairs of revisions, progress, log messages, cancellation, list
-//! changes, header parameters). The gateway in front of servers nobody here wrote is tested
+//! changes, header parameters, skills). The gateway in front of servers nobody here wrote is tested
 //! from the workspace's root `tests/`.
 //!
 //! One test binary; each module is one concern.
@@ -10,3 +10,4 @@ mod logging;
 mod param_headers;
 mod questions;
 mod serving;
+mod skills;

@@ -14,5 +14,6 @@ mod given_input_schema;
 mod mount;
 mod prompts_resources;
 mod registration;
+mod skills_mount;
 mod tool_definitions;
 mod validation;

@@ -2,7 +2,8 @@
 //! crate's own `Client` (on either revision) or with raw JSON-RPC lines (where the wire is what
 //! a test asserts) here, and beside them `http` (a server on an ephemeral port, raw requests of both
 //! revisions), `redis` (a `redis-server` child), `tasks` (a raw client of the tasks extension),
-//! `fleet` (two replicas on one Redis) and `otel` (an OTLP receiver).
+//! `fleet` (two replicas on one Redis), `otel` (an OTLP receiver) and `skills` (skill files
+//! read back against their digests).
 
 #![allow(dead_code)]
 
@@ -10,6 +11,7 @@ pub mod fleet;
 pub mod http;
 pub mod otel;
 pub mod redis;
+pub mod skills;
 pub mod tasks;
 
 use mcpwire::McpServer;
