@@ -70,6 +70,7 @@ const STDIO_KEYS: &[&str] = &["args", "env", "cwd"];
 const HTTP_KEYS: &[&str] = &["headers", "forwardAuthorization", "oauth"];
 
 /// The keys of an entry's `oauth` object.
+#[cfg(feature = "auth")]
 const OAUTH_KEYS: &[&str] = &["clientId", "clientSecret", "issuer"];
 
 /// The longest `timeoutMs`: one hour. A request to a backend holds a place in the gateway
