@@ -26,12 +26,13 @@ impl Validator {
         compiler.set_default_draft(boon::Draft::V2020_12);
         compiler.enable_format_assertions();
         compiler.use_loader(Box::new(FetchNothing));
-        let mut schemas = boon::Schemas::new();
+        let why = |error: boon::CompileError| format!("{error:#}");
         compiler
             .add_resource(LOCATION, schema.clone())
-            .and_then(|()| compiler.compile(LOCATION, &mut schemas))
-            .map(|root| Self { schemas, root })
-            .map_err(|error| format!("{error:#}"))
+            .map_err(why)?;
+        let mut schemas = boon::Schemas::new();
+        let root = compiler.compile(LOCATION, &mut schemas).map_err(why)?;
+        Ok(Self { schemas, root })
     }
 
     /// Whether `value` fits.
