@@ -5,7 +5,9 @@
 //! - `value_check_typed`: the text parsed once into a `Value`, checked, then moved into the
 //!   struct (what `HandlerCall::parse_arguments` does);
 //! - `typed_then_value_check`: the text parsed into the struct, and once more into a `Value`
-//!   for the check.
+//!   for the check;
+//! - `value_check_typed_jsonschema`: as `value_check_typed`, with the checker mcpwire had
+//!   before `boon` (`jsonschema`), to compare the two in one run.
 //!
 //! For `add`'s two integers and for six constrained arguments. Results in `docs/benchmarks.md`.
 
@@ -40,7 +42,34 @@ struct Reserve {
     day: Option<String>,
 }
 
-fn validator<T: JsonSchema>() -> jsonschema::Validator {
+/// mcpwire's checker: `boon`, set up as `schema::Validator` sets it up.
+struct Check {
+    schemas: boon::Schemas,
+    root: boon::SchemaIndex,
+}
+
+impl Check {
+    fn is_valid(&self, value: &Value) -> bool {
+        self.schemas.validate(value, self.root).is_ok()
+    }
+}
+
+fn validator<T: JsonSchema>() -> Check {
+    let schema = mcpwire::schema::schema_for::<T>().to_value();
+    let mut compiler = boon::Compiler::new();
+    compiler.set_default_draft(boon::Draft::V2020_12);
+    compiler.enable_format_assertions();
+    compiler
+        .add_resource("urn:mcpwire:schema", schema)
+        .expect("the schema is added");
+    let mut schemas = boon::Schemas::new();
+    let root = compiler
+        .compile("urn:mcpwire:schema", &mut schemas)
+        .expect("the schema compiles");
+    Check { schemas, root }
+}
+
+fn jsonschema_validator<T: JsonSchema>() -> jsonschema::Validator {
     let schema = mcpwire::schema::schema_for::<T>().to_value();
     jsonschema::options()
         .should_validate_formats(true)
@@ -52,13 +81,22 @@ fn typed<T: DeserializeOwned>(text: &str) -> T {
     serde_json::from_str(text).unwrap()
 }
 
-fn value_check_typed<T: DeserializeOwned>(text: &str, check: &jsonschema::Validator) -> T {
+fn value_check_typed<T: DeserializeOwned>(text: &str, check: &Check) -> T {
     let value: Value = serde_json::from_str(text).unwrap();
     assert!(check.is_valid(&value));
     T::deserialize(value).unwrap()
 }
 
-fn typed_then_value_check<T: DeserializeOwned>(text: &str, check: &jsonschema::Validator) -> T {
+fn value_check_typed_jsonschema<T: DeserializeOwned>(
+    text: &str,
+    check: &jsonschema::Validator,
+) -> T {
+    let value: Value = serde_json::from_str(text).unwrap();
+    assert!(check.is_valid(&value));
+    T::deserialize(value).unwrap()
+}
+
+fn typed_then_value_check<T: DeserializeOwned>(text: &str, check: &Check) -> T {
     let typed = serde_json::from_str(text).unwrap();
     let value: Value = serde_json::from_str(text).unwrap();
     assert!(check.is_valid(&value));
@@ -67,10 +105,14 @@ fn typed_then_value_check<T: DeserializeOwned>(text: &str, check: &jsonschema::V
 
 fn cases<T: JsonSchema + DeserializeOwned>(c: &mut Criterion, name: &str, text: &str) {
     let check = validator::<T>();
+    let before = jsonschema_validator::<T>();
     let mut group = c.benchmark_group(format!("argument_check/{name}"));
     group.bench_function("typed", |b| b.iter(|| typed::<T>(black_box(text))));
     group.bench_function("value_check_typed", |b| {
         b.iter(|| value_check_typed::<T>(black_box(text), &check))
+    });
+    group.bench_function("value_check_typed_jsonschema", |b| {
+        b.iter(|| value_check_typed_jsonschema::<T>(black_box(text), &before))
     });
     group.bench_function("typed_then_value_check", |b| {
         b.iter(|| typed_then_value_check::<T>(black_box(text), &check))

@@ -79,13 +79,12 @@
 //! or resolver with an error and keeps serving, which needs unwinding: with `abort` such a panic
 //! ends the process. Use it only when a supervisor restarts the server and no tool may panic.
 //!
-//! The largest dependency left is the JSON Schema checker (`jsonschema` and its regex engines),
-//! run when tools are registered and when arguments with constraints are checked. Compiling it
-//! for size (`[profile.release.package.jsonschema] opt-level = "s"`, and the same for
-//! `jsonschema-regex`, `referencing`, `fancy-regex`, `regex-automata` and `regex-syntax`) saved
-//! 0.56 MB more on a server with the default features (9.3 -> 8.7 MB, 0.17 MiB of idle memory),
-//! the rest kept at `opt-level = 3`; how much slower constraints are then checked was not
-//! measured.
+//! The JSON Schema checker (`boon`, with the `regex` crate, `url` and `idna`) runs when tools
+//! are registered and when arguments with constraints are checked; compiling it for size
+//! (`[profile.release.package.boon] opt-level = "s"`, and the same for `url`, `idna`,
+//! `regex-automata` and `regex-syntax`) is what this repository's `dist` profile does, the rest
+//! kept at `opt-level = 3`; a server with the default features is 5.3 MB so (what `"s"` saves
+//! on `boon` alone was not measured).
 //!
 //! # Layers
 //!
@@ -211,6 +210,13 @@ feature_gated! { "server",
     /// # drop(server);
     /// # Ok::<(), mcpwire::InvalidSignature>(())
     /// ```
+    ///
+    /// A `pattern` (`#[schemars(regex(pattern = "..."))]`) is an ECMA-262 regular expression, as
+    /// JSON Schema says (`\d`, `\w` and `\s` are ASCII), matched by the `regex` crate in time
+    /// linear in the argument's length. Look-around and backreferences are not supported: a tool
+    /// whose schema uses them is refused at registration (`InvalidSignature`). A look-ahead
+    /// `(?=.*[0-9])` is one more pattern (`allOf` of two `pattern`s); `(?!admin$)` is a
+    /// `not` of one.
     pub use mcpwire_macros::tool;
 
     /// # Example

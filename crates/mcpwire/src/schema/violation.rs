@@ -3,9 +3,7 @@
 //! checker's internals (schema paths, regex engine errors) and nothing of the value itself is
 //! repeated.
 
-use jsonschema::error::{TypeKind, ValidationErrorKind};
-use jsonschema::paths::LocationSegment;
-use jsonschema::{JsonType, ValidationError};
+use boon::{ErrorKind, InstanceToken, Type, Types, ValidationError};
 use serde_json::Value;
 use std::fmt;
 
@@ -19,44 +17,55 @@ pub(crate) struct Violation {
     path: String,
     /// What it must be, e.g. `must be at most 10`.
     rule: String,
-    /// The schema keyword, e.g. `maximum`; `None` for a `false` schema.
+    /// The schema keyword, e.g. `maximum`; `None` for a `false` schema that no keyword holds.
     keyword: Option<&'static str>,
 }
 
 impl Violation {
-    /// The violation `error` reports.
-    pub(crate) fn of(error: &ValidationError<'_>) -> Self {
+    /// The first violation `error` reports: the checker reports them all, as a tree.
+    pub(crate) fn of(error: &ValidationError<'_, '_>) -> Self {
+        let error = first(error);
         let mut path = String::new();
-        for segment in error.instance_path().iter() {
-            match segment {
-                LocationSegment::Property(name) => {
-                    if !path.is_empty() {
-                        path.push('.');
-                    }
-                    path.push_str(&name);
-                }
-                LocationSegment::Index(index) => path.push_str(&format!("[{index}]")),
+        for token in &error.instance_location.tokens {
+            match token {
+                InstanceToken::Prop(name) => push_property(&mut path, name),
+                InstanceToken::Item(index) => path.push_str(&format!("[{index}]")),
             }
         }
-        let kind = error.kind();
         // A property that should not be there, or is missing, is named in the path.
-        let named = match kind {
-            ValidationErrorKind::AdditionalProperties { unexpected }
-            | ValidationErrorKind::UnevaluatedProperties { unexpected } => unexpected.first(),
+        let named = match &error.kind {
+            ErrorKind::AdditionalProperties { got } => got.first().map(|name| name.as_ref()),
+            ErrorKind::Required { want } => want.first().copied(),
+            ErrorKind::Dependency { missing, .. }
+            | ErrorKind::DependentRequired { missing, .. } => missing.first().copied(),
             _ => None,
         };
         if let Some(name) = named {
             push_property(&mut path, name);
         }
-        if let ValidationErrorKind::Required { property } = kind {
-            push_property(&mut path, property.as_str().unwrap_or_default());
-        }
         Self {
             path,
-            rule: rule(kind),
-            keyword: keyword(kind),
+            rule: rule(&error.kind),
+            keyword: keyword(error),
         }
     }
+}
+
+/// The first violation in the tree, in the schema's order: groups (several violations of one
+/// schema, a `$ref`, an `allOf`) are opened; an `anyOf`, `oneOf` or `not` is a violation itself.
+fn first<'e, 's, 'v>(mut error: &'e ValidationError<'s, 'v>) -> &'e ValidationError<'s, 'v> {
+    while let ErrorKind::Group
+    | ErrorKind::Schema { .. }
+    | ErrorKind::Reference { .. }
+    | ErrorKind::AllOf
+    | ErrorKind::ContentSchema = error.kind
+    {
+        match error.causes.first() {
+            Some(cause) => error = cause,
+            None => break,
+        }
+    }
+    error
 }
 
 impl fmt::Display for Violation {
@@ -79,99 +88,126 @@ fn push_property(path: &mut String, name: &str) {
     path.push_str(name);
 }
 
-fn keyword(kind: &ValidationErrorKind) -> Option<&'static str> {
-    Some(match kind {
-        ValidationErrorKind::FalseSchema => return None,
-        ValidationErrorKind::AdditionalItems { .. } => "additionalItems",
-        ValidationErrorKind::AdditionalProperties { .. } => "additionalProperties",
-        ValidationErrorKind::AnyOf { .. } => "anyOf",
-        ValidationErrorKind::BacktrackLimitExceeded { .. }
-        | ValidationErrorKind::RegexEngineFailure { .. }
-        | ValidationErrorKind::Pattern { .. } => "pattern",
-        ValidationErrorKind::Constant { .. } => "const",
-        ValidationErrorKind::Contains => "contains",
-        ValidationErrorKind::ContentEncoding { .. } | ValidationErrorKind::FromUtf8 { .. } => {
-            "contentEncoding"
-        }
-        ValidationErrorKind::ContentMediaType { .. } => "contentMediaType",
-        ValidationErrorKind::Enum { .. } => "enum",
-        ValidationErrorKind::ExclusiveMaximum { .. } => "exclusiveMaximum",
-        ValidationErrorKind::ExclusiveMinimum { .. } => "exclusiveMinimum",
-        ValidationErrorKind::Format { .. } => "format",
-        ValidationErrorKind::MaxItems { .. } => "maxItems",
-        ValidationErrorKind::Maximum { .. } => "maximum",
-        ValidationErrorKind::MaxLength { .. } => "maxLength",
-        ValidationErrorKind::MaxProperties { .. } => "maxProperties",
-        ValidationErrorKind::MinItems { .. } => "minItems",
-        ValidationErrorKind::Minimum { .. } => "minimum",
-        ValidationErrorKind::MinLength { .. } => "minLength",
-        ValidationErrorKind::MinProperties { .. } => "minProperties",
-        ValidationErrorKind::MultipleOf { .. } => "multipleOf",
-        ValidationErrorKind::Not { .. } => "not",
-        ValidationErrorKind::OneOfMultipleValid { .. }
-        | ValidationErrorKind::OneOfNotValid { .. } => "oneOf",
-        ValidationErrorKind::PropertyNames { .. } => "propertyNames",
-        ValidationErrorKind::Required { .. } => "required",
-        ValidationErrorKind::Type { .. } => "type",
-        ValidationErrorKind::UnevaluatedItems { .. } => "unevaluatedItems",
-        ValidationErrorKind::UnevaluatedProperties { .. } => "unevaluatedProperties",
-        ValidationErrorKind::UniqueItems => "uniqueItems",
-        ValidationErrorKind::Referencing(_) => "$ref",
-        // A keyword this crate does not register; its name would be the checker's.
-        ValidationErrorKind::Custom { .. } => return None,
+fn keyword(error: &ValidationError<'_, '_>) -> Option<&'static str> {
+    use ErrorKind as K;
+    Some(match &error.kind {
+        K::FalseSchema => return false_schema_keyword(error.schema_url),
+        K::Group | K::Schema { .. } | K::ContentSchema | K::AllOf => return None,
+        K::Reference { .. } | K::RefCycle { .. } => "$ref",
+        K::PropertyName { .. } => "propertyNames",
+        K::Type { .. } => "type",
+        K::Enum { .. } => "enum",
+        K::Const { .. } => "const",
+        K::Format { .. } => "format",
+        K::MinProperties { .. } => "minProperties",
+        K::MaxProperties { .. } => "maxProperties",
+        K::AdditionalProperties { .. } => "additionalProperties",
+        K::Required { .. } => "required",
+        K::Dependency { .. } => "dependencies",
+        K::DependentRequired { .. } => "dependentRequired",
+        K::MinItems { .. } => "minItems",
+        K::MaxItems { .. } => "maxItems",
+        K::Contains => "contains",
+        K::MinContains { .. } => "minContains",
+        K::MaxContains { .. } => "maxContains",
+        K::UniqueItems { .. } => "uniqueItems",
+        K::AdditionalItems { .. } => "additionalItems",
+        K::MinLength { .. } => "minLength",
+        K::MaxLength { .. } => "maxLength",
+        K::Pattern { .. } => "pattern",
+        K::ContentEncoding { .. } => "contentEncoding",
+        K::ContentMediaType { .. } => "contentMediaType",
+        K::Minimum { .. } => "minimum",
+        K::Maximum { .. } => "maximum",
+        K::ExclusiveMinimum { .. } => "exclusiveMinimum",
+        K::ExclusiveMaximum { .. } => "exclusiveMaximum",
+        K::MultipleOf { .. } => "multipleOf",
+        K::Not => "not",
+        K::AnyOf => "anyOf",
+        K::OneOf(_) => "oneOf",
     })
 }
 
-fn rule(kind: &ValidationErrorKind) -> String {
-    use ValidationErrorKind as K;
+/// The keyword whose `false` schema refused the value (`additionalProperties: false` under
+/// 2020-12 is reported so, as is `unevaluatedProperties: false` or `items: false`), read from
+/// the end of the false schema's location; `None` for a `false` that no such keyword holds
+/// (the whole schema, or a property's own schema).
+fn false_schema_keyword(location: &str) -> Option<&'static str> {
+    const HOLDERS: [&str; 7] = [
+        "additionalProperties",
+        "unevaluatedProperties",
+        "items",
+        "additionalItems",
+        "unevaluatedItems",
+        "propertyNames",
+        "contains",
+    ];
+    let (_, pointer) = location.split_once('#')?;
+    let mut tokens = pointer.rsplit('/');
+    let last = tokens.next()?;
+    // `properties/items` is a property named `items`, not the keyword.
+    let parent = tokens.next().unwrap_or_default();
+    if matches!(
+        parent,
+        "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas"
+    ) {
+        return None;
+    }
+    HOLDERS.into_iter().find(|holder| *holder == last)
+}
+
+fn rule(kind: &ErrorKind<'_, '_>) -> String {
+    use ErrorKind as K;
     match kind {
-        K::MinLength { limit } => format!("must be at least {} long", count(*limit, "character")),
-        K::MaxLength { limit } => format!("must be at most {} long", count(*limit, "character")),
-        K::MinItems { limit } => format!("must have at least {}", count(*limit, "item")),
-        K::MaxItems { limit } => format!("must have at most {}", count(*limit, "item")),
-        K::MinProperties { limit } => format!("must have at least {}", count(*limit, "property")),
-        K::MaxProperties { limit } => format!("must have at most {}", count(*limit, "property")),
-        K::Minimum { limit } => format!("must be at least {limit}"),
-        K::Maximum { limit } => format!("must be at most {limit}"),
-        K::ExclusiveMinimum { limit } => format!("must be greater than {limit}"),
-        K::ExclusiveMaximum { limit } => format!("must be less than {limit}"),
-        K::MultipleOf { multiple_of } => format!("must be a multiple of {multiple_of}"),
-        K::Pattern { pattern } => format!("must match the pattern {pattern}"),
-        K::BacktrackLimitExceeded { .. } | K::RegexEngineFailure { .. } => {
-            "could not be checked against its pattern".to_owned()
+        K::MinLength { want, .. } => format!("must be at least {} long", count(*want, "character")),
+        K::MaxLength { want, .. } => format!("must be at most {} long", count(*want, "character")),
+        K::MinItems { want, .. } => format!("must have at least {}", count(*want, "item")),
+        K::MaxItems { want, .. } => format!("must have at most {}", count(*want, "item")),
+        K::MinProperties { want, .. } => format!("must have at least {}", count(*want, "property")),
+        K::MaxProperties { want, .. } => format!("must have at most {}", count(*want, "property")),
+        K::Minimum { want, .. } => format!("must be at least {want}"),
+        K::Maximum { want, .. } => format!("must be at most {want}"),
+        K::ExclusiveMinimum { want, .. } => format!("must be greater than {want}"),
+        K::ExclusiveMaximum { want, .. } => format!("must be less than {want}"),
+        K::MultipleOf { want, .. } => format!("must be a multiple of {want}"),
+        K::Pattern { want, .. } => format!("must match the pattern {want}"),
+        K::Format { want, .. } => format!("must be a valid {want}"),
+        K::Enum { want } => format!("must be one of {}", options_of(want)),
+        K::Const { want } => format!("must be {want}"),
+        K::Type { want, .. } => format!("must be {}", type_words(*want)),
+        K::Required { .. } | K::Dependency { .. } | K::DependentRequired { .. } => {
+            "is required".to_owned()
         }
-        K::Format { format } => format!("must be a valid {format}"),
-        K::Enum { options } => format!("must be one of {}", options_of(options)),
-        K::Constant { expected_value } => format!("must be {expected_value}"),
-        K::Type { kind } => format!("must be {}", type_words(kind)),
-        K::Required { .. } => "is required".to_owned(),
-        K::AdditionalProperties { .. } | K::UnevaluatedProperties { .. } => {
-            "is not allowed".to_owned()
-        }
-        K::AdditionalItems { .. } | K::UnevaluatedItems { .. } => {
-            "has more items than allowed".to_owned()
-        }
-        K::UniqueItems => "must not repeat an item".to_owned(),
+        K::AdditionalProperties { .. } | K::FalseSchema => "is not allowed".to_owned(),
+        K::AdditionalItems { .. } => "has more items than allowed".to_owned(),
+        K::UniqueItems { .. } => "must not repeat an item".to_owned(),
         K::Contains => "must contain an item of the required kind".to_owned(),
-        K::PropertyNames { .. } => "has a property name that is not allowed".to_owned(),
-        K::AnyOf { .. } => "must match at least one of the allowed shapes".to_owned(),
-        K::OneOfNotValid { .. } => "must match one of the allowed shapes".to_owned(),
-        K::OneOfMultipleValid { .. } => {
-            "must match only one of the allowed shapes, not several".to_owned()
-        }
-        K::Not { .. } => "must not match the excluded shape".to_owned(),
-        K::FalseSchema => "is not allowed".to_owned(),
-        K::ContentEncoding { content_encoding } => format!("must be {content_encoding}-encoded"),
-        K::FromUtf8 { .. } => "must decode to UTF-8 text".to_owned(),
-        K::ContentMediaType { content_media_type } => {
-            format!("must be valid {content_media_type}")
-        }
-        K::Referencing(_) | K::Custom { .. } => "does not fit the schema".to_owned(),
+        K::MinContains { want, .. } => format!(
+            "must contain at least {} of the required kind",
+            count(*want, "item")
+        ),
+        K::MaxContains { want, .. } => format!(
+            "must contain at most {} of the required kind",
+            count(*want, "item")
+        ),
+        K::PropertyName { .. } => "has a property name that is not allowed".to_owned(),
+        K::AnyOf => "must match at least one of the allowed shapes".to_owned(),
+        K::OneOf(None) => "must match one of the allowed shapes".to_owned(),
+        K::OneOf(Some(_)) => "must match only one of the allowed shapes, not several".to_owned(),
+        K::Not => "must not match the excluded shape".to_owned(),
+        K::ContentEncoding { want, .. } => format!("must be {want}-encoded"),
+        K::ContentMediaType { want, .. } => format!("must be valid {want}"),
+        K::Group
+        | K::Schema { .. }
+        | K::Reference { .. }
+        | K::RefCycle { .. }
+        | K::AllOf
+        | K::ContentSchema => "does not fit the schema".to_owned(),
     }
 }
 
 /// `1 character`, `3 characters`.
-fn count(n: u64, noun: &str) -> String {
+fn count(n: usize, noun: &str) -> String {
     match (n, noun) {
         (1, _) => format!("1 {noun}"),
         (_, "property") => format!("{n} properties"),
@@ -180,10 +216,7 @@ fn count(n: u64, noun: &str) -> String {
 }
 
 /// `"a", "b", "c"`, or the first few and how many more.
-fn options_of(options: &Value) -> String {
-    let Some(options) = options.as_array() else {
-        return options.to_string();
-    };
+fn options_of(options: &[Value]) -> String {
     let mut named: Vec<String> = options
         .iter()
         .take(NAMED_OPTIONS)
@@ -195,25 +228,22 @@ fn options_of(options: &Value) -> String {
     named.join(", ")
 }
 
-fn type_words(kind: &TypeKind) -> String {
-    let mut words: Vec<&str> = match kind {
-        TypeKind::Single(single) => vec![a_type(*single)],
-        TypeKind::Multiple(set) => set.iter().map(a_type).collect(),
-    };
+fn type_words(types: Types) -> String {
+    let mut words: Vec<&str> = types.iter().map(a_type).collect();
     // `a string or null` reads better than `null or a string`.
     words.sort_by_key(|word| *word == "null");
     words.join(" or ")
 }
 
-fn a_type(kind: JsonType) -> &'static str {
+fn a_type(kind: Type) -> &'static str {
     match kind {
-        JsonType::Array => "an array",
-        JsonType::Boolean => "a boolean",
-        JsonType::Integer => "an integer",
-        JsonType::Null => "null",
-        JsonType::Number => "a number",
-        JsonType::Object => "an object",
-        JsonType::String => "a string",
+        Type::Array => "an array",
+        Type::Boolean => "a boolean",
+        Type::Integer => "an integer",
+        Type::Null => "null",
+        Type::Number => "a number",
+        Type::Object => "an object",
+        Type::String => "a string",
     }
 }
 
@@ -264,6 +294,69 @@ mod tests {
         assert!(
             message.ends_with(r#""v7", … (12 more) (enum)"#),
             "{message}"
+        );
+    }
+
+    #[test]
+    fn names_the_keyword_of_a_false_schema_and_opens_groups() {
+        let closed = json!({"properties": {"title": {"type": "string"}},
+            "additionalProperties": false});
+        assert_eq!(
+            first(closed, json!({"title": "Dune", "colour": "red"})),
+            "colour: is not allowed (additionalProperties)"
+        );
+        let sealed = json!({"properties": {"title": {}}, "unevaluatedProperties": false});
+        assert_eq!(
+            first(sealed, json!({"title": "Dune", "colour": "red"})),
+            "colour: is not allowed (unevaluatedProperties)"
+        );
+        let tuple = json!({"prefixItems": [{"type": "string"}], "items": false});
+        // boon 0.6.1 counts the index from the end of `prefixItems` here (`[0]`, not `[1]`).
+        let extra = first(tuple, json!(["a", 1]));
+        assert!(extra.ends_with("]: is not allowed (items)"), "{extra}");
+        let list = json!({"items": {"type": "string"}});
+        assert_eq!(first(list, json!(["a", 1])), "[1]: must be a string (type)");
+        let named_items = json!({"properties": {"items": false}});
+        assert_eq!(
+            first(named_items, json!({"items": 1})),
+            "items: is not allowed"
+        );
+        assert_eq!(
+            first(json!({"required": ["title", "copies"]}), json!({})),
+            "title: is required (required)"
+        );
+        assert_eq!(
+            first(
+                json!({"dependentRequired": {"gift": ["address"]}}),
+                json!({"gift": true})
+            ),
+            "address: is required (dependentRequired)"
+        );
+        let shapes = json!({"anyOf": [{"type": "string"}, {"type": "integer"}]});
+        assert_eq!(
+            first(shapes, json!(true)),
+            "must match at least one of the allowed shapes (anyOf)"
+        );
+        let both = json!({"oneOf": [{"minimum": 1}, {"maximum": 5}]});
+        assert_eq!(
+            first(both, json!(3)),
+            "must match only one of the allowed shapes, not several (oneOf)"
+        );
+        let all = json!({"allOf": [{"minimum": 1}, {"multipleOf": 2}]});
+        assert_eq!(first(all, json!(3)), "must be a multiple of 2 (multipleOf)");
+        let reference = json!({"$defs": {"day": {"format": "date"}},
+            "properties": {"day": {"$ref": "#/$defs/day"}}});
+        assert_eq!(
+            first(reference, json!({"day": "tomorrow"})),
+            "day: must be a valid date (format)"
+        );
+        assert_eq!(
+            first(json!({"const": "yes"}), json!("no")),
+            r#"must be "yes" (const)"#
+        );
+        assert_eq!(
+            first(json!({"not": {"type": "null"}}), json!(null)),
+            "must not match the excluded shape (not)"
         );
     }
 }

@@ -51,6 +51,19 @@ async fn not_an_object() -> String {
     String::new()
 }
 
+fn look_ahead_schema() -> schemars::Schema {
+    json!({"type": "object",
+        "properties": {"password": {"type": "string", "pattern": "^(?=.*[0-9]).{8,}$"}}})
+    .try_into()
+    .unwrap()
+}
+
+/// Cannot be registered: `pattern` is matched without look-around.
+#[tool(input_schema = "look_ahead_schema")]
+async fn set_password(password: String) -> String {
+    password.len().to_string()
+}
+
 #[tokio::test]
 async fn a_given_schema_is_listed_verbatim_and_arguments_still_parse() {
     for era in ERAS {
@@ -75,5 +88,18 @@ fn a_given_schema_must_still_be_an_object() {
             .contains("tool 'not_an_object': the input schema's root must be `type: object`"),
         "{}",
         error.message()
+    );
+}
+
+#[test]
+fn a_pattern_with_look_around_is_refused_at_registration() {
+    let Err(error) = McpServer::new("schemas").tool(set_password) else {
+        panic!("registered a tool whose pattern needs look-around");
+    };
+    let message = error.message();
+    assert!(
+        message.contains("tool 'set_password': its input schema cannot be checked")
+            && message.contains("/properties/password/pattern"),
+        "{message}"
     );
 }
