@@ -205,3 +205,33 @@ pub(crate) async fn one_raw_round(
         None => Ok(RawRound::Complete(raw)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn only_a_result_that_says_input_required_is_read_as_one() {
+        let complete = raw(r#"{"resultType":"complete","content":[{"type":"text","text":"5"}]}"#);
+        assert!(input_required("tools/call", &complete).unwrap().is_none());
+        let plain = raw(r#"{"content":[{"type":"text","text":"input_required"}]}"#);
+        assert!(input_required("tools/call", &plain).unwrap().is_none());
+        let asks =
+            raw(r#"{"resultType":"input_required","inputRequests":{"q":{}},"requestState":"s"}"#);
+        let head = input_required("tools/call", &asks).unwrap().unwrap();
+        assert!(head.input_requests.contains_key("q"));
+        assert_eq!(head.request_state.unwrap().get(), r#""s""#);
+        // Spelt with an escape, it is still read, and still found.
+        let escaped = raw(r#"{"resultType":"input_requ\u0069red","inputRequests":{}}"#);
+        assert!(input_required("tools/call", &escaped).unwrap().is_some());
+        let bad = raw(r#"{"resultType":"input_required","inputRequests":7}"#);
+        assert!(matches!(
+            input_required("tools/call", &bad),
+            Err(ClientError::Protocol(_))
+        ));
+    }
+}

@@ -175,3 +175,24 @@ pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
         Ok(contents)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn a_result_is_read_as_a_value_only_when_it_may_name_a_resource() {
+        assert!(!may_name_resources(&raw(
+            r#"{"content":[{"type":"text","text":"a uri"}]}"#
+        )));
+        let link = r#"{"content":[{"type":"resource_link","uri":"ui://a/b","name":"b"}]}"#;
+        assert!(may_name_resources(&raw(link)));
+        // A key spelt with an escape is found by the `Value` path.
+        let escaped = r#"{"content":[{"type":"resource_link","\u0075ri":"ui://a/b","name":"b"}]}"#;
+        assert!(may_name_resources(&raw(escaped)));
+    }
+}

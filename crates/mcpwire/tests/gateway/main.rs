@@ -9,4 +9,5 @@ mod completion;
 mod logging;
 mod param_headers;
 mod questions;
+mod results;
 mod serving;
