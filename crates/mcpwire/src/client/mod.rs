@@ -135,6 +135,7 @@ pub use listen::Subscription;
 pub use notifications::{Notifications, ServerNotification};
 pub use options::CallOptions;
 pub use question::ServerQuestion;
+pub(crate) use rounds::RawRound;
 pub use rounds::Round;
 pub use server_details::ServerDetails;
 pub use transport::http::HttpOptions;

@@ -86,6 +86,8 @@ pub(crate) struct Peer {
     answering: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
     /// Set once the server's messages ended: every call fails at once from then on.
     closed: AtomicBool,
+    /// `settings.info` as JSON (2026-07-28 `_meta`), serialized once.
+    client_info: Value,
 }
 
 impl Peer {
@@ -98,7 +100,9 @@ impl Peer {
         mode: Mode,
     ) -> Arc<Peer> {
         let (events, _) = broadcast::channel(256);
+        let client_info = serde_json::to_value(&settings.info).unwrap_or_else(|_| json!({}));
         let peer = Arc::new(Peer {
+            client_info,
             transport,
             pending: Mutex::new(HashMap::new()),
             next_id: AtomicI64::new(0),
@@ -328,10 +332,7 @@ impl Peer {
                 meta::CLIENT_CAPABILITIES.into(),
                 capabilities.unwrap_or_else(|_| json!({})),
             );
-            meta.insert(
-                meta::CLIENT_INFO.into(),
-                serde_json::to_value(&self.settings.info).unwrap_or_else(|_| json!({})),
-            );
+            meta.insert(meta::CLIENT_INFO.into(), self.client_info.clone());
             let level = options.log_level;
             if let Some(level) = level.or(*self.log_level.lock().expect("log level lock")) {
                 meta.insert(meta::LOG_LEVEL.into(), json!(level));

@@ -24,6 +24,19 @@ struct Head {
     request_state: Option<Box<RawValue>>,
 }
 
+/// The head of `method`'s result `raw` when it is `input_required`; `None` when it is final. A
+/// result whose text cannot say `input_required` (not even through an escape) is final
+/// without being read.
+fn input_required(method: &str, raw: &RawValue) -> Result<Option<Head>, ClientError> {
+    let text = raw.get();
+    if !text.contains("input_required") && !text.contains("\\u") {
+        return Ok(None);
+    }
+    let head: Head = serde_json::from_str(text)
+        .map_err(|e| ClientError::Protocol(format!("{method} result: {e}")))?;
+    Ok((head.result_type.as_deref() == Some("input_required")).then_some(head))
+}
+
 #[derive(Deserialize)]
 struct InputRequest {
     method: String,
@@ -73,11 +86,9 @@ async fn rounds(
         let raw = session
             .request(method, round, state.as_deref(), options)
             .await?;
-        let head: Head = serde_json::from_str(raw.get())
-            .map_err(|e| ClientError::Protocol(format!("{method} result: {e}")))?;
-        if head.result_type.as_deref() != Some("input_required") {
+        let Some(head) = input_required(method, &raw)? else {
             return Ok(raw);
-        }
+        };
         if answered == max_rounds {
             return Err(ClientError::TooManyRounds(max_rounds));
         }
@@ -141,6 +152,18 @@ pub enum Round {
     },
 }
 
+/// One round's answer as it came: the final result's bytes, or the server's questions. What
+/// the gateway passes on (a result it need not rewrite is never parsed into a `Value`).
+pub(crate) enum RawRound {
+    /// The final result, as the server sent it.
+    Complete(Box<RawValue>),
+    /// `input_required`: the questions, by key, and the `requestState` to echo exactly.
+    InputRequired {
+        input_requests: Map<String, Value>,
+        request_state: Option<Box<RawValue>>,
+    },
+}
+
 /// Sends one round of `method`: `params` (with the `inputResponses` of the previous round,
 /// when there was one) and `request_state` echoed; the questions come back instead of being
 /// answered.
@@ -151,16 +174,64 @@ pub(crate) async fn one_round(
     request_state: Option<&RawValue>,
     options: &CallOptions,
 ) -> Result<Round, ClientError> {
+    match one_raw_round(session, method, params, request_state, options).await? {
+        RawRound::Complete(raw) => Ok(Round::Complete(serde_json::from_str(raw.get())?)),
+        RawRound::InputRequired {
+            input_requests,
+            request_state,
+        } => Ok(Round::InputRequired {
+            input_requests,
+            request_state,
+        }),
+    }
+}
+
+/// [`one_round`], its final result left as the server sent it.
+pub(crate) async fn one_raw_round(
+    session: &Session,
+    method: &str,
+    params: Map<String, Value>,
+    request_state: Option<&RawValue>,
+    options: &CallOptions,
+) -> Result<RawRound, ClientError> {
     let raw = session
         .request(method, params, request_state, options)
         .await?;
-    let head: Head = serde_json::from_str(raw.get())
-        .map_err(|e| ClientError::Protocol(format!("{method} result: {e}")))?;
-    if head.result_type.as_deref() == Some("input_required") {
-        return Ok(Round::InputRequired {
+    match input_required(method, &raw)? {
+        Some(head) => Ok(RawRound::InputRequired {
             input_requests: head.input_requests,
             request_state: head.request_state,
-        });
+        }),
+        None => Ok(RawRound::Complete(raw)),
     }
-    Ok(Round::Complete(serde_json::from_str(raw.get())?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn only_a_result_that_says_input_required_is_read_as_one() {
+        let complete = raw(r#"{"resultType":"complete","content":[{"type":"text","text":"5"}]}"#);
+        assert!(input_required("tools/call", &complete).unwrap().is_none());
+        let plain = raw(r#"{"content":[{"type":"text","text":"input_required"}]}"#);
+        assert!(input_required("tools/call", &plain).unwrap().is_none());
+        let asks =
+            raw(r#"{"resultType":"input_required","inputRequests":{"q":{}},"requestState":"s"}"#);
+        let head = input_required("tools/call", &asks).unwrap().unwrap();
+        assert!(head.input_requests.contains_key("q"));
+        assert_eq!(head.request_state.unwrap().get(), r#""s""#);
+        // Spelt with an escape, it is still read, and still found.
+        let escaped = raw(r#"{"resultType":"input_requ\u0069red","inputRequests":{}}"#);
+        assert!(input_required("tools/call", &escaped).unwrap().is_some());
+        let bad = raw(r#"{"resultType":"input_required","inputRequests":7}"#);
+        assert!(matches!(
+            input_required("tools/call", &bad),
+            Err(ClientError::Protocol(_))
+        ));
+    }
 }

@@ -12,13 +12,14 @@ use super::held::{Full, HELD_FOR};
 use super::link::Failure;
 use super::mounted::Mounted;
 use super::questions::{ask_caller, declared, of_caller, refused};
-use crate::client::{CallOptions, Client, ClientError, Round, ServerQuestion};
+use crate::client::{CallOptions, Client, ClientError, RawRound, ServerQuestion};
 use crate::context::Context;
 use crate::protocol::{Era, ErrorObject};
 use crate::resolve::rounds::RoundState;
 use crate::resolve::{InputRequired, Stop};
 use crate::server::handler::HandlerCall;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::future::Future;
 use std::sync::Arc;
@@ -74,10 +75,10 @@ pub(crate) async fn forward(
     mounted: Arc<Mounted>,
     backend: usize,
     method: &'static str,
-    params: Value,
+    params: Map<String, Value>,
     token: Option<String>,
     unavailable: fn(String) -> Stop,
-) -> Result<Value, Stop> {
+) -> Result<Box<RawValue>, Stop> {
     let context = call.context.clone();
     let (options, notes) = call_options(&context);
     let link_name = mounted.links[backend].backend.name.clone();
@@ -89,8 +90,8 @@ pub(crate) async fn forward(
             async move { ask_caller(&caller, question).await }
         });
         let running = exchange(mounted, backend, token, move |client| async move {
-            let result = client.request_with(method, params, options);
-            result.await.map(Round::Complete)
+            let result = client.request_raw_with(method, params, &options);
+            result.await.map(RawRound::Complete)
         });
         let (_, no_questions) = mpsc::channel(1);
         let mut flight = InFlight::new(link_name, running, no_questions, notes);
@@ -123,7 +124,10 @@ pub(crate) async fn forward(
         carried => {
             let mut params = params;
             if !call.round.responses.is_empty() {
-                params["inputResponses"] = Value::Object(call.round.responses.clone());
+                params.insert(
+                    "inputResponses".into(),
+                    Value::Object(call.round.responses.clone()),
+                );
             }
             let state = match carried.and_then(|c| c.state) {
                 None => None,
@@ -139,19 +143,19 @@ pub(crate) async fn forward(
             let running = exchange(mounted.clone(), backend, token, move |client| async move {
                 match client.era() {
                     Era::Modern => {
-                        let round = client.request_round(method, params, state.as_deref(), options);
-                        round.await
+                        let state = state.as_deref();
+                        (client.request_raw_round(method, params, state, &options)).await
                     }
-                    _ => (client.request_with(method, params, options))
+                    _ => (client.request_raw_with(method, params, &options))
                         .await
-                        .map(Round::Complete),
+                        .map(RawRound::Complete),
                 }
             });
             InFlight::new(link_name.clone(), running, questions, notes)
         }
     };
     match flight.next(&context).await {
-        Event::Done(Ok(Round::InputRequired {
+        Event::Done(Ok(RawRound::InputRequired {
             input_requests,
             request_state,
         })) => {
@@ -212,7 +216,7 @@ fn exchange<F, Fut>(
 ) -> Backend
 where
     F: FnOnce(Client) -> Fut + Send + 'static,
-    Fut: Future<Output = Result<Round, ClientError>> + Send,
+    Fut: Future<Output = Result<RawRound, ClientError>> + Send,
 {
     Box::pin(async move {
         let link = &mounted.links[backend];
@@ -286,10 +290,13 @@ fn expired() -> Stop {
 }
 
 /// The result of a finished call, or its failure as the caller sees it.
-fn complete(done: Result<Round, Failure>, unavailable: fn(String) -> Stop) -> Result<Value, Stop> {
+fn complete(
+    done: Result<RawRound, Failure>,
+    unavailable: fn(String) -> Stop,
+) -> Result<Box<RawValue>, Stop> {
     match done {
-        Ok(Round::Complete(result)) => Ok(result),
-        Ok(Round::InputRequired { .. }) => Err(Stop::Protocol(ErrorObject::internal())),
+        Ok(RawRound::Complete(result)) => Ok(result),
+        Ok(RawRound::InputRequired { .. }) => Err(Stop::Protocol(ErrorObject::internal())),
         Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
         Err(Failure::Unavailable(message)) => Err(unavailable(message)),
     }

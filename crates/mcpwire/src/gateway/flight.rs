@@ -3,11 +3,13 @@
 //! progress and log messages it reports, passed on to the caller by whoever waits on it.
 
 use super::link::Failure;
-use crate::client::{Round, ServerQuestion};
+use crate::client::{RawRound, ServerQuestion};
 use crate::context::Context;
 use crate::protocol::progress::ProgressParams;
 use crate::protocol::{ErrorObject, LoggingMessageParams};
 use serde_json::Value;
+#[cfg(test)]
+use serde_json::value::RawValue;
 use std::future::Future;
 use std::pin::Pin;
 use tokio::sync::{mpsc, oneshot};
@@ -15,7 +17,7 @@ use tokio::sync::{mpsc, oneshot};
 /// An answer to a question: its result's JSON, or the error the backend is told.
 pub(crate) type Answer = Result<Value, ErrorObject>;
 /// The backend call, as a future.
-pub(crate) type Backend = Pin<Box<dyn Future<Output = Result<Round, Failure>> + Send>>;
+pub(crate) type Backend = Pin<Box<dyn Future<Output = Result<RawRound, Failure>> + Send>>;
 
 /// What a backend call reports while it runs, passed on to the caller in the order it came.
 pub(crate) enum Note {
@@ -67,7 +69,7 @@ enum Running {
     Here(Backend),
     /// On a task of its own (the call is held between rounds); aborted when dropped.
     Spawned {
-        finished: oneshot::Receiver<Result<Round, Failure>>,
+        finished: oneshot::Receiver<Result<RawRound, Failure>>,
         _task: AbortOnDrop,
     },
     Done,
@@ -83,7 +85,7 @@ impl Drop for AbortOnDrop {
 
 /// What a backend call came to next.
 pub(crate) enum Event {
-    Done(Result<Round, Failure>),
+    Done(Result<RawRound, Failure>),
     Asked(Vec<Asked>),
 }
 
@@ -109,7 +111,11 @@ impl InFlight {
     pub(crate) fn finished() -> Self {
         let (_, questions) = mpsc::channel(1);
         let (_, notes) = mpsc::channel(1);
-        let done = Box::pin(async { Ok(Round::Complete(serde_json::json!({}))) });
+        let done = Box::pin(async {
+            Ok(RawRound::Complete(
+                RawValue::from_string("{}".into()).expect("JSON"),
+            ))
+        });
         let mut call = Self::new("b".into(), done, questions, notes);
         call.running = Running::Done;
         call
@@ -157,7 +163,7 @@ impl InFlight {
     }
 }
 
-async fn finish(running: &mut Running, name: &str) -> Result<Round, Failure> {
+async fn finish(running: &mut Running, name: &str) -> Result<RawRound, Failure> {
     let outcome = match running {
         Running::Here(backend) => backend.await,
         Running::Spawned { finished, .. } => (finished.await)

@@ -15,7 +15,8 @@ use crate::server::handler::HandlerCall;
 use crate::server::prompt::PromptFuture;
 use crate::server::resource::ResourceFuture;
 use crate::server::tool::ToolFuture;
-use serde_json::{Value, json};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
 /// The shared state of the gateway serving `context`.
@@ -35,6 +36,25 @@ fn arguments(call: &HandlerCall) -> Result<Value, Stop> {
         Some(raw) => serde_json::from_str(raw.get())
             .map_err(|e| Stop::InvalidArguments(ToolError::new(format!("invalid arguments: {e}")))),
     }
+}
+
+/// A request's params: `name` and the caller's `arguments`.
+fn named(name: &str, arguments: Value) -> Map<String, Value> {
+    let mut params = Map::new();
+    params.insert("name".into(), Value::String(name.to_owned()));
+    params.insert("arguments".into(), arguments);
+    params
+}
+
+/// Whether a result's text may hold a resource reference to rewrite: a `"uri"` key, or an
+/// escape that could spell one (read as a `Value` then, never passed on unread).
+fn may_name_resources(raw: &RawValue) -> bool {
+    let text = raw.get();
+    text.contains("\"uri\"") || text.contains("\\u")
+}
+
+fn parsed(raw: &RawValue) -> Result<Value, Stop> {
+    serde_json::from_str(raw.get()).map_err(undecodable)
 }
 
 fn internal(message: String) -> ErrorObject {
@@ -67,7 +87,7 @@ pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
         let arguments = arguments(&call)?;
         let token = authorization(&call.context);
         let backend = route.backend;
-        let params = json!({"name": route.name, "arguments": arguments});
+        let params = named(&route.name, arguments);
         let failed = |message| Stop::Failed(ToolError::new(message));
         let forwarded = forward(
             &call,
@@ -78,7 +98,12 @@ pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
             token,
             failed,
         );
-        let mut result = forwarded.await?;
+        let raw = forwarded.await?;
+        if !may_name_resources(&raw) {
+            // Nothing to rewrite: read straight into the result, no `Value` in between.
+            return serde_json::from_str(raw.get()).map_err(undecodable);
+        }
+        let mut result = parsed(&raw)?;
         rewrite_content(&mounted.links[backend].backend.namespace, &mut result);
         serde_json::from_value(result).map_err(undecodable)
     })
@@ -90,7 +115,7 @@ pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
         let mounted = mounted(&call.context);
         let route =
             (mounted.prompts.route(call.name())).ok_or_else(|| gone("prompt", call.name()))?;
-        let params = json!({"name": route.name, "arguments": arguments(&call)?});
+        let params = named(&route.name, arguments(&call)?);
         let link = &mounted.links[route.backend];
         let token = authorization(&call.context);
         let forwarded = forward(
@@ -102,7 +127,7 @@ pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
             token,
             unavailable,
         );
-        let mut result = forwarded.await?;
+        let mut result = parsed(&forwarded.await?)?;
         if let Some(messages) = result.get_mut("messages").and_then(Value::as_array_mut) {
             for message in messages {
                 if let Some(content) = message.get_mut("content") {
@@ -127,7 +152,8 @@ pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
             .ok_or_else(|| gone("resource", &uri))?;
         let link = &mounted.links[route.backend];
         let token = authorization(&call.context);
-        let params = json!({"uri": route.name});
+        let mut params = Map::new();
+        params.insert("uri".into(), Value::String(route.name.clone()));
         let forwarded = forward(
             &call,
             mounted.clone(),
@@ -137,7 +163,7 @@ pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
             token,
             unavailable,
         );
-        let mut result = forwarded.await?;
+        let mut result = parsed(&forwarded.await?)?;
         let namespace = &link.backend.namespace;
         let contents = result.get_mut("contents").map(Value::take);
         let mut contents: Vec<ResourceContents> =
@@ -148,4 +174,25 @@ pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
         }
         Ok(contents)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn a_result_is_read_as_a_value_only_when_it_may_name_a_resource() {
+        assert!(!may_name_resources(&raw(
+            r#"{"content":[{"type":"text","text":"a uri"}]}"#
+        )));
+        let link = r#"{"content":[{"type":"resource_link","uri":"ui://a/b","name":"b"}]}"#;
+        assert!(may_name_resources(&raw(link)));
+        // A key spelt with an escape is found by the `Value` path.
+        let escaped = r#"{"content":[{"type":"resource_link","\u0075ri":"ui://a/b","name":"b"}]}"#;
+        assert!(may_name_resources(&raw(escaped)));
+    }
 }

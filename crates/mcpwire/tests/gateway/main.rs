@@ -9,5 +9,6 @@ mod completion;
 mod logging;
 mod param_headers;
 mod questions;
+mod results;
 mod serving;
 mod skills;

@@ -28,7 +28,12 @@ const PROTOCOL_VERSION: &str = "mcp-protocol-version";
 pub(crate) struct Http {
     client: reqwest::Client,
     url: String,
+    /// `url`, parsed once (`None`: not a plain URL; each request then goes through reqwest's
+    /// request builder, which refuses it or adds its credentials).
+    parsed: Option<reqwest::Url>,
     extra: HeaderMap,
+    /// What every POST carries: `extra`, then `Content-Type` and `Accept`; built once.
+    post_headers: HeaderMap,
     session: Mutex<Option<String>>,
     version: Mutex<Option<String>>,
     get_stream: Mutex<Option<StreamGuard>>,
@@ -123,33 +128,39 @@ impl Http {
         session: Option<&str>,
         token: Option<&str>,
     ) -> Result<reqwest::Response, ClientError> {
-        let mut request = self
-            .client
-            .post(&self.url)
-            .headers(self.extra.clone())
-            .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json, text/event-stream");
+        let transport = |e: reqwest::Error| ClientError::Transport(e.to_string());
+        // The URL parsed and the fixed headers built once, not per request.
+        let mut request = match &self.parsed {
+            Some(url) => reqwest::Request::new(reqwest::Method::POST, url.clone()),
+            None => self.client.post(&self.url).build().map_err(transport)?,
+        };
+        let headers = request.headers_mut();
+        *headers = self.post_headers.clone();
+        let value = |name: &str, value: &str| {
+            HeaderValue::try_from(value)
+                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))
+        };
         if let Some(version) = &message.protocol_version {
-            request = request.header(PROTOCOL_VERSION, version);
+            let version = value(PROTOCOL_VERSION, version)?;
+            headers.append(HeaderName::from_static(PROTOCOL_VERSION), version);
         }
         if let Some(session) = session {
-            request = request.header(SESSION_ID, session);
+            let session = value(SESSION_ID, session)?;
+            headers.append(HeaderName::from_static(SESSION_ID), session);
         }
-        for (name, value) in &message.headers {
+        for (name, text) in &message.headers {
             let name = HeaderName::try_from(name.as_str())
                 .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
-            let value = HeaderValue::try_from(value.as_str())
-                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
-            request = request.header(name, value);
+            let text = value(name.as_str(), text)?;
+            headers.append(name, text);
         }
         if let Some(token) = token {
-            request = request.bearer_auth(token);
+            let mut bearer = value("authorization", &format!("Bearer {token}"))?;
+            bearer.set_sensitive(true);
+            headers.append(reqwest::header::AUTHORIZATION, bearer);
         }
-        request
-            .body(body.clone())
-            .send()
-            .await
-            .map_err(|e| ClientError::Transport(e.to_string()))
+        *request.body_mut() = Some(reqwest::Body::from(body.clone()));
+        self.client.execute(request).await.map_err(transport)
     }
 
     /// POSTs `message`.
@@ -447,6 +458,12 @@ impl HttpOptions {
     }
 }
 
+/// Whether `url` is sent as it is: with a host, without credentials (which reqwest's request
+/// builder turns into a `Basic` header: such a URL goes through it on every request).
+fn plain(url: &reqwest::Url) -> bool {
+    url.has_host() && url.username().is_empty() && url.password().is_none()
+}
+
 /// Connects to `url`; nothing is sent until the first message, and no message of more than
 /// `max_message_bytes` is read.
 pub(crate) fn start(
@@ -459,9 +476,15 @@ pub(crate) fn start(
         .build()
         .map_err(|e| ClientError::Transport(e.to_string()))?;
     let (inbox, incoming) = super::inbox();
+    let mut post_headers = options.headers.clone();
+    post_headers.append(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let accept = HeaderValue::from_static("application/json, text/event-stream");
+    post_headers.append(ACCEPT, accept);
     let transport = Http {
         client,
         url: url.to_owned(),
+        parsed: reqwest::Url::parse(url).ok().filter(plain),
+        post_headers,
         extra: options.headers,
         session: Mutex::new(None),
         version: Mutex::new(None),
