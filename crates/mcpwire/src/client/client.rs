@@ -5,7 +5,7 @@ use super::notifications::Notifications;
 use super::options::CallOptions;
 use super::peer::Peer;
 use super::requests::{self, CallTool, Empty, ListPage, SetLevel};
-use super::rounds::{RawRound, Round, one_raw_round, one_round, request_with_input};
+use super::rounds::{Round, one_round, request_with_input};
 use super::server_details::ServerDetails;
 use super::session::Session;
 use crate::protocol::completion::{CompletionArgument, CompletionContext};
@@ -211,6 +211,7 @@ impl Client {
 
     /// [`request_with`](Client::request_with), its result left as the server sent it (the
     /// gateway's pass-through).
+    #[cfg(feature = "gateway")]
     pub(crate) async fn request_raw_with(
         &self,
         method: &str,
@@ -222,14 +223,15 @@ impl Client {
 
     /// [`request_round`](Client::request_round), its final result left as the server sent it
     /// (the gateway's pass-through).
+    #[cfg(feature = "gateway")]
     pub(crate) async fn request_raw_round(
         &self,
         method: &str,
         params: Map<String, Value>,
         request_state: Option<&RawValue>,
         options: &CallOptions,
-    ) -> Result<RawRound, ClientError> {
-        one_raw_round(&self.session, method, params, request_state, options).await
+    ) -> Result<super::rounds::RawRound, ClientError> {
+        super::rounds::one_raw_round(&self.session, method, params, request_state, options).await
     }
 
     async fn request_raw(
