@@ -7,7 +7,7 @@
 
 #![cfg(feature = "gateway")]
 
-use crate::serving::{Serving, serve};
+use crate::serving::{PAIRS, Serving, serve};
 use mcpwire::client::{CallOptions, Client, EraChoice};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
@@ -73,13 +73,6 @@ async fn setup(backend: EraChoice) -> (Serving, Serving) {
     let gateway = serve(gateway).await;
     (served, gateway)
 }
-
-const PAIRS: [(EraChoice, EraChoice); 4] = [
-    (EraChoice::Legacy, EraChoice::Legacy),
-    (EraChoice::Legacy, EraChoice::Modern),
-    (EraChoice::Modern, EraChoice::Legacy),
-    (EraChoice::Modern, EraChoice::Modern),
-];
 
 /// Calls `tool` with `tag`, returning the log messages the call got.
 async fn call(client: &Client, tool: &str, tag: &str) -> Vec<LoggingMessageParams> {

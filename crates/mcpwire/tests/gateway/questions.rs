@@ -8,7 +8,7 @@
 
 #![cfg(feature = "gateway")]
 
-use crate::serving::{Serving, serve};
+use crate::serving::{PAIRS, Serving, serve};
 use mcpwire::client::{CallOptions, Client, EraChoice, Round};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
@@ -245,13 +245,6 @@ fn text_of(result: &CallToolResult) -> String {
     let value = serde_json::to_value(&result.content).unwrap();
     value[0]["text"].as_str().unwrap_or_default().to_owned()
 }
-
-const PAIRS: [(EraChoice, EraChoice); 4] = [
-    (EraChoice::Legacy, EraChoice::Legacy),
-    (EraChoice::Legacy, EraChoice::Modern),
-    (EraChoice::Modern, EraChoice::Legacy),
-    (EraChoice::Modern, EraChoice::Modern),
-];
 
 #[tokio::test]
 async fn elicitation_sampling_and_roots_reach_the_front_client_on_every_pair_of_revisions() {

@@ -6,7 +6,7 @@
 
 #![cfg(feature = "gateway")]
 
-use crate::serving::{Serving, serve};
+use crate::serving::{PAIRS, Serving, serve};
 use mcpwire::client::{Client, EraChoice};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
@@ -73,13 +73,6 @@ async fn setup(backend: EraChoice) -> (Serving, Serving) {
     let gateway = serve(gateway).await;
     (served, gateway)
 }
-
-const PAIRS: [(EraChoice, EraChoice); 4] = [
-    (EraChoice::Legacy, EraChoice::Legacy),
-    (EraChoice::Legacy, EraChoice::Modern),
-    (EraChoice::Modern, EraChoice::Legacy),
-    (EraChoice::Modern, EraChoice::Modern),
-];
 
 async fn call(client: &Client, tool: &str) -> Vec<Content> {
     let called = client.call_tool(tool, serde_json::json!({}));

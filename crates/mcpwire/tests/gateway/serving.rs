@@ -2,6 +2,15 @@
 //! backend, or the gateway itself.
 
 use mcpwire::McpServer;
+use mcpwire::client::EraChoice;
+
+/// The four pairs of revisions, front client's first, backend's second.
+pub const PAIRS: [(EraChoice, EraChoice); 4] = [
+    (EraChoice::Legacy, EraChoice::Legacy),
+    (EraChoice::Legacy, EraChoice::Modern),
+    (EraChoice::Modern, EraChoice::Legacy),
+    (EraChoice::Modern, EraChoice::Modern),
+];
 
 /// A server on 127.0.0.1 (ephemeral port), stopped when dropped.
 pub struct Serving {
