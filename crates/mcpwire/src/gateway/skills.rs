@@ -16,10 +16,11 @@ use super::mounted::Mounted;
 use super::names::{front_uri, split_front_uri};
 use super::proxy::authorization;
 use crate::extension::ExtensionRequest;
-use crate::protocol::skills::{DIRECTORY_READ, EXTENSION, GET, LIST};
+use crate::protocol::skills::{
+    DIRECTORY_READ, EXTENSION, GET, LIST, ListSkillsParams, SkillUriParams, quoted_uri,
+};
 use crate::protocol::{ErrorObject, code};
 use crate::server::{Extension, Install, McpServer};
-use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -70,21 +71,6 @@ impl Extension for Proxied {
     }
 }
 
-/// `skills/list`'s params.
-#[derive(Deserialize)]
-struct ListParams {
-    #[serde(default)]
-    cursor: Option<String>,
-}
-
-/// `skills/get`'s and `resources/directory/read`'s params.
-#[derive(Deserialize)]
-struct UriParams {
-    uri: String,
-    #[serde(default)]
-    cursor: Option<String>,
-}
-
 fn invalid(message: String) -> ErrorObject {
     ErrorObject::invalid_params(format!("Invalid params: {message}"))
 }
@@ -98,7 +84,7 @@ fn mounted(request: &ExtensionRequest) -> Result<Arc<Mounted>, ErrorObject> {
 
 /// `skills/list`: one page of one backend's skills, under its namespace.
 async fn list(request: ExtensionRequest) -> Result<Value, ErrorObject> {
-    let params: ListParams = request.params()?;
+    let params: ListSkillsParams = request.params()?;
     let mounted = mounted(&request)?;
     let (mut at, mut cursor) = match params.cursor.as_deref() {
         None => (0, None),
@@ -150,9 +136,9 @@ async fn list(request: ExtensionRequest) -> Result<Value, ErrorObject> {
 
 /// `skills/get`: the entry of the skill at `uri`, from the backend serving it.
 async fn get(request: ExtensionRequest) -> Result<Value, ErrorObject> {
-    let params: UriParams = request.params()?;
+    let params: SkillUriParams = request.params()?;
     let mounted = mounted(&request)?;
-    let no_skill = || invalid(format!("no skill is served at {}", shown(&params.uri)));
+    let no_skill = || invalid(format!("no skill is served at {}", quoted_uri(&params.uri)));
     let (backend, uri) = route(&mounted, &params.uri).ok_or_else(no_skill)?;
     let answer = ask(&mounted, &request, backend, GET, json!({ "uri": uri })).await?;
     let mut skill = answer.get("skill").cloned().unwrap_or_default();
@@ -163,9 +149,14 @@ async fn get(request: ExtensionRequest) -> Result<Value, ErrorObject> {
 /// `resources/directory/read`: one page of the children of the folder at `uri`, from the
 /// backend serving it (its cursors passed through).
 async fn read_folder(request: ExtensionRequest) -> Result<Value, ErrorObject> {
-    let params: UriParams = request.params()?;
+    let params: SkillUriParams = request.params()?;
     let mounted = mounted(&request)?;
-    let no_folder = || invalid(format!("{} is not a folder of a skill", shown(&params.uri)));
+    let no_folder = || {
+        invalid(format!(
+            "{} is not a folder of a skill",
+            quoted_uri(&params.uri)
+        ))
+    };
     let (backend, uri) = route(&mounted, &params.uri).ok_or_else(no_folder)?;
     let mut asked = json!({ "uri": uri });
     if let Some(cursor) = &params.cursor {
@@ -254,15 +245,6 @@ fn from_cursor(front: &str, backends: usize) -> Option<(usize, Option<String>)> 
         return None;
     }
     Some((at, (!cursor.is_empty()).then(|| cursor.to_owned())))
-}
-
-/// A URI as an error names it: at most 256 bytes of it.
-fn shown(uri: &str) -> &str {
-    let mut end = uri.len().min(256);
-    while !uri.is_char_boundary(end) {
-        end -= 1;
-    }
-    &uri[..end]
 }
 
 #[cfg(test)]

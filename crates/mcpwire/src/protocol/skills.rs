@@ -13,6 +13,34 @@ pub const GET: &str = "skills/get";
 /// The children of a folder (declared as the setting `directoryRead`).
 pub const DIRECTORY_READ: &str = "resources/directory/read";
 
+/// `skills/list`'s params.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListSkillsParams {
+    /// Where the page starts: the previous page's `nextCursor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+/// `skills/get`'s and `resources/directory/read`'s params: a skill's `SKILL.md`, or a folder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SkillUriParams {
+    /// The `SKILL.md` (`skills/get`) or folder (`resources/directory/read`) asked for.
+    pub uri: String,
+    /// Where a folder's page starts (`resources/directory/read`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+}
+
+/// A URI from a request, as an error message quotes it: at most its first 256 bytes.
+#[cfg(any(feature = "skills", feature = "gateway"))]
+pub(crate) fn quoted_uri(uri: &str) -> &str {
+    let mut end = uri.len().min(256);
+    while !uri.is_char_boundary(end) {
+        end -= 1;
+    }
+    &uri[..end]
+}
+
 /// One skill, as `skills/list` and `skills/get` show it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Skill {

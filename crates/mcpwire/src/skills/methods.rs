@@ -11,25 +11,10 @@ use super::read::Published;
 use super::set::SkillSet;
 use crate::extension::ExtensionRequest;
 use crate::protocol::ErrorObject;
+use crate::protocol::skills::{ListSkillsParams, SkillUriParams, quoted_uri};
 use crate::server::pages::Pages;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
-
-/// `skills/list`'s params.
-#[derive(Deserialize)]
-struct ListParams {
-    #[serde(default)]
-    cursor: Option<String>,
-}
-
-/// `skills/get`'s and `resources/directory/read`'s params.
-#[derive(Deserialize)]
-struct UriParams {
-    uri: String,
-    #[serde(default)]
-    cursor: Option<String>,
-}
 
 /// The skills the server publishes.
 fn published(request: &ExtensionRequest) -> Result<Arc<SkillSet>, ErrorObject> {
@@ -48,19 +33,19 @@ fn published(request: &ExtensionRequest) -> Result<Arc<SkillSet>, ErrorObject> {
 /// `skills/list`: one page of the skills' entries.
 pub(super) async fn list(request: ExtensionRequest) -> Result<Value, ErrorObject> {
     let set = published(&request)?;
-    let params: ListParams = request.params()?;
+    let params: ListSkillsParams = request.params()?;
     page(set.listing(), params.cursor.as_deref())
 }
 
 /// `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`.
 pub(super) async fn get(request: ExtensionRequest) -> Result<Value, ErrorObject> {
     let set = published(&request)?;
-    let params: UriParams = request.params()?;
+    let params: SkillUriParams = request.params()?;
     match set.skill(&params.uri) {
         Some(skill) => Ok(json!({ "skill": skill.entry })),
         None => Err(ErrorObject::invalid_params(format!(
             "Invalid params: no skill is served at {}",
-            shown(&params.uri)
+            quoted_uri(&params.uri)
         ))),
     }
 }
@@ -68,11 +53,11 @@ pub(super) async fn get(request: ExtensionRequest) -> Result<Value, ErrorObject>
 /// `resources/directory/read`: one page of the children of the folder at `uri`.
 pub(super) async fn read_folder(request: ExtensionRequest) -> Result<Value, ErrorObject> {
     let set = published(&request)?;
-    let params: UriParams = request.params()?;
+    let params: SkillUriParams = request.params()?;
     let Some(children) = set.folder(&params.uri) else {
         return Err(ErrorObject::invalid_params(format!(
             "Invalid params: {} is not a folder of a skill",
-            shown(&params.uri)
+            quoted_uri(&params.uri)
         )));
     };
     page(children, params.cursor.as_deref())
@@ -85,13 +70,4 @@ fn page(pages: &Pages, cursor: Option<&str>) -> Result<Value, ErrorObject> {
         .page(cursor)
         .ok_or_else(|| ErrorObject::invalid_params("Invalid params: unknown cursor"))?;
     Ok(serde_json::from_str(page.get()).expect("pages are JSON"))
-}
-
-/// A URI as an error names it: at most 256 bytes of it.
-fn shown(uri: &str) -> &str {
-    let mut end = uri.len().min(256);
-    while !uri.is_char_boundary(end) {
-        end -= 1;
-    }
-    &uri[..end]
 }
