@@ -5,6 +5,8 @@
 //! can neither resume a multi-round call nor use a 2025-11-25 session.
 
 mod common;
+#[path = "http_auth/front.rs"]
+mod front;
 
 use common::{HttpExample, example_bin, free_port};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};

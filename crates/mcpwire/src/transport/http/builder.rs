@@ -3,6 +3,8 @@
 use super::endpoint::{Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::fleet::{Fleet, random_replica_id};
+use super::front::Front;
+use super::guard::Guard;
 use super::origin::HostPolicy;
 use super::proxies::{ForwardingHeader, NotANetwork, TrustedProxies};
 use super::routes;
@@ -514,8 +516,9 @@ impl HttpServer {
         let grace = core.limits.shutdown_grace;
         let endpoint = Arc::new(Endpoint::new(core.clone(), self.settings, shutdown.clone()));
         endpoint.join_fleet();
-        let app = guard.apply(routes::router(endpoint, &self.path), core);
-        run(listener, app, shutdown, signal, grace).await
+        let router = guard.apply(routes::router(endpoint.clone(), &self.path), core);
+        let front = Front::new(endpoint, &self.path, router, guard);
+        run(listener, front, shutdown, signal, grace).await
     }
 
     /// Requires a valid bearer token on every request, and publishes the protected-resource
@@ -550,7 +553,7 @@ impl HttpServer {
     fn guard(&self) -> Guard {
         Guard {
             #[cfg(all(feature = "auth", feature = "http"))]
-            authorization: self.authorization.clone(),
+            gate: self.authorization.clone().map(super::auth::Gate::layer),
         }
     }
 
@@ -560,6 +563,11 @@ impl HttpServer {
     /// `into_make_service_with_connect_info::<SocketAddr>()` so anonymous 2025-11-25 sessions
     /// are counted per network, see the example and [`HttpServer::max_sessions`]). The request
     /// headers reach handlers as [`Context::headers`](crate::Context::headers).
+    ///
+    /// The answers are those of [`serve`](HttpServer::serve), which costs less per call: it
+    /// takes a POST to the MCP path past axum's routing (the same authorization, `Host` check
+    /// and handler, without the router's allocations). Use this when the application needs
+    /// routes or HTTP middleware of its own.
     ///
     /// ```no_run
     /// use axum::{Router, routing::get, serve::ListenerExt};
@@ -603,23 +611,5 @@ impl HttpServer {
             ))),
             None => Ok(()),
         }
-    }
-}
-
-/// What stands in front of the endpoint: its authorization, when there is one.
-struct Guard {
-    #[cfg(all(feature = "auth", feature = "http"))]
-    authorization: Option<Arc<super::auth::Authorization>>,
-}
-
-impl Guard {
-    /// `app` (serving `core`) behind the guard.
-    fn apply(self, app: Router, core: Arc<crate::server::core::ServerCore>) -> Router {
-        #[cfg(all(feature = "auth", feature = "http"))]
-        if let Some(authorization) = self.authorization {
-            return super::auth::protect(app, authorization, core);
-        }
-        let _ = core;
-        app
     }
 }

@@ -53,10 +53,22 @@ impl Caller {
     /// The caller of the request with `parts`: its peer address is the client's as the
     /// `trusted` proxies forward it, when the peer is one of them.
     pub(super) fn of(parts: &http::request::Parts, trusted: &TrustedProxies) -> Self {
-        let extensions = &parts.extensions;
-        let peer = extensions
+        let peer = parts
+            .extensions
             .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(addr)| trusted.client_of(addr.ip(), &parts.headers));
+            .map(|ConnectInfo(addr)| *addr);
+        Self::of_peer(parts, peer, trusted)
+    }
+
+    /// The caller of the request with `parts`, which came from `peer` (when the server knows
+    /// it; else the request's extensions are not looked at for it).
+    pub(super) fn of_peer(
+        parts: &http::request::Parts,
+        peer: Option<SocketAddr>,
+        trusted: &TrustedProxies,
+    ) -> Self {
+        let extensions = &parts.extensions;
+        let peer = peer.map(|addr| trusted.client_of(addr.ip(), &parts.headers));
         if let Some(admitted) = extensions.get::<Arc<Admitted>>() {
             return Self {
                 principal: Some(Arc::clone(&admitted.principal)),

@@ -19,15 +19,30 @@ use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::methods::{INITIALIZE, TOOLS_CALL};
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::body::{Body, BodyDataStream};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::StreamExt;
 use http::{HeaderMap, StatusCode, header};
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub(super) async fn handle(
     State(endpoint): State<Arc<Endpoint>>,
     request: axum::extract::Request,
+) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(peer)| *peer);
+    serve(&endpoint, request, peer).await
+}
+
+/// Serves one POST from `peer` (when the server knows it): what the router's handler and
+/// [`super::front`] both run.
+pub(super) async fn serve(
+    endpoint: &Arc<Endpoint>,
+    request: axum::extract::Request,
+    peer: Option<SocketAddr>,
 ) -> Response {
     let (parts, body) = request.into_parts();
     let limit = endpoint.max_body_bytes;
@@ -52,15 +67,15 @@ pub(super) async fn handle(
             return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
         }
     };
-    let caller = Caller::of(&parts, &endpoint.trusted_proxies);
+    let caller = Caller::of_peer(&parts, peer, &endpoint.trusted_proxies);
     let headers = parts.headers;
     match message {
-        Incoming::Request(request) => route_request(&endpoint, request, headers, &caller).await,
+        Incoming::Request(request) => route_request(endpoint, request, headers, &caller).await,
         Incoming::Notification(notification) => {
-            legacy::notification(&endpoint, &headers, &caller, notification).await
+            legacy::notification(endpoint, &headers, &caller, notification).await
         }
         Incoming::Response(response) => {
-            legacy::response(&endpoint, &headers, &caller, response).await
+            legacy::response(endpoint, &headers, &caller, response).await
         }
     }
 }
@@ -95,7 +110,9 @@ async fn route_request(
         meta => meta.map(SessionMeta::of),
     };
     if request.method == INITIALIZE {
-        return legacy::initialize(endpoint, request, headers, caller).await;
+        // Boxed: a session's first request is served once, and its future is the largest
+        // here (more than twice any other), which every POST's future would otherwise hold.
+        return Box::pin(legacy::initialize(endpoint, request, headers, caller)).await;
     }
     if headers.contains_key(SESSION_ID) {
         return legacy::request(endpoint, request, headers, caller, (meta, preread)).await;

@@ -31,15 +31,20 @@ async fn check_host(
     request: Request,
     next: Next,
 ) -> Response {
-    match endpoint.hosts.check(request.headers()) {
-        Ok(()) => next.run(request).await,
-        Err(header) => {
-            tracing::warn!(header, "request from a host that is not allowed; refused");
-            let error = ErrorObject::new(
-                code::INVALID_REQUEST,
-                format!("Forbidden: {header} not allowed"),
-            );
-            reply::error(StatusCode::FORBIDDEN, None, &error)
-        }
+    match host_refusal(&endpoint, request.headers()) {
+        None => next.run(request).await,
+        Some(refusal) => refusal,
     }
+}
+
+/// The `403` for a request whose `Host` or `Origin` the endpoint does not allow; `None` when
+/// it allows them. The one check, for the router and for [`super::front`] alike.
+pub(super) fn host_refusal(endpoint: &Endpoint, headers: &http::HeaderMap) -> Option<Response> {
+    let header = endpoint.hosts.check(headers).err()?;
+    tracing::warn!(header, "request from a host that is not allowed; refused");
+    let error = ErrorObject::new(
+        code::INVALID_REQUEST,
+        format!("Forbidden: {header} not allowed"),
+    );
+    Some(reply::error(StatusCode::FORBIDDEN, None, &error))
 }

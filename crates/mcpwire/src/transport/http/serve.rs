@@ -1,22 +1,21 @@
 //! The accept loop: hyper via `axum::serve`, `TCP_NODELAY` on every accepted socket (without
-//! it, small SSE writes wait ~40 ms for a delayed ACK), the peer address in every request (so
-//! anonymous sessions are counted per network), and graceful shutdown.
+//! it, small SSE writes wait ~40 ms for a delayed ACK), the peer address of every connection in
+//! its [`Front`] (so anonymous sessions are counted per network), and graceful shutdown.
 
+use super::front::Front;
 use crate::error::Result;
-use axum::Router;
 use axum::serve::ListenerExt;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-/// Serves `app` on `listener` until `signal` completes. Then `shutdown` is cancelled (sessions
+/// Serves `front` on `listener` until `signal` completes. Then `shutdown` is cancelled (sessions
 /// end, their GET streams close), no new connection is accepted, and in-flight requests get
 /// `grace` to finish before they are dropped.
 pub(super) async fn run(
     listener: TcpListener,
-    app: Router,
+    front: Front,
     shutdown: CancellationToken,
     signal: impl Future<Output = ()> + Send + 'static,
     grace: Duration,
@@ -31,8 +30,7 @@ pub(super) async fn run(
         signal.await;
         trigger.cancel();
     };
-    let app = app.into_make_service_with_connect_info::<SocketAddr>();
-    let serving = axum::serve(listener, app).with_graceful_shutdown(stopping);
+    let serving = axum::serve(listener, front).with_graceful_shutdown(stopping);
     tokio::select! {
         served = serving.into_future() => Ok(served?),
         () = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {

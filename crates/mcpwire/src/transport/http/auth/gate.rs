@@ -25,7 +25,7 @@ use tower_service::Service;
 
 /// The guard as it runs: the authorization, what its challenges and grants name (made once),
 /// and the admissions of the tokens its verifier shares.
-pub(super) struct Gate {
+pub(crate) struct Gate {
     authorization: Arc<Authorization>,
     /// Where the protected-resource metadata is (named by every challenge and grant).
     metadata_url: Arc<str>,
@@ -36,7 +36,7 @@ pub(super) struct Gate {
 
 impl Gate {
     /// The gate of `authorization`, as a layer for the endpoint's routes.
-    pub(super) fn layer(authorization: Arc<Authorization>) -> GateLayer {
+    pub(crate) fn layer(authorization: Arc<Authorization>) -> GateLayer {
         let metadata_url = Arc::from(authorization.resource.metadata_url());
         let endpoint_scopes = Arc::from(authorization.required_scopes.as_slice());
         GateLayer(Arc::new(Gate {
@@ -100,9 +100,22 @@ fn bearer(request: &Request) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-/// The gate as a tower [`Layer`] (what `Router::layer` takes).
+/// The gate as a tower [`Layer`] (what `Router::layer` takes). One gate serves the router and
+/// the server's front ([`crate::transport::http`]'s `front`), with one set of admissions.
 #[derive(Clone)]
-pub(super) struct GateLayer(Arc<Gate>);
+pub(crate) struct GateLayer(Arc<Gate>);
+
+impl GateLayer {
+    /// The authorization the gate enforces.
+    pub(super) fn authorization(&self) -> &Arc<Authorization> {
+        &self.0.authorization
+    }
+
+    /// Admits `request` or answers it: see [`Gate::admit`].
+    pub(crate) async fn admit(&self, request: Request) -> Result<Request, Response> {
+        self.0.admit(request).await
+    }
+}
 
 impl<S> Layer<S> for GateLayer {
     type Service = Gated<S>;
@@ -117,7 +130,7 @@ impl<S> Layer<S> for GateLayer {
 
 /// A route behind the gate.
 #[derive(Clone)]
-pub(super) struct Gated<S> {
+pub(crate) struct Gated<S> {
     gate: Arc<Gate>,
     inner: S,
 }

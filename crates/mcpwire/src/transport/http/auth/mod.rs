@@ -64,6 +64,7 @@ mod verifier;
 // Capped reads of the authorization server's answers (keys, introspection).
 mod body;
 
+pub(crate) use gate::{Gate, GateLayer};
 pub use guard::Authorization;
 pub use introspection::IntrospectionVerifier;
 /// The JWT signature algorithms ([`JwtVerifier::algorithms`]), from `jsonwebtoken`.

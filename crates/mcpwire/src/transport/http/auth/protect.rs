@@ -1,8 +1,8 @@
 //! The protected endpoint: its routes behind the [`Gate`](super::gate::Gate) that turns a
 //! request away before it reaches the dispatcher, and the metadata routes beside them.
 
-use super::gate::Gate;
-use super::{Authorization, ProtectedResource};
+use super::ProtectedResource;
+use super::gate::GateLayer;
 use crate::server::core::ServerCore;
 use axum::Router;
 use axum::response::IntoResponse;
@@ -11,13 +11,10 @@ use http::header::{CONTENT_TYPE, HeaderValue};
 use http::{HeaderName, StatusCode};
 use std::sync::Arc;
 
-/// `router` (the MCP endpoint) behind `authorization`, and the metadata routes beside it (open
-/// to everyone, with CORS for browsers).
-pub(crate) fn protect(
-    router: Router,
-    authorization: Arc<Authorization>,
-    core: Arc<ServerCore>,
-) -> Router {
+/// `router` (the MCP endpoint) behind `gate` (its authorization), and the metadata routes
+/// beside it (open to everyone, with CORS for browsers).
+pub(crate) fn protect(router: Router, gate: GateLayer, core: Arc<ServerCore>) -> Router {
+    let authorization = Arc::clone(gate.authorization());
     // `scopes_supported`: what the metadata names, what every request needs, and what the
     // tools need.
     let mut registered = Vec::new();
@@ -50,9 +47,7 @@ pub(crate) fn protect(
     if path_based != root {
         metadata_routes = metadata_routes.route(root, get(serve).options(preflight));
     }
-    router
-        .layer(Gate::layer(authorization))
-        .merge(metadata_routes)
+    router.layer(gate).merge(metadata_routes)
 }
 
 /// Open CORS for the metadata: any origin may read it.
