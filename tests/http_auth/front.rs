@@ -47,7 +47,11 @@ struct World {
 
 fn protected(jwks: &Path) -> mcpwire::transport::HttpServer {
     let resource = ProtectedResource::new(RESOURCE, ISSUER).scopes_supported(["mcp:tools"]);
-    let verifier = JwtVerifier::new(ISSUER, resource.resource(), JwksSource::File(jwks.to_path_buf()));
+    let verifier = JwtVerifier::new(
+        ISSUER,
+        resource.resource(),
+        JwksSource::File(jwks.to_path_buf()),
+    );
     let authorization = Authorization::new(verifier, resource).required_scopes(["mcp:tools"]);
     McpServer::new("front")
         .tool(caller)

@@ -165,7 +165,10 @@ async fn read_body(
         }
         return Err(too_large());
     }
-    let mut received: Vec<bytes::Bytes> = Vec::new();
+    // A body comes in one chunk more often than not: that chunk is the body, with nothing
+    // allocated; a second one starts a buffer.
+    let mut first: Option<bytes::Bytes> = None;
+    let mut more: Vec<u8> = Vec::new();
     let mut length = 0;
     while let Some(chunk) = chunks.next().await {
         let chunk = chunk.map_err(|error| {
@@ -177,11 +180,20 @@ async fn read_body(
             discard(&mut chunks, drain.saturating_sub(length)).await;
             return Err(too_large());
         }
-        received.push(chunk);
+        match &first {
+            None => first = Some(chunk),
+            Some(first) => {
+                if more.is_empty() {
+                    more.extend_from_slice(first);
+                }
+                more.extend_from_slice(&chunk);
+            }
+        }
     }
-    Ok(match received.len() {
-        1 => received.pop().expect("one chunk"),
-        _ => received.concat().into(),
+    Ok(if more.is_empty() {
+        first.unwrap_or_default()
+    } else {
+        more.into()
     })
 }
 

@@ -120,6 +120,44 @@ async fn an_oversized_body_is_413() {
     still_serving(&server).await;
 }
 
+#[tokio::test]
+async fn a_body_sent_in_several_chunks_is_read_whole() {
+    use futures_util::StreamExt;
+    let server = start(server()).await;
+    let body = modern_body(
+        7,
+        "tools/call",
+        json!({"name":"add","arguments":{"a":40,"b":2}}),
+    )
+    .to_string();
+    let thirds = body.len() / 3;
+    let parts = [
+        body[..thirds].to_owned(),
+        body[thirds..2 * thirds].to_owned(),
+        body[2 * thirds..].to_owned(),
+    ];
+    // Each part its own chunk on the wire, apart in time, so that the server reads three.
+    let chunks = futures_util::stream::iter(parts).then(|part| async move {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        Ok::<_, std::io::Error>(part)
+    });
+    let headers = [
+        ("mcp-protocol-version", MODERN),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "add"),
+    ];
+    let response = server
+        .post_raw(reqwest::Body::wrap_stream(chunks), &headers)
+        .await;
+    assert_eq!(response.status(), 200);
+    let answer = json_of(response).await;
+    assert_eq!(answer["id"], 7, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"]["result"], 42,
+        "{answer}"
+    );
+}
+
 /// What a plain blocking client (Python's `http.client`, curl without `Expect`) sees when it
 /// writes a whole oversized body before reading the answer.
 struct Blocking {
