@@ -17,6 +17,7 @@ use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::methods::{INITIALIZE, Method};
 use serde_json::value::RawValue;
+use std::future::Future;
 use std::sync::Arc;
 
 /// Handles `request` and returns the response line.
@@ -35,15 +36,18 @@ pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply
 /// [`classify_meta`](super::era::classify_meta) answered for its `_meta`), with the parameters
 /// it already read (`preread`), and returns the response line with its error code: [`respond`]
 /// without reading `_meta` or the parameters again.
+///
+/// A plain function returning [`answer`]'s future: the request's future holds no step of its own
+/// around it (every 2026-07-28 request's work is boxed whole).
 #[cfg(feature = "http")]
-pub(crate) async fn respond_served(
+pub(crate) fn respond_served(
     exchange: &Arc<Exchange>,
     request: Request,
     served: Result<Served, ErrorObject>,
     preread: Preread,
-) -> Reply {
+) -> impl Future<Output = Reply> + Send + '_ {
     debug_assert_ne!(request.method, INITIALIZE);
-    answer(exchange, request, Some(served), preread).await
+    answer(exchange, request, Some(served), preread)
 }
 
 /// Answers `request`: `initialize` (`served` is `None`), or a request classified as `served`

@@ -22,8 +22,11 @@ use axum::body::{Body, BodyDataStream};
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::StreamExt;
+use futures_util::future::Either;
 use http::{HeaderMap, StatusCode, header};
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 
 pub(super) async fn handle(
@@ -39,21 +42,29 @@ pub(super) async fn handle(
 
 /// Serves one POST from `peer` (when the server knows it): what the router's handler and
 /// [`super::front`] both run.
+///
+/// Its future is kept small, as every POST's future is boxed whole: what the request line and
+/// headers give is taken before the body is read (the rest of them dropped), and what follows
+/// the body is chosen by plain functions that return the one future to wait for, so that no
+/// step's locals stay in the future beside the next step's.
 pub(super) async fn serve(
     endpoint: &Arc<Endpoint>,
     request: axum::extract::Request,
     peer: Option<SocketAddr>,
 ) -> Response {
     let (parts, body) = request.into_parts();
+    let caller = Caller::of_peer(&parts, peer, &endpoint.trusted_proxies);
+    let headers = { parts }.headers;
     let limit = endpoint.max_body_bytes;
     let drained = endpoint.max_drained_body_bytes;
-    let body = match read_body(&parts.headers, body, limit, drained).await {
+    let body = match read_body(&headers, body, limit, drained).await {
         Ok(body) => body,
         Err(response) => return response,
     };
     let message = std::str::from_utf8(&body)
         .map_err(|_| None)
         .and_then(|text| Incoming::parse(text).map_err(Some));
+    drop(body);
     let message = match message {
         Ok(message) => message,
         Err(rejected) => {
@@ -67,25 +78,41 @@ pub(super) async fn serve(
             return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
         }
     };
-    let caller = Caller::of_peer(&parts, peer, &endpoint.trusted_proxies);
-    let headers = parts.headers;
+    answer(endpoint, message, headers, &caller).await
+}
+
+/// A future of a response, boxed: the rarer ways (a session's first request, a client's
+/// notification or response), so that the common ones' futures do not hold theirs.
+type Boxed<'a> = Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
+
+/// The answer to `message`, as the future to wait for.
+fn answer<'a>(
+    endpoint: &'a Arc<Endpoint>,
+    message: Incoming,
+    headers: HeaderMap,
+    caller: &'a Caller,
+) -> impl Future<Output = Response> + Send + 'a {
     match message {
-        Incoming::Request(request) => route_request(endpoint, request, headers, &caller).await,
-        Incoming::Notification(notification) => {
-            legacy::notification(endpoint, &headers, &caller, notification).await
+        Incoming::Request(request) => {
+            Either::Left(route_request(endpoint, request, headers, caller))
         }
-        Incoming::Response(response) => {
-            legacy::response(endpoint, &headers, &caller, response).await
-        }
+        Incoming::Notification(notification) => Either::Right(Box::pin(async move {
+            legacy::notification(endpoint, &headers, caller, notification).await
+        }) as Boxed<'a>),
+        Incoming::Response(response) => Either::Right(Box::pin(async move {
+            legacy::response(endpoint, &headers, caller, response).await
+        }) as Boxed<'a>),
     }
 }
 
-async fn route_request(
-    endpoint: &Arc<Endpoint>,
+/// The answer to `request`, as the future to wait for: a 2026-07-28 request's, a session's, or
+/// the refusal of a request that is neither.
+fn route_request<'a>(
+    endpoint: &'a Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
-    caller: &Caller,
-) -> Response {
+    caller: &'a Caller,
+) -> impl Future<Output = Response> + Send + 'a {
     // `params` is read here once, for its `_meta` and the values the headers mirror; a
     // malformed `_meta` (`None`) is refused where the request is classified, as the revision
     // it came on answers it.
@@ -105,17 +132,20 @@ async fn route_request(
             let checked = modern::check_headers(endpoint, &headers, &meta, &request, &read.named);
             let served = classify_meta(meta, &endpoint.stateless);
             let read = (served, preread);
-            return modern::handle(endpoint, request, headers, caller, read, checked).await;
+            let modern = modern::handle(endpoint, request, headers, caller, read, checked);
+            return Either::Left(modern);
         }
         meta => meta.map(SessionMeta::of),
     };
     if request.method == INITIALIZE {
         // Boxed: a session's first request is served once, and its future is the largest
-        // here (more than twice any other), which every POST's future would otherwise hold.
-        return Box::pin(legacy::initialize(endpoint, request, headers, caller)).await;
+        // here (more than twice any other).
+        let initialize = legacy::initialize(endpoint, request, headers, caller);
+        return Either::Right(Either::Left(Box::pin(initialize) as Boxed<'a>));
     }
     if headers.contains_key(SESSION_ID) {
-        return legacy::request(endpoint, request, headers, caller, (meta, preread)).await;
+        let session = legacy::request(endpoint, request, headers, caller, (meta, preread));
+        return Either::Right(Either::Right(Either::Left(session)));
     }
     let announces_legacy = headers
         .get(PROTOCOL_VERSION)
@@ -132,7 +162,8 @@ async fn route_request(
              io.modelcontextprotocol/clientCapabilities",
         )
     };
-    reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error)
+    let refusal = reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+    Either::Right(Either::Right(Either::Right(std::future::ready(refusal))))
 }
 
 /// The body, at most `limit` bytes (else `413` with a JSON-RPC error).
