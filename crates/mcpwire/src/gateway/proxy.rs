@@ -53,7 +53,8 @@ fn may_name_resources(raw: &RawValue) -> bool {
     text.contains("\"uri\"") || text.contains("\\u")
 }
 
-fn parsed(raw: &RawValue) -> Result<Value, Stop> {
+/// The backend's answer read as `T`: the typed result itself, or a `Value` to rewrite first.
+fn parsed<T: serde::de::DeserializeOwned>(raw: &RawValue) -> Result<T, Stop> {
     serde_json::from_str(raw.get()).map_err(undecodable)
 }
 
@@ -101,9 +102,9 @@ pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
         let raw = forwarded.await?;
         if !may_name_resources(&raw) {
             // Nothing to rewrite: read straight into the result, no `Value` in between.
-            return serde_json::from_str(raw.get()).map_err(undecodable);
+            return parsed(&raw);
         }
-        let mut result = parsed(&raw)?;
+        let mut result: Value = parsed(&raw)?;
         rewrite_content(&mounted.links[backend].backend.namespace, &mut result);
         serde_json::from_value(result).map_err(undecodable)
     })
@@ -127,7 +128,7 @@ pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
             token,
             unavailable,
         );
-        let mut result = parsed(&forwarded.await?)?;
+        let mut result: Value = parsed(&forwarded.await?)?;
         if let Some(messages) = result.get_mut("messages").and_then(Value::as_array_mut) {
             for message in messages {
                 if let Some(content) = message.get_mut("content") {
@@ -163,7 +164,7 @@ pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
             token,
             unavailable,
         );
-        let mut result = parsed(&forwarded.await?)?;
+        let mut result: Value = parsed(&forwarded.await?)?;
         let namespace = &link.backend.namespace;
         let contents = result.get_mut("contents").map(Value::take);
         let mut contents: Vec<ResourceContents> =
