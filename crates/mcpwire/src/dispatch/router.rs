@@ -17,7 +17,6 @@ use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::methods::{INITIALIZE, Method};
 use serde_json::value::RawValue;
-use std::future::Future;
 use std::sync::Arc;
 
 /// Handles `request` and returns the response line.
@@ -45,7 +44,7 @@ pub(crate) fn respond_served(
     request: Request,
     served: Result<Served, ErrorObject>,
     preread: Preread,
-) -> impl Future<Output = Reply> + Send + '_ {
+) -> impl std::future::Future<Output = Reply> + Send + '_ {
     debug_assert_ne!(request.method, INITIALIZE);
     answer(exchange, request, Some(served), preread)
 }
