@@ -15,16 +15,18 @@ use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::TOOLS_CALL;
 use crate::wire::header_params::{HeaderParam, HeaderValueKind};
 use crate::wire::header_value::decode;
-use http::HeaderMap;
+use http::{HeaderMap, HeaderName};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
+// Header names as `HeaderName`s, not strings: a lookup by a string parses it into a name first,
+// on every request.
 /// The header carrying the request's protocol revision.
-pub(super) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 /// The header naming the legacy session.
-pub(super) const SESSION_ID: &str = "mcp-session-id";
-const METHOD: &str = "mcp-method";
-const NAME: &str = "mcp-name";
+pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+const METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 /// Checks the mirrored headers of a 2026-07-28 request against its body, read raw.
 #[cfg(test)]
@@ -164,7 +166,7 @@ fn check_params(
 fn expect(
     headers: &HeaderMap,
     shown: &'static str,
-    name: &str,
+    name: HeaderName,
     body: Option<&str>,
 ) -> Result<(), ErrorObject> {
     let Some(value) = headers.get(name) else {
@@ -227,15 +229,10 @@ mod tests {
     use super::*;
     use http::HeaderValue;
 
-    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+    fn headers(pairs: &[(HeaderName, &'static str)]) -> HeaderMap {
         pairs
             .iter()
-            .map(|(k, v)| {
-                (
-                    http::HeaderName::from_static(k),
-                    HeaderValue::from_static(v),
-                )
-            })
+            .map(|(k, v)| (k.clone(), HeaderValue::from_static(v)))
             .collect()
     }
 
