@@ -552,7 +552,7 @@ impl HttpServer {
     /// What will stand in front of the endpoint.
     fn guard(&self) -> Guard {
         Guard {
-            #[cfg(all(feature = "auth", feature = "http"))]
+            #[cfg(feature = "auth")]
             gate: self.authorization.clone().map(super::auth::Gate::layer),
         }
     }

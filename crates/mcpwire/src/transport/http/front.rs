@@ -6,7 +6,7 @@
 //! peer address as a request extension: about 20 allocations and several thousand instructions
 //! for a call that does not need them. The front decides the one case it takes from the request
 //! line alone (method and path, which the router matches the same way) and runs what the router
-//! would: the authorization's [`GateLayer`](super::auth::GateLayer) first, when there is one,
+//! would: the authorization's gate first (`Guard::admit`), when there is one,
 //! then the `Host`/`Origin` check ([`routes::host_refusal`]), then the POST handler
 //! ([`post::serve`]). A request it does not take goes to the router with its peer address, as
 //! `into_make_service_with_connect_info` would have added it.
@@ -108,16 +108,10 @@ impl Service<Request> for FrontConnection {
 impl Shared {
     /// A POST to the MCP path, as the router serves it: the gate, the `Host` check, the handler.
     async fn post(&self, request: Request, peer: SocketAddr) -> Response {
-        #[cfg(feature = "auth")]
-        let request = match &self.guard.gate {
-            Some(gate) => match gate.admit(request).await {
-                Ok(admitted) => admitted,
-                Err(refusal) => return refusal,
-            },
-            None => request,
+        let request = match self.guard.admit(request).await {
+            Ok(admitted) => admitted,
+            Err(refusal) => return refusal,
         };
-        #[cfg(not(feature = "auth"))]
-        let _ = &self.guard;
         if let Some(refusal) = routes::host_refusal(&self.endpoint, request.headers()) {
             return refusal;
         }
