@@ -7,7 +7,7 @@
 
 #![cfg(feature = "gateway")]
 
-use crate::serving::{PAIRS, Serving, serve};
+use crate::serving::{PAIRS, Serving, behind_gateway, front_client, serve};
 use mcpwire::client::{CallOptions, Client, EraChoice};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
@@ -60,18 +60,10 @@ async fn setup(backend: EraChoice) -> (Serving, Serving) {
         .tool(chatty)
         .and_then(|s| s.tool(meet))
         .unwrap();
-    let served = serve(server).await;
-    let gateway = Gateway::new()
-        .backend(
-            Backend::http("b", served.url.clone())
-                .namespace("")
-                .era(backend),
-        )
-        .start(McpServer::new("gateway"))
-        .await
-        .expect("the gateway starts");
-    let gateway = serve(gateway).await;
-    (served, gateway)
+    behind_gateway(server, |url| {
+        Backend::http("b", url).namespace("").era(backend)
+    })
+    .await
 }
 
 /// Calls `tool` with `tag`, returning the log messages the call got.
@@ -108,11 +100,7 @@ async fn a_backends_log_messages_reach_the_caller_at_the_level_it_asked_for() {
     for (front_era, backend_era) in PAIRS {
         let pair = format!("front {front_era:?}, backend {backend_era:?}");
         let (_backend, gateway) = setup(backend_era).await;
-        let client = Client::builder()
-            .era(front_era)
-            .connect_http(&gateway.url)
-            .await
-            .unwrap();
+        let client = front_client(front_era, &gateway).await;
         // Before a level is asked for: every level on 2025-11-25 (the session's default), none
         // on 2026-07-28 (a request that did not opt in).
         let got = call(&client, "chatty", "first").await;
@@ -141,11 +129,7 @@ async fn each_of_two_concurrent_calls_gets_its_own_log_messages() {
     for (front_era, backend_era) in PAIRS {
         let pair = format!("front {front_era:?}, backend {backend_era:?}");
         let (_backend, gateway) = setup(backend_era).await;
-        let client = Client::builder()
-            .era(front_era)
-            .connect_http(&gateway.url)
-            .await
-            .unwrap();
+        let client = front_client(front_era, &gateway).await;
         client.set_logging_level(LoggingLevel::Info).await.unwrap();
         let (a, b) = tokio::join!(call(&client, "meet", "a"), call(&client, "meet", "b"));
         let data = |messages: Vec<LoggingMessageParams>| -> Vec<serde_json::Value> {
@@ -170,11 +154,7 @@ async fn a_python_sdk_1_stdio_backends_log_messages_reach_the_caller_on_both_rev
         .expect("the gateway starts");
     let gateway = serve(gateway).await;
     for front_era in [EraChoice::Legacy, EraChoice::Modern] {
-        let client = Client::builder()
-            .era(front_era)
-            .connect_http(&gateway.url)
-            .await
-            .unwrap();
+        let client = front_client(front_era, &gateway).await;
         client
             .set_logging_level(LoggingLevel::Warning)
             .await

@@ -6,9 +6,9 @@
 
 #![cfg(feature = "gateway")]
 
-use crate::serving::{Serving, serve};
-use mcpwire::client::{Client, EraChoice};
-use mcpwire::gateway::{Backend, Gateway};
+use crate::serving::{Serving, behind_gateway, front_client};
+use mcpwire::client::EraChoice;
+use mcpwire::gateway::Backend;
 use mcpwire::prelude::*;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -29,14 +29,8 @@ async fn query(
 /// A backend pinned to `backend` serving `query`, a gateway in front of it (namespace
 /// `shop`); both served.
 async fn setup(backend: EraChoice) -> (Serving, Serving) {
-    let served = serve(McpServer::new("shop").tool(query).unwrap()).await;
-    let gateway = Gateway::new()
-        .backend(Backend::http("shop", served.url.clone()).era(backend))
-        .start(McpServer::new("gateway"))
-        .await
-        .expect("the gateway starts");
-    let gateway = serve(gateway).await;
-    (served, gateway)
+    let server = McpServer::new("shop").tool(query).unwrap();
+    behind_gateway(server, |url| Backend::http("shop", url).era(backend)).await
 }
 
 /// A 2026-07-28 `tools/call` of `shop_query` with `arguments`, posted with the headers a
@@ -121,11 +115,7 @@ async fn the_crates_client_calls_a_backend_tool_with_header_parameters_on_both_r
         let (_backend, gateway) = setup(backend_era).await;
         for front_era in [EraChoice::Legacy, EraChoice::Modern] {
             let pair = format!("front {front_era:?}, backend {backend_era:?}");
-            let client = Client::builder()
-                .era(front_era)
-                .connect_http(&gateway.url)
-                .await
-                .unwrap();
+            let client = front_client(front_era, &gateway).await;
             let tools = client.list_tools().await.unwrap();
             let tool = tools.iter().find(|t| t.name == "shop_query").unwrap();
             let properties = &tool.input_schema["properties"];

@@ -6,9 +6,9 @@
 
 #![cfg(feature = "gateway")]
 
-use crate::serving::{PAIRS, Serving, serve};
+use crate::serving::{PAIRS, Serving, behind_gateway, front_client};
 use mcpwire::client::{Client, EraChoice};
-use mcpwire::gateway::{Backend, Gateway};
+use mcpwire::gateway::Backend;
 use mcpwire::prelude::*;
 use mcpwire::protocol::ResourceContents;
 use std::time::Duration;
@@ -64,14 +64,7 @@ async fn setup(backend: EraChoice) -> (Serving, Serving) {
         .and_then(|s| s.tool(escaped))
         .and_then(|s| s.tool(linked))
         .unwrap();
-    let served = serve(server).await;
-    let gateway = Gateway::new()
-        .backend(Backend::http("shop", served.url.clone()).era(backend))
-        .start(McpServer::new("gateway"))
-        .await
-        .expect("the gateway starts");
-    let gateway = serve(gateway).await;
-    (served, gateway)
+    behind_gateway(server, |url| Backend::http("shop", url).era(backend)).await
 }
 
 async fn call(client: &Client, tool: &str) -> Vec<Content> {
@@ -86,11 +79,7 @@ async fn a_result_passes_as_written_and_the_resources_it_names_are_shown_in_fron
     for (front_era, backend_era) in PAIRS {
         let pair = format!("front {front_era:?}, backend {backend_era:?}");
         let (_backend, gateway) = setup(backend_era).await;
-        let client = Client::builder()
-            .era(front_era)
-            .connect_http(&gateway.url)
-            .await
-            .unwrap();
+        let client = front_client(front_era, &gateway).await;
         for (tool, text) in [("shop_quoted", QUOTED), ("shop_escaped", ESCAPED)] {
             assert_eq!(call(&client, tool).await, [Content::text(text)], "{pair}");
         }

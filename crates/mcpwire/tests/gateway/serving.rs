@@ -2,7 +2,8 @@
 //! backend, or the gateway itself.
 
 use mcpwire::McpServer;
-use mcpwire::client::EraChoice;
+use mcpwire::client::{Client, EraChoice};
+use mcpwire::gateway::{Backend, Gateway};
 
 /// The four pairs of revisions, front client's first, backend's second.
 pub const PAIRS: [(EraChoice, EraChoice); 4] = [
@@ -34,4 +35,29 @@ pub async fn serve(server: McpServer) -> Serving {
             .serve_listener(listener, std::future::pending::<()>()),
     );
     Serving { url, task }
+}
+
+/// `server` served as a backend, and a gateway in front of it (`backend` makes its entry from
+/// the backend's URL); both served, the backend first.
+pub async fn behind_gateway(
+    server: McpServer,
+    backend: impl FnOnce(String) -> Backend,
+) -> (Serving, Serving) {
+    let served = serve(server).await;
+    let gateway = Gateway::new()
+        .backend(backend(served.url.clone()))
+        .start(McpServer::new("gateway"))
+        .await
+        .expect("the gateway starts");
+    let gateway = serve(gateway).await;
+    (served, gateway)
+}
+
+/// A client of `gateway` speaking `era`.
+pub async fn front_client(era: EraChoice, gateway: &Serving) -> Client {
+    Client::builder()
+        .era(era)
+        .connect_http(&gateway.url)
+        .await
+        .unwrap()
 }
