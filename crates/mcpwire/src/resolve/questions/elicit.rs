@@ -146,7 +146,7 @@ fn decode<M: JsonSchema + DeserializeOwned + Send + Sync + 'static>(
             content.retain(|_, value| !value.is_null());
             let content = Value::Object(content);
             let form = form_of::<M>().map_err(|_| AnswerError::SchemaMismatch)?;
-            if !form.check.is_valid(&content) {
+            if !form.admits(&content) {
                 return Err(AnswerError::SchemaMismatch);
             }
             let model =

@@ -1,8 +1,9 @@
 //! Elicitation forms: a model type rendered once as the flat schema the spec allows (strings,
 //! numbers, integers, booleans, enums, multi-select enums), or refused at registration; the
-//! rendered schema is compiled then too, to check the answers against.
+//! rendered schema is compiled then too, to check the answers against, unless it says no more
+//! than the model's Rust types, which reading the answer into the model enforces anyway.
 
-use crate::schema::{Validator, schema_for};
+use crate::schema::{Validator, says_only_types, schema_for};
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 use std::any::TypeId;
@@ -14,7 +15,18 @@ pub(crate) struct Form {
     /// The `requestedSchema`.
     pub(crate) schema: Value,
     /// Answers must fit `schema`: types and constraints (`minLength`, `maximum`, `format`, …).
-    pub(crate) check: Validator,
+    /// `None` when `schema` says only types: then reading an answer into the model is the check.
+    check: Option<Validator>,
+}
+
+impl Form {
+    /// Whether `content` fits the form's constraints (its types are checked when it is read into
+    /// the model).
+    pub(crate) fn admits(&self, content: &Value) -> bool {
+        self.check
+            .as_ref()
+            .is_none_or(|check| check.is_valid(content))
+    }
 }
 
 type Forms = RwLock<HashMap<TypeId, Result<Arc<Form>, String>>>;
@@ -27,8 +39,12 @@ pub(crate) fn form_of<M: JsonSchema + 'static>() -> Result<Arc<Form>, String> {
     if let Some(form) = FORMS.read().unwrap_or_else(|e| e.into_inner()).get(&id) {
         return form.clone();
     }
-    let rendered = render(schema_for::<M>().to_value())
-        .and_then(compile)
+    let model = schema_for::<M>().to_value();
+    // Rendering only narrows what the model's schema says, so when that says only types, reading
+    // an answer into `M` enforces all of the form too.
+    let only_types = says_only_types(&model);
+    let rendered = render(model)
+        .and_then(|schema| compile(schema, only_types))
         .map(Arc::new);
     FORMS
         .write()
@@ -37,10 +53,19 @@ pub(crate) fn form_of<M: JsonSchema + 'static>() -> Result<Arc<Form>, String> {
     rendered
 }
 
-fn compile(schema: Value) -> Result<Form, String> {
+fn compile(schema: Value, only_types: bool) -> Result<Form, String> {
+    if only_types {
+        return Ok(Form {
+            schema,
+            check: None,
+        });
+    }
     let check =
         Validator::new(&schema).map_err(|why| format!("its form cannot be checked: {why}"))?;
-    Ok(Form { schema, check })
+    Ok(Form {
+        schema,
+        check: Some(check),
+    })
 }
 
 fn render(schema: Value) -> Result<Value, String> {
@@ -248,5 +273,33 @@ mod tests {
     fn refuses_nested_models_naming_the_field() {
         let error = render(schema_for::<Nested>().to_value()).unwrap_err();
         assert!(error.contains("form field 'order'"), "{error}");
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Confirmation {
+        confirm: bool,
+        copies: Option<u32>,
+    }
+
+    #[derive(Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Contact {
+        #[schemars(email)]
+        email: String,
+        #[schemars(range(min = 1, max = 5))]
+        copies: u8,
+    }
+
+    #[test]
+    fn a_form_of_types_only_is_checked_by_its_model_and_constraints_by_the_schema() {
+        let types_only = form_of::<Confirmation>().unwrap();
+        assert!(types_only.check.is_none(), "{}", types_only.schema);
+        assert!(types_only.admits(&json!({"confirm": true})));
+        let constrained = form_of::<Contact>().unwrap();
+        assert!(constrained.check.is_some(), "{}", constrained.schema);
+        assert!(constrained.admits(&json!({"email": "ada@example.com", "copies": 2})));
+        assert!(!constrained.admits(&json!({"email": "ada", "copies": 2})));
+        assert!(!constrained.admits(&json!({"email": "ada@example.com", "copies": 9})));
     }
 }
