@@ -623,16 +623,58 @@ impl Client {
     pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
         match self.era() {
             Era::Legacy => {
-                let params = requests::fields(&SetLevel { level })?;
-                self.request_as::<Value>(LOGGING_SET_LEVEL, params, &CallOptions::new())
-                    .await
-                    .map(drop)
+                let _changing = self.peer().level_change.lock().await;
+                self.send_set_level(level).await
             }
             Era::Modern => {
                 *self.peer().log_level.lock().expect("log level lock") = Some(level);
                 Ok(())
             }
         }
+    }
+
+    /// Makes sure the server sends log messages at `level` and above, never asking for fewer
+    /// than before: on 2025-11-25, `logging/setLevel` is sent only when no level was set on this
+    /// session yet or a higher one was, and only to a server that declares `logging`. On
+    /// 2026-07-28 it does nothing, as every request names its own level
+    /// ([`CallOptions::log_level`]).
+    ///
+    /// What a client shared by several callers uses (a gateway's connection to a backend): the
+    /// session then carries what the most talkative of them asked for, and each caller's own
+    /// level is applied to the messages on their way to it.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// use mcpwire::protocol::LoggingLevel;
+    ///
+    /// client.lower_logging_level(LoggingLevel::Warning).await?; // sends `warning`
+    /// client.lower_logging_level(LoggingLevel::Error).await?; // sends nothing: warning is lower
+    /// # Ok(()) }
+    /// ```
+    pub async fn lower_logging_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        let is_low_enough = || {
+            let set = *self.peer().log_level.lock().expect("log level lock");
+            set.is_some_and(|set| set <= level)
+        };
+        if self.era() == Era::Modern || is_low_enough() || !self.session.declares_logging() {
+            return Ok(());
+        }
+        let _changing = self.peer().level_change.lock().await;
+        if is_low_enough() {
+            return Ok(());
+        }
+        self.send_set_level(level).await
+    }
+
+    /// Sends `logging/setLevel` (2025-11-25) and records the level once the server accepts it.
+    async fn send_set_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        let params = requests::fields(&SetLevel { level })?;
+        self.request_as::<Value>(LOGGING_SET_LEVEL, params, &CallOptions::new())
+            .await?;
+        *self.peer().log_level.lock().expect("log level lock") = Some(level);
+        Ok(())
     }
 
     /// Checks that the server answers (2025-11-25; 2026-07-28 has no `ping`).

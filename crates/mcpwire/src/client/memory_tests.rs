@@ -272,3 +272,43 @@ async fn request_with_returns_the_raw_result_after_input_rounds_and_reports_prog
         );
     }
 }
+
+/// The log level of the caller's session, as the server sees it.
+#[tool]
+async fn session_level(ctx: Context) -> String {
+    format!("{:?}", ctx.log_level())
+}
+
+#[tokio::test]
+async fn lower_logging_level_only_ever_lowers_the_sessions_level() {
+    use crate::protocol::LoggingLevel::{Error, Info, Warning};
+    let server = || McpServer::new("levels").tool(session_level).unwrap();
+    let legacy = Client::builder()
+        .era(EraChoice::Legacy)
+        .connect_memory(server())
+        .await
+        .unwrap();
+    let level = || async {
+        let result = legacy.call_tool("session_level", json!({})).await.unwrap();
+        serde_json::to_value(&result.content).unwrap()[0]["text"].clone()
+    };
+    assert_eq!(level().await, "Some(Debug)", "the server's default");
+    legacy.lower_logging_level(Warning).await.unwrap();
+    assert_eq!(level().await, "Some(Warning)", "none was asked for yet");
+    legacy.lower_logging_level(Error).await.unwrap();
+    assert_eq!(level().await, "Some(Warning)", "not raised");
+    legacy.lower_logging_level(Info).await.unwrap();
+    assert_eq!(level().await, "Some(Info)", "lowered");
+    legacy.set_logging_level(Error).await.unwrap();
+    legacy.lower_logging_level(Warning).await.unwrap();
+    assert_eq!(level().await, "Some(Warning)", "lowered from what was set");
+    let modern = Client::builder()
+        .era(EraChoice::Modern)
+        .connect_memory(server())
+        .await
+        .unwrap();
+    modern.lower_logging_level(Warning).await.unwrap();
+    let result = modern.call_tool("session_level", json!({})).await.unwrap();
+    let text = serde_json::to_value(&result.content).unwrap()[0]["text"].clone();
+    assert_eq!(text, "None", "2026-07-28: each request names its own level");
+}

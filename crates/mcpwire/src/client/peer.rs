@@ -80,8 +80,12 @@ pub(crate) struct Peer {
     mode: RwLock<Mode>,
     /// The mirrored arguments of each listed tool (2026-07-28 HTTP headers).
     pub(crate) tool_headers: Mutex<HashMap<String, Vec<HeaderParam>>>,
-    /// 2026-07-28: the per-request log level.
+    /// The log level last asked for: 2026-07-28, the per-request one; 2025-11-25, the session's
+    /// once the server accepted `logging/setLevel`.
     pub(crate) log_level: Mutex<Option<LoggingLevel>>,
+    /// Held while the session's level is changed (2025-11-25), so that two changes reach the
+    /// server in the order their callers decided them.
+    pub(crate) level_change: tokio::sync::Mutex<()>,
     /// The server's requests being answered (2025-11-25), to stop on its `notifications/cancelled`.
     answering: Mutex<HashMap<RequestId, tokio::task::AbortHandle>>,
     /// Set once the server's messages ended: every call fails at once from then on.
@@ -112,6 +116,7 @@ impl Peer {
             mode: RwLock::new(mode),
             tool_headers: Mutex::new(HashMap::new()),
             log_level: Mutex::new(None),
+            level_change: tokio::sync::Mutex::new(()),
             closed: AtomicBool::new(false),
             answering: Mutex::new(HashMap::new()),
         });

@@ -46,6 +46,12 @@ impl Session {
         self.details.read().expect("details lock").clone()
     }
 
+    /// Whether the server declared `logging`, read in place.
+    pub(crate) fn declares_logging(&self) -> bool {
+        let details = self.details.read().expect("details lock");
+        details.capabilities.logging.is_some()
+    }
+
     /// Sends one request and waits for its result; when the server lost the session (`404`, or
     /// a `400` that does not answer the request), reopens it and sends the request once more.
     pub(crate) async fn request(
@@ -95,6 +101,8 @@ impl Session {
             .await
             .map_err(|_| ClientError::SessionExpired)?;
         *self.details.write().expect("details lock") = details;
+        // The new session has the server's default level until it is asked for another.
+        *self.peer.log_level.lock().expect("log level lock") = None;
         self.number.fetch_add(1, Ordering::AcqRel);
         Ok(())
     }
