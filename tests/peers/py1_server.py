@@ -4,7 +4,10 @@ flag: tools, resources (text, blob, a template), a prompt, an elicitation with r
 defaults and formats, sampling, roots, a long operation with progress, log messages at four
 levels (the gateway's tests pass them on), and a call that waits to be cancelled.
 
-Usage: python py1_server.py --stdio | --http HOST:PORT
+Usage: python py1_server.py --stdio | --http HOST:PORT [--quiet-until-set-level]
+With `--quiet-until-set-level` it declares `logging` and keeps to the session's level, `error`
+until the client sends `logging/setLevel` (a backend that says little unless asked): what the
+gateway's test of the level it asks of a 2025-11-25 backend needs.
 Over HTTP it prints `MCP server listening on http://HOST:PORT/mcp` on stderr, then serves a
 stateful Streamable HTTP endpoint (sessions, as FastMCP does by default).
 """
@@ -16,7 +19,7 @@ import sys
 from pydantic import BaseModel, Field
 
 from mcp.server.fastmcp import Context, FastMCP
-from mcp.types import SamplingMessage, TextContent
+from mcp.types import LoggingLevel, SamplingMessage, TextContent
 
 mcp = FastMCP("py1-peer", instructions="A Python SDK 1.x test peer.")
 
@@ -98,14 +101,31 @@ def waits() -> str:
     return f"started {_waits['started']}, cancelled {_waits['cancelled']}"
 
 
+# The session's log level and the levels asked for so far (`--quiet-until-set-level` only).
+_levels = {"current": None, "asked": []}
+_SEVERITY = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+
+
+async def set_level(level: LoggingLevel) -> None:
+    _levels["current"] = level
+    _levels["asked"].append(level)
+
+
 @mcp.tool()
 async def chatter(ctx: Context) -> str:
-    """Logs one message at each of four levels."""
-    await ctx.debug("debug line")
-    await ctx.info("info line")
-    await ctx.warning("warning line")
-    await ctx.error("error line")
+    """Logs one message at each of four levels (with `--quiet-until-set-level`, those at or
+    above the session's level)."""
+    current = _levels["current"]
+    for level in ["debug", "info", "warning", "error"]:
+        if current is None or _SEVERITY.index(level) >= _SEVERITY.index(current):
+            await ctx.log(level, f"{level} line")
     return "chattered"
+
+
+@mcp.tool()
+def levels_asked() -> str:
+    """The levels `logging/setLevel` asked for, in order."""
+    return ",".join(_levels["asked"])
 
 
 @mcp.resource("docs://readme", name="readme", mime_type="text/plain")
@@ -137,7 +157,11 @@ def main() -> None:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--stdio", action="store_true")
     group.add_argument("--http", metavar="HOST:PORT")
+    parser.add_argument("--quiet-until-set-level", action="store_true")
     args = parser.parse_args()
+    if args.quiet_until_set_level:
+        _levels["current"] = "error"
+        mcp._mcp_server.set_logging_level()(set_level)
     if args.stdio:
         mcp.run("stdio")
         return

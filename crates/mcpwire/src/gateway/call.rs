@@ -14,7 +14,7 @@ use super::mounted::Mounted;
 use super::questions::{ask_caller, declared, of_caller, refused};
 use crate::client::{CallOptions, Client, ClientError, RawRound, ServerQuestion};
 use crate::context::Context;
-use crate::protocol::{Era, ErrorObject};
+use crate::protocol::{Era, ErrorObject, LoggingLevel};
 use crate::resolve::rounds::RoundState;
 use crate::resolve::{InputRequired, Stop};
 use crate::server::handler::HandlerCall;
@@ -81,6 +81,7 @@ pub(crate) async fn forward(
 ) -> Result<Box<RawValue>, Stop> {
     let context = call.context.clone();
     let (options, notes) = call_options(&context);
+    let level = context.log_level();
     let link_name = mounted.links[backend].backend.name.clone();
     if context.era() == Era::Legacy {
         // Questions go to the caller as requests, on either backend revision.
@@ -89,7 +90,7 @@ pub(crate) async fn forward(
             let caller = caller.clone();
             async move { ask_caller(&caller, question).await }
         });
-        let running = exchange(mounted, backend, token, move |client| async move {
+        let running = exchange(mounted, backend, token, level, move |client| async move {
             let result = client.request_raw_with(method, params, &options);
             result.await.map(RawRound::Complete)
         });
@@ -140,17 +141,23 @@ pub(crate) async fn forward(
             let options = options.on_question(move |question| {
                 hold_question(asks.clone(), capabilities.clone(), question)
             });
-            let running = exchange(mounted.clone(), backend, token, move |client| async move {
-                match client.era() {
-                    Era::Modern => {
-                        let state = state.as_deref();
-                        (client.request_raw_round(method, params, state, &options)).await
+            let running = exchange(
+                mounted.clone(),
+                backend,
+                token,
+                level,
+                move |client| async move {
+                    match client.era() {
+                        Era::Modern => {
+                            let state = state.as_deref();
+                            (client.request_raw_round(method, params, state, &options)).await
+                        }
+                        _ => (client.request_raw_with(method, params, &options))
+                            .await
+                            .map(RawRound::Complete),
                     }
-                    _ => (client.request_raw_with(method, params, &options))
-                        .await
-                        .map(RawRound::Complete),
-                }
-            });
+                },
+            );
             InFlight::new(link_name.clone(), running, questions, notes)
         }
     };
@@ -207,11 +214,13 @@ pub(crate) async fn forward(
     }
 }
 
-/// The backend call: `exchange` on backend `backend`'s client, as a future the handler owns.
+/// The backend call: `exchange` on backend `backend`'s client, as a future the handler owns;
+/// a 2025-11-25 backend's session asked first for log messages at `level` (the caller's).
 fn exchange<F, Fut>(
     mounted: Arc<Mounted>,
     backend: usize,
     token: Option<String>,
+    level: Option<LoggingLevel>,
     exchange: F,
 ) -> Backend
 where
@@ -220,8 +229,24 @@ where
 {
     Box::pin(async move {
         let link = &mounted.links[backend];
+        let exchange = |client: Client| async move {
+            if let Some(level) = level {
+                hear_from(&client, level, &link.backend.name).await;
+            }
+            exchange(client).await
+        };
         link.using(token.as_deref(), exchange).await
     })
+}
+
+/// Makes sure a 2025-11-25 backend's session sends log messages at `level` and above, so that
+/// the caller hears what it asked for (the session is shared by every caller, so its level only
+/// ever goes down; each caller's own level is applied on the way to it). A backend that refuses
+/// is left as it is: the call goes on.
+async fn hear_from(client: &Client, level: LoggingLevel, backend: &str) {
+    if let Err(error) = client.lower_logging_level(level).await {
+        tracing::debug!(%backend, %error, "a backend did not take logging/setLevel");
+    }
 }
 
 /// A question of a 2025-11-25 backend for a 2026-07-28 caller: queued for the caller's next

@@ -175,3 +175,48 @@ async fn a_python_sdk_1_stdio_backends_log_messages_reach_the_caller_on_both_rev
         client.close().await;
     }
 }
+
+#[tokio::test]
+async fn a_2025_11_25_backend_is_asked_for_the_lowest_level_a_caller_wants() {
+    // A Python SDK 1.x server over stdio that sends only `error` until it is sent
+    // `logging/setLevel`. Its session is shared by every caller of the gateway, so the gateway
+    // asks it for the lowest level a caller wants, and never for a higher one; each caller
+    // still gets only the levels it asked for.
+    use LoggingLevel::{Error, Info, Warning};
+    let server = super::questions::python1_stdio().arg("--quiet-until-set-level");
+    let gateway = Gateway::new()
+        .backend(Backend::stdio("py", server).timeout(BOUND))
+        .start(McpServer::new("gateway"))
+        .await
+        .expect("the gateway starts");
+    let gateway = serve(gateway).await;
+    let legacy = front_client(EraChoice::Legacy, &gateway).await;
+    legacy.set_logging_level(Warning).await.unwrap();
+    let (_, got) = call_with(&legacy, "py_chatter", json!({})).await;
+    assert_eq!(
+        levels(&got),
+        [Warning, Error],
+        "the backend was asked for warning"
+    );
+    let modern = front_client(EraChoice::Modern, &gateway).await;
+    modern.set_logging_level(Error).await.unwrap();
+    let (_, got) = call_with(&modern, "py_chatter", json!({})).await;
+    assert_eq!(levels(&got), [Error], "a higher level is the caller's own");
+    modern.set_logging_level(Info).await.unwrap();
+    let (_, got) = call_with(&modern, "py_chatter", json!({})).await;
+    assert_eq!(
+        levels(&got),
+        [Info, Warning, Error],
+        "the backend was asked for info"
+    );
+    let (_, got) = call_with(&legacy, "py_chatter", json!({})).await;
+    assert_eq!(
+        levels(&got),
+        [Warning, Error],
+        "each caller keeps its own level"
+    );
+    let (asked, _) = call_with(&legacy, "py_levels_asked", json!({})).await;
+    assert_eq!(asked, "warning,info", "sent only when lower than before");
+    legacy.close().await;
+    modern.close().await;
+}
