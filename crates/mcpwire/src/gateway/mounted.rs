@@ -7,6 +7,7 @@ use super::link::Link;
 use super::names::{front_uri, rewrite_tool_meta, split_front_uri};
 use super::routes::{Route, Table};
 use crate::client::Client;
+use crate::protocol::apps::UiToolMeta;
 use crate::server::Catalog;
 use crate::server::handler::HandlerCall;
 use crate::server::prompt::PromptFuture;
@@ -98,12 +99,24 @@ impl Mounted {
         };
         if capabilities.tools.is_some() {
             let tools = client.list_tools().await.map_err(|e| listing("tools", e))?;
-            for mut tool in tools.into_iter().filter(|t| settings.shows_tool(&t.name)) {
+            let tools: Vec<_> = (tools.into_iter())
+                .filter(|t| settings.shows_tool(&t.name))
+                .collect();
+            // A backend's MCP Apps views call its tools by the names they were written with,
+            // which the gateway cannot rewrite in their scripts: under a prefix, those names
+            // are kept as aliases (never listed, found only while unambiguous).
+            let views_call_own_names =
+                !namespace.is_empty() && tools.iter().any(|t| UiToolMeta::of(t).is_some());
+            for mut tool in tools {
                 let front = settings.front_name(&tool.name);
                 let original = std::mem::replace(&mut tool.name, front);
                 if let Some(meta) = &mut tool.meta {
                     rewrite_tool_meta(namespace, meta);
                 }
+                let aliases = match views_call_own_names {
+                    true => vec![original.clone()],
+                    false => Vec::new(),
+                };
                 let front = tool.name.clone();
                 self.add(
                     &self.tools,
@@ -112,7 +125,7 @@ impl Mounted {
                     backend,
                     original,
                     on_collision,
-                    || self.catalog.add_listed_tool(tool, self.handlers.tool),
+                    || (self.catalog).add_listed_tool(tool, self.handlers.tool, &aliases),
                 )?;
             }
         }
@@ -285,7 +298,7 @@ pub(crate) mod tests {
     fn a_backend_cannot_take_over_or_remove_the_fronts_own_tool() {
         let server = crate::McpServer::new("front");
         let front = server.catalog();
-        (front.add_listed_tool(tool("search"), super::super::proxy::call_tool)).unwrap();
+        (front.add_listed_tool(tool("search"), super::super::proxy::call_tool, &[])).unwrap();
         let gateway = mounted(
             &server,
             vec![Backend::http("b", "http://127.0.0.1:1/mcp").namespace("")],
@@ -298,7 +311,7 @@ pub(crate) mod tests {
                 0,
                 name.to_owned(),
                 on_collision,
-                || front.add_listed_tool(tool(name), super::super::proxy::call_tool),
+                || front.add_listed_tool(tool(name), super::super::proxy::call_tool, &[]),
             )
         };
         let refused = add("search", OnCollision::Refuse).unwrap_err().to_string();

@@ -95,6 +95,9 @@ pub(crate) struct Registered<K: Kind> {
     pub(crate) listed: K::Listing,
     /// What else registration derived (see [`Kind::Extra`]).
     pub(crate) extra: K::Extra,
+    /// Names it is also called by, never listed: the names a mounted server's MCP Apps views
+    /// were written with, under a namespace (see [`NamedView`](super::named_view::NamedView)).
+    pub(crate) aliases: Vec<&'static str>,
 }
 
 impl<K: Kind> Registered<K> {
@@ -105,6 +108,7 @@ impl<K: Kind> Registered<K> {
             handler: Arc::clone(&self.handler),
             listed,
             extra: self.extra.clone(),
+            aliases: self.aliases.clone(),
         }
     }
 
@@ -116,6 +120,7 @@ impl<K: Kind> Registered<K> {
             handler: Arc::new(self.handler.replanned(plan)),
             listed: self.listed.clone(),
             extra: self.extra.clone(),
+            aliases: self.aliases.clone(),
         })
     }
 }

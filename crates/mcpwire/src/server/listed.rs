@@ -22,11 +22,13 @@ use crate::protocol::tools::{Tool, ToolAnnotations};
 use serde_json::value::RawValue;
 
 impl Catalog {
-    /// Registers a tool listed as `listing`, whose calls run `call`.
+    /// Registers a tool listed as `listing`, whose calls run `call`; also called by `aliases`,
+    /// which are never listed and find it only while no other tool has that name or alias.
     pub(crate) fn add_listed_tool(
         &self,
         listing: Tool,
         call: fn(HandlerCall) -> ToolFuture,
+        aliases: &[String],
     ) -> Result<(), InvalidSignature> {
         let definition = ToolDefinition {
             name: lasting(&listing.name),
@@ -43,7 +45,9 @@ impl Catalog {
             ask_before_task: false,
             call,
         };
-        self.registries().add_listed_tool(definition, listing)
+        let aliases = aliases.iter().map(|alias| lasting(alias)).collect();
+        self.registries()
+            .add_listed_tool(definition, listing, aliases)
     }
 
     /// Registers a prompt listed as `listing`, rendered by `call`.

@@ -1,7 +1,9 @@
 //! `NamedView`: what requests read of the enabled entries of one list (tools, prompts, plain
 //! resources, resource templates): each found by its key, the list's pages serialized once per
 //! change, and the list as a caller's grant may see it (`scopes = […]` on `#[tool]`,
-//! `#[prompt]`, `#[resource]`).
+//! `#[prompt]`, `#[resource]`). An entry is also found by its aliases (never listed) when no
+//! entry has that key and no other entry has that alias: an alias two entries claim finds
+//! neither, so a call never reaches an entry by a guess.
 
 use super::kind::{Kind, Registered};
 use super::pages::Pages;
@@ -12,6 +14,8 @@ use std::sync::{Arc, OnceLock};
 /// The enabled entries of one list, by key, and its pages.
 pub(crate) struct NamedView<K: Kind> {
     by_key: HashMap<&'static str, Arc<Registered<K>>>,
+    /// The entries' unambiguous aliases.
+    by_alias: HashMap<&'static str, Arc<Registered<K>>>,
     /// The entries in list order.
     order: Vec<Arc<Registered<K>>>,
     pages: Pages,
@@ -23,6 +27,7 @@ impl<K: Kind> Default for NamedView<K> {
     fn default() -> Self {
         Self {
             by_key: HashMap::new(),
+            by_alias: HashMap::new(),
             order: Vec::new(),
             pages: Pages::default(),
             any_scoped: OnceLock::new(),
@@ -34,20 +39,22 @@ impl<K: Kind> NamedView<K> {
     /// The view of `entries` (in list order), listed under `list` (`"tools"`).
     pub(crate) fn new(list: &str, entries: Vec<&Arc<Registered<K>>>, page_size: usize) -> Self {
         let listed: Vec<&K::Listing> = entries.iter().map(|entry| &entry.listed).collect();
+        let by_key: HashMap<_, _> = entries
+            .iter()
+            .map(|entry| (entry.definition.key(), Arc::clone(entry)))
+            .collect();
         Self {
             pages: Pages::new(list, &listed, page_size),
-            by_key: entries
-                .iter()
-                .map(|entry| (entry.definition.key(), Arc::clone(entry)))
-                .collect(),
+            by_alias: unambiguous_aliases(&entries, &by_key),
+            by_key,
             order: entries.into_iter().cloned().collect(),
             any_scoped: OnceLock::new(),
         }
     }
 
-    /// The enabled entry `key`.
+    /// The enabled entry `key`, or the one whose alias `key` is.
     pub(crate) fn get(&self, key: &str) -> Option<&Arc<Registered<K>>> {
-        self.by_key.get(key)
+        self.by_key.get(key).or_else(|| self.by_alias.get(key))
     }
 
     /// The enabled entries, in list order.
@@ -93,4 +100,28 @@ impl<K: Kind> NamedView<K> {
             }
         }
     }
+}
+
+/// The aliases of `entries` that are no entry's key and only one entry's alias, each with its
+/// entry.
+fn unambiguous_aliases<K: Kind>(
+    entries: &[&Arc<Registered<K>>],
+    by_key: &HashMap<&'static str, Arc<Registered<K>>>,
+) -> HashMap<&'static str, Arc<Registered<K>>> {
+    let mut claimed: HashMap<&'static str, Option<&Arc<Registered<K>>>> = HashMap::new();
+    for entry in entries {
+        for alias in entry.aliases.iter().filter(|a| !by_key.contains_key(*a)) {
+            claimed
+                .entry(alias)
+                .and_modify(|first| {
+                    if !first.is_some_and(|first| Arc::ptr_eq(first, entry)) {
+                        *first = None;
+                    }
+                })
+                .or_insert(Some(*entry));
+        }
+    }
+    (claimed.into_iter())
+        .filter_map(|(alias, entry)| Some((alias, Arc::clone(entry?))))
+        .collect()
 }

@@ -31,6 +31,7 @@ impl Kind for PromptDefinition {
             definition: self,
             handler: Arc::new(handler),
             extra: (),
+            aliases: Vec::new(),
         })
     }
 

@@ -213,14 +213,18 @@ impl Registries {
     }
 
     #[cfg(feature = "gateway")]
-    /// Registers the tool `definition`, listed as `listed` (see [`super::listed`]).
+    /// Registers the tool `definition`, listed as `listed` and also called by `aliases` (see
+    /// [`super::listed`]).
     pub(crate) fn add_listed_tool(
         &self,
         definition: ToolDefinition,
         listed: crate::protocol::tools::Tool,
+        aliases: Vec<&'static str>,
     ) -> Result<(), InvalidSignature> {
         self.change(ChangedList::Tools, |e| {
-            let added = e.tools.add_listed(definition, &e.overrides, listed);
+            let added = e
+                .tools
+                .add_listed(definition, &e.overrides, listed, aliases);
             let changed = added.is_ok();
             (added, changed)
         })
@@ -234,7 +238,9 @@ impl Registries {
         listed: crate::protocol::prompts::Prompt,
     ) -> Result<(), InvalidSignature> {
         self.change(ChangedList::Prompts, |e| {
-            let added = e.prompts.add_listed(definition, &e.overrides, listed);
+            let added = e
+                .prompts
+                .add_listed(definition, &e.overrides, listed, Vec::new());
             let changed = added.is_ok();
             (added, changed)
         })
@@ -248,7 +254,9 @@ impl Registries {
         listed: super::resource_kind::ResourceListing,
     ) -> Result<(), InvalidSignature> {
         self.change(ChangedList::Resources, |e| {
-            let added = e.resources.add_listed(definition, &e.overrides, listed);
+            let added = e
+                .resources
+                .add_listed(definition, &e.overrides, listed, Vec::new());
             let changed = added.is_ok();
             (added, changed)
         })
@@ -269,6 +277,15 @@ impl Registries {
             };
             let changed = added.is_ok();
             (added, changed)
+        })
+    }
+
+    /// Lets the tool `key` also be called `alias` (never listed); `false` when there is no such
+    /// tool.
+    pub(crate) fn add_tool_alias(&self, key: &str, alias: &'static str) -> bool {
+        self.change(ChangedList::Tools, |e| {
+            let added = e.tools.add_alias(key, alias);
+            (added, added)
         })
     }
 

@@ -53,12 +53,14 @@ impl<K: Kind> Registry<K> {
     #[cfg(feature = "gateway")]
     /// Registers `definition` like [`add`](Registry::add), listed as `listed` instead of what
     /// registration derives (an entry defined at run time, e.g. a gateway's proxied tool), with
-    /// what the listing says requests need ([`Kind::listed_extra`]).
+    /// what the listing says requests need ([`Kind::listed_extra`]), and also called by
+    /// `aliases` (never listed; see [`NamedView`](super::named_view::NamedView)).
     pub(crate) fn add_listed(
         &mut self,
         definition: K,
         overrides: &Overrides,
         listed: K::Listing,
+        aliases: Vec<&'static str>,
     ) -> Result<(), InvalidSignature> {
         let extra = K::listed_extra(&listed)?;
         let key = definition.key();
@@ -68,6 +70,7 @@ impl<K: Kind> Registry<K> {
         if let Some(extra) = extra {
             relisted.extra = extra;
         }
+        relisted.aliases = aliases;
         *entry = Arc::new(relisted);
         Ok(())
     }
@@ -153,6 +156,18 @@ impl<K: Kind> Registry<K> {
         edit(&mut edited);
         *meta = (!edited.is_empty()).then_some(edited);
         *entry = Arc::new(entry.relisted(listed));
+        true
+    }
+
+    /// Lets the entry `key` also be called `alias` (never listed; see
+    /// [`NamedView`](super::named_view::NamedView)); `false` when there is no such entry.
+    pub(crate) fn add_alias(&mut self, key: &str, alias: &'static str) -> bool {
+        let Some(entry) = self.entries.get_mut(key) else {
+            return false;
+        };
+        let mut aliased = entry.relisted(entry.listed.clone());
+        aliased.aliases.push(alias);
+        *entry = Arc::new(aliased);
         true
     }
 

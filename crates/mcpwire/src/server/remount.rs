@@ -104,6 +104,12 @@ impl Remount<'_> {
         self.outer_state.insert(value);
     }
 
+    /// Lets the tool registered here as `name` also be called `alias` (never listed, found
+    /// while unambiguous): the name a mounted server's view calls it by.
+    pub(crate) fn alias_tool(&mut self, name: &str, alias: &'static str) {
+        (self.outer_registries).add_tool_alias(name, alias);
+    }
+
     /// Changes the `_meta` of the listing of the tool registered here as `name`.
     pub(crate) fn edit_tool_meta(
         &mut self,

@@ -49,6 +49,7 @@ impl Kind for ResourceDefinition {
             handler: Arc::new(handler),
             listed,
             extra: template,
+            aliases: Vec::new(),
         })
     }
 

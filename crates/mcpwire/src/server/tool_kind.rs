@@ -45,6 +45,7 @@ impl Kind for ToolDefinition {
             handler: Arc::new(handler),
             listed,
             extra: header_params,
+            aliases: Vec::new(),
         })
     }
 

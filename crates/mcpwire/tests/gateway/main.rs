@@ -12,3 +12,4 @@ mod questions;
 mod results;
 mod serving;
 mod skills;
+mod views;
