@@ -1,6 +1,9 @@
 //! The views of a server mounted in another ([`McpServer::mount`](crate::McpServer::mount)):
 //! each document is served under the URI its view has there (`ui://{namespace}/…`), and each
-//! of the mounted tools points at that URI (`_meta.ui.resourceUri` and the flat key).
+//! of the mounted tools points at that URI (`_meta.ui.resourceUri` and the flat key). A view
+//! calls its server's tools by the names it was written with, so under a namespace each mounted
+//! tool keeps its own name as an alias (never listed, found while no other tool has that name or
+//! alias).
 
 use super::read::Views;
 use crate::protocol::apps::{META_KEY, RESOURCE_URI_META_KEY};
@@ -21,8 +24,11 @@ pub(super) fn remount(remount: &mut Remount<'_>) -> Result<(), String> {
         renamed.0.insert(here.to_owned(), served);
         uris.insert(uri, here);
     }
-    for (_, tool) in remount.tools() {
-        remount.edit_tool_meta(tool, |meta| point_at_renamed_views(meta, &uris));
+    for (there, here) in remount.tools() {
+        remount.edit_tool_meta(here, |meta| point_at_renamed_views(meta, &uris));
+        if there != here {
+            remount.alias_tool(here, there);
+        }
     }
     match remount.outer_state::<Views>() {
         Some(outer) => {

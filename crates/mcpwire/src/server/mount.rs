@@ -28,7 +28,9 @@ impl McpServer {
     /// changes nothing that is served).
     ///
     /// Its extensions come along when they can be mounted: MCP Apps (its views served at their
-    /// `ui://{namespace}/…` URIs, its tools pointing at them there) and Skills (feature
+    /// `ui://{namespace}/…` URIs, its tools pointing at them there and also called by their
+    /// names in the mounted server, which its views' scripts use: aliases, never listed, found
+    /// while no other tool has that name or alias) and Skills (feature
     /// `skills`): its skills at `skill://{namespace}/<skill-path>/…`, the namespace a first
     /// segment before each skill's path as SEP-2640 allows, so each skill keeps its name, front
     /// matter and files (their digests and sizes stay valid); `skills/list`, `skills/get`,

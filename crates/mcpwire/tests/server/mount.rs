@@ -3,7 +3,8 @@
 //! question (answered by the client), its resource template and prompt are served under the
 //! namespace, the mounted server's layer wraps its own handlers and no other, its completer
 //! answers for its own prompts and templates (nested mounts included), its MCP Apps views are
-//! served under the namespace with its tools pointing at them, and what cannot be mounted is
+//! served under the namespace with its tools pointing at them (and called by the names the views
+//! know, as aliases), and what cannot be mounted is
 //! refused at registration, naming the cause.
 
 use crate::support;
@@ -322,6 +323,11 @@ async fn a_mounted_servers_views_are_served_under_the_namespace_and_its_tools_po
                 "{era:?}"
             );
             assert_eq!(meta["ui/resourceUri"], "ui://books/catalogue/list.html");
+            // Its view calls `browse` by the name it was written with: an alias, never listed.
+            assert!(tools.iter().all(|t| t.name != "browse"), "{era:?}");
+            let called = client.call_tool("browse", json!({})).await.unwrap();
+            let text = serde_json::to_value(&called.content).unwrap()[0]["text"].clone();
+            assert_eq!(text, "2 books", "{era:?}");
             let read = (client.read_resource("ui://books/catalogue/list.html").await).unwrap();
             match &read.contents[..] {
                 [ResourceContents::Text { uri, text, .. }] => {
