@@ -43,17 +43,19 @@ fn modern_catalog_view_reserves_a_book() {
 }
 
 /// The same view, with the Inspector connected to a gateway (`mcpwire::gateway`) in front of
-/// the bookshop, which mounts it without a prefix: a view calls its server's tools by their own
-/// names (`reserve_book`), so a view's server is mounted under the names the view knows. The
-/// gateway speaks the other revision to the bookshop than the Inspector speaks to it.
+/// the bookshop, which mounts it without a prefix. The gateway speaks the other revision to the
+/// bookshop than the Inspector speaks to it.
 #[test]
 fn legacy_catalog_view_reserves_a_book_through_the_gateway() {
-    catalog_view_reserves_a_book(Era::Legacy, Route::Gateway(EraChoice::Modern));
+    catalog_view_reserves_a_book(Era::Legacy, Route::Gateway(EraChoice::Modern, ""));
 }
 
+/// Through a gateway that mounts the bookshop under the prefix `shop`: the Inspector opens
+/// `shop_browse_catalog`, and the view, which calls `reserve_book` and `book_info` by the names
+/// it was written with, reaches them by the aliases the gateway keeps for a backend with views.
 #[test]
 fn modern_catalog_view_reserves_a_book_through_the_gateway() {
-    catalog_view_reserves_a_book(Era::Modern, Route::Gateway(EraChoice::Legacy));
+    catalog_view_reserves_a_book(Era::Modern, Route::Gateway(EraChoice::Legacy, "shop"));
 }
 
 /// How the Inspector reaches the bookshop.
@@ -61,8 +63,8 @@ fn modern_catalog_view_reserves_a_book_through_the_gateway() {
 enum Route {
     /// At its own endpoint.
     Direct,
-    /// Through a gateway that speaks this revision to the bookshop.
-    Gateway(EraChoice),
+    /// Through a gateway that speaks this revision to the bookshop, under this namespace.
+    Gateway(EraChoice, &'static str),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -100,9 +102,17 @@ fn catalog_view_reserves_a_book(era: Era, route: Route) {
     let titles = titles(&db);
     let gateway = match route {
         Route::Direct => None,
-        Route::Gateway(backend_era) => Some(Fronting::start("shop", &shop.url, "", backend_era)),
+        Route::Gateway(backend_era, namespace) => {
+            Some(Fronting::start("shop", &shop.url, namespace, backend_era))
+        }
     };
     let server_url = gateway.as_ref().map_or(&shop.url, |gateway| &gateway.url);
+    let tool = match route {
+        Route::Gateway(_, namespace) if !namespace.is_empty() => {
+            format!("{namespace}_browse_catalog")
+        }
+        _ => "browse_catalog".to_owned(),
+    };
 
     let inspector = InspectorWeb::start(dir.path(), era, server_url);
     let output = out_dir(era, route);
@@ -123,7 +133,7 @@ fn catalog_view_reserves_a_book(era: Era, route: Route) {
         )
         .env("INSPECTOR_TOKEN", &inspector.token)
         .env("SERVER_URL", server_url)
-        .env("TOOL", "browse_catalog")
+        .env("TOOL", tool)
         .env("TITLE", TITLE)
         .env("SCREENSHOT", &screenshot)
         .env("TIMEOUT_MS", WAIT.as_millis().to_string())
@@ -198,7 +208,7 @@ fn catalog_view_reserves_a_book(era: Era, route: Route) {
 fn out_dir(era: Era, route: Route) -> PathBuf {
     let name = match route {
         Route::Direct => era.name().to_owned(),
-        Route::Gateway(_) => format!("{}-gateway", era.name()),
+        Route::Gateway(..) => format!("{}-gateway", era.name()),
     };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("apps-browser")
