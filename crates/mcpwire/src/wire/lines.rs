@@ -1,11 +1,12 @@
 //! Newline-delimited JSON over any byte stream: reading with a length limit, writing with
 //! batched flushes. Both sides use it: the server on stdio, the client on a child's pipes.
 
+use super::line_split::{LineSplitter, Split};
 use bytes::BytesMut;
 use futures_util::{Stream, StreamExt};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc::{Receiver, UnboundedReceiver};
-use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
+use tokio_util::codec::{Decoder, FramedRead};
 
 /// A message that could not be read off the transport.
 #[derive(Debug)]
@@ -24,39 +25,32 @@ pub(crate) fn read_lines<R: AsyncRead + Unpin>(
     reader: R,
     max_bytes: usize,
 ) -> impl Stream<Item = Result<String, ReadError>> + Unpin {
-    let codec = BoundedLines(AnyDelimiterCodec::new_with_max_length(
-        b"\n".to_vec(),
-        b"\n".to_vec(),
-        max_bytes,
-    ));
+    let codec = BoundedLines(LineSplitter::new(max_bytes));
     FramedRead::new(reader, codec).map(|item| match item {
         Ok(line) => line,
         Err(error) => Err(ReadError::Io(error)),
     })
 }
 
-/// Newline-delimited byte chunks decoded as UTF-8 lines, where an over-long line and a line
-/// that is not UTF-8 are items, not stream errors: `FramedRead` ends the stream after any
-/// decoding error, and one bad line must not end the connection.
-struct BoundedLines(AnyDelimiterCodec);
+/// Newline-delimited lines decoded as UTF-8, where an over-long line and a line that is not
+/// UTF-8 are items, not stream errors: `FramedRead` ends the stream after any decoding error,
+/// and one bad line must not end the connection.
+struct BoundedLines(LineSplitter);
 
 impl BoundedLines {
-    fn item(
-        result: Result<Option<bytes::Bytes>, AnyDelimiterCodecError>,
-    ) -> std::io::Result<Option<Line>> {
-        match result {
-            Ok(None) => Ok(None),
-            Ok(Some(chunk)) => {
-                let chunk = chunk.strip_suffix(b"\r").unwrap_or(&chunk);
-                Ok(Some(
-                    String::from_utf8(chunk.to_vec()).map_err(|_| ReadError::NotUtf8),
-                ))
-            }
-            Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) => {
-                Ok(Some(Err(ReadError::TooLong)))
-            }
-            Err(AnyDelimiterCodecError::Io(error)) => Err(error),
+    fn item(split: Option<Split>) -> Option<Line> {
+        split.map(line_of)
+    }
+}
+
+/// A split line as the server reads it: UTF-8 (a trailing `\r` dropped), or why not.
+pub(crate) fn line_of(split: Split) -> Line {
+    match split {
+        Split::Line(line) => {
+            let line = line.strip_suffix(b"\r").unwrap_or(&line);
+            String::from_utf8(line.to_vec()).map_err(|_| ReadError::NotUtf8)
         }
+        Split::TooLong => Err(ReadError::TooLong),
     }
 }
 
@@ -67,11 +61,11 @@ impl Decoder for BoundedLines {
     type Error = std::io::Error;
 
     fn decode(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Line>> {
-        Self::item(self.0.decode(buf))
+        Ok(Self::item(self.0.next(buf)))
     }
 
     fn decode_eof(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Line>> {
-        Self::item(self.0.decode_eof(buf))
+        Ok(Self::item(self.0.last(buf)))
     }
 }
 

@@ -8,4 +8,5 @@ pub(crate) mod header_value;
 // Used by the HTTP server's verifier and the client's assertions.
 #[cfg(all(feature = "auth", any(feature = "http", feature = "client")))]
 pub(crate) mod jwt_backend;
+pub(crate) mod line_split;
 pub(crate) mod lines;
