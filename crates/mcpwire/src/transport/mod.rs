@@ -22,6 +22,8 @@
 pub mod http;
 pub mod memory;
 mod stdio;
+#[cfg(feature = "server")]
+mod stdio_threads;
 
 #[cfg(feature = "http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "http")))]

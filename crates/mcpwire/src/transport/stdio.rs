@@ -1,6 +1,7 @@
 //! The stdio transport: one JSON-RPC message per line on stdin and stdout. Nothing else is
 //! written to stdout; logs go to stderr.
 
+use super::stdio_threads::{stdin_lines, stdout_writer};
 use crate::context::Outbound;
 use crate::dispatch::connection::serve;
 use crate::error::Result;
@@ -30,8 +31,21 @@ impl McpServer {
     /// }
     /// ```
     pub async fn serve_stdio(self) -> Result<()> {
-        self.serve_streams(tokio::io::stdin(), tokio::io::stdout())
-            .await
+        let core = self.build().await?;
+        let (outbound, lines) = Outbound::channel(core.limits.max_queued_messages);
+        // stdin and stdout on threads of their own; tokio's, should a thread not start.
+        let written = match stdout_writer(lines) {
+            Ok(ended) => Written::Thread(ended),
+            Err(lines) => Written::Task(tokio::spawn(write_lines(tokio::io::stdout(), lines))),
+        };
+        match stdin_lines(core.limits.max_message_bytes) {
+            Some(input) => serve(core, input, outbound).await,
+            None => {
+                let input = read_lines(tokio::io::stdin(), core.limits.max_message_bytes);
+                serve(core, input, outbound).await
+            }
+        }
+        written.ended().await
     }
 
     /// Serves one client over any pair of byte streams (a socket, a pipe), newline-delimited as
@@ -65,12 +79,29 @@ impl McpServer {
     {
         let core = self.build().await?;
         let (outbound, lines) = Outbound::channel(core.limits.max_queued_messages);
-        let writer = tokio::spawn(write_lines(writer, lines));
+        let written = Written::Task(tokio::spawn(write_lines(writer, lines)));
         let input = read_lines(reader, core.limits.max_message_bytes);
         serve(core, input, outbound).await;
-        match writer.await {
+        written.ended().await
+    }
+}
+
+/// Where the server's lines are written out: a task, or stdout's own thread.
+enum Written {
+    Task(tokio::task::JoinHandle<std::io::Result<()>>),
+    Thread(tokio::sync::oneshot::Receiver<std::io::Result<()>>),
+}
+
+impl Written {
+    /// How writing ended, once every line is out.
+    async fn ended(self) -> Result<()> {
+        let ended = match self {
+            Written::Task(task) => task.await.map_err(|join| join.to_string()),
+            Written::Thread(thread) => thread.await.map_err(|_| "the stdout thread ended".into()),
+        };
+        match ended {
             Ok(result) => result.map_err(Into::into),
-            Err(join) => Err(std::io::Error::other(join.to_string()).into()),
+            Err(why) => Err(std::io::Error::other(why).into()),
         }
     }
 }
