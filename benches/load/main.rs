@@ -60,7 +60,7 @@ usage:
            [--warmup SECS] [--max-calls N] [--server-pid PID] [--backend-pid PID]
            [--bearer TOKEN]
   mcp-load stdio [--era modern|legacy] [--tool add|order_book|confirm_order] [--connections N]
-           [--duration SECS] [--warmup SECS] -- SERVER_COMMAND [ARGS...]
+           [--duration SECS] [--warmup SECS] [--max-calls N] -- SERVER_COMMAND [ARGS...]
   mcp-load wait --url URL [--timeout SECS]
   mcp-load first-call --url URL [--timeout SECS] [--idle SECS] -- SERVER_COMMAND [ARGS...]";
 
@@ -788,6 +788,7 @@ fn main() -> ExitCode {
             in_flight: connections,
             duration,
             warmup,
+            max_calls,
             server,
         };
         let runtime = tokio::runtime::Builder::new_current_thread()

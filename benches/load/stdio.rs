@@ -4,6 +4,10 @@
 //! share a write); one reader task owns stdout and hands each response to the call waiting for
 //! its id. Requests the server sends the client, and notifications, are ignored: none of the
 //! measured calls needs one answered (`confirm_order` asks through `input_required`).
+//!
+//! The run ends at `--duration`, or once `--max-calls` calls were made; then the server's stdin
+//! is closed and it is given 120 s to exit on its own (a server under valgrind writes its
+//! profile then), else it is killed.
 
 use super::{Era, LEGACY, Measured, Tool, call_body, check, confirm, cpu_ns, rss_kib};
 use serde_json::{Value, json};
@@ -25,6 +29,8 @@ pub struct Options {
     pub in_flight: usize,
     pub duration: Duration,
     pub warmup: Duration,
+    /// At most this many calls are made (`--max-calls`).
+    pub max_calls: u64,
     /// The server's command line.
     pub server: Vec<String>,
 }
@@ -170,15 +176,17 @@ pub async fn run(options: Options) -> Result<Value, String> {
     let start = Instant::now();
     let measure_from = start + options.warmup;
     let until = measure_from + options.duration;
+    let started = Arc::new(AtomicU64::new(0));
     let workers: Vec<_> = (0..options.in_flight)
         .map(|_| {
             let connection = connection.clone();
             let (tool, era) = (options.tool, options.era);
+            let (started, max_calls) = (started.clone(), options.max_calls);
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
                 loop {
                     let sent = Instant::now();
-                    if sent >= until {
+                    if sent >= until || started.fetch_add(1, Ordering::Relaxed) >= max_calls {
                         return Ok(latencies);
                     }
                     connection.call(tool, era).await?;
@@ -193,7 +201,7 @@ pub async fn run(options: Options) -> Result<Value, String> {
     tokio::time::sleep_until(measure_from.into()).await;
     let (server_before, client_before) = (cpu_ns(&pid), cpu_ns("self"));
     let mut peak = 0;
-    while Instant::now() < until {
+    while Instant::now() < until && !workers.iter().all(|w| w.is_finished()) {
         peak = peak.max(rss_kib(&pid).unwrap_or(0));
         let tick = until.min(Instant::now() + Duration::from_millis(100));
         tokio::time::sleep_until(tick.into()).await;
@@ -201,18 +209,19 @@ pub async fn run(options: Options) -> Result<Value, String> {
     let used = |before: Option<u64>, after: Option<u64>| Some(after? - before?);
     let server_cpu = used(server_before, cpu_ns(&pid));
     let client_cpu = used(client_before, cpu_ns("self"));
+    let seconds = (Instant::now().min(until) - measure_from).as_secs_f64();
     let mut latencies = Vec::new();
     for worker in workers {
         let measured: Result<Vec<u64>, String> = worker.await.map_err(|e| e.to_string())?;
         latencies.extend(measured?);
     }
-    drop(child); // killed
+    end(child, connection).await;
     latencies.sort_unstable();
     let measured = Measured {
         era: options.era,
         tool: options.tool,
         connections: options.in_flight,
-        seconds: options.duration.as_secs_f64(),
+        seconds,
         latencies: &latencies,
         peak_rss_kib: Some(peak),
         server_cpu,
@@ -222,4 +231,14 @@ pub async fn run(options: Options) -> Result<Value, String> {
     let mut report = measured.report();
     report["transport"] = json!("stdio");
     Ok(report)
+}
+
+/// Closes the server's stdin (the writer task ends with the last sender) and waits, at most
+/// 120 s, for it to exit on its own; then kills it.
+async fn end(mut child: tokio::process::Child, connection: Connection) {
+    drop(connection);
+    let exited = tokio::time::timeout(Duration::from_secs(120), child.wait()).await;
+    if !matches!(exited, Ok(Ok(_))) {
+        let _ = child.kill().await;
+    }
 }
