@@ -122,9 +122,9 @@ async def chatter(ctx: Context) -> str:
     return "chattered"
 
 
-@mcp.tool()
 def levels_asked() -> str:
-    """The levels `logging/setLevel` asked for, in order."""
+    """The levels `logging/setLevel` asked for, in order (a tool only with
+    `--quiet-until-set-level`)."""
     return ",".join(_levels["asked"])
 
 
@@ -162,6 +162,7 @@ def main() -> None:
     if args.quiet_until_set_level:
         _levels["current"] = "error"
         mcp._mcp_server.set_logging_level()(set_level)
+        mcp.tool()(levels_asked)
     if args.stdio:
         mcp.run("stdio")
         return

@@ -90,6 +90,16 @@ async fn call_with(
     (text, std::mem::take(&mut *seen.lock().unwrap()))
 }
 
+/// A gateway in front of the stdio server `server` (namespace `py`), served.
+async fn in_front_of(server: mcpwire::client::StdioServer) -> Serving {
+    let gateway = Gateway::new()
+        .backend(Backend::stdio("py", server).timeout(BOUND))
+        .start(McpServer::new("gateway"))
+        .await
+        .expect("the gateway starts");
+    serve(gateway).await
+}
+
 fn levels(messages: &[LoggingMessageParams]) -> Vec<LoggingLevel> {
     messages.iter().map(|m| m.level).collect()
 }
@@ -146,13 +156,7 @@ async fn a_python_sdk_1_stdio_backends_log_messages_reach_the_caller_on_both_rev
     // A server nobody here wrote, speaking only 2025-11-25, over stdio: its log messages name
     // no call, and are tied to the one call in flight on the gateway's connection to it; it
     // sends every level, and the gateway passes on those the caller asked for.
-    let server = super::questions::python1_stdio();
-    let gateway = Gateway::new()
-        .backend(Backend::stdio("py", server).timeout(BOUND))
-        .start(McpServer::new("gateway"))
-        .await
-        .expect("the gateway starts");
-    let gateway = serve(gateway).await;
+    let gateway = in_front_of(super::questions::python1_stdio()).await;
     for front_era in [EraChoice::Legacy, EraChoice::Modern] {
         let client = front_client(front_era, &gateway).await;
         client
@@ -184,12 +188,7 @@ async fn a_2025_11_25_backend_is_asked_for_the_lowest_level_a_caller_wants() {
     // still gets only the levels it asked for.
     use LoggingLevel::{Error, Info, Warning};
     let server = super::questions::python1_stdio().arg("--quiet-until-set-level");
-    let gateway = Gateway::new()
-        .backend(Backend::stdio("py", server).timeout(BOUND))
-        .start(McpServer::new("gateway"))
-        .await
-        .expect("the gateway starts");
-    let gateway = serve(gateway).await;
+    let gateway = in_front_of(server).await;
     let legacy = front_client(EraChoice::Legacy, &gateway).await;
     legacy.set_logging_level(Warning).await.unwrap();
     let (_, got) = call_with(&legacy, "py_chatter", json!({})).await;
