@@ -3,7 +3,8 @@
 //! thread that only reads stdin, and one that only writes stdout, cost one hand-over per
 //! message instead (`docs/benchmarks.md`, "stdio on threads of its own").
 //!
-//! The reader reads ahead at most [`LINES_AHEAD`] messages. It blocks in `read` until stdin has
+//! The reader reads ahead at most [`LINES_AHEAD`] messages and [`READ_AHEAD_BYTES`] (a longer
+//! message goes alone, once the server took the ones before it). It blocks in `read` until stdin has
 //! more or closes, as any reader of stdin must; it is a plain thread, so it never holds up the
 //! runtime's shutdown (tokio's blocking read does).
 
@@ -12,10 +13,14 @@ use crate::wire::lines::{ReadError, line_of};
 use bytes::BytesMut;
 use futures_util::Stream;
 use std::io::{Read, Write};
+use std::sync::{Arc, Condvar, Mutex};
+use std::task::Poll;
 use tokio::sync::{mpsc, oneshot};
 
 /// How many messages the reader reads ahead of the server.
 const LINES_AHEAD: usize = 32;
+/// How many bytes of messages the reader reads ahead of the server.
+const READ_AHEAD_BYTES: usize = 1024 * 1024;
 /// The most one `read` of stdin takes.
 const READ_SIZE: usize = 64 * 1024;
 
@@ -25,17 +30,69 @@ pub(crate) fn stdin_lines(
     max_bytes: usize,
 ) -> Option<impl Stream<Item = Result<String, ReadError>> + Unpin + Send + 'static> {
     let (lines, mut received) = mpsc::channel(LINES_AHEAD);
+    let ahead = Arc::new(ReadAhead::default());
+    let reader_ahead = Arc::clone(&ahead);
     std::thread::Builder::new()
         .name("mcpwire-stdin".into())
-        .spawn(move || read_stdin(max_bytes, &lines))
+        .spawn(move || read_stdin(max_bytes, &lines, &reader_ahead))
         .ok()?;
     Some(futures_util::stream::poll_fn(move |cx| {
-        received.poll_recv(cx)
+        let polled = received.poll_recv(cx);
+        if let Poll::Ready(Some(line)) = &polled {
+            ahead.release(bytes_of(line));
+        }
+        polled
     }))
 }
 
+/// The bytes a line holds while it waits for the server.
+fn bytes_of(line: &Result<String, ReadError>) -> usize {
+    line.as_ref().map_or(0, String::len)
+}
+
+/// The bytes of the lines read and not yet taken by the server.
+#[derive(Default)]
+struct ReadAhead {
+    state: Mutex<Queued>,
+    taken: Condvar,
+}
+
+#[derive(Default)]
+struct Queued {
+    bytes: usize,
+    /// Whether the reader waits for the server to take some.
+    waiting: bool,
+}
+
+impl ReadAhead {
+    /// Waits (the reader) until `bytes` more fit in [`READ_AHEAD_BYTES`], or nothing is queued,
+    /// and counts them.
+    fn reserve(&self, bytes: usize) {
+        let mut queued = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while queued.bytes > 0 && queued.bytes + bytes > READ_AHEAD_BYTES {
+            queued.waiting = true;
+            queued = self.taken.wait(queued).unwrap_or_else(|e| e.into_inner());
+        }
+        queued.waiting = false;
+        queued.bytes += bytes;
+    }
+
+    /// The server took a line of `bytes`: the reader is woken if it waits.
+    fn release(&self, bytes: usize) {
+        let mut queued = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        queued.bytes = queued.bytes.saturating_sub(bytes);
+        if queued.waiting {
+            self.taken.notify_one();
+        }
+    }
+}
+
 /// Reads stdin until it closes (or fails, or nobody listens), sending each line.
-fn read_stdin(max_bytes: usize, lines: &mpsc::Sender<Result<String, ReadError>>) {
+fn read_stdin(
+    max_bytes: usize,
+    lines: &mpsc::Sender<Result<String, ReadError>>,
+    ahead: &ReadAhead,
+) {
     // Locked for each read, as tokio's reader does.
     let stdin = std::io::stdin();
     let mut splitter = LineSplitter::new(max_bytes);
@@ -58,7 +115,9 @@ fn read_stdin(max_bytes: usize, lines: &mpsc::Sender<Result<String, ReadError>>)
                 true => splitter.last(&mut buf),
             };
             let Some(split) = split else { break };
-            if lines.blocking_send(line_of(split)).is_err() {
+            let line = line_of(split);
+            ahead.reserve(bytes_of(&line));
+            if lines.blocking_send(line).is_err() {
                 return;
             }
         }
@@ -112,4 +171,38 @@ fn write_stdout(mut lines: mpsc::Receiver<String>) -> std::io::Result<()> {
 fn add_line(burst: &mut Vec<u8>, line: &str) {
     burst.extend_from_slice(line.as_bytes());
     burst.push(b'\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_reader_waits_while_the_read_ahead_is_full_and_a_long_line_goes_alone() {
+        let ahead = Arc::new(ReadAhead::default());
+        ahead.reserve(READ_AHEAD_BYTES - 10);
+        ahead.reserve(10);
+        let (done, finished) = std::sync::mpsc::channel();
+        let reader = Arc::clone(&ahead);
+        std::thread::spawn(move || {
+            reader.reserve(1);
+            let _ = done.send(());
+        });
+        let still_waiting = finished.recv_timeout(Duration::from_millis(100));
+        assert!(
+            still_waiting.is_err(),
+            "one byte more than the budget waits"
+        );
+        ahead.release(10);
+        let released = finished.recv_timeout(Duration::from_secs(5));
+        assert!(
+            released.is_ok(),
+            "the reader goes on once the server took a line"
+        );
+        ahead.release(READ_AHEAD_BYTES - 10 + 1);
+        // Nothing queued: a line longer than the whole budget is let through, alone.
+        ahead.reserve(3 * READ_AHEAD_BYTES);
+        assert_eq!(ahead.state.lock().unwrap().bytes, 3 * READ_AHEAD_BYTES);
+    }
 }
