@@ -36,13 +36,24 @@ pub(crate) fn stdin_lines(
         .name("mcpwire-stdin".into())
         .spawn(move || read_stdin(max_bytes, &lines, &reader_ahead))
         .ok()?;
+    let taker = Taker(ahead);
     Some(futures_util::stream::poll_fn(move |cx| {
         let polled = received.poll_recv(cx);
         if let Poll::Ready(Some(line)) = &polled {
-            ahead.release(bytes_of(line));
+            taker.0.release(bytes_of(line));
         }
         polled
     }))
+}
+
+/// The server's end of the read-ahead: when the server drops its lines, a reader that waits for
+/// room is let go (its next send then fails, and it ends).
+struct Taker(Arc<ReadAhead>);
+
+impl Drop for Taker {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 /// The bytes a line holds while it waits for the server.
@@ -62,6 +73,8 @@ struct Queued {
     bytes: usize,
     /// Whether the reader waits for the server to take some.
     waiting: bool,
+    /// Whether the server dropped its lines: nothing will be taken any more.
+    closed: bool,
 }
 
 impl ReadAhead {
@@ -69,12 +82,21 @@ impl ReadAhead {
     /// and counts them.
     fn reserve(&self, bytes: usize) {
         let mut queued = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while queued.bytes > 0 && queued.bytes + bytes > READ_AHEAD_BYTES {
+        while !queued.closed && queued.bytes > 0 && queued.bytes + bytes > READ_AHEAD_BYTES {
             queued.waiting = true;
             queued = self.taken.wait(queued).unwrap_or_else(|e| e.into_inner());
         }
         queued.waiting = false;
         queued.bytes += bytes;
+    }
+
+    /// The server will take nothing more: a waiting reader is let go.
+    fn close(&self) {
+        let mut queued = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        queued.closed = true;
+        if queued.waiting {
+            self.taken.notify_one();
+        }
     }
 
     /// The server took a line of `bytes`: the reader is woken if it waits.
@@ -204,5 +226,21 @@ mod tests {
         // Nothing queued: a line longer than the whole budget is let through, alone.
         ahead.reserve(3 * READ_AHEAD_BYTES);
         assert_eq!(ahead.state.lock().unwrap().bytes, 3 * READ_AHEAD_BYTES);
+    }
+
+    #[test]
+    fn a_reader_waiting_for_room_is_let_go_when_the_server_drops_its_lines() {
+        let ahead = Arc::new(ReadAhead::default());
+        ahead.reserve(READ_AHEAD_BYTES);
+        let (done, finished) = std::sync::mpsc::channel();
+        let reader = Arc::clone(&ahead);
+        std::thread::spawn(move || {
+            reader.reserve(1);
+            let _ = done.send(());
+        });
+        assert!(finished.recv_timeout(Duration::from_millis(100)).is_err());
+        drop(Taker(ahead));
+        let let_go = finished.recv_timeout(Duration::from_secs(5));
+        assert!(let_go.is_ok(), "the reader is not left waiting");
     }
 }
