@@ -643,6 +643,10 @@ impl Client {
     /// session then carries what the most talkative of them asked for, and each caller's own
     /// level is applied to the messages on their way to it.
     ///
+    /// A level is asked once: a server that refuses it, or does not answer within the client's
+    /// timeout, is not asked again for it or a higher one (so that a server that will not take
+    /// it does not hold up every later caller).
+    ///
     /// # Examples
     ///
     /// ```no_run
@@ -665,16 +669,23 @@ impl Client {
         if is_low_enough() {
             return Ok(());
         }
-        self.send_set_level(level).await
+        *self.peer().log_level.lock().expect("log level lock") = Some(level);
+        self.request_set_level(level).await
     }
 
     /// Sends `logging/setLevel` (2025-11-25) and records the level once the server accepts it.
     async fn send_set_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
-        let params = requests::fields(&SetLevel { level })?;
-        self.request_as::<Value>(LOGGING_SET_LEVEL, params, &CallOptions::new())
-            .await?;
+        self.request_set_level(level).await?;
         *self.peer().log_level.lock().expect("log level lock") = Some(level);
         Ok(())
+    }
+
+    /// Sends `logging/setLevel` (2025-11-25) and waits for the answer.
+    async fn request_set_level(&self, level: LoggingLevel) -> Result<(), ClientError> {
+        let params = requests::fields(&SetLevel { level })?;
+        self.request_as::<Value>(LOGGING_SET_LEVEL, params, &CallOptions::new())
+            .await
+            .map(drop)
     }
 
     /// Checks that the server answers (2025-11-25; 2026-07-28 has no `ping`).

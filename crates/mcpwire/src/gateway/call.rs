@@ -30,6 +30,8 @@ use tokio::sync::{mpsc, oneshot};
 const NOTE_QUEUE: usize = 32;
 /// How many questions of a held call wait for the caller's next round at most.
 const QUESTION_QUEUE: usize = 8;
+/// How long a call waits for its backend to take the caller's log level before it goes on.
+const LEVEL_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What the gateway carries in its own sealed `requestState` from one round of a 2026-07-28
 /// caller to the next: the backend, and either its own `requestState` or the held call's id.
@@ -241,11 +243,16 @@ where
 
 /// Makes sure a 2025-11-25 backend's session sends log messages at `level` and above, so that
 /// the caller hears what it asked for (the session is shared by every caller, so its level only
-/// ever goes down; each caller's own level is applied on the way to it). A backend that refuses
-/// is left as it is: the call goes on.
+/// ever goes down; each caller's own level is applied on the way to it). A backend that refuses,
+/// or does not answer within [`LEVEL_WAIT`], is left as it is (and not asked again): the call
+/// goes on.
 async fn hear_from(client: &Client, level: LoggingLevel, backend: &str) {
-    if let Err(error) = client.lower_logging_level(level).await {
-        tracing::debug!(%backend, %error, "a backend did not take logging/setLevel");
+    match tokio::time::timeout(LEVEL_WAIT, client.lower_logging_level(level)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => {
+            tracing::debug!(%backend, %error, "a backend did not take logging/setLevel");
+        }
+        Err(_) => tracing::debug!(%backend, "a backend did not answer logging/setLevel in time"),
     }
 }
 
