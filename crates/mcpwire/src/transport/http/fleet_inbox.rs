@@ -15,7 +15,7 @@ impl Receiver for Endpoint {
                 return;
             }
             match message {
-                Message::SessionEnded { session } => {
+                Message::SessionEnded { session, .. } => {
                     if self.sessions.end_here(&session) {
                         tracing::debug!(session, "a session ended on another replica");
                     }
@@ -45,7 +45,9 @@ impl Receiver for Endpoint {
                     };
                     held.session.cancel(&id);
                 }
-                Message::ListChanged { .. } | Message::ResourceUpdated { .. } => {}
+                Message::ListChanged { .. }
+                | Message::ResourceUpdated { .. }
+                | Message::SessionEndApplied { .. } => {}
             }
         })
     }

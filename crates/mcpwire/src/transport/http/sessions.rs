@@ -344,12 +344,7 @@ impl Sessions {
         }
         // Answered once every replica has the news, so that the client's next request is refused
         // wherever it lands.
-        table
-            .fleet
-            .send_and_wait(Message::SessionEnded {
-                session: id.to_owned(),
-            })
-            .await;
+        table.fleet.end_everywhere(id).await;
         table.events.forget(id).await;
     }
 
@@ -377,6 +372,7 @@ impl Sessions {
                 .fleet
                 .send(Message::SessionEnded {
                     session: id.clone(),
+                    ack: false,
                 })
                 .await;
             table.events.forget(&id).await;

@@ -242,6 +242,16 @@ pub trait FleetBus: Send + Sync + 'static {
     /// Sends `payload` to every replica, bounded in time.
     fn publish(&self, payload: String) -> SharedFuture<'_, ()>;
 
+    /// Sends `payload` as [`publish`](Self::publish) does, and says how many subscribers
+    /// received it (this replica's own subscription included) when the bus can tell, as Redis's
+    /// `PUBLISH` does. A replica that ends a session waits for that many acknowledgements before
+    /// it answers, so that no other replica serves the session afterwards; with `None` (the
+    /// default) it waits only for its own message to come back.
+    fn publish_counted(&self, payload: String) -> SharedFuture<'_, Option<usize>> {
+        let published = self.publish(payload);
+        Box::pin(async move { published.await.map(|()| None) })
+    }
+
     /// Every payload published from now on, and [`BusEvent::Reconnected`] after an outage. The
     /// stream never ends while the bus lives (it reconnects by itself).
     fn subscribe(&self) -> BoxStream<'static, BusEvent>;

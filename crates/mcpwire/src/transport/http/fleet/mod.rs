@@ -1,12 +1,13 @@
 //! The fleet's room. [`Fleet`]: how this replica shares 2025-11-25 sessions with the others,
 //! when it does: the session store, the bus, and the messages on it (changes, ended or changed
 //! sessions, the client's answers and cancellations for requests another replica runs). Each
-//! replica acts on the others' messages (`../fleet_inbox.rs`) and ignores its own echo;
+//! replica acts on the others' messages (`../fleet_inbox.rs`), acknowledges the end of a session
+//! to the replica that ended it (`acks.rs`), and otherwise ignores its own echo;
 //! `../fleet_settings.rs` and `../fleet_backend_setting.rs` are `HttpServer`'s fleet settings
 //! (outside this room, so that the fleet imports neither the endpoint nor the builder);
 //! `redis/` the Redis backend (feature `redis`).
 
-mod echoes;
+mod acks;
 #[cfg(feature = "redis")]
 mod redis;
 
@@ -35,8 +36,8 @@ pub(super) struct Fleet {
     ///
     /// [`HttpServer::max_relayed_response_bytes`]: super::HttpServer::max_relayed_response_bytes
     pub(super) max_relayed_bytes: Option<usize>,
-    /// Senders waiting for their own messages to come back over the bus.
-    echoes: echoes::Echoes,
+    /// Replicas waiting for the fleet to acknowledge the end of a session.
+    acks: acks::Acks,
 }
 
 /// The largest client answer relayed to the other replicas by default: 1 MiB.
@@ -50,8 +51,16 @@ pub(super) enum Message {
     ListChanged { list: String },
     /// A resource changed.
     ResourceUpdated { uri: String },
-    /// A session ended (DELETE, eviction, lifetime): every replica ends its copy.
-    SessionEnded { session: String },
+    /// A session ended (DELETE, eviction, lifetime): every replica ends its copy, and when `ack`
+    /// is set acknowledges that to the sender with [`Message::SessionEndApplied`] (a replica of an
+    /// earlier version ignores the field and does not).
+    SessionEnded {
+        session: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ack: bool,
+    },
+    /// The sending replica ended its copy of `session`, as the replica `to` asked.
+    SessionEndApplied { session: String, to: String },
     /// A session changed (log level, subscriptions): copies apply `change`; without one (from
     /// an earlier version), they reload the record.
     SessionChanged {
@@ -124,23 +133,33 @@ impl Fleet {
         serde_json::to_string(&envelope).expect("messages serialize")
     }
 
-    /// Sends `message` to the other replicas and waits (at most [`echoes::ECHO_WAIT`]) until it
-    /// came back to this one over the bus: by then every replica has it. For the news a client
-    /// acts on next (its session ended: its next request, on any replica, must be refused).
-    pub(super) async fn send_and_wait(&self, message: Message) {
+    /// Tells the other replicas that `session` ended and waits (at most [`acks::ACK_WAIT`])
+    /// until every replica the bus delivered the news to has ended its copy, this one's own echo
+    /// included (with a bus that cannot count its receivers: until the echo came back). The
+    /// client acts on the end next: its next request, on any replica, must be refused.
+    pub(super) async fn end_everywhere(&self, session: &str) {
         let Some(bus) = &self.bus else {
             return;
         };
-        let payload = self.payload(message);
-        let echo = self.echoes.expect(&payload);
-        if let Err(error) = bus.publish(payload).await {
-            tracing::warn!(%error, "a message to the fleet was lost");
-            return;
-        }
-        if let Some(echo) = echo
-            && !echo.heard_within(echoes::ECHO_WAIT).await
+        let wait = self.acks.expect(session);
+        let payload = self.payload(Message::SessionEnded {
+            session: session.to_owned(),
+            ack: true,
+        });
+        let receivers = match bus.publish_counted(payload).await {
+            Ok(receivers) => receivers.unwrap_or(1),
+            Err(error) => {
+                tracing::warn!(%error, "a message to the fleet was lost");
+                return;
+            }
+        };
+        if let Some(wait) = wait
+            && !wait.all_within(receivers, acks::ACK_WAIT).await
         {
-            tracing::debug!("the fleet bus did not bring a message back in time");
+            tracing::debug!(
+                receivers,
+                "not every replica acknowledged the end of a session in time"
+            );
         }
     }
 
@@ -171,7 +190,8 @@ impl Fleet {
         });
         let mut incoming = bus.subscribe();
         let replica = self.replica.clone();
-        let echoes = self.echoes.clone();
+        let acks = self.acks.clone();
+        let acknowledging = self.clone();
         tokio::spawn(async move {
             while let Some(event) = incoming.next().await {
                 let Some(receiver) = receiver.upgrade() else {
@@ -181,8 +201,36 @@ impl Fleet {
                     BusEvent::Reconnected => receiver.reconnected(),
                     BusEvent::Message(payload) => {
                         match serde_json::from_str::<Envelope>(&payload) {
-                            Ok(envelope) if *envelope.origin == *replica => echoes.heard(&payload),
-                            Ok(envelope) => receiver.receive(envelope.message).await,
+                            Ok(Envelope {
+                                origin,
+                                message: Message::SessionEnded { session, .. },
+                            }) if *origin == *replica => acks.heard(&session, &origin),
+                            Ok(envelope) if *envelope.origin == *replica => {}
+                            Ok(Envelope {
+                                origin,
+                                message: Message::SessionEndApplied { session, to },
+                            }) => {
+                                if *to == *replica {
+                                    acks.heard(&session, &origin);
+                                }
+                            }
+                            Ok(Envelope { origin, message }) => {
+                                let acknowledge = match &message {
+                                    Message::SessionEnded { session, ack: true } => {
+                                        Some(session.clone())
+                                    }
+                                    _ => None,
+                                };
+                                receiver.receive(message).await;
+                                if let Some(session) = acknowledge {
+                                    acknowledging
+                                        .send(Message::SessionEndApplied {
+                                            session,
+                                            to: origin,
+                                        })
+                                        .await;
+                                }
+                            }
                             Err(error) => {
                                 tracing::debug!(%error, "an unreadable fleet message; ignored")
                             }
@@ -256,7 +304,34 @@ mod tests {
         }
         let ended = Message::SessionEnded {
             session: "s".into(),
+            ack: false,
         };
         assert_eq!(change_of(&ended), None);
+    }
+
+    #[test]
+    fn an_end_asks_for_acknowledgement_in_a_field_an_earlier_version_ignores() {
+        let asked = Message::SessionEnded {
+            session: "s".into(),
+            ack: true,
+        };
+        let json = serde_json::to_value(&asked).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"t": "session_ended", "session": "s", "ack": true})
+        );
+        let unasked = serde_json::json!({"t": "session_ended", "session": "s"});
+        assert_eq!(
+            serde_json::from_value::<Message>(unasked.clone()).unwrap(),
+            Message::SessionEnded {
+                session: "s".into(),
+                ack: false
+            }
+        );
+        let quiet = Message::SessionEnded {
+            session: "s".into(),
+            ack: false,
+        };
+        assert_eq!(serde_json::to_value(&quiet).unwrap(), unasked);
     }
 }

@@ -304,6 +304,66 @@ async fn any_replica_serves_any_request_of_a_session_and_delete_ends_it_everywhe
     }
 }
 
+/// A bus that hands this replica every message `delay` late (a replica whose subscriber lags
+/// behind the others), and publishes on `inner` as it is.
+struct Late<B> {
+    inner: B,
+    delay: Duration,
+}
+
+impl<B: mcpwire::transport::http::FleetBus> mcpwire::transport::http::FleetBus for Late<B> {
+    fn publish(&self, payload: String) -> mcpwire::transport::http::SharedFuture<'_, ()> {
+        self.inner.publish(payload)
+    }
+
+    fn publish_counted(
+        &self,
+        payload: String,
+    ) -> mcpwire::transport::http::SharedFuture<'_, Option<usize>> {
+        self.inner.publish_counted(payload)
+    }
+
+    fn subscribe(
+        &self,
+    ) -> futures_util::stream::BoxStream<'static, mcpwire::transport::http::BusEvent> {
+        use futures_util::StreamExt;
+        let delay = self.delay;
+        self.inner
+            .subscribe()
+            .then(move |event| async move {
+                tokio::time::sleep(delay).await;
+                event
+            })
+            .boxed()
+    }
+}
+
+#[tokio::test]
+async fn a_delete_is_answered_only_once_a_lagging_replica_ended_its_copy() {
+    let redis = Redis::start();
+    let lagging_bus = RedisFleet::connect(&redis.url(), "mcp:fleet-test:")
+        .await
+        .unwrap()
+        .bus();
+    let late = Late {
+        inner: lagging_bus,
+        delay: Duration::from_millis(100),
+    };
+    let a = Replica::start_with(&redis, "a", move |http| http.fleet_bus(late)).await;
+    let b = Replica::start(&redis, "b").await;
+    let (a, b) = (a.client(), b.client());
+    for round in 0..3u64 {
+        let session = b.initialize(None).await;
+        let answer = json_of(a.call(&session, 1, "slow", json!({"steps": 0})).await).await;
+        assert_eq!(answer["result"]["content"][0]["text"], "done", "{answer}");
+        // `a` hears of the end 100 ms after `b` hears its own echo: the DELETE waits for
+        // `a`'s acknowledgement, not for the echo.
+        assert_eq!(b.delete(&session).await, 200);
+        let after = a.call(&session, 2, "slow", json!({"steps": 0})).await;
+        assert_eq!(after.status(), 404, "round {round}: served after DELETE");
+    }
+}
+
 #[tokio::test]
 async fn a_session_serves_only_its_principal_on_every_replica() {
     let redis = Redis::start();

@@ -30,17 +30,24 @@ fn channel(inner: &Inner) -> String {
 
 impl FleetBus for RedisBus {
     fn publish(&self, payload: String) -> SharedFuture<'_, ()> {
+        let counted = self.publish_counted(payload);
+        Box::pin(async move { counted.await.map(drop) })
+    }
+
+    fn publish_counted(&self, payload: String) -> SharedFuture<'_, Option<usize>> {
         Box::pin(async move {
             let mut connection = self.inner.connection.clone();
-            self.inner
+            let receivers = self
+                .inner
                 .run(
                     "publish",
                     redis::cmd("PUBLISH")
                         .arg(channel(&self.inner))
                         .arg(payload)
-                        .query_async::<()>(&mut connection),
+                        .query_async::<usize>(&mut connection),
                 )
-                .await
+                .await?;
+            Ok(Some(receivers))
         })
     }
 
