@@ -253,6 +253,11 @@ fn an_unreachable_server_or_a_dead_child_exits_4() {
     let port = common::free_port();
     let out = run(&["info", "--url", &format!("http://127.0.0.1:{port}/mcp")]);
     assert_eq!(out.code(), 4, "{}", out.stderr);
+    assert!(
+        out.stderr.to_lowercase().contains("connection refused"),
+        "the cause is named: {}",
+        out.stderr
+    );
     // (The child's last words on stderr usually follow in the message; the client reads them
     // concurrently with the end of stdout, so not always.)
     let out = run(&["info", "--stdio", "sh -c 'echo bye >&2; exit 3'"]);

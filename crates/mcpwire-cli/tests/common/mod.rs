@@ -110,12 +110,16 @@ impl Run {
 /// Runs the CLI with `args` (stdin closed: not a terminal) and a deadline.
 pub fn run(args: &[&str]) -> Run {
     let mut command = cli();
+    command.args(args);
+    run_command(command, format!("mcpwire-cli {args:?}"))
+}
+
+/// Runs `command` (the CLI with its arguments and environment) as [`run`] does.
+pub fn run_command(mut command: Command, description: String) -> Run {
     command
-        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let description = format!("mcpwire-cli {args:?}");
     let mut child = command.spawn().expect("start mcpwire-cli");
     let stdout = drain(child.stdout.take().expect("stdout"));
     let stderr = drain(child.stderr.take().expect("stderr"));

@@ -35,7 +35,8 @@
 //! `${NAME}` in `args`, `env`, `url`, `headers` and `oauth` values is replaced by the environment
 //! variable `NAME` (credentials stay out of the file). Any other key of an entry, a key of the
 //! other kind of entry (`headers` on a stdio entry, `args` on an HTTP one), a value of the wrong
-//! type, a URL that is not `http://`, a header that is not a valid HTTP header, a `timeoutMs`
+//! type, a URL that is not `http://` or `https://` (https needs a TLS feature of `reqwest` in the
+//! application, as `mcpwire-cli` has), a header that is not a valid HTTP header, a `timeoutMs`
 //! above an hour, or an unset variable is refused at start-up, naming the key (never the value:
 //! it may hold a credential). Keys beside `mcpServers` at the top (a host's other settings) are
 //! ignored.
@@ -188,13 +189,12 @@ impl<F: Fn(&str) -> Option<String>> Entry<'_, F> {
                 let url = self.expand("url", &url)?;
                 let authority = url
                     .strip_prefix("http://")
+                    .or_else(|| url.strip_prefix("https://"))
                     .map(|rest| rest.split(['/', '?', '#']).next().unwrap_or_default());
                 if authority.is_none_or(str::is_empty) {
-                    return Err(self.refuse(
-                        "url",
-                        "must be an http:// URL with a host (the gateway's client has no TLS: \
-                         put an https backend behind a local proxy)",
-                    ));
+                    return Err(
+                        self.refuse("url", "must be an http:// or https:// URL with a host")
+                    );
                 }
                 let mut backend = Backend::http(name, url);
                 for (key, value) in self.map("headers")? {
@@ -444,18 +444,21 @@ mod tests {
     #[test]
     fn urls_headers_and_timeouts_are_checked_without_showing_values() {
         for url in [
-            "https://x/mcp",
             "ftp://x/mcp",
+            "https://",
+            "https:///mcp",
             "x/mcp",
             "http:///mcp",
             "http://",
         ] {
             let text = format!(r#"{{"mcpServers": {{"a": {{"url": "{url}"}}}}}}"#);
             assert!(
-                refused(&text).starts_with("mcpServers.a.url: must be an http:// URL"),
+                refused(&text).starts_with("mcpServers.a.url: must be an http:// or https:// URL"),
                 "{url}"
             );
         }
+        let secure = r#"{"mcpServers": {"a": {"url": "https://mcp.example.com/mcp"}}}"#;
+        assert!(backends_from_config(secure, |_| None).is_ok());
         // A variable's value is checked once expanded, and never shown.
         let secret_url = r#"{"mcpServers": {"a": {"url": "${TOKEN}"}}}"#;
         let error = refused(secret_url);

@@ -128,7 +128,7 @@ impl Http {
         session: Option<&str>,
         token: Option<&str>,
     ) -> Result<reqwest::Response, ClientError> {
-        let transport = |e: reqwest::Error| ClientError::Transport(e.to_string());
+        let transport = |e: reqwest::Error| ClientError::Transport(described(&e));
         // The URL parsed and the fixed headers built once, not per request.
         let mut request = match &self.parsed {
             Some(url) => reqwest::Request::new(reqwest::Method::POST, url.clone()),
@@ -456,6 +456,23 @@ impl HttpOptions {
         self.headers.insert(name, value);
         Ok(self)
     }
+}
+
+/// `error` with what caused it (reqwest's own text says only "error sending request for url
+/// (…)"; the cause is the refused connection, the certificate that did not verify, the scheme
+/// without TLS built in), each cause once.
+fn described(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 /// Whether `url` is sent as it is: with a host, without credentials (which reqwest's request
