@@ -126,11 +126,7 @@ impl Fleet {
 
     /// `message` as this replica puts it on the bus.
     fn payload(&self, message: Message) -> String {
-        let envelope = Envelope {
-            origin: self.replica.to_string(),
-            message,
-        };
-        serde_json::to_string(&envelope).expect("messages serialize")
+        encode(&self.replica, message)
     }
 
     /// Tells the other replicas that `session` ended and waits (at most [`acks::ACK_WAIT`])
@@ -191,7 +187,8 @@ impl Fleet {
         let mut incoming = bus.subscribe();
         let replica = self.replica.clone();
         let acks = self.acks.clone();
-        let acknowledging = self.clone();
+        // Weak: the bus ends this task's stream only once it is dropped.
+        let acknowledging = Arc::downgrade(bus);
         tokio::spawn(async move {
             while let Some(event) = incoming.next().await {
                 let Some(receiver) = receiver.upgrade() else {
@@ -222,13 +219,17 @@ impl Fleet {
                                     _ => None,
                                 };
                                 receiver.receive(message).await;
-                                if let Some(session) = acknowledge {
-                                    acknowledging
-                                        .send(Message::SessionEndApplied {
-                                            session,
-                                            to: origin,
-                                        })
-                                        .await;
+                                if let Some(session) = acknowledge
+                                    && let Some(bus) = acknowledging.upgrade()
+                                {
+                                    let applied = Message::SessionEndApplied {
+                                        session,
+                                        to: origin,
+                                    };
+                                    if let Err(error) = bus.publish(encode(&replica, applied)).await
+                                    {
+                                        tracing::warn!(%error, "an acknowledgement to the fleet was lost");
+                                    }
                                 }
                             }
                             Err(error) => {
@@ -240,6 +241,15 @@ impl Fleet {
             }
         });
     }
+}
+
+/// `message` as the replica `origin` puts it on the bus.
+fn encode(origin: &str, message: Message) -> String {
+    let envelope = Envelope {
+        origin: origin.to_owned(),
+        message,
+    };
+    serde_json::to_string(&envelope).expect("messages serialize")
 }
 
 /// The bus message announcing `change`.
