@@ -23,6 +23,7 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
+use tokio_util::sync::CancellationToken;
 
 /// This replica's place in a fleet.
 #[derive(Clone, Default)]
@@ -159,18 +160,29 @@ impl Fleet {
         }
     }
 
-    /// Passes this process's changes to the fleet and the fleet's to `receiver`, until
-    /// `receiver` is dropped.
-    pub(super) fn start<R: Receiver>(&self, notifier: &Notifier, receiver: std::sync::Weak<R>) {
+    /// Passes this process's changes to the fleet and the fleet's to `receiver`, until `stop` is
+    /// cancelled (when `receiver` is dropped); the bus subscription ends with it.
+    pub(super) fn start<R: Receiver>(
+        &self,
+        notifier: &Notifier,
+        receiver: std::sync::Weak<R>,
+        stop: CancellationToken,
+    ) {
         let Some(bus) = &self.bus else {
             return;
         };
         let outgoing = self.clone();
         let mut changes = notifier.subscribe_local();
         let watched = receiver.clone();
+        let stopped = stop.clone();
         tokio::spawn(async move {
             loop {
-                let change = match changes.recv().await {
+                let received = tokio::select! {
+                    biased;
+                    () = stopped.cancelled() => return,
+                    received = changes.recv() => received,
+                };
+                let change = match received {
                     Ok(change) => change,
                     Err(RecvError::Lagged(missed)) => {
                         tracing::warn!(missed, "changes came faster than the fleet bus took them");
@@ -190,7 +202,15 @@ impl Fleet {
         // Weak: the bus ends this task's stream only once it is dropped.
         let acknowledging = Arc::downgrade(bus);
         tokio::spawn(async move {
-            while let Some(event) = incoming.next().await {
+            loop {
+                let event = tokio::select! {
+                    biased;
+                    () = stop.cancelled() => return,
+                    event = incoming.next() => event,
+                };
+                let Some(event) = event else {
+                    return;
+                };
                 let Some(receiver) = receiver.upgrade() else {
                     return;
                 };

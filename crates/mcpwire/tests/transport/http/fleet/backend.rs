@@ -176,3 +176,30 @@ async fn each_store_connected_on_its_own_held_a_connection_each() {
     assert_eq!(subscribers, 2);
     running.shut_down().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_server_that_stopped_leaves_no_subscriber_behind_on_a_quiet_bus() {
+    let redis = Redis::start();
+    let mut probe = probe(&redis).await;
+    // The backend outlives the server, as a program's would: its subscribers must still go.
+    let backend = RedisBackend::connect(&redis.url(), "mcp:gone")
+        .await
+        .expect("the test's Redis answers");
+    let server = McpServer::new("gone").tool(add).unwrap();
+    let running = start_authenticated(server.http().fleet(&backend)).await;
+    assert_eq!(call(&running, 1).await["result"]["content"][0]["text"], "2");
+    let (_, subscribers) = settled(&mut probe, 2).await;
+    assert_eq!(subscribers, 2, "the bus and the task signals");
+    running.shut_down().await.unwrap();
+    // Nothing is published from here on: the subscribers must notice on their own.
+    let mut left = clients(&mut probe).await.1;
+    for _ in 0..100 {
+        if left == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        left = clients(&mut probe).await.1;
+    }
+    assert_eq!(left, 0, "subscribers left behind by a stopped server");
+    drop(backend);
+}

@@ -82,7 +82,17 @@ async fn listen(inner: Weak<Inner>, sender: mpsc::Sender<BusEvent>) {
                     return;
                 }
                 let mut messages = pubsub.into_on_message();
-                while let Some(message) = messages.next().await {
+                loop {
+                    // The replica stopped listening: unsubscribe (drop the connection) now,
+                    // not when the next message finds the receiver gone.
+                    let message = tokio::select! {
+                        biased;
+                        () = sender.closed() => return,
+                        message = messages.next() => message,
+                    };
+                    let Some(message) = message else {
+                        break;
+                    };
                     let Ok(payload) = message.get_payload::<String>() else {
                         continue;
                     };
@@ -103,10 +113,10 @@ async fn listen(inner: Weak<Inner>, sender: mpsc::Sender<BusEvent>) {
             Err(_) => tracing::debug!("subscribing to the fleet bus timed out"),
         }
         lost = true;
-        if sender.is_closed() {
-            return;
+        tokio::select! {
+            () = sender.closed() => return,
+            () = tokio::time::sleep(pause) => {}
         }
-        tokio::time::sleep(pause).await;
         pause = (pause * 2).min(Duration::from_secs(2));
     }
 }
