@@ -5,6 +5,9 @@
 
 pub(crate) mod header_params;
 pub(crate) mod header_value;
+// reqwest's errors in words, with their causes (the client, and the server's key fetches).
+#[cfg(any(feature = "client", all(feature = "auth", feature = "http")))]
+pub(crate) mod http_error;
 // Used by the HTTP server's verifier and the client's assertions.
 #[cfg(all(feature = "auth", any(feature = "http", feature = "client")))]
 pub(crate) mod jwt_backend;

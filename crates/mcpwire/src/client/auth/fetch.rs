@@ -30,7 +30,7 @@ pub(crate) async fn body(mut response: reqwest::Response, url: &str) -> Result<V
 pub(crate) fn fetch_error(url: &str, error: reqwest::Error) -> AuthError {
     AuthError::Fetch {
         url: url.to_owned(),
-        detail: error.without_url().to_string(),
+        detail: crate::wire::http_error::described(&error.without_url()),
     }
 }
 

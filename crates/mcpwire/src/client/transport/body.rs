@@ -3,6 +3,7 @@
 //! many bytes have come, and the response is dropped, which closes its connection.
 
 use crate::client::error::ClientError;
+use crate::wire::http_error::described;
 use futures_util::StreamExt;
 
 /// The body of `response` as text (invalid UTF-8 replaced), at most `max` bytes.
@@ -21,7 +22,7 @@ pub(crate) async fn read(response: reqwest::Response, max: usize) -> Result<Stri
     let mut body = Vec::new();
     let mut chunks = response.bytes_stream();
     while let Some(chunk) = chunks.next().await {
-        let chunk = chunk.map_err(|e| ClientError::Transport(e.to_string()))?;
+        let chunk = chunk.map_err(|e| ClientError::Transport(described(&e)))?;
         if body.len() + chunk.len() > max {
             return Err(too_large);
         }

@@ -18,6 +18,7 @@ use super::{body, sse};
 use crate::client::auth::OAuth;
 use crate::client::error::ClientError;
 use crate::protocol::Era;
+use crate::wire::http_error::described;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use std::sync::Mutex;
 
@@ -456,23 +457,6 @@ impl HttpOptions {
         self.headers.insert(name, value);
         Ok(self)
     }
-}
-
-/// `error` with what caused it (reqwest's own text says only "error sending request for url
-/// (…)"; the cause is the refused connection, the certificate that did not verify, the scheme
-/// without TLS built in), each cause once.
-fn described(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 /// Whether `url` is sent as it is: with a host, without credentials (which reqwest's request

@@ -3,6 +3,7 @@
 use super::body::read_capped;
 use super::token_cache::{TokenCache, TokenKey};
 use super::{TokenError, TokenVerifier, VerifiedToken};
+use crate::wire::http_error::described;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -187,7 +188,7 @@ impl IntrospectionVerifier {
             .send()
             .await
             .and_then(reqwest::Response::error_for_status)
-            .map_err(|e| unavailable(format!("introspection: {e}")))?;
+            .map_err(|e| unavailable(format!("introspection: {}", described(&e))))?;
         let body = read_capped(response, MAX_ANSWER_BYTES)
             .await
             .map_err(|e| unavailable(format!("introspection: {e}")))?;

@@ -2,6 +2,7 @@
 
 use super::TokenError;
 use super::body::read_capped;
+use crate::wire::http_error::described;
 use jsonwebtoken::DecodingKey;
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use sha2::{Digest, Sha256};
@@ -73,7 +74,7 @@ impl JwksSource {
                     .send()
                     .await
                     .and_then(reqwest::Response::error_for_status)
-                    .map_err(|e| unavailable(format!("fetching {url}: {e}")))?;
+                    .map_err(|e| unavailable(format!("fetching {url}: {}", described(&e))))?;
                 read_capped(response, MAX_JWKS_BYTES)
                     .await
                     .map_err(|e| unavailable(format!("fetching {url}: {e}")))?
