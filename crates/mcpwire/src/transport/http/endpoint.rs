@@ -9,7 +9,7 @@ use crate::dispatch::handshake::Handshake;
 use crate::server::core::ServerCore;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 /// What every HTTP request is served with.
 pub(super) struct Endpoint {
@@ -30,11 +30,9 @@ pub(super) struct Endpoint {
     pub(super) trusted_proxies: TrustedProxies,
     /// The other replicas, when sessions are shared with them.
     pub(super) fleet: Fleet,
-    /// Cancelled when the endpoint is dropped (`_fleet_guard`), not at shutdown (requests in
-    /// their grace period may still wait for the bus): the fleet's tasks then end, and with them
-    /// the bus subscription.
-    fleet_stop: CancellationToken,
-    _fleet_guard: tokio_util::sync::DropGuard,
+    /// The fleet's tasks, stopped when the endpoint is dropped (not at shutdown: requests in
+    /// their grace period may still wait for the bus); the bus subscription ends with them.
+    fleet_tasks: std::sync::OnceLock<DropGuard>,
 }
 
 /// The settings an endpoint is built from.
@@ -62,8 +60,6 @@ impl Endpoint {
             .unwrap_or(core.limits.max_message_bytes);
         let max_subscriptions = core.limits.max_subscriptions;
         let session_ends = core.session_ends.clone();
-        let fleet_stop = CancellationToken::new();
-        let fleet_guard = fleet_stop.clone().drop_guard();
         Self {
             core,
             sessions: Sessions::new(
@@ -82,8 +78,7 @@ impl Endpoint {
             max_resumed_streams: settings.max_resumed_streams.max(1),
             trusted_proxies: settings.trusted_proxies,
             fleet: settings.fleet,
-            fleet_stop,
-            _fleet_guard: fleet_guard,
+            fleet_tasks: std::sync::OnceLock::new(),
         }
     }
 
@@ -99,8 +94,8 @@ impl Endpoint {
             audience,
             "serving Streamable HTTP"
         );
-        let stop = self.fleet_stop.clone();
-        self.fleet
-            .start(&self.core.notifier, Arc::downgrade(self), stop);
+        if let Some(tasks) = self.fleet.start(&self.core.notifier, Arc::downgrade(self)) {
+            let _ = self.fleet_tasks.set(tasks);
+        }
     }
 }

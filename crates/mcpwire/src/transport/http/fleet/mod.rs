@@ -23,7 +23,7 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tokio::sync::broadcast::error::RecvError;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 /// This replica's place in a fleet.
 #[derive(Clone, Default)]
@@ -160,17 +160,16 @@ impl Fleet {
         }
     }
 
-    /// Passes this process's changes to the fleet and the fleet's to `receiver`, until `stop` is
-    /// cancelled (when `receiver` is dropped); the bus subscription ends with it.
+    /// Passes this process's changes to the fleet and the fleet's to `receiver`, until the guard
+    /// it returns is dropped (with `receiver`); the bus subscription ends with it. `None`: no bus.
     pub(super) fn start<R: Receiver>(
         &self,
         notifier: &Notifier,
         receiver: std::sync::Weak<R>,
-        stop: CancellationToken,
-    ) {
-        let Some(bus) = &self.bus else {
-            return;
-        };
+    ) -> Option<DropGuard> {
+        let bus = self.bus.as_ref()?;
+        let stop = CancellationToken::new();
+        let guard = stop.clone().drop_guard();
         let outgoing = self.clone();
         let mut changes = notifier.subscribe_local();
         let watched = receiver.clone();
@@ -260,6 +259,7 @@ impl Fleet {
                 }
             }
         });
+        Some(guard)
     }
 }
 
