@@ -365,6 +365,35 @@ async fn a_delete_is_answered_only_once_a_lagging_replica_ended_its_copy() {
 }
 
 #[tokio::test]
+async fn a_subscriber_that_never_acknowledges_holds_a_delete_only_up_to_its_bound() {
+    // A replica of an earlier version (which ignores the `ack` field), or any other program
+    // subscribed to the bus, is counted by PUBLISH and never acknowledges: the DELETE waits for
+    // it only up to the bound (250 ms), and still ends the session on every replica.
+    let redis = Redis::start();
+    let (a, b) = two_replicas(&redis).await;
+    let (a, b) = (a.client(), b.client());
+    let mut silent = redis::Client::open(redis.url())
+        .unwrap()
+        .get_async_pubsub()
+        .await
+        .unwrap();
+    silent.subscribe("mcp:fleet-test:bus").await.unwrap();
+    let session = a.initialize(None).await;
+    let answer = json_of(b.call(&session, 1, "slow", json!({"steps": 0})).await).await;
+    assert_eq!(answer["result"]["content"][0]["text"], "done", "{answer}");
+    let asked = std::time::Instant::now();
+    assert_eq!(b.delete(&session).await, 200);
+    let waited = asked.elapsed();
+    assert!(
+        waited < Duration::from_secs(5),
+        "the DELETE waited {waited:?}"
+    );
+    let after = a.call(&session, 2, "slow", json!({"steps": 0})).await;
+    assert_eq!(after.status(), 404, "ended on the other replica");
+    drop(silent);
+}
+
+#[tokio::test]
 async fn a_session_serves_only_its_principal_on_every_replica() {
     let redis = Redis::start();
     let (a, b) = two_replicas(&redis).await;
