@@ -37,12 +37,6 @@ pub(crate) fn read_lines<R: AsyncRead + Unpin>(
 /// and one bad line must not end the connection.
 struct BoundedLines(LineSplitter);
 
-impl BoundedLines {
-    fn item(split: Option<Split>) -> Option<Line> {
-        split.map(line_of)
-    }
-}
-
 /// A split line as the server reads it: UTF-8 (a trailing `\r` dropped), or why not.
 pub(crate) fn line_of(split: Split) -> Line {
     match split {
@@ -61,11 +55,11 @@ impl Decoder for BoundedLines {
     type Error = std::io::Error;
 
     fn decode(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Line>> {
-        Ok(Self::item(self.0.next(buf)))
+        Ok(self.0.next(buf).map(line_of))
     }
 
     fn decode_eof(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Line>> {
-        Ok(Self::item(self.0.last(buf)))
+        Ok(self.0.last(buf).map(line_of))
     }
 }
 
