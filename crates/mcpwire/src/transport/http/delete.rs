@@ -1,8 +1,8 @@
 //! DELETE: the client ends its 2025-11-25 session. Its GET stream closes, its outstanding
 //! requests to the client fail, and its id is `404` from then on, on every replica of a fleet:
 //! its record is gone from the store (a replica without a copy answers `404`), and the DELETE is
-//! answered once the bus has brought the news back to this replica, and so to every other one
-//! (bounded: 250 ms when the bus is slow).
+//! answered once every replica the bus delivered the news to has acknowledged ending its copy
+//! (bounded: 250 ms when the bus or a replica is slow, or a subscriber never acknowledges).
 
 use super::caller::Caller;
 use super::endpoint::Endpoint;
