@@ -184,7 +184,7 @@ impl DetachedContext {
     /// assert!(ctx.headers().is_none());
     /// ```
     pub fn build(self) -> Context {
-        let (outbound, _nobody) = Outbound::channel(1);
+        let outbound = Outbound::nowhere();
         Context::new(RequestScope {
             request_id: RequestId::Number(0),
             era: Era::Modern,

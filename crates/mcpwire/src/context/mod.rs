@@ -23,6 +23,8 @@ mod client_requests;
 mod detached;
 mod grant;
 mod identity;
+#[cfg(feature = "http")]
+mod lazy_lines;
 mod observer;
 mod outbound;
 mod principal;
@@ -39,6 +41,8 @@ pub(crate) use client_requests::issued_elsewhere;
 pub use detached::DetachedContext;
 pub use grant::Grant;
 pub use identity::Identity;
+#[cfg(feature = "http")]
+pub(crate) use lazy_lines::LazyLines;
 pub(crate) use observer::observe;
 pub use observer::{Ending, Observed, ObservedWork, RequestObserver};
 #[cfg(feature = "http")]

@@ -1,9 +1,14 @@
 //! `Outbound`: where a request's notifications (progress, log messages) and the server's own
-//! requests to the client go. One per connection on stdio; one per response stream on HTTP.
+//! requests to the client go. One per connection on stdio; one per request over HTTP, whose
+//! queue is made only when the request first sends something ([`super::lazy_lines`]).
 //!
 //! The queue is bounded: when the client reads slower than the server writes, a sender waits
 //! for room rather than the queue growing without end.
 
+#[cfg(feature = "http")]
+use super::lazy_lines::{self, LazyChannel, LazyLines};
+#[cfg(feature = "http")]
+use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 
@@ -14,9 +19,21 @@ pub(crate) const CLOSE_STREAM: &str = "\u{0}close-stream";
 /// A sink of serialized JSON-RPC lines, cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Outbound {
-    lines: mpsc::Sender<String>,
+    lines: Lines,
     /// Whether the stream behind it can be closed and resumed (a 2025-11-25 HTTP request).
     closable: bool,
+}
+
+/// Where the lines go.
+#[derive(Clone, Debug)]
+enum Lines {
+    /// A channel made up front (a connection's, read by its writer).
+    Made(mpsc::Sender<String>),
+    /// A request's channel, made by its first line.
+    #[cfg(feature = "http")]
+    Lazy(Arc<LazyChannel>),
+    /// Nobody reads them: every send fails, as when the client left.
+    Nowhere,
 }
 
 impl Outbound {
@@ -24,22 +41,47 @@ impl Outbound {
     /// receiving end the transport writes out.
     pub(crate) fn channel(capacity: usize) -> (Outbound, mpsc::Receiver<String>) {
         let (lines, rx) = mpsc::channel(capacity.max(1));
-        (
-            Outbound {
-                lines,
-                closable: false,
-            },
-            rx,
-        )
+        (Outbound::new(Lines::Made(lines)), rx)
+    }
+
+    /// [`channel`](Outbound::channel) for one request, its queue made only if it sends a line.
+    #[cfg(feature = "http")]
+    pub(crate) fn request_channel(capacity: usize) -> (Outbound, LazyLines) {
+        let (channel, lines) = lazy_lines::lazy(capacity);
+        (Outbound::new(Lines::Lazy(channel)), lines)
     }
 
     /// A sink whose stream the handler may end early (the client resumes it), and its
     /// receiving end, which then sees [`CLOSE_STREAM`].
     #[cfg(feature = "http")]
-    pub(crate) fn closable_channel(capacity: usize) -> (Outbound, mpsc::Receiver<String>) {
-        let (mut sink, rx) = Self::channel(capacity);
+    pub(crate) fn closable_request_channel(capacity: usize) -> (Outbound, LazyLines) {
+        let (mut sink, lines) = Self::request_channel(capacity);
         sink.closable = true;
-        (sink, rx)
+        (sink, lines)
+    }
+
+    /// A sink nobody reads (a request that may send nothing but its answer, a detached
+    /// context): every send fails.
+    pub(crate) fn nowhere() -> Outbound {
+        Outbound::new(Lines::Nowhere)
+    }
+
+    fn new(lines: Lines) -> Outbound {
+        Outbound {
+            lines,
+            closable: false,
+        }
+    }
+
+    /// The channel's sending end, made now for a request's first line; `None` when nobody
+    /// reads (any more).
+    fn sender(&self) -> Option<&mpsc::Sender<String>> {
+        match &self.lines {
+            Lines::Made(sender) => Some(sender),
+            #[cfg(feature = "http")]
+            Lines::Lazy(channel) => channel.sender(),
+            Lines::Nowhere => None,
+        }
     }
 
     /// Asks the transport to end the stream now; `false` when this sink's stream cannot be
@@ -52,18 +94,24 @@ impl Outbound {
     /// Queues one line, waiting while the queue is full. Returns `false` when the other end is
     /// gone (the client left).
     pub(crate) async fn send(&self, line: String) -> bool {
-        self.lines.send(line).await.is_ok()
+        match self.sender() {
+            Some(sender) => sender.send(line).await.is_ok(),
+            None => false,
+        }
     }
 
     /// Queues one line from code that cannot wait (a drop guard): when the queue is full, the
     /// line is sent as soon as there is room, by a task of its own. Returns `false` when the
     /// other end is gone.
     pub(crate) fn send_soon(&self, line: String) -> bool {
-        match self.lines.try_send(line) {
+        let Some(sender) = self.sender() else {
+            return false;
+        };
+        match sender.try_send(line) {
             Ok(()) => true,
             Err(TrySendError::Closed(_)) => false,
             Err(TrySendError::Full(line)) => {
-                let lines = self.lines.clone();
+                let lines = sender.clone();
                 match tokio::runtime::Handle::try_current() {
                     Ok(runtime) => {
                         runtime.spawn(async move { lines.send(line).await });

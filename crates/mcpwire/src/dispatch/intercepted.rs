@@ -78,7 +78,7 @@ impl InterceptedCall for Intercepted<'_> {
     fn detached_context(&self, task: TaskLink) -> Context {
         // No back channel: a task's progress becomes its status message, it sends no
         // notifications and asks the client nothing directly.
-        let (outbound, _nobody) = Outbound::channel(1);
+        let outbound = Outbound::nowhere();
         let scope = request_scope(self.exchange, self.id, self.served.clone());
         Context::new(RequestScope {
             progress_token: None,

@@ -44,7 +44,7 @@ pub(super) async fn initialize(
         }
     };
     // `initialize` sends nothing but its answer: nobody reads this sink.
-    let (outbound, _) = Outbound::channel(1);
+    let outbound = Outbound::nowhere();
     let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
@@ -104,7 +104,8 @@ pub(super) async fn request(
         .shared
         .then(|| SessionChange::of_request(&request.method, request.params.as_deref()))
         .flatten();
-    let (outbound, lines) = Outbound::closable_channel(endpoint.core.limits.max_queued_messages);
+    let (outbound, lines) =
+        Outbound::closable_request_channel(endpoint.core.limits.max_queued_messages);
     // Mirrored headers are optional here, but one that disagrees with the body is refused (after
     // the scope decision, which the body alone drives).
     let mismatch = check_sent(&headers, &request.method, request.params.as_deref()).err();

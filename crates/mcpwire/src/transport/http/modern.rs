@@ -60,7 +60,7 @@ pub(super) async fn handle(
         let error = ErrorObject::method_not_found(&request.method);
         return reply::error(StatusCode::NOT_FOUND, Some(&request.id), &error);
     }
-    let (outbound, lines) = Outbound::channel(endpoint.core.limits.max_queued_messages);
+    let (outbound, lines) = Outbound::request_channel(endpoint.core.limits.max_queued_messages);
     let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: endpoint.stateless.clone(),

@@ -8,6 +8,7 @@
 //! stop (the spec asks for `notifications/cancelled` there).
 
 use super::{challenge, sse};
+use crate::context::LazyLines;
 use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
@@ -17,7 +18,6 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
-use tokio::sync::mpsc::Receiver;
 
 /// The HTTP status of a JSON response: the 2026-07-28 mapping (unknown method `404`; header,
 /// capability and version errors `400`), `200` for everything else and on 2025-11-25.
@@ -77,17 +77,17 @@ pub(super) enum Decision {
     Stream {
         queue: VecDeque<String>,
         work: Option<Work>,
-        lines: Receiver<String>,
+        lines: LazyLines,
     },
 }
 
 /// Waits for the handler's reply or its first line.
-pub(super) async fn decide(mut work: Work, mut lines: Receiver<String>) -> Decision {
+pub(super) async fn decide(mut work: Work, mut lines: LazyLines) -> Decision {
     let mut queue = VecDeque::new();
     tokio::select! {
         biased;
         reply = &mut work => {
-            while let Ok(line) = lines.try_recv() {
+            while let Some(line) = lines.try_recv() {
                 queue.push_back(line);
             }
             match reply {
@@ -110,7 +110,7 @@ pub(super) async fn decide(mut work: Work, mut lines: Receiver<String>) -> Decis
 /// `None` when the request was cancelled: the stream then ends without a response.
 pub(super) async fn answer(
     work: Work,
-    lines: Receiver<String>,
+    lines: LazyLines,
     era: Era,
     keep_alive: Duration,
 ) -> Response {
@@ -127,7 +127,7 @@ pub(super) async fn answer(
 struct Pump {
     queue: VecDeque<String>,
     work: Option<Work>,
-    lines: Receiver<String>,
+    lines: LazyLines,
 }
 
 enum Step {
@@ -152,7 +152,7 @@ impl Pump {
                     Step::Line(line) => return Some((line, pump)),
                     Step::Done(reply) => {
                         pump.work = None;
-                        while let Ok(line) = pump.lines.try_recv() {
+                        while let Some(line) = pump.lines.try_recv() {
                             pump.queue.push_back(line);
                         }
                         pump.queue.extend(reply.map(|reply| reply.line));

@@ -15,7 +15,7 @@ use super::events::EventStore;
 use super::http_session::{Activity, HttpSession};
 use super::reply::{self, Decision, Work};
 use super::sse;
-use crate::context::CLOSE_STREAM;
+use crate::context::{CLOSE_STREAM, LazyLines};
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::RequestId;
 use axum::response::Response;
@@ -23,8 +23,8 @@ use futures_util::StreamExt;
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
-use tokio::sync::mpsc::{self, Receiver};
 
 /// How long a client should wait before reconnecting to a stream the server closed.
 const RETRY: Duration = Duration::from_secs(1);
@@ -37,7 +37,7 @@ pub(super) async fn answer(
     activity: Activity,
     request_id: &RequestId,
     work: Work,
-    lines: Receiver<String>,
+    lines: LazyLines,
 ) -> Response {
     let (queue, work, lines) = match reply::decide(work, lines).await {
         Decision::Json(reply) => {
@@ -69,7 +69,7 @@ async fn relay(
     stream: u64,
     mut queue: VecDeque<String>,
     mut work: Option<Work>,
-    mut lines: Receiver<String>,
+    mut lines: LazyLines,
 ) {
     let mut ended = false;
     loop {
@@ -81,7 +81,7 @@ async fn relay(
                 Some(line) = lines.recv() => line,
                 finished = running => {
                     work = None;
-                    while let Ok(line) = lines.try_recv() {
+                    while let Some(line) = lines.try_recv() {
                         queue.push_back(line);
                     }
                     queue.extend(finished.map(|reply| reply.line));
