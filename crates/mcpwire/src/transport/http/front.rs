@@ -18,6 +18,7 @@ use axum::Router;
 use axum::extract::{ConnectInfo, Request};
 use axum::response::Response;
 use axum::serve::{IncomingStream, Listener};
+use futures_util::FutureExt;
 use http::Method;
 use std::convert::Infallible;
 use std::future::{Future, Ready, ready};
@@ -97,7 +98,7 @@ impl Service<Request> for FrontConnection {
         let shared = Arc::clone(&self.shared);
         let peer = self.peer;
         if request.method() == Method::POST && request.uri().path() == &*shared.path {
-            return Box::pin(async move { Ok(shared.post(request, peer).await) });
+            return shared.post(request, peer);
         }
         request.extensions_mut().insert(ConnectInfo(peer));
         let mut router = shared.router.clone();
@@ -107,14 +108,25 @@ impl Service<Request> for FrontConnection {
 
 impl Shared {
     /// A POST to the MCP path, as the router serves it: the gate, the `Host` check, the handler.
-    async fn post(&self, request: Request, peer: SocketAddr) -> Response {
-        let request = match self.guard.admit(request).await {
-            Ok(admitted) => admitted,
-            Err(refusal) => return refusal,
-        };
-        if let Some(refusal) = routes::host_refusal(&self.endpoint, request.headers()) {
-            return refusal;
+    ///
+    /// Without authorization, the one future boxed is the handler's, made here: an `async`
+    /// block around it would hold the request beside it.
+    fn post(self: Arc<Self>, request: Request, peer: SocketAddr) -> Answer {
+        if self.guard.is_open() {
+            return match routes::host_refusal(&self.endpoint, request.headers()) {
+                Some(refusal) => Box::pin(ready(Ok(refusal))),
+                None => Box::pin(post::serve(self.endpoint.clone(), request, Some(peer)).map(Ok)),
+            };
         }
-        post::serve(&self.endpoint, request, Some(peer)).await
+        Box::pin(async move {
+            let request = match self.guard.admit(request).await {
+                Ok(admitted) => admitted,
+                Err(refusal) => return Ok(refusal),
+            };
+            if let Some(refusal) = routes::host_refusal(&self.endpoint, request.headers()) {
+                return Ok(refusal);
+            }
+            Ok(post::serve(self.endpoint.clone(), request, Some(peer)).await)
+        })
     }
 }

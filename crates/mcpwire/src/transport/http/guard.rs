@@ -24,6 +24,15 @@ impl Guard {
         app
     }
 
+    /// Whether every request is admitted as it is (the server has no authorization).
+    pub(super) fn is_open(&self) -> bool {
+        #[cfg(feature = "auth")]
+        if self.gate.is_some() {
+            return false;
+        }
+        true
+    }
+
     /// `request` admitted (with what the gate decided in its extensions), or the answer that
     /// turns it away: what the router's gate layer does, for a request served without it.
     pub(super) async fn admit(&self, request: Request) -> Result<Request, Response> {

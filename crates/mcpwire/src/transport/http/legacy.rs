@@ -25,7 +25,9 @@ use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::response::Response;
+use futures_util::future::Either;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
+use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
@@ -87,17 +89,35 @@ pub(super) async fn initialize(
 
 /// A request of an open session, with what the endpoint read of its `_meta` (`None`: malformed,
 /// refused where the request is classified) and of its parameters (`preread`).
-pub(super) async fn request(
-    endpoint: &Arc<Endpoint>,
+///
+/// Its future holds the session's lookup, then only what [`start`] returns: every POST's
+/// future is boxed whole, and an `async fn` would keep its arguments beside the futures it
+/// waits for.
+pub(super) fn request<'a>(
+    endpoint: &'a Arc<Endpoint>,
+    request: Request,
+    headers: HeaderMap,
+    caller: &'a Caller,
+    read: (Option<SessionMeta>, Preread),
+) -> impl Future<Output = Response> + Send + 'a {
+    async move {
+        match lookup(endpoint, &headers, caller).await {
+            Ok(session) => start(endpoint, session, request, headers, caller, read).await,
+            Err(refusal) => refusal.into_response(Some(&request.id)),
+        }
+    }
+}
+
+/// Starts `request` on `session` (its handler on a task of its own), and returns the one
+/// future to wait for: its answer, or a refusal at once.
+fn start<'a>(
+    endpoint: &'a Arc<Endpoint>,
+    session: Arc<HttpSession>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
     (meta, preread): (Option<SessionMeta>, Preread),
-) -> Response {
-    let session = match lookup(endpoint, &headers, caller).await {
-        Ok(session) => session,
-        Err(refusal) => return refusal.into_response(Some(&request.id)),
-    };
+) -> Either<Ready<Response>, impl Future<Output = Response> + Send + 'a> {
     let activity = session.activity();
     // A change other replicas' copies of the session must see.
     let change = session
@@ -144,10 +164,14 @@ pub(super) async fn request(
         .abort_handle()
     });
     if let Err(refused) = started {
-        return reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
+        return Either::Left(ready(reply::error(
+            StatusCode::OK,
+            Some(&id),
+            &refused.error(&id),
+        )));
     }
     let work = Box::pin(async move { answer.await.ok() });
-    resume::answer(endpoint, session, activity, &id, work, lines).await
+    Either::Right(resume::answer(endpoint, session, activity, id, work, lines))
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a

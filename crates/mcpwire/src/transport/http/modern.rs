@@ -16,7 +16,9 @@ use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::INITIALIZE;
 use crate::protocol::{Era, ErrorObject};
 use axum::response::Response;
+use futures_util::future::Either;
 use http::{HeaderMap, StatusCode};
+use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 
 /// Checks the headers that mirror `request`'s body: its `_meta` (`meta`) and the values of
@@ -41,24 +43,32 @@ pub(super) fn check_headers(
 /// Serves `request`, which the caller has already classified from the `_meta` it read
 /// (`served`, refused when `Err`) as it did its parameters (`preread`, handed to the method),
 /// and whose mirrored headers it checked (`checked`: a mismatch is answered first).
-pub(super) async fn handle(
+///
+/// A plain function returning the one future to wait for: a refusal is answered at once, and a
+/// request's future holds only the answer's (not this function's arguments beside it), as every
+/// POST's future is boxed whole.
+pub(super) fn handle(
     endpoint: &Arc<Endpoint>,
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
     (served, preread): (Result<Served, ErrorObject>, Preread),
     checked: Result<(), ErrorObject>,
-) -> Response {
+) -> Either<Ready<Response>, impl Future<Output = Response> + Send + 'static> {
+    let refused =
+        |status, error| Either::Left(ready(reply::error(status, Some(&request.id), &error)));
     if let Err(error) = checked {
-        return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
+        return refused(StatusCode::BAD_REQUEST, error);
     }
     let served = match served {
         Ok(served) => served,
-        Err(error) => return reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error),
+        Err(error) => return refused(StatusCode::BAD_REQUEST, error),
     };
     if request.method == INITIALIZE {
-        let error = ErrorObject::method_not_found(&request.method);
-        return reply::error(StatusCode::NOT_FOUND, Some(&request.id), &error);
+        return refused(
+            StatusCode::NOT_FOUND,
+            ErrorObject::method_not_found(&request.method),
+        );
     }
     let (outbound, lines) = Outbound::request_channel(endpoint.core.limits.max_queued_messages);
     let exchange = Arc::new(Exchange {
@@ -79,7 +89,7 @@ pub(super) async fn handle(
         std::mem::forget(unfinished);
         Some(reply)
     });
-    reply::answer(work, lines, Era::Modern, endpoint.keep_alive).await
+    Either::Right(reply::answer(work, lines, Era::Modern, endpoint.keep_alive))
 }
 
 /// Says, when dropped before the request finished, that it was cancelled: its client closed the

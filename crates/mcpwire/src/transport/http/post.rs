@@ -37,48 +37,50 @@ pub(super) async fn handle(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(peer)| *peer);
-    serve(&endpoint, request, peer).await
+    serve(endpoint, request, peer).await
 }
 
 /// Serves one POST from `peer` (when the server knows it): what the router's handler and
 /// [`super::front`] both run.
 ///
 /// Its future is kept small, as every POST's future is boxed whole: what the request line and
-/// headers give is taken before the body is read (the rest of them dropped), and what follows
-/// the body is chosen by plain functions that return the one future to wait for, so that no
-/// step's locals stay in the future beside the next step's.
-pub(super) async fn serve(
-    endpoint: &Arc<Endpoint>,
+/// headers give is taken here, before the future is made (it holds neither the request nor the
+/// rest of its head), and what follows the body is chosen by plain functions that return the one
+/// future to wait for, so that no step's locals stay in the future beside the next step's.
+pub(super) fn serve(
+    endpoint: Arc<Endpoint>,
     request: axum::extract::Request,
     peer: Option<SocketAddr>,
-) -> Response {
+) -> impl Future<Output = Response> + Send + 'static {
     let (parts, body) = request.into_parts();
     let caller = Caller::of_peer(&parts, peer, &endpoint.trusted_proxies);
     let headers = { parts }.headers;
-    let limit = endpoint.max_body_bytes;
-    let drained = endpoint.max_drained_body_bytes;
-    let body = match read_body(&headers, body, limit, drained).await {
-        Ok(body) => body,
-        Err(response) => return response,
-    };
-    let message = std::str::from_utf8(&body)
-        .map_err(|_| None)
-        .and_then(|text| Incoming::parse(text).map_err(Some));
-    drop(body);
-    let message = match message {
-        Ok(message) => message,
-        Err(rejected) => {
-            let (id, error) = match rejected {
-                Some(rejected) => (rejected.id, rejected.error),
-                None => (
-                    None,
-                    ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8"),
-                ),
-            };
-            return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
-        }
-    };
-    answer(endpoint, message, headers, &caller).await
+    async move {
+        let limit = endpoint.max_body_bytes;
+        let drained = endpoint.max_drained_body_bytes;
+        let body = match read_body(&headers, body, limit, drained).await {
+            Ok(body) => body,
+            Err(response) => return response,
+        };
+        let message = std::str::from_utf8(&body)
+            .map_err(|_| None)
+            .and_then(|text| Incoming::parse(text).map_err(Some));
+        drop(body);
+        let message = match message {
+            Ok(message) => message,
+            Err(rejected) => {
+                let (id, error) = match rejected {
+                    Some(rejected) => (rejected.id, rejected.error),
+                    None => (
+                        None,
+                        ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8"),
+                    ),
+                };
+                return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
+            }
+        };
+        answer(&endpoint, message, headers, &caller).await
+    }
 }
 
 /// A future of a response, boxed: the rarer ways (a session's first request, a client's

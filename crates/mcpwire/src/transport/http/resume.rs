@@ -35,7 +35,7 @@ pub(super) async fn answer(
     endpoint: &Endpoint,
     session: Arc<HttpSession>,
     activity: Activity,
-    request_id: &RequestId,
+    request_id: RequestId,
     work: Work,
     lines: LazyLines,
 ) -> Response {
@@ -50,7 +50,7 @@ pub(super) async fn answer(
     session.relays.lock().insert(stream_id, Some(listener));
     let store = endpoint.events.clone();
     // Only a stream needs the request's id as JSON (a JSON answer never does).
-    let request_id = serde_json::to_string(request_id).expect("ids serialize");
+    let request_id = serde_json::to_string(&request_id).expect("ids serialize");
     store.begin(&session.id, stream_id, &request_id).await;
     // An empty first event gives the client an id to resume from before anything else arrives.
     let priming = store.priming_id(stream_id);

@@ -37,11 +37,14 @@ use super::eviction::{self, Candidate};
 use super::fleet::{Fleet, Message};
 use super::http_session::{Clock, HttpSession};
 use super::session_change::{SessionCaps, SessionChange};
-use super::shared::{SessionRecord, Unavailable};
+use super::shared::{SessionRecord, SessionStore, Unavailable};
 use crate::context::SessionEndHooks;
 use crate::dispatch::handshake::{Handshake, HandshakeState};
 use crate::tasks::now_ms;
+use futures_util::future::Either;
 use std::collections::HashMap;
+use std::future::{Future, Ready, ready};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -426,19 +429,29 @@ impl Sessions {
 
     /// The live session named `id`, when `caller` may use it (it counts as the client's
     /// activity); with a session store, loaded from it when this replica has no copy.
-    pub(super) async fn get(&self, id: &str, caller: &Caller) -> Lookup {
+    ///
+    /// Answered at once when the store need not be asked (no store, or this replica's copy not
+    /// due for a check): only asking it is a future of its own, boxed, so that every session
+    /// request's future (boxed whole) does not hold one.
+    pub(super) fn get<'a>(
+        &'a self,
+        id: &'a str,
+        caller: &'a Caller,
+    ) -> Either<Ready<Lookup>, Pin<Box<dyn Future<Output = Lookup> + Send + 'a>>> {
         let table = &self.table;
         let found = {
             let mut live = table.lock();
             match live.by_id.get(id).cloned() {
-                Some(session) if !session.serves(caller) => return Lookup::Unknown,
+                Some(session) if !session.serves(caller) => {
+                    return Either::Left(ready(Lookup::Unknown));
+                }
                 Some(session) if table.expired(&session, table.clock.now_ms()) => {
                     live.remove(id);
                     if session.shared && !table.past_lifetime(&session) {
                         session.release();
                     } else {
                         session.end();
-                        return Lookup::Unknown;
+                        return Either::Left(ready(Lookup::Unknown));
                     }
                     None
                 }
@@ -446,30 +459,46 @@ impl Sessions {
             }
         };
         let Some(store) = &table.fleet.sessions else {
-            return match found {
+            return Either::Left(ready(match found {
                 Some(session) => {
                     // Any message from the client is activity (a notification, an answer).
                     session.touch();
                     Lookup::Found(session)
                 }
                 None => Lookup::Unknown,
-            };
+            }));
         };
+        if let Some(session) = &found {
+            session.touch();
+            if !session.due_for_validation(table.validation_every_ms()) {
+                return Either::Left(ready(Lookup::Found(found.expect("just matched"))));
+            }
+        }
+        Either::Right(Box::pin(self.ask_store(store, found, id, caller)))
+    }
+
+    /// [`get`](Sessions::get) where the store is asked: whether this replica's copy (`found`)
+    /// still lives there (and keep it alive), or the session's record when there is no copy.
+    async fn ask_store(
+        &self,
+        store: &Arc<dyn SessionStore>,
+        found: Option<Arc<HttpSession>>,
+        id: &str,
+        caller: &Caller,
+    ) -> Lookup {
+        let table = &self.table;
         let principal = caller.principal.as_deref();
         let idle = table.limits.idle_timeout;
         if let Some(session) = found {
-            session.touch();
             // Ask the store now and then whether the session lives (and keep it alive there).
-            if session.due_for_validation(table.validation_every_ms()) {
-                match store.touch(principal, id, idle).await {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        self.end_here(id);
-                        return Lookup::Unknown;
-                    }
-                    Err(error) => {
-                        tracing::warn!(%error, "cannot confirm a session in the store; served from this replica's copy")
-                    }
+            match store.touch(principal, id, idle).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.end_here(id);
+                    return Lookup::Unknown;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "cannot confirm a session in the store; served from this replica's copy")
                 }
             }
             return Lookup::Found(session);
