@@ -7,12 +7,14 @@
 mod common;
 
 use common::client::{Connected, Via, connect, expected_era};
-use mcpwire::client::{Client, ClientBuilder, EraChoice};
+use common::{child_with_env, environment_of, example_bin};
+use mcpwire::client::{Client, ClientBuilder, EraChoice, StdioServer};
 use mcpwire::protocol::SamplingContent;
 use mcpwire::protocol::{
     CallToolResult, Content, CreateMessageResult, ElicitAction, ElicitResult, Era, Role,
 };
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 on_every_transport!(
@@ -278,4 +280,29 @@ fn the_mcp_call_example_lists_and_calls() {
     let over_http = run(&["--era", "modern", &server.url, "add", r#"{"a":2,"b":3}"#]);
     assert!(over_http.status.success(), "{over_http:?}");
     assert!(over_http.stdout.contains('5'), "{}", over_http.stdout);
+}
+
+/// A server started with `env_inherit_only` sees only the variables named (those this process
+/// has) and the ones set for it, none of this process's others (its credentials, say).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stdio_server_sees_only_the_environment_it_is_given() {
+    let tag = format!("only-{}", std::process::id());
+    let server = StdioServer::new(example_bin("bookshop"))
+        .env_inherit_only(&["PATH", "NO_SUCH_VARIABLE_SET_HERE"])
+        .env("CLIENT_EXAMPLES_TAG", &tag);
+    let client = Client::builder()
+        .connect_stdio(server)
+        .await
+        .expect("the bookshop starts");
+    let pid = child_with_env("CLIENT_EXAMPLES_TAG", &tag).expect("the bookshop is our child");
+    let names: BTreeSet<String> = (environment_of(pid).expect("its environment"))
+        .iter()
+        .filter_map(|entry| entry.split_once('=').map(|(name, _)| name.to_owned()))
+        .collect();
+    let expected: BTreeSet<String> = ["CLIENT_EXAMPLES_TAG", "PATH"].map(String::from).into();
+    assert_eq!(names, expected);
+    // This process has more than those, so the assertion above can fail.
+    assert!(std::env::vars_os().any(|(name, _)| name == "CARGO_MANIFEST_DIR"));
+    assert!(client.list_tools().await.is_ok(), "the server still serves");
+    client.close().await;
 }

@@ -16,8 +16,8 @@
 mod common;
 
 use common::{
-    HttpExample, example_bin, free_port, peer_everything, peer_fastmcp, peer_fastmcp_server,
-    peer_node, peer_python1, peer_python1_server, workspace_root,
+    HttpExample, child_with_env, example_bin, free_port, peer_everything, peer_fastmcp,
+    peer_fastmcp_server, peer_node, peer_python1, peer_python1_server, workspace_root,
 };
 use mcpwire::client::{CallOptions, Client, EraChoice, StdioServer};
 use mcpwire::gateway::{Backend, Gateway};
@@ -220,27 +220,6 @@ async fn the_gateway_fronts_a_python_sdk_1_server_and_everything_over_http_on_bo
     serves_both(&url, EraChoice::Modern).await;
 }
 
-/// The child of this process whose environment carries `GATEWAY_BACKENDS_TAG=tag`.
-fn tagged_child(tag: &str) -> Option<i32> {
-    let marker = format!("GATEWAY_BACKENDS_TAG={tag}");
-    let tasks = std::fs::read_dir("/proc/self/task").ok()?;
-    let children =
-        tasks.filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok());
-    children
-        .flat_map(|list| {
-            list.split_whitespace()
-                .filter_map(|pid| pid.parse::<i32>().ok())
-                .collect::<Vec<_>>()
-        })
-        .find(|pid| {
-            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|environ| {
-                environ
-                    .split(|byte| *byte == 0)
-                    .any(|entry| entry == marker.as_bytes())
-            })
-        })
-}
-
 /// Calls `tool` until it answers without error, within [`COMEBACK`].
 async fn comes_back(client: &Client, tool: &str, arguments: serde_json::Value) -> CallToolResult {
     let deadline = Instant::now() + COMEBACK;
@@ -274,7 +253,8 @@ async fn a_backend_killed_mid_call_fails_that_call_and_comes_back_while_the_othe
 
     // The stdio child is killed during a 5 s call (100 progress steps of 50 ms).
     let legacy = front_client(&url, EraChoice::Legacy).await;
-    let first = tagged_child("killed").expect("the Python backend's child");
+    let first =
+        child_with_env("GATEWAY_BACKENDS_TAG", "killed").expect("the Python backend's child");
     let long = tokio::spawn({
         let client = front_client(&url, EraChoice::Legacy).await;
         async move {
@@ -305,7 +285,7 @@ async fn a_backend_killed_mid_call_fails_that_call_and_comes_back_while_the_othe
     // The child is restarted (a new process) and serves again.
     let sum = comes_back(&legacy, "py1_add", json!({"a": 1, "b": 2})).await;
     assert_eq!(text(&sum.content), "3");
-    let second = tagged_child("killed").expect("the restarted child");
+    let second = child_with_env("GATEWAY_BACKENDS_TAG", "killed").expect("the restarted child");
     assert_ne!(first, second, "the same process answered");
 
     // The HTTP server stops: its calls fail naming it while the Python backend serves; once it

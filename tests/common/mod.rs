@@ -207,6 +207,36 @@ pub fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
+/// The child process of this test process whose environment has `key` set to `value` (how a
+/// test finds the server a client or a gateway started), if there is one.
+pub fn child_with_env(key: &str, value: &str) -> Option<i32> {
+    let marker = format!("{key}={value}");
+    let tasks = std::fs::read_dir("/proc/self/task").ok()?;
+    let children =
+        tasks.filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok());
+    children
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|pid| pid.parse::<i32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .find(|&pid| environment_of(pid).is_some_and(|vars| vars.contains(&marker)))
+}
+
+/// The environment of the process `pid`, one `NAME=value` string a variable (`None` when it is
+/// gone or cannot be read).
+pub fn environment_of(pid: i32) -> Option<Vec<String>> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let entries = environ
+        .split(|byte| *byte == 0)
+        .filter(|entry| !entry.is_empty());
+    Some(
+        entries
+            .map(|entry| String::from_utf8_lossy(entry).into_owned())
+            .collect(),
+    )
+}
+
 /// What a finished subprocess left behind.
 #[derive(Debug)]
 pub struct Finished {

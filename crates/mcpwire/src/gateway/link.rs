@@ -163,7 +163,7 @@ impl Link {
         }
         match &self.backend.target {
             Target::Stdio(server) => {
-                (builder.connect_stdio(server.clone().env_only(INHERITED_ENV))).await
+                (builder.connect_stdio(server.clone().env_inherit_only(INHERITED_ENV))).await
             }
             Target::Http { url, headers } => {
                 let mut options = HttpOptions::new();

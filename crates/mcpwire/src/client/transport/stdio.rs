@@ -129,10 +129,21 @@ impl StdioServer {
         self
     }
 
-    /// Clears the child's environment but for this process's values of `keys` (those set),
-    /// which come before the variables set with [`env`](StdioServer::env) (so those win).
-    #[cfg(feature = "gateway")]
-    pub(crate) fn env_only(mut self, keys: &[&str]) -> Self {
+    /// Starts the child with only this process's values of `keys` (those that are set) and the
+    /// variables set with [`env`](StdioServer::env), which win over them: what a server you
+    /// start but do not trust with your credentials should see. The gateway starts its stdio
+    /// backends this way.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let server = mcpwire::client::StdioServer::new("npx")
+    ///     .args(["-y", "@modelcontextprotocol/server-everything"])
+    ///     .env_inherit_only(&["PATH", "HOME"])
+    ///     .env("NODE_ENV", "production");
+    /// # drop(server);
+    /// ```
+    pub fn env_inherit_only(mut self, keys: &[&str]) -> Self {
         let kept =
             (keys.iter()).filter_map(|key| Some((OsString::from(key), std::env::var_os(key)?)));
         self.env = kept.chain(self.env).collect();
