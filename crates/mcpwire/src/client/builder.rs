@@ -211,7 +211,8 @@ impl ClientBuilder {
     /// Wraps every request the client sends in `hook` (see [`RequestHook`]): around each call,
     /// all its rounds, and around each request on the wire. Call it again for more hooks; they
     /// run in the order given, the first outermost. With the `otel` feature,
-    /// `mcpwire::otel::ClientTracing` is the hook that traces the client's calls.
+    /// `mcpwire::otel::ClientTracing` is the hook that traces the client's calls. A hook that
+    /// several clients share is given as an `Arc` of it (an `Arc` of a hook is a hook).
     ///
     /// # Examples
     ///
@@ -230,17 +231,17 @@ impl ClientBuilder {
     ///
     /// let builder = mcpwire::client::Client::builder().hook(Batch);
     /// # drop(builder);
+    ///
+    /// // One hook for several clients:
+    /// let shared: std::sync::Arc<dyn RequestHook> = std::sync::Arc::new(Batch);
+    /// let (first, second) = (
+    ///     mcpwire::client::Client::builder().hook(shared.clone()),
+    ///     mcpwire::client::Client::builder().hook(shared),
+    /// );
+    /// # drop((first, second));
     /// ```
     pub fn hook(mut self, hook: impl RequestHook) -> Self {
         self.hooks = self.hooks.with(Arc::new(hook));
-        self
-    }
-
-    /// [`hook`](ClientBuilder::hook) with a hook shared by many clients (the gateway's
-    /// connections to one backend).
-    #[cfg(feature = "gateway")]
-    pub(crate) fn shared_hook(mut self, hook: Arc<dyn RequestHook>) -> Self {
-        self.hooks = self.hooks.with(hook);
         self
     }
 

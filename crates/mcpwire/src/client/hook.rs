@@ -118,6 +118,13 @@ pub trait RequestHook: Send + Sync + 'static {
     fn wrap<'a>(&'a self, request: HookedRequest<'a>, next: Next<'a>) -> BoxFuture<'a, RawReply>;
 }
 
+/// A shared hook: what `H` does, for every client given a clone of the `Arc`.
+impl<H: RequestHook + ?Sized> RequestHook for Arc<H> {
+    fn wrap<'a>(&'a self, request: HookedRequest<'a>, next: Next<'a>) -> BoxFuture<'a, RawReply> {
+        (**self).wrap(request, next)
+    }
+}
+
 /// Where a hook runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -159,7 +159,7 @@ impl Link {
             builder = builder.timeout(timeout);
         }
         for hook in &self.backend.hooks.0 {
-            builder = builder.shared_hook(hook.clone());
+            builder = builder.hook(hook.clone());
         }
         match &self.backend.target {
             Target::Stdio(server) => {
