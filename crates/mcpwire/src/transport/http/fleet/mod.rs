@@ -175,12 +175,7 @@ impl Fleet {
         let watched = receiver.clone();
         let stopped = stop.clone();
         tokio::spawn(async move {
-            loop {
-                let received = tokio::select! {
-                    biased;
-                    () = stopped.cancelled() => return,
-                    received = changes.recv() => received,
-                };
+            while let Some(received) = stopped.run_until_cancelled(changes.recv()).await {
                 let change = match received {
                     Ok(change) => change,
                     Err(RecvError::Lagged(missed)) => {
@@ -195,21 +190,15 @@ impl Fleet {
                 outgoing.send(message_of(change)).await;
             }
         });
-        let mut incoming = bus.subscribe();
+        // Ends when the guard is dropped (or the bus's stream ends).
+        let incoming = bus.subscribe().take_until(stop.cancelled_owned());
         let replica = self.replica.clone();
         let acks = self.acks.clone();
         // Weak: the bus ends this task's stream only once it is dropped.
         let acknowledging = Arc::downgrade(bus);
         tokio::spawn(async move {
-            loop {
-                let event = tokio::select! {
-                    biased;
-                    () = stop.cancelled() => return,
-                    event = incoming.next() => event,
-                };
-                let Some(event) = event else {
-                    return;
-                };
+            let mut incoming = std::pin::pin!(incoming);
+            while let Some(event) = incoming.next().await {
                 let Some(receiver) = receiver.upgrade() else {
                     return;
                 };

@@ -81,18 +81,11 @@ async fn listen(inner: Weak<Inner>, sender: mpsc::Sender<BusEvent>) {
                 if lost && sender.send(BusEvent::Reconnected).await.is_err() {
                     return;
                 }
-                let mut messages = pubsub.into_on_message();
-                loop {
-                    // The replica stopped listening: unsubscribe (drop the connection) now,
-                    // not when the next message finds the receiver gone.
-                    let message = tokio::select! {
-                        biased;
-                        () = sender.closed() => return,
-                        message = messages.next() => message,
-                    };
-                    let Some(message) = message else {
-                        break;
-                    };
+                // Ends when the replica stops listening too: it unsubscribes (drops the
+                // connection) then, not when the next message finds the receiver gone.
+                let messages = pubsub.into_on_message().take_until(sender.closed());
+                let mut messages = std::pin::pin!(messages);
+                while let Some(message) = messages.next().await {
                     let Ok(payload) = message.get_payload::<String>() else {
                         continue;
                     };
@@ -104,6 +97,10 @@ async fn listen(inner: Weak<Inner>, sender: mpsc::Sender<BusEvent>) {
                             "the fleet bus delivers faster than this replica takes; a message was dropped"
                         );
                     }
+                }
+                // (`is_stopped` cannot tell: it also reads true once the messages ended.)
+                if sender.is_closed() {
+                    return;
                 }
                 tracing::warn!("lost the fleet bus; subscribing again");
             }
