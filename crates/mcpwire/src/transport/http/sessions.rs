@@ -470,11 +470,13 @@ impl Sessions {
         };
         if let Some(session) = &found {
             session.touch();
-            if !session.due_for_validation(table.validation_every_ms()) {
-                return Either::Left(ready(Lookup::Found(found.expect("just matched"))));
-            }
         }
-        Either::Right(Box::pin(self.ask_store(store, found, id, caller)))
+        match found {
+            Some(session) if !session.due_for_validation(table.validation_every_ms()) => {
+                Either::Left(ready(Lookup::Found(session)))
+            }
+            found => Either::Right(Box::pin(self.ask_store(store, found, id, caller))),
+        }
     }
 
     /// [`get`](Sessions::get) where the store is asked: whether this replica's copy (`found`)

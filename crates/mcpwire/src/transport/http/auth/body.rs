@@ -12,8 +12,9 @@ pub(super) async fn read_capped(
         return Err(format!("the answer is larger than {max} bytes"));
     }
     let mut body = Vec::new();
-    let read_error = |e: reqwest::Error| crate::wire::http_error::described(&e);
-    while let Some(chunk) = response.chunk().await.map_err(read_error)? {
+    while let Some(chunk) =
+        (response.chunk().await).map_err(|e| crate::wire::http_error::described(&e))?
+    {
         if body.len() + chunk.len() > max {
             return Err(format!("the answer is larger than {max} bytes"));
         }
