@@ -12,4 +12,7 @@ pub(crate) mod http_error;
 #[cfg(all(feature = "auth", any(feature = "http", feature = "client")))]
 pub(crate) mod jwt_backend;
 pub(crate) mod line_split;
+// What the HTTP server reads of a request in one pass.
 pub(crate) mod lines;
+#[cfg(feature = "http")]
+pub(crate) mod object;

@@ -81,17 +81,18 @@ pub(super) fn check_read<'t>(
 }
 
 /// Checks the mirrored headers a 2025-11-25 session request chose to send (they are optional
-/// there): each one present must agree with the body, decoded, as on 2026-07-28.
+/// there): each one present must agree with the body (the values of `params` the endpoint
+/// read: `fields`), decoded, as on 2026-07-28.
 pub(super) fn check_sent(
     headers: &HeaderMap,
     method: &str,
-    params: Option<&RawValue>,
+    fields: &RawNamed<'_>,
 ) -> Result<(), ErrorObject> {
     if headers.contains_key(METHOD) {
         expect(headers, "Mcp-Method", METHOD, Some(method))?;
     }
     if headers.contains_key(NAME)
-        && let Some(named) = named_by(method, &RawNamed::of(params))
+        && let Some(named) = named_by(method, fields)
     {
         expect(headers, "Mcp-Name", NAME, named_value(method, &named))?;
     }

@@ -10,7 +10,7 @@
 use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::fleet::Message;
-use super::headers::{PROTOCOL_VERSION, SESSION_ID, check_sent};
+use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::http_session::HttpSession;
 use super::session_change::SessionChange;
 use super::sessions::{Full, Lookup};
@@ -88,7 +88,8 @@ pub(super) async fn initialize(
 }
 
 /// A request of an open session, with what the endpoint read of its `_meta` (`None`: malformed,
-/// refused where the request is classified) and of its parameters (`preread`).
+/// refused where the request is classified), of its parameters (`preread`), and of the mirrored
+/// headers it chose to send (a disagreement with the body, refused when the request is served).
 ///
 /// Its future holds the session's lookup, then only what [`start`] returns: every POST's
 /// future is boxed whole, and an `async fn` would keep its arguments beside the futures it
@@ -104,7 +105,7 @@ pub(super) fn request<'a>(
     request: Request,
     headers: HeaderMap,
     caller: &'a Caller,
-    read: (Option<SessionMeta>, Preread),
+    read: (Option<SessionMeta>, Preread, Option<ErrorObject>),
 ) -> impl Future<Output = Response> + Send + 'a {
     async move {
         match lookup(endpoint, &headers, caller).await {
@@ -122,7 +123,7 @@ fn start<'a>(
     request: Request,
     headers: HeaderMap,
     caller: &Caller,
-    (meta, preread): (Option<SessionMeta>, Preread),
+    (meta, preread, mismatch): (Option<SessionMeta>, Preread, Option<ErrorObject>),
 ) -> Either<Ready<Response>, impl Future<Output = Response> + Send + 'a> {
     let activity = session.activity();
     // A change other replicas' copies of the session must see.
@@ -132,9 +133,8 @@ fn start<'a>(
         .flatten();
     let (outbound, lines) =
         Outbound::closable_request_channel(endpoint.core.limits.max_queued_messages);
-    // Mirrored headers are optional here, but one that disagrees with the body is refused (after
-    // the scope decision, which the body alone drives).
-    let mismatch = check_sent(&headers, &request.method, request.params.as_deref()).err();
+    // Mirrored headers are optional here, but one that disagrees with the body (`mismatch`, as
+    // the caller checked them) is refused after the scope decision, which the body alone drives.
     let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),

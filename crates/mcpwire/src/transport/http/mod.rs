@@ -40,6 +40,7 @@ mod answer_relay;
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub mod auth;
 mod builder;
+mod call_read;
 mod caller;
 pub(crate) mod challenge;
 mod delete;

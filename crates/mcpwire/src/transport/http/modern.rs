@@ -21,20 +21,20 @@ use http::{HeaderMap, StatusCode};
 use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 
-/// Checks the headers that mirror `request`'s body: its `_meta` (`meta`) and the values of
-/// `params` the endpoint read (`fields`).
+/// Checks the headers that mirror the body of a `method` request: its `_meta` (`meta`) and the
+/// values of `params` the endpoint read (`fields`).
 pub(super) fn check_headers(
     endpoint: &Endpoint,
     headers: &HeaderMap,
     meta: &RequestMeta,
-    request: &Request,
+    method: &str,
     fields: &RawNamed<'_>,
 ) -> Result<(), ErrorObject> {
     let snapshot = endpoint.core.snapshot();
     headers::check_read(
         headers,
         meta.protocol_version.as_deref(),
-        &request.method,
+        method,
         fields,
         |tool| snapshot.tools.header_params(tool),
     )

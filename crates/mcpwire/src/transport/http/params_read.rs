@@ -7,6 +7,7 @@
 use crate::dispatch::preread::Preread;
 use crate::protocol::meta::{MetaOnly, RequestMeta};
 use crate::protocol::tools::CallToolParams;
+use crate::wire::object::Object;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -48,7 +49,7 @@ pub(super) struct ParamsRead<'a> {
 
 /// Both readings at once: what [`MetaOnly`] and [`RawNamed`] read, in one pass.
 #[derive(Deserialize)]
-struct Both<'a> {
+pub(super) struct Both<'a> {
     #[serde(rename = "_meta", default)]
     meta: Option<RequestMeta>,
     #[serde(borrow)]
@@ -74,22 +75,8 @@ impl<'a> ParamsRead<'a> {
     /// reading on its own, so that one's failure leaves the other's answer as it was.
     pub(super) fn of(params: Option<&'a RawValue>) -> Self {
         let text = params.map_or("{}", RawValue::get);
-        if text.trim_start().starts_with('{')
-            && let Ok(both) = serde_json::from_str::<Both<'a>>(text)
-        {
-            let whole_call = both.input_responses.is_none()
-                && both.request_state.is_none()
-                && both.task.is_none();
-            return Self {
-                meta: Some(both.meta.unwrap_or_default()),
-                named: RawNamed {
-                    name: both.name,
-                    uri: both.uri,
-                    task_id: both.task_id,
-                    arguments: both.arguments,
-                },
-                whole_call,
-            };
+        if let Ok(Object(both)) = serde_json::from_str::<Object<Both<'a>>>(text) {
+            return Self::of_both(both);
         }
         Self {
             meta: serde_json::from_str::<MetaOnly>(text)
@@ -97,6 +84,22 @@ impl<'a> ParamsRead<'a> {
                 .map(|only| only.meta.unwrap_or_default()),
             named: RawNamed::of(params),
             whole_call: false,
+        }
+    }
+
+    /// What one reading of `params` as an object gave.
+    pub(super) fn of_both(both: Both<'a>) -> Self {
+        let whole_call =
+            both.input_responses.is_none() && both.request_state.is_none() && both.task.is_none();
+        Self {
+            meta: Some(both.meta.unwrap_or_default()),
+            named: RawNamed {
+                name: both.name,
+                uri: both.uri,
+                task_id: both.task_id,
+                arguments: both.arguments,
+            },
+            whole_call,
         }
     }
 

@@ -7,12 +7,14 @@
 //! 2026-07-28 `MCP-Protocol-Version` or none, `-32600` (missing session) when it announces a
 //! 2025 one.
 
+use super::call_read::CallRead;
 use super::caller::Caller;
 use super::endpoint::Endpoint;
+use super::headers::check_sent;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::params_read::ParamsRead;
 use super::{legacy, modern, reply};
-use crate::dispatch::era::{SessionMeta, classify_meta, names_revision};
+use crate::dispatch::era::{Served, SessionMeta, classify_meta, names_revision};
 use crate::dispatch::preread::Preread;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
@@ -62,20 +64,29 @@ pub(super) fn serve(
             Ok(body) => body,
             Err(response) => return response,
         };
-        let message = std::str::from_utf8(&body)
-            .map_err(|_| None)
-            .and_then(|text| Incoming::parse(text).map_err(Some));
+        let Ok(text) = std::str::from_utf8(&body) else {
+            let error = ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8");
+            return reply::error(StatusCode::BAD_REQUEST, None, &error);
+        };
+        // A plain tool call, read in one pass (unless an outer tier wants its raw `params`).
+        if endpoint.core.layers.outer().is_none()
+            && let Some(call) = CallRead::of(text)
+        {
+            let CallRead {
+                request,
+                read,
+                preread,
+            } = call;
+            let answer = route_read(&endpoint, request, read, preread, headers, &caller);
+            drop(body);
+            return answer.await;
+        }
+        let message = Incoming::parse(text);
         drop(body);
         let message = match message {
             Ok(message) => message,
             Err(rejected) => {
-                let (id, error) = match rejected {
-                    Some(rejected) => (rejected.id, rejected.error),
-                    None => (
-                        None,
-                        ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8"),
-                    ),
-                };
+                let (id, error) = (rejected.id, rejected.error);
                 return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
             }
         };
@@ -120,24 +131,89 @@ fn route_request<'a>(
     // it came on answers it.
     // A `tools/call`'s parameters are taken from that reading when it holds them all, so that
     // the method does not parse them again.
-    let read = ParamsRead::of(request.params.as_deref());
+    let params = request.params.as_deref();
+    let read = ParamsRead::of(params);
     let preread = if request.method == TOOLS_CALL {
         read.tool_call()
     } else {
         Preread::Nothing
     };
-    // Classified here, so that what is served next holds what the request is served as, not
-    // its whole `_meta`: a 2026-07-28 request's once its headers are checked against it; for a
-    // session's, what its session does not decide (`None` when it is malformed).
-    let meta = match read.meta {
-        Some(meta) if names_revision(&meta) => {
-            let checked = modern::check_headers(endpoint, &headers, &meta, &request, &read.named);
-            let served = classify_meta(meta, &endpoint.stateless);
-            let read = (served, preread);
-            let modern = modern::handle(endpoint, request, headers, caller, read, checked);
+    let route = Route::of(endpoint, &request.method, read, &headers);
+    route_decided(endpoint, request, route, preread, headers, caller)
+}
+
+/// [`route_request`] for a request whose `params` were read already (`read`, `preread`): the
+/// one pass of [`CallRead`].
+fn route_read<'a>(
+    endpoint: &'a Arc<Endpoint>,
+    request: Request,
+    read: ParamsRead<'_>,
+    preread: Preread,
+    headers: HeaderMap,
+    caller: &'a Caller,
+) -> impl Future<Output = Response> + Send + 'a {
+    let route = Route::of(endpoint, &request.method, read, &headers);
+    route_decided(endpoint, request, route, preread, headers, caller)
+}
+
+/// Where a request goes, as its `_meta` and the headers that mirror its body decide; what is
+/// read of the body is left behind, so that the request can be moved on.
+enum Route {
+    /// A 2026-07-28 request: how it is served, and whether its mirrored headers agree.
+    Modern {
+        served: Result<Served, ErrorObject>,
+        checked: Result<(), ErrorObject>,
+    },
+    /// Any other: what its session does not decide (`None` when `_meta` is malformed), and
+    /// the disagreement of a mirrored header it chose to send.
+    Legacy {
+        meta: Option<SessionMeta>,
+        mismatch: Option<ErrorObject>,
+    },
+}
+
+impl Route {
+    fn of(endpoint: &Endpoint, method: &str, read: ParamsRead<'_>, headers: &HeaderMap) -> Self {
+        // Classified here, so that what is served next holds what the request is served as,
+        // not its whole `_meta`: a 2026-07-28 request's once its headers are checked against
+        // it; for a session's, what its session does not decide.
+        match read.meta {
+            Some(meta) if names_revision(&meta) => {
+                let checked = modern::check_headers(endpoint, headers, &meta, method, &read.named);
+                let served = classify_meta(meta, &endpoint.stateless);
+                Route::Modern { served, checked }
+            }
+            meta => Route::Legacy {
+                meta: meta.map(SessionMeta::of),
+                mismatch: check_sent(headers, method, &read.named).err(),
+            },
+        }
+    }
+}
+
+/// The answer to `request`, routed as `route` says, as the future to wait for: a 2026-07-28
+/// request's, a session's, or the refusal of a request that is neither.
+fn route_decided<'a>(
+    endpoint: &'a Arc<Endpoint>,
+    request: Request,
+    route: Route,
+    preread: Preread,
+    headers: HeaderMap,
+    caller: &'a Caller,
+) -> impl Future<Output = Response> + Send + 'a {
+    let (meta, mismatch) = match route {
+        Route::Modern { served, checked } => {
+            let modern = modern::handle(
+                endpoint,
+                request,
+                headers,
+                caller,
+                (served, preread),
+                checked,
+            );
             return Either::Left(modern);
         }
-        meta => meta.map(SessionMeta::of),
+        Route::Legacy { meta, mismatch } => (meta, mismatch),
     };
     if request.method == INITIALIZE {
         // Boxed: a session's first request is served once, and its future is the largest
@@ -146,7 +222,8 @@ fn route_request<'a>(
         return Either::Right(Either::Left(Box::pin(initialize) as Boxed<'a>));
     }
     if headers.contains_key(SESSION_ID) {
-        let session = legacy::request(endpoint, request, headers, caller, (meta, preread));
+        let read = (meta, preread, mismatch);
+        let session = legacy::request(endpoint, request, headers, caller, read);
         return Either::Right(Either::Right(Either::Left(session)));
     }
     let announces_legacy = headers
