@@ -26,7 +26,7 @@ use axum::response::Response;
 use futures_util::StreamExt;
 use futures_util::future::Either;
 use http::{HeaderMap, StatusCode, header};
-use std::future::Future;
+use std::future::{Future, ready};
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -68,29 +68,9 @@ pub(super) fn serve(
             let error = ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8");
             return reply::error(StatusCode::BAD_REQUEST, None, &error);
         };
-        // A plain tool call, read in one pass (unless an outer tier wants its raw `params`).
-        if endpoint.core.layers.outer().is_none()
-            && let Some(call) = CallRead::of(text)
-        {
-            let CallRead {
-                request,
-                read,
-                preread,
-            } = call;
-            let answer = route_read(&endpoint, request, read, preread, headers, &caller);
-            drop(body);
-            return answer.await;
-        }
-        let message = Incoming::parse(text);
+        let answer = answer(&endpoint, text, headers, &caller);
         drop(body);
-        let message = match message {
-            Ok(message) => message,
-            Err(rejected) => {
-                let (id, error) = (rejected.id, rejected.error);
-                return reply::error(StatusCode::BAD_REQUEST, id.as_ref(), &error);
-            }
-        };
-        answer(&endpoint, message, headers, &caller).await
+        answer.await
     }
 }
 
@@ -98,62 +78,65 @@ pub(super) fn serve(
 /// notification or response), so that the common ones' futures do not hold theirs.
 type Boxed<'a> = Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
 
-/// The answer to `message`, as the future to wait for.
+/// The answer to the message `text`, as the future to wait for.
 fn answer<'a>(
     endpoint: &'a Arc<Endpoint>,
-    message: Incoming,
+    text: &str,
     headers: HeaderMap,
     caller: &'a Caller,
 ) -> impl Future<Output = Response> + Send + 'a {
-    match message {
-        Incoming::Request(request) => {
-            Either::Left(route_request(endpoint, request, headers, caller))
-        }
-        Incoming::Notification(notification) => Either::Right(Box::pin(async move {
-            legacy::notification(endpoint, &headers, caller, notification).await
-        }) as Boxed<'a>),
-        Incoming::Response(response) => Either::Right(Box::pin(async move {
-            legacy::response(endpoint, &headers, caller, response).await
-        }) as Boxed<'a>),
+    // A plain tool call is read in one pass, unless an outer tier wants its raw `params`.
+    if endpoint.core.layers.outer().is_none()
+        && let Some(call) = CallRead::of(text)
+    {
+        let CallRead {
+            request,
+            read,
+            preread,
+        } = call;
+        let route = Route::of(endpoint, &request.method, read, &headers);
+        let routed = route_decided(endpoint, request, route, preread, headers, caller);
+        return Either::Left(routed);
     }
-}
-
-/// The answer to `request`, as the future to wait for: a 2026-07-28 request's, a session's, or
-/// the refusal of a request that is neither.
-fn route_request<'a>(
-    endpoint: &'a Arc<Endpoint>,
-    request: Request,
-    headers: HeaderMap,
-    caller: &'a Caller,
-) -> impl Future<Output = Response> + Send + 'a {
+    let message = match Incoming::parse(text) {
+        Ok(message) => message,
+        Err(rejected) => {
+            let refusal = reply::error(
+                StatusCode::BAD_REQUEST,
+                rejected.id.as_ref(),
+                &rejected.error,
+            );
+            return Either::Right(Either::Left(ready(refusal)));
+        }
+    };
+    let request = match message {
+        Incoming::Request(request) => request,
+        Incoming::Notification(notification) => {
+            return Either::Right(Either::Right(Box::pin(async move {
+                legacy::notification(endpoint, &headers, caller, notification).await
+            }) as Boxed<'a>));
+        }
+        Incoming::Response(response) => {
+            return Either::Right(Either::Right(Box::pin(async move {
+                legacy::response(endpoint, &headers, caller, response).await
+            }) as Boxed<'a>));
+        }
+    };
     // `params` is read here once, for its `_meta` and the values the headers mirror; a
     // malformed `_meta` (`None`) is refused where the request is classified, as the revision
     // it came on answers it.
     // A `tools/call`'s parameters are taken from that reading when it holds them all, so that
     // the method does not parse them again.
-    let params = request.params.as_deref();
-    let read = ParamsRead::of(params);
+    let read = ParamsRead::of(request.params.as_deref());
     let preread = if request.method == TOOLS_CALL {
         read.tool_call()
     } else {
         Preread::Nothing
     };
     let route = Route::of(endpoint, &request.method, read, &headers);
-    route_decided(endpoint, request, route, preread, headers, caller)
-}
-
-/// [`route_request`] for a request whose `params` were read already (`read`, `preread`): the
-/// one pass of [`CallRead`].
-fn route_read<'a>(
-    endpoint: &'a Arc<Endpoint>,
-    request: Request,
-    read: ParamsRead<'_>,
-    preread: Preread,
-    headers: HeaderMap,
-    caller: &'a Caller,
-) -> impl Future<Output = Response> + Send + 'a {
-    let route = Route::of(endpoint, &request.method, read, &headers);
-    route_decided(endpoint, request, route, preread, headers, caller)
+    Either::Left(route_decided(
+        endpoint, request, route, preread, headers, caller,
+    ))
 }
 
 /// Where a request goes, as its `_meta` and the headers that mirror its body decide; what is
