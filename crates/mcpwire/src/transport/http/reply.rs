@@ -12,6 +12,7 @@ use crate::context::LazyLines;
 use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
+use axum::body::Body;
 use axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 use std::collections::VecDeque;
@@ -51,8 +52,14 @@ pub(super) fn finished(era: Era, reply: Reply) -> Response {
 
 /// A JSON body with the given status.
 pub(super) fn json(status: StatusCode, line: String) -> Response {
+    // Built as is: `IntoResponse` for a `String` would set `text/plain` first, then replace it.
+    let mut response = Response::new(Body::from(line));
+    *response.status_mut() = status;
     let content_type = HeaderValue::from_static("application/json");
-    (status, [(header::CONTENT_TYPE, content_type)], line).into_response()
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, content_type);
+    response
 }
 
 /// A JSON-RPC error body with the given status.
