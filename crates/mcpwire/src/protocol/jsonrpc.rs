@@ -19,13 +19,60 @@ use std::fmt;
 /// assert_eq!(serde_json::to_string(&id).unwrap(), r#""req-1""#);
 /// assert_eq!(id.to_string(), r#""req-1""#);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(untagged)]
 pub enum RequestId {
     /// A numeric id.
     Number(i64),
     /// A string id.
     String(String),
+}
+
+// Read by hand: an untagged enum's derived reading buffers the value first, on every message.
+// This one takes what that reading takes (an integer that fits an `i64`, or a string).
+impl<'de> Deserialize<'de> for RequestId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(IdVisitor)
+    }
+}
+
+/// Reads a [`RequestId`].
+struct IdVisitor;
+
+impl serde::de::Visitor<'_> for IdVisitor {
+    type Value = RequestId;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or an integer")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<RequestId, E> {
+        Ok(RequestId::Number(n))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<RequestId, E> {
+        i64::try_from(n)
+            .map(RequestId::Number)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<RequestId, E> {
+        Ok(RequestId::String(text.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, text: String) -> Result<RequestId, E> {
+        Ok(RequestId::String(text))
+    }
+
+    fn visit_char<E: serde::de::Error>(self, c: char) -> Result<RequestId, E> {
+        Ok(RequestId::String(c.to_string()))
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<RequestId, E> {
+        std::str::from_utf8(bytes)
+            .map(|text| RequestId::String(text.to_owned()))
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Bytes(bytes), &self))
+    }
 }
 
 impl fmt::Display for RequestId {

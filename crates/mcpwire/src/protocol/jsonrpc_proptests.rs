@@ -3,6 +3,7 @@
 
 use super::jsonrpc::{Incoming, RequestId};
 use proptest::prelude::*;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 fn json_value() -> impl Strategy<Value = Value> {
@@ -70,5 +71,40 @@ proptest! {
         prop_assert_eq!(request.method, method);
         let read: Value = serde_json::from_str(request.params.unwrap().get()).unwrap();
         prop_assert_eq!(read, params);
+    }
+}
+
+/// The derived reading of an untagged enum of the same variants: what [`RequestId`] read before
+/// its reading was written by hand.
+#[derive(Debug, serde::Deserialize, PartialEq)]
+#[serde(untagged)]
+enum DerivedId {
+    Number(i64),
+    String(String),
+}
+
+fn id_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        json_value(),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        Just(json!(i64::MIN)),
+        Just(json!(u64::MAX)),
+        Just(json!(1.0)),
+    ]
+}
+
+proptest! {
+    /// The hand-written reading of an id takes exactly what the derived one took, as the same
+    /// id, from a text and from a `Value`.
+    #[test]
+    fn an_id_reads_as_the_derived_reading_read_it(value in id_value()) {
+        let text = value.to_string();
+        let derived = serde_json::from_str::<DerivedId>(&text).ok().map(|id| match id {
+            DerivedId::Number(n) => RequestId::Number(n),
+            DerivedId::String(s) => RequestId::String(s),
+        });
+        prop_assert_eq!(serde_json::from_str::<RequestId>(&text).ok(), derived.clone());
+        prop_assert_eq!(RequestId::deserialize(&value).ok(), derived);
     }
 }
