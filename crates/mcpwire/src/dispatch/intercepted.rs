@@ -23,6 +23,7 @@ use crate::request_state::ReplayGuard;
 use crate::resolve::{RoundInputs, Stop};
 use crate::server::handler::{HandlerCall, failure};
 use crate::server::tool::{RegisteredTool, ToolDefinition};
+use crate::server::tool_output::ToolOutput;
 use serde_json::value::RawValue;
 use std::sync::{Arc, Mutex};
 
@@ -158,7 +159,7 @@ impl ToolRunner for Runner {
                 Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => {
                     Ok(failure(name, &error))
                 }
-                outcome => outcome,
+                outcome => outcome.map(ToolOutput::into_result),
             }
         })
     }

@@ -10,11 +10,13 @@ use crate::error::ToolError;
 use crate::protocol::ErrorObject;
 use crate::protocol::content::ResourceContents;
 use crate::protocol::methods::{PROMPTS_GET, RESOURCES_READ, TOOLS_CALL};
+use crate::protocol::tools::CallToolResult;
 use crate::resolve::Stop;
 use crate::server::handler::HandlerCall;
 use crate::server::prompt::PromptFuture;
 use crate::server::resource::ResourceFuture;
 use crate::server::tool::ToolFuture;
+use crate::server::tool_output::ToolOutput;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -102,11 +104,13 @@ pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
         let raw = forwarded.await?;
         if !may_name_resources(&raw) {
             // Nothing to rewrite: read straight into the result, no `Value` in between.
-            return parsed(&raw);
+            return parsed::<CallToolResult>(&raw).map(ToolOutput::from);
         }
         let mut result: Value = parsed(&raw)?;
         rewrite_content(&mounted.links[backend].backend.namespace, &mut result);
-        serde_json::from_value(result).map_err(undecodable)
+        serde_json::from_value::<CallToolResult>(result)
+            .map(ToolOutput::from)
+            .map_err(undecodable)
     })
 }
 

@@ -50,6 +50,7 @@ pub(crate) mod snapshot;
 mod task_settings;
 pub(crate) mod tool;
 mod tool_kind;
+pub(crate) mod tool_output;
 pub(crate) mod unregistrable;
 mod uri_template;
 
@@ -63,3 +64,4 @@ pub use output::IntoCallToolResult;
 pub use prompt::{IntoGetPromptResult, IntoPrompt};
 pub use resource::{IntoResource, IntoResourceContents};
 pub use tool::IntoTool;
+pub use tool_output::ToolOutput;

@@ -1,4 +1,5 @@
-//! What a tool may return, and how it becomes a `CallToolResult`.
+//! What a tool may return, and how it becomes a `CallToolResult` (or, for structured output,
+//! its JSON: [`ToolOutput`]).
 //!
 //! Text-like values (strings, content blocks, a `CallToolResult`) become `content`. Any other
 //! `Serialize + JsonSchema` value becomes `structuredContent` (wrapped as `{"result": …}` when its
@@ -10,6 +11,7 @@ use super::handler::HandlerCall;
 use crate::error::ToolError;
 use crate::protocol::content::Content;
 use crate::protocol::tools::CallToolResult;
+use crate::server::tool_output::ToolOutput;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Display;
@@ -145,7 +147,7 @@ impl<T> Default for Probe<T> {
 pub trait ViaContent {
     type Value;
     fn output_shape(&self) -> OutputShape;
-    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
+    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> ToolOutput;
 }
 
 impl<T: IntoCallToolResult> ViaContent for &&&Probe<T> {
@@ -153,10 +155,11 @@ impl<T: IntoCallToolResult> ViaContent for &&&Probe<T> {
     fn output_shape(&self) -> OutputShape {
         OutputShape::Content
     }
-    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult {
+    fn tool_result(&self, value: T, call: &HandlerCall) -> ToolOutput {
         value
             .into_call_tool_result()
             .unwrap_or_else(|error| call.failed(error))
+            .into()
     }
 }
 
@@ -164,7 +167,7 @@ impl<T: IntoCallToolResult> ViaContent for &&&Probe<T> {
 pub trait ViaStructuredResult {
     type Value;
     fn output_shape(&self) -> OutputShape;
-    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
+    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> ToolOutput;
 }
 
 impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult
@@ -174,10 +177,10 @@ impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult
     fn output_shape(&self) -> OutputShape {
         OutputShape::Structured(crate::schema::schema_for::<T>())
     }
-    fn tool_result(&self, value: Result<T, E>, call: &HandlerCall) -> CallToolResult {
+    fn tool_result(&self, value: Result<T, E>, call: &HandlerCall) -> ToolOutput {
         match value {
             Ok(value) => structured(&value, call),
-            Err(error) => call.failed(tool_error(error)),
+            Err(error) => call.failed(tool_error(error)).into(),
         }
     }
 }
@@ -186,7 +189,7 @@ impl<T: Serialize + JsonSchema, E: Display + 'static> ViaStructuredResult
 pub trait ViaStructured {
     type Value;
     fn output_shape(&self) -> OutputShape;
-    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> CallToolResult;
+    fn tool_result(&self, value: Self::Value, call: &HandlerCall) -> ToolOutput;
 }
 
 impl<T: Serialize + JsonSchema> ViaStructured for &Probe<T> {
@@ -194,7 +197,7 @@ impl<T: Serialize + JsonSchema> ViaStructured for &Probe<T> {
     fn output_shape(&self) -> OutputShape {
         OutputShape::Structured(crate::schema::schema_for::<T>())
     }
-    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult {
+    fn tool_result(&self, value: T, call: &HandlerCall) -> ToolOutput {
         structured(&value, call)
     }
 }
@@ -207,7 +210,7 @@ pub trait ViaUnsupported<T> {
     /// Content: the call is refused at compile time anyway (by [`ViaUnsupported::tool_result`],
     /// whose error is enough).
     fn output_shape(&self) -> OutputShape;
-    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult
+    fn tool_result(&self, value: T, call: &HandlerCall) -> ToolOutput
     where
         T: IntoCallToolResult;
 }
@@ -216,7 +219,7 @@ impl<T> ViaUnsupported<T> for Probe<T> {
     fn output_shape(&self) -> OutputShape {
         OutputShape::Content
     }
-    fn tool_result(&self, value: T, call: &HandlerCall) -> CallToolResult
+    fn tool_result(&self, value: T, call: &HandlerCall) -> ToolOutput
     where
         T: IntoCallToolResult,
     {
@@ -224,23 +227,15 @@ impl<T> ViaUnsupported<T> for Probe<T> {
     }
 }
 
-fn structured<T: Serialize>(value: &T, call: &HandlerCall) -> CallToolResult {
-    let value = match serde_json::to_value(value) {
-        Ok(value) => value,
+fn structured<T: Serialize>(value: &T, call: &HandlerCall) -> ToolOutput {
+    // Through a `Value`, whose maps keep their keys sorted: what a result built as a
+    // `CallToolResult` carries, and what clients saw before it was written directly.
+    match serde_json::to_value(value) {
+        Ok(value) => ToolOutput::structured(&value, call.wraps_output()),
         Err(error) => {
             tracing::error!(%error, "structured tool output failed to serialize");
-            return call.failed(ToolError::new("the tool's output could not be serialized"));
+            call.failed(ToolError::new("the tool's output could not be serialized"))
+                .into()
         }
-    };
-    let text = value.to_string();
-    let structured = if call.wraps_output() {
-        serde_json::json!({ "result": value })
-    } else {
-        value
-    };
-    CallToolResult {
-        content: vec![Content::text(text)],
-        structured_content: Some(structured),
-        is_error: None,
     }
 }

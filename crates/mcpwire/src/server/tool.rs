@@ -3,13 +3,14 @@
 use super::handler::{HandlerCall, HandlerFuture};
 use super::kind::Registered;
 use super::output::OutputShape;
+use super::tool_output::ToolOutput;
 use super::unregistrable::{Never, Unregistrable};
-use crate::protocol::tools::{CallToolResult, ToolAnnotations};
+use crate::protocol::tools::ToolAnnotations;
 use crate::resolve::ParamSpec;
 
 /// The future a tool call runs as: a result (possibly an `isError` one), or the reason it
 /// stopped before its body ran (a failure, a protocol error, questions for the client).
-pub type ToolFuture = HandlerFuture<CallToolResult>;
+pub type ToolFuture = HandlerFuture<ToolOutput>;
 
 /// Everything a server needs to list and call one tool. `#[tool]` builds it from the function;
 /// it is read once, at registration.

@@ -116,8 +116,8 @@ async fn run_plain(
     let name = tool.definition.name;
     match outcome {
         Ok(result) => {
-            let failed = result.is_error == Some(true);
-            (Ok((to_json(&result), ResultKind::Complete)), failed)
+            let failed = result.is_error();
+            (Ok((result.into_json(), ResultKind::Complete)), failed)
         }
         Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => (
             Ok((to_json(&failure(name, &error)), ResultKind::Complete)),

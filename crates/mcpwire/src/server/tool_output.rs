@@ -1,0 +1,145 @@
+//! [`ToolOutput`]: what a tool call gives the server to send, built as a [`CallToolResult`]
+//! or already written as JSON.
+
+use crate::protocol::tools::CallToolResult;
+use serde_json::Value;
+
+/// A tool call's result on its way to the client: a [`CallToolResult`], or the JSON of one,
+/// written where the result was made (a tool's structured output is written straight from its
+/// value, with no `CallToolResult`, map or content block in between). Read back into a
+/// `CallToolResult` only where one is needed (an interceptor's, a task's).
+///
+/// Made by a `#[tool]` function's generated code, and by hand with `From<CallToolResult>`.
+///
+/// # Examples
+///
+/// ```
+/// use mcpwire::CallToolResult;
+/// use mcpwire::server::ToolOutput;
+///
+/// let output = ToolOutput::from(CallToolResult::error("out of stock"));
+/// assert!(output.is_error());
+/// assert_eq!(output.into_result(), CallToolResult::error("out of stock"));
+/// ```
+#[derive(Debug)]
+pub struct ToolOutput(Form);
+
+#[derive(Debug)]
+enum Form {
+    Built(CallToolResult),
+    /// The result's JSON: an object, as [`CallToolResult`] serializes it.
+    Written {
+        json: String,
+        is_error: bool,
+    },
+}
+
+impl ToolOutput {
+    /// Whether the result is an `isError` one.
+    pub fn is_error(&self) -> bool {
+        match &self.0 {
+            Form::Built(result) => result.is_error == Some(true),
+            Form::Written { is_error, .. } => *is_error,
+        }
+    }
+
+    /// The result as a [`CallToolResult`] (read back from its JSON when it was written).
+    pub fn into_result(self) -> CallToolResult {
+        match self.0 {
+            Form::Built(result) => result,
+            Form::Written { json, .. } => serde_json::from_str(&json)
+                .expect("a written tool result reads back as a CallToolResult"),
+        }
+    }
+
+    /// The result's JSON, as [`CallToolResult`] serializes it.
+    pub(crate) fn into_json(self) -> String {
+        match self.0 {
+            Form::Built(result) => serde_json::to_string(&result).expect("results serialize"),
+            Form::Written { json, .. } => json,
+        }
+    }
+
+    /// The result of structured output `value`: its JSON text as the one content block, and
+    /// the value as `structuredContent` (wrapped as `{"result": …}` when `wrapped`); what
+    /// serializing that `CallToolResult` writes, byte for byte.
+    pub(crate) fn structured(value: &Value, wrapped: bool) -> Self {
+        let text = value.to_string();
+        let mut json = Vec::with_capacity(2 * text.len() + 64);
+        json.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
+        serde_json::to_writer(&mut json, text.as_str()).expect("a string serializes");
+        json.extend_from_slice(br#"}],"structuredContent":"#);
+        if wrapped {
+            json.extend_from_slice(br#"{"result":"#);
+        }
+        json.extend_from_slice(text.as_bytes());
+        if wrapped {
+            json.push(b'}');
+        }
+        json.push(b'}');
+        let json = String::from_utf8(json).expect("serde_json writes UTF-8");
+        Self(Form::Written {
+            json,
+            is_error: false,
+        })
+    }
+}
+
+impl From<CallToolResult> for ToolOutput {
+    fn from(result: CallToolResult) -> Self {
+        Self(Form::Built(result))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::content::Content;
+    use serde_json::json;
+
+    /// What the result of structured output was written as when it was built first.
+    fn built(value: &Value, wrapped: bool) -> String {
+        let result = CallToolResult {
+            content: vec![Content::text(value.to_string())],
+            structured_content: Some(if wrapped {
+                json!({ "result": value })
+            } else {
+                value.clone()
+            }),
+            is_error: None,
+        };
+        serde_json::to_string(&result).unwrap()
+    }
+
+    #[test]
+    fn structured_output_is_written_as_its_built_result_serializes() {
+        for value in [
+            json!(5),
+            json!(-1.5),
+            json!(null),
+            json!("a \"quoted\" line\nand a tab\t, é, \u{1F600} and \\"),
+            json!([1, "two", {"three": [3]}]),
+            json!({"title": "Dune", "copies": 2, "tags": ["sf"], "nested": {"b": 1, "a": 2}}),
+            json!({}),
+        ] {
+            for wrapped in [false, true] {
+                let written = ToolOutput::structured(&value, wrapped);
+                assert!(!written.is_error());
+                let json = written.into_json();
+                assert_eq!(json, built(&value, wrapped), "{value} wrapped: {wrapped}");
+                // Read back as the built result's JSON reads.
+                let read = ToolOutput::structured(&value, wrapped).into_result();
+                let expected: CallToolResult = serde_json::from_str(&json).unwrap();
+                assert_eq!(read, expected);
+            }
+        }
+    }
+
+    #[test]
+    fn a_built_result_is_written_as_it_serializes() {
+        let result = CallToolResult::error("no");
+        let output = ToolOutput::from(result.clone());
+        assert!(output.is_error());
+        assert_eq!(output.into_json(), serde_json::to_string(&result).unwrap());
+    }
+}
