@@ -124,8 +124,8 @@ pub(crate) fn classify_meta(meta: RequestMeta, session: &Handshake) -> Result<Se
     Ok(Served {
         era: Era::Modern,
         protocol_version: served_version(index),
-        capabilities: Arc::new(capabilities),
-        client_info: meta.client_info.map(Arc::new),
+        capabilities,
+        client_info: meta.client_info,
         log_level: meta.log_level,
         progress_token: meta.progress_token,
         trace_context: TraceContext::of(meta.traceparent, meta.tracestate).map(Arc::new),

@@ -5,7 +5,8 @@ use super::capabilities::ClientCapabilities;
 use super::implementation::Implementation;
 use super::logging::LoggingLevel;
 use super::progress::ProgressToken;
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+use std::sync::Arc;
 
 /// `_meta` key: the request's protocol revision (2026-07-28).
 pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -26,12 +27,21 @@ pub struct RequestMeta {
     /// Present exactly when the request is a 2026-07-28 one.
     #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
     pub protocol_version: Option<String>,
-    /// Required on 2026-07-28 requests.
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
-    pub client_capabilities: Option<ClientCapabilities>,
-    /// Optional on 2026-07-28 requests; for display and logs only.
-    #[serde(rename = "io.modelcontextprotocol/clientInfo")]
-    pub client_info: Option<Implementation>,
+    /// Required on 2026-07-28 requests. Shared: the request's context holds it as read.
+    #[serde(
+        rename = "io.modelcontextprotocol/clientCapabilities",
+        default,
+        deserialize_with = "shared"
+    )]
+    pub client_capabilities: Option<Arc<ClientCapabilities>>,
+    /// Optional on 2026-07-28 requests; for display and logs only. Shared, as the
+    /// capabilities.
+    #[serde(
+        rename = "io.modelcontextprotocol/clientInfo",
+        default,
+        deserialize_with = "shared"
+    )]
+    pub client_info: Option<Arc<Implementation>>,
     /// The per-request log opt-in (2026-07-28).
     #[serde(rename = "io.modelcontextprotocol/logLevel")]
     pub log_level: Option<LoggingLevel>,
@@ -46,6 +56,14 @@ pub struct RequestMeta {
     /// The vendor part of the caller's W3C trace context (`tracestate`).
     #[serde(rename = "tracestate")]
     pub tracestate: Option<String>,
+}
+
+/// An optional value read into an `Arc` where it is read, so that what holds it on (the
+/// request's context) takes it as it is, and `_meta` moves as a few pointers.
+fn shared<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<Arc<T>>, D::Error> {
+    Option::<T>::deserialize(deserializer).map(|value| value.map(Arc::new))
 }
 
 /// The W3C trace context a request carried in `params._meta` (`traceparent`, and `tracestate`
