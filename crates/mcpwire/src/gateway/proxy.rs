@@ -17,6 +17,8 @@ use crate::server::prompt::PromptFuture;
 use crate::server::resource::ResourceFuture;
 use crate::server::tool::ToolFuture;
 use crate::server::tool_output::ToolOutput;
+use crate::wire::object::Object;
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -53,6 +55,48 @@ fn named(name: &str, arguments: Value) -> Map<String, Value> {
 fn may_name_resources(raw: &RawValue) -> bool {
     let text = raw.get();
     text.contains("\"uri\"") || text.contains("\\u")
+}
+
+/// The parts of a backend's tool result that the front's result carries, as the backend wrote
+/// them.
+#[derive(Deserialize)]
+struct Sent<'a> {
+    #[serde(borrow)]
+    content: &'a RawValue,
+    #[serde(borrow, rename = "structuredContent", default)]
+    structured_content: Option<&'a RawValue>,
+    #[serde(rename = "isError", default)]
+    is_error: Option<bool>,
+}
+
+/// A backend's tool result passed on as written: its `content` (an array: each block as the
+/// backend wrote it, so a kind of block this SDK does not know yet passes too),
+/// `structuredContent` and `isError`; what else it carries (its revision's `resultType` and
+/// `_meta`) is the front's to write. `None` when `raw` is not such a result: it is then read as
+/// a `CallToolResult`, which says what is wrong with it.
+fn passed(raw: &RawValue) -> Option<ToolOutput> {
+    let Object(sent) = serde_json::from_str::<Object<Sent<'_>>>(raw.get()).ok()?;
+    let content = sent.content.get();
+    if !content.starts_with('[') {
+        return None;
+    }
+    let structured = sent.structured_content.map(RawValue::get);
+    let mut json = String::with_capacity(raw.get().len() + 32);
+    json.push_str(r#"{"content":"#);
+    json.push_str(content);
+    if let Some(structured) = structured {
+        json.push_str(r#","structuredContent":"#);
+        json.push_str(structured);
+    }
+    if let Some(is_error) = sent.is_error {
+        json.push_str(if is_error {
+            r#","isError":true"#
+        } else {
+            r#","isError":false"#
+        });
+    }
+    json.push('}');
+    Some(ToolOutput::written(json, sent.is_error == Some(true)))
 }
 
 /// The backend's answer read as `T`: the typed result itself, or a `Value` to rewrite first.
@@ -103,7 +147,10 @@ pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
         );
         let raw = forwarded.await?;
         if !may_name_resources(&raw) {
-            // Nothing to rewrite: read straight into the result, no `Value` in between.
+            // Nothing to rewrite: passed on as written, or read straight into the result.
+            if let Some(output) = passed(&raw) {
+                return Ok(output);
+            }
             return parsed::<CallToolResult>(&raw).map(ToolOutput::from);
         }
         let mut result: Value = parsed(&raw)?;
@@ -199,5 +246,44 @@ mod tests {
         // A key spelt with an escape is found by the `Value` path.
         let escaped = r#"{"content":[{"type":"resource_link","\u0075ri":"ui://a/b","name":"b"}]}"#;
         assert!(may_name_resources(&raw(escaped)));
+    }
+
+    #[test]
+    fn a_backends_result_passes_as_its_reading_would_write_it() {
+        for text in [
+            r#"{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5}}"#,
+            r#"{"content":[],"isError":true,"resultType":"complete","_meta":{"x":1}}"#,
+            r#"{"isError":false,"content":[{"type":"text","text":"a\nb"}],"structuredContent":null}"#,
+            r#" { "content" : [ {"type":"text","text":"x"} ] , "structuredContent" : [1, 2] } "#,
+        ] {
+            let output = passed(&raw(text)).unwrap_or_else(|| panic!("not passed: {text}"));
+            let read: CallToolResult = parsed(&raw(text)).unwrap();
+            assert_eq!(output.is_error(), read.is_error == Some(true), "{text}");
+            let written = output.into_json();
+            let reread: CallToolResult = serde_json::from_str(&written).unwrap();
+            assert_eq!(reread, read, "{text}");
+            assert!(!written.contains("resultType") && !written.contains("_meta"));
+        }
+    }
+
+    #[test]
+    fn a_block_of_a_kind_not_known_here_passes_and_a_result_that_is_none_does_not() {
+        let newer = r#"{"content":[{"type":"hologram","data":"…","_meta":{"k":1}}]}"#;
+        let written = passed(&raw(newer)).expect("passed").into_json();
+        assert_eq!(
+            written,
+            r#"{"content":[{"type":"hologram","data":"…","_meta":{"k":1}}]}"#
+        );
+        for text in [
+            r#"{"structuredContent":{}}"#,
+            r#"{"content":{"type":"text","text":"x"}}"#,
+            r#"{"content":"x"}"#,
+            r#"{"content":null}"#,
+            r#"{"content":[],"content":[]}"#,
+            r#"{"content":[],"isError":"yes"}"#,
+            r#"[[]]"#,
+        ] {
+            assert!(passed(&raw(text)).is_none(), "{text}");
+        }
     }
 }

@@ -78,10 +78,13 @@ impl ToolOutput {
         }
         json.push(b'}');
         let json = String::from_utf8(json).expect("serde_json writes UTF-8");
-        Self(Form::Written {
-            json,
-            is_error: false,
-        })
+        Self::written(json, false)
+    }
+
+    /// A result already written: `json` is a `CallToolResult`'s JSON (an object whose
+    /// `content` is an array of content blocks), and `is_error` its `isError`.
+    pub(crate) fn written(json: String, is_error: bool) -> Self {
+        Self(Form::Written { json, is_error })
     }
 }
 

@@ -12,7 +12,7 @@ pub(crate) mod http_error;
 #[cfg(all(feature = "auth", any(feature = "http", feature = "client")))]
 pub(crate) mod jwt_backend;
 pub(crate) mod line_split;
-// What the HTTP server reads of a request in one pass.
 pub(crate) mod lines;
-#[cfg(feature = "http")]
+// Readings of JSON objects only: the HTTP server's one pass, the gateway's results.
+#[cfg(any(feature = "http", feature = "gateway"))]
 pub(crate) mod object;
