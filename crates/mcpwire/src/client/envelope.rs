@@ -1,7 +1,8 @@
-//! The JSON-RPC messages the client writes, serialized by serde: a request, whose params carry
-//! the `requestState` of an `input_required` retry exactly as the server sent it, and a
-//! notification.
+//! The JSON-RPC messages the client writes: a request (written by hand, its `_meta` from
+//! [`RequestMeta`], the `requestState` of an `input_required` retry exactly as the server sent
+//! it), and a notification (serialized by serde).
 
+use super::request_meta::RequestMeta;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -9,43 +10,52 @@ use serde_json::{Map, Value};
 /// The JSON-RPC version every message names.
 const JSONRPC: &str = "2.0";
 
-/// A request: `{"jsonrpc":"2.0","id":…,"method":…,"params":{…}}`.
-#[derive(Serialize)]
-pub(crate) struct RequestMessage<'a> {
-    jsonrpc: &'static str,
+/// A request, `{"jsonrpc":"2.0","id":…,"method":…,"params":{…}}`, written by hand: its
+/// params' fields, then their `_meta` (`meta`, whose 2026-07-28 entries are written once per
+/// connection), then the echoed `requestState` of an `input_required` retry, its bytes
+/// untouched.
+pub(crate) fn request(
     id: i64,
-    method: &'a str,
-    params: RequestParams<'a>,
-}
-
-/// A request's params: its fields, then the echoed `requestState` (2026-07-28) when there is
-/// one, its bytes untouched.
-#[derive(Serialize)]
-struct RequestParams<'a> {
-    #[serde(flatten)]
-    fields: &'a Map<String, Value>,
-    #[serde(rename = "requestState", skip_serializing_if = "Option::is_none")]
-    request_state: Option<&'a RawValue>,
-}
-
-impl<'a> RequestMessage<'a> {
-    /// Request `id` of `method` with `params`, and `request_state` when retrying.
-    pub(crate) fn new(
-        id: i64,
-        method: &'a str,
-        params: &'a Map<String, Value>,
-        request_state: Option<&'a RawValue>,
-    ) -> Self {
-        Self {
-            jsonrpc: JSONRPC,
-            id,
-            method,
-            params: RequestParams {
-                fields: params,
-                request_state,
-            },
+    method: &str,
+    params: &Map<String, Value>,
+    meta: &RequestMeta,
+    request_state: Option<&RawValue>,
+) -> String {
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    out.extend_from_slice(id.to_string().as_bytes());
+    out.extend_from_slice(br#","method":"#);
+    write(&mut out, method);
+    out.extend_from_slice(br#","params":{"#);
+    let mut first = true;
+    let mut comma = |out: &mut Vec<u8>| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
         }
+    };
+    for (key, value) in params {
+        comma(&mut out);
+        write(&mut out, key);
+        out.push(b':');
+        write(&mut out, value);
     }
+    if !meta.is_empty() {
+        comma(&mut out);
+        out.extend_from_slice(br#""_meta":"#);
+        meta.write(&mut out);
+    }
+    if let Some(state) = request_state {
+        comma(&mut out);
+        out.extend_from_slice(br#""requestState":"#);
+        out.extend_from_slice(state.get().as_bytes());
+    }
+    out.extend_from_slice(b"}}");
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Writes `value` as JSON (a string or a `Value`: neither fails).
+fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    serde_json::to_writer(&mut *out, value).expect("JSON values serialize");
 }
 
 /// A notification: `{"jsonrpc":"2.0","method":…,"params":…}`.
@@ -77,27 +87,19 @@ mod tests {
         let params = json!({"name": "order", "arguments": {"n": 1}});
         let params = params.as_object().unwrap();
         let state = RawValue::from_string(r#""a\u00e9\/b""#.to_owned()).unwrap();
-        let line =
-            serde_json::to_string(&RequestMessage::new(7, "tools/call", params, Some(&state)))
-                .unwrap();
+        let none = RequestMeta::default();
+        let line = request(7, "tools/call", params, &none, Some(&state));
         assert_eq!(
             line,
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{"n":1},"name":"order","requestState":"a\u00e9\/b"}}"#
         );
         let empty = Map::new();
-        let line = serde_json::to_string(&RequestMessage::new(
-            0,
-            "server/discover",
-            &empty,
-            Some(&state),
-        ))
-        .unwrap();
+        let line = request(0, "server/discover", &empty, &none, Some(&state));
         assert_eq!(
             line,
             r#"{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"requestState":"a\u00e9\/b"}}"#
         );
-        let line =
-            serde_json::to_string(&RequestMessage::new(1, "tools/list", &empty, None)).unwrap();
+        let line = request(1, "tools/list", &empty, &none, None);
         assert_eq!(
             line,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#

@@ -114,6 +114,7 @@ mod notifications;
 mod options;
 mod peer;
 mod question;
+mod request_meta;
 mod requests;
 mod rounds;
 #[cfg(test)]

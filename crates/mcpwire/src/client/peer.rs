@@ -4,7 +4,7 @@
 //! cancellation when a call's future is dropped. One request here is one message: a lost
 //! session is the caller's to reopen (`session`).
 
-use super::envelope::{NotificationMessage, RequestMessage};
+use super::envelope::{self, NotificationMessage};
 use super::error::ClientError;
 use super::handlers::Handlers;
 use super::headers;
@@ -12,6 +12,7 @@ use super::hook::{Hooks, Stage};
 use super::notifications::ServerNotification;
 use super::options::{CallOptions, LogCallback, ProgressCallback};
 use super::question::{QuestionAnswerer, ServerQuestion};
+use super::request_meta::{FixedEntries, RequestMeta, fixed_entries};
 use super::transport::{Inbox, Kind, Outgoing, Received, Transport};
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
@@ -20,7 +21,7 @@ use crate::protocol::methods::{
 };
 use crate::protocol::progress::ProgressParams;
 use crate::protocol::{
-    Era, ErrorObject, Implementation, LoggingLevel, LoggingMessageParams, RequestId, meta,
+    Era, ErrorObject, Implementation, LoggingLevel, LoggingMessageParams, RequestId,
 };
 use crate::wire::header_params::HeaderParam;
 use serde::{Deserialize, Serialize};
@@ -92,6 +93,8 @@ pub(crate) struct Peer {
     closed: AtomicBool,
     /// `settings.info` as JSON (2026-07-28 `_meta`), serialized once.
     client_info: Value,
+    /// The 2026-07-28 `_meta` entries every request carries, written once per revision.
+    fixed_meta: FixedEntries,
 }
 
 impl Peer {
@@ -107,6 +110,7 @@ impl Peer {
         let client_info = serde_json::to_value(&settings.info).unwrap_or_else(|_| json!({}));
         let peer = Arc::new(Peer {
             client_info,
+            fixed_meta: FixedEntries::default(),
             transport,
             pending: Mutex::new(HashMap::new()),
             next_id: AtomicI64::new(0),
@@ -178,7 +182,7 @@ impl Peer {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let mode = self.mode();
         let token = (options.progress.is_some() || method == TOOLS_CALL).then_some(id);
-        let params = self.with_meta(&mode, method, params, token, options);
+        let (params, meta) = self.with_meta(&mode, method, params, token, options);
         let headers = match mode.era {
             Era::Modern => {
                 let mirrored = match (method, params.get("name").and_then(Value::as_str)) {
@@ -195,7 +199,7 @@ impl Peer {
             }
             Era::Legacy => Vec::new(),
         };
-        let body = serde_json::to_string(&RequestMessage::new(id, method, &params, request_state))?;
+        let body = envelope::request(id, method, &params, &meta, request_state);
         let progress = Arc::new(Progress {
             callback: options.progress.clone(),
             bumped: AtomicBool::new(false),
@@ -311,9 +315,10 @@ impl Peer {
         }
     }
 
-    /// `params` with the `_meta` the era needs: on 2026-07-28 the revision, capabilities and log
-    /// level (the call's own, when its options set them, else the client's), client info; on
-    /// both the progress token.
+    /// `params` without their `_meta`, and the `_meta` to send: on 2026-07-28 the revision,
+    /// capabilities and log level (the call's own, when its options set them, else the
+    /// client's), client info; on both the progress token; each replacing an entry of the same
+    /// name in the params' own `_meta`.
     fn with_meta(
         &self,
         mode: &Mode,
@@ -321,37 +326,35 @@ impl Peer {
         mut params: Map<String, Value>,
         progress_token: Option<i64>,
         options: &CallOptions,
-    ) -> Map<String, Value> {
-        let mut meta = match params.remove("_meta") {
+    ) -> (Map<String, Value>, RequestMeta) {
+        let own = match params.remove("_meta") {
             Some(Value::Object(meta)) => meta,
             _ => Map::new(),
         };
+        let mut meta = RequestMeta {
+            own,
+            ..RequestMeta::default()
+        };
         if mode.era == Era::Modern {
-            let version = mode.version.clone().unwrap_or_default();
-            meta.insert(meta::PROTOCOL_VERSION.into(), json!(version));
-            let capabilities = match &options.capabilities {
-                Some(own) => serde_json::to_value(own),
-                None => serde_json::to_value(self.handlers.capabilities()),
+            let version = mode.version.as_deref().unwrap_or_default();
+            let entries = |capabilities: Result<Value, serde_json::Error>| {
+                let capabilities = capabilities.unwrap_or_else(|_| json!({}));
+                fixed_entries(version, &capabilities, &self.client_info)
             };
-            meta.insert(
-                meta::CLIENT_CAPABILITIES.into(),
-                capabilities.unwrap_or_else(|_| json!({})),
-            );
-            meta.insert(meta::CLIENT_INFO.into(), self.client_info.clone());
-            let level = options.log_level;
-            if let Some(level) = level.or(*self.log_level.lock().expect("log level lock")) {
-                meta.insert(meta::LOG_LEVEL.into(), json!(level));
-            }
+            meta.fixed = Some(match &options.capabilities {
+                Some(own) => entries(serde_json::to_value(own)).into(),
+                None => self.fixed_meta.of(version, || {
+                    entries(serde_json::to_value(self.handlers.capabilities()))
+                }),
+            });
+            meta.log_level = options
+                .log_level
+                .or(*self.log_level.lock().expect("log level lock"));
         }
-        if let Some(token) = progress_token
-            && method != INITIALIZE
-        {
-            meta.insert("progressToken".into(), json!(token));
+        if method != INITIALIZE {
+            meta.progress_token = progress_token;
         }
-        if !meta.is_empty() {
-            params.insert("_meta".into(), Value::Object(meta));
-        }
-        params
+        (params, meta)
     }
 
     /// Sends a notification, waiting at most the client's timeout for the transport (an HTTP

@@ -1,0 +1,178 @@
+//! A request's `_meta` as the client writes it, as JSON text: the 2026-07-28 entries every
+//! request of a connection carries (the revision, the client's capabilities and who it is),
+//! written once per revision and reused; then the call's own (its log level, its progress
+//! token) and whatever `_meta` the caller's params carried, each written as it comes.
+
+use crate::protocol::LoggingLevel;
+use crate::protocol::meta;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::sync::{Arc, Mutex};
+
+/// The 2026-07-28 entries of a connection's requests, written once per revision: the text of
+/// `"…protocolVersion":…,"…clientCapabilities":…,"…clientInfo":…`, without braces.
+#[derive(Default)]
+pub(crate) struct FixedEntries(Mutex<Option<(String, Arc<str>)>>);
+
+impl FixedEntries {
+    /// The entries for `version`, written by `write` the first time (and again only when the
+    /// revision changes).
+    pub(crate) fn of(&self, version: &str, write: impl FnOnce() -> String) -> Arc<str> {
+        let mut cached = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match &*cached {
+            Some((written_for, text)) if written_for == version => text.clone(),
+            _ => {
+                let text: Arc<str> = write().into();
+                *cached = Some((version.to_owned(), text.clone()));
+                text
+            }
+        }
+    }
+}
+
+/// The text of the 2026-07-28 entries for `version`, `capabilities` and `info` (each already
+/// JSON).
+pub(crate) fn fixed_entries(version: &str, capabilities: &Value, info: &Value) -> String {
+    let mut out = Vec::with_capacity(160);
+    write_entry(&mut out, meta::PROTOCOL_VERSION, version);
+    out.push(b',');
+    write_entry(&mut out, meta::CLIENT_CAPABILITIES, capabilities);
+    out.push(b',');
+    write_entry(&mut out, meta::CLIENT_INFO, info);
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// A request's `_meta`: what the caller's params carried (`own`), and what the client adds,
+/// each of which replaces the caller's entry of the same name.
+#[derive(Default)]
+pub(crate) struct RequestMeta {
+    /// The caller's own `_meta`, when it was an object.
+    pub(crate) own: Map<String, Value>,
+    /// The 2026-07-28 entries ([`fixed_entries`]).
+    pub(crate) fixed: Option<Arc<str>>,
+    /// The call's log level (2026-07-28).
+    pub(crate) log_level: Option<LoggingLevel>,
+    /// The call's progress token.
+    pub(crate) progress_token: Option<i64>,
+}
+
+impl RequestMeta {
+    /// Whether `_meta` has no entry at all (it is then left out).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.own.is_empty()
+            && self.fixed.is_none()
+            && self.log_level.is_none()
+            && self.progress_token.is_none()
+    }
+
+    /// Writes `_meta`'s object to `out`.
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        let mut first = true;
+        let mut comma = |out: &mut Vec<u8>| {
+            if !std::mem::take(&mut first) {
+                out.push(b',');
+            }
+        };
+        for (key, value) in &self.own {
+            if self.replaces(key) {
+                continue;
+            }
+            comma(out);
+            write_entry(out, key, value);
+        }
+        if let Some(fixed) = &self.fixed {
+            comma(out);
+            out.extend_from_slice(fixed.as_bytes());
+        }
+        if let Some(level) = &self.log_level {
+            comma(out);
+            write_entry(out, meta::LOG_LEVEL, level);
+        }
+        if let Some(token) = &self.progress_token {
+            comma(out);
+            write_entry(out, "progressToken", token);
+        }
+        out.push(b'}');
+    }
+
+    /// Whether the client writes an entry `key` itself.
+    fn replaces(&self, key: &str) -> bool {
+        match key {
+            meta::PROTOCOL_VERSION | meta::CLIENT_CAPABILITIES | meta::CLIENT_INFO => {
+                self.fixed.is_some()
+            }
+            meta::LOG_LEVEL => self.log_level.is_some(),
+            "progressToken" => self.progress_token.is_some(),
+            _ => false,
+        }
+    }
+}
+
+/// Writes `"key":value`.
+fn write_entry<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, value: &T) {
+    serde_json::to_writer(&mut *out, key).expect("a string serializes");
+    out.push(b':');
+    // Strings, numbers, a level and `Value`s: none fails to serialize.
+    serde_json::to_writer(&mut *out, value).expect("a _meta entry serializes");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn written(meta: &RequestMeta) -> Value {
+        let mut out = Vec::new();
+        meta.write(&mut out);
+        serde_json::from_slice(&out).expect("JSON")
+    }
+
+    #[test]
+    fn the_client_s_entries_replace_the_caller_s_and_the_rest_pass() {
+        let own = json!({"progressToken": "theirs", "trace": {"id": 1}, "io.modelcontextprotocol/logLevel": "debug"});
+        let fixed = fixed_entries(
+            "2026-07-28",
+            &json!({"roots": {}}),
+            &json!({"name": "c", "version": "1"}),
+        );
+        let meta = RequestMeta {
+            own: own.as_object().unwrap().clone(),
+            fixed: Some(fixed.into()),
+            log_level: None,
+            progress_token: Some(7),
+        };
+        assert_eq!(
+            written(&meta),
+            json!({
+                "trace": {"id": 1},
+                "io.modelcontextprotocol/logLevel": "debug",
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {"roots": {}},
+                "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+                "progressToken": 7
+            })
+        );
+        let meta = RequestMeta {
+            log_level: Some(LoggingLevel::Info),
+            ..meta
+        };
+        assert_eq!(written(&meta)["io.modelcontextprotocol/logLevel"], "info");
+        assert!(RequestMeta::default().is_empty());
+        assert_eq!(written(&RequestMeta::default()), json!({}));
+    }
+
+    #[test]
+    fn the_fixed_entries_are_written_once_per_revision() {
+        let entries = FixedEntries::default();
+        let mut writes = 0;
+        for version in ["2026-07-28", "2026-07-28", "2027-01-01", "2027-01-01"] {
+            let text = entries.of(version, || {
+                writes += 1;
+                fixed_entries(version, &json!({}), &json!({}))
+            });
+            assert!(text.contains(version));
+        }
+        assert_eq!(writes, 2);
+    }
+}
