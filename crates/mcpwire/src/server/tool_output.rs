@@ -43,12 +43,16 @@ impl ToolOutput {
         }
     }
 
-    /// The result as a [`CallToolResult`] (read back from its JSON when it was written).
+    /// The result as a [`CallToolResult`] (read back from its JSON when it was written). A
+    /// written result this SDK cannot read (one passed on from another server, with a kind of
+    /// content block it does not know) becomes an `isError` result saying so.
     pub fn into_result(self) -> CallToolResult {
         match self.0 {
             Form::Built(result) => result,
-            Form::Written { json, .. } => serde_json::from_str(&json)
-                .expect("a written tool result reads back as a CallToolResult"),
+            Form::Written { json, .. } => serde_json::from_str(&json).unwrap_or_else(|error| {
+                tracing::warn!(%error, "a tool's written result could not be read back");
+                CallToolResult::error("the tool's result could not be read")
+            }),
         }
     }
 
@@ -136,6 +140,16 @@ mod tests {
                 assert_eq!(read, expected);
             }
         }
+    }
+
+    #[test]
+    fn a_written_result_that_cannot_be_read_back_becomes_an_error_result() {
+        let newer = r#"{"content":[{"type":"hologram","data":"x"}]}"#;
+        let read = ToolOutput::written(newer.to_owned(), false).into_result();
+        assert_eq!(
+            read,
+            CallToolResult::error("the tool's result could not be read")
+        );
     }
 
     #[test]
