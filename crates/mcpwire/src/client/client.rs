@@ -144,7 +144,7 @@ impl Client {
     /// ```
     pub async fn request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
         let raw = self
-            .request_raw(method, requests::object(params)?, &CallOptions::new())
+            .raw(method, requests::object(params)?, &CallOptions::new())
             .await?;
         Ok(serde_json::from_str(raw.get())?)
     }
@@ -172,7 +172,7 @@ impl Client {
         options: CallOptions,
     ) -> Result<Value, ClientError> {
         let raw = self
-            .request_raw(method, requests::object(params)?, &options)
+            .raw(method, requests::object(params)?, &options)
             .await?;
         Ok(serde_json::from_str(raw.get())?)
     }
@@ -209,32 +209,63 @@ impl Client {
         one_round(&self.session, method, params, request_state, &options).await
     }
 
-    /// [`request_with`](Client::request_with), its result left as the server sent it (the
-    /// gateway's pass-through).
-    #[cfg(feature = "gateway")]
-    pub(crate) async fn request_raw_with(
+    /// [`request_with`](Client::request_with), its result left as the server sent it: the
+    /// bytes of its JSON, never read into a `Value`, its revision's fields (`resultType`,
+    /// `_meta`) included. For what passes a result on (a proxy, a bridge) or prints it as it
+    /// came.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::CallOptions;
+    ///
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let params = serde_json::json!({"name": "add", "arguments": {"a": 2, "b": 3}});
+    /// let raw = client.request_raw("tools/call", params, CallOptions::new()).await?;
+    /// println!("{}", raw.get());
+    /// # Ok(()) }
+    /// ```
+    pub async fn request_raw(
         &self,
         method: &str,
-        params: Map<String, Value>,
-        options: &CallOptions,
+        params: Value,
+        options: CallOptions,
     ) -> Result<Box<RawValue>, ClientError> {
-        self.request_raw(method, params, options).await
+        self.raw(method, requests::object(params)?, &options).await
     }
 
     /// [`request_round`](Client::request_round), its final result left as the server sent it
-    /// (the gateway's pass-through).
-    #[cfg(feature = "gateway")]
-    pub(crate) async fn request_raw_round(
+    /// (as [`request_raw`](Client::request_raw) leaves it); the questions of an
+    /// `input_required` round are read, to be answered.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use mcpwire::client::{CallOptions, Round};
+    ///
+    /// # async fn demo(client: mcpwire::client::Client) -> Result<(), mcpwire::client::ClientError> {
+    /// let params = serde_json::json!({"name": "order_book", "arguments": {"title": "Dune"}});
+    /// match client.request_round_raw("tools/call", params, None, CallOptions::new()).await? {
+    ///     Round::Complete(raw) => println!("{}", raw.get()),
+    ///     Round::InputRequired { input_requests, .. } => println!("asks {input_requests:?}"),
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn request_round_raw(
         &self,
         method: &str,
-        params: Map<String, Value>,
+        params: Value,
         request_state: Option<&RawValue>,
-        options: &CallOptions,
-    ) -> Result<super::rounds::RawRound, ClientError> {
-        super::rounds::one_raw_round(&self.session, method, params, request_state, options).await
+        options: CallOptions,
+    ) -> Result<Round<Box<RawValue>>, ClientError> {
+        let params = requests::object(params)?;
+        self.raw_round(method, params, request_state, &options)
+            .await
     }
 
-    async fn request_raw(
+    /// [`request_raw`](Client::request_raw) on `params` already an object, its options
+    /// borrowed: what the other requests and the gateway send through.
+    pub(crate) async fn raw(
         &self,
         method: &str,
         params: Map<String, Value>,
@@ -243,13 +274,25 @@ impl Client {
         request_with_input(&self.session, method, params, options).await
     }
 
+    /// [`request_round_raw`](Client::request_round_raw) on `params` already an object, its
+    /// options borrowed.
+    pub(crate) async fn raw_round(
+        &self,
+        method: &str,
+        params: Map<String, Value>,
+        request_state: Option<&RawValue>,
+        options: &CallOptions,
+    ) -> Result<Round<Box<RawValue>>, ClientError> {
+        super::rounds::one_raw_round(&self.session, method, params, request_state, options).await
+    }
+
     async fn request_as<T: DeserializeOwned>(
         &self,
         method: &str,
         params: Map<String, Value>,
         options: &CallOptions,
     ) -> Result<T, ClientError> {
-        let raw = self.request_raw(method, params, options).await?;
+        let raw = self.raw(method, params, options).await?;
         Ok(serde_json::from_str(raw.get())?)
     }
 

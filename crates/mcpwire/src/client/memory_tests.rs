@@ -1,7 +1,7 @@
 //! The client against this crate's own server, in memory, on both eras: listing, calls, typed
 //! calls, an elicitation answered by the same handler on both eras, era-specific methods.
 
-use super::{Client, ClientError, EraChoice};
+use super::{CallOptions, Client, ClientError, EraChoice, Round};
 use crate::prelude::*;
 use crate::protocol::{ElicitAction, ElicitResult, Era};
 use serde_json::json;
@@ -311,4 +311,57 @@ async fn lower_logging_level_only_ever_lowers_the_sessions_level() {
     let result = modern.call_tool("session_level", json!({})).await.unwrap();
     let text = serde_json::to_value(&result.content).unwrap()[0]["text"].clone();
     assert_eq!(text, "None", "2026-07-28: each request names its own level");
+}
+
+#[tokio::test]
+async fn a_raw_request_leaves_the_result_as_the_server_wrote_it() {
+    // It declares form elicitation, as the order's question needs; answered by hand below.
+    let client = client(EraChoice::Modern, Some(true)).await;
+    let params = json!({"name": "add", "arguments": {"a": 2, "b": 3}});
+    let raw = client
+        .request_raw("tools/call", params, CallOptions::new())
+        .await
+        .unwrap();
+    // The server's bytes, its revision's fields included.
+    let text = raw.get();
+    assert!(
+        text.starts_with(
+            r#"{"content":[{"type":"text","text":"5"}],"structuredContent":{"result":5},"resultType":"complete""#
+        ),
+        "{text}"
+    );
+    // One round at a time: the questions come back read, the final result as written.
+    let order = json!({"name": "order", "arguments": {"title": "Dune"}});
+    let round = client
+        .request_round_raw("tools/call", order, None, CallOptions::new())
+        .await
+        .unwrap();
+    let Round::InputRequired {
+        input_requests,
+        request_state,
+    } = round
+    else {
+        panic!("the order asks first: {round:?}");
+    };
+    let key = input_requests.keys().next().expect("one question").clone();
+    let answer = json!({"action": "accept", "content": {"confirm": true}});
+    let retry = json!({
+        "name": "order",
+        "arguments": {"title": "Dune"},
+        "inputResponses": {key: answer},
+    });
+    let round = client
+        .request_round_raw(
+            "tools/call",
+            retry,
+            request_state.as_deref(),
+            CallOptions::new(),
+        )
+        .await
+        .unwrap();
+    let Round::Complete(raw) = round else {
+        panic!("answered, the order completes: {round:?}");
+    };
+    assert!(raw.get().contains("Ordered Dune."), "{}", raw.get());
+    assert!(raw.get().contains(r#""resultType":"complete""#));
 }

@@ -136,8 +136,6 @@ pub use listen::Subscription;
 pub use notifications::{Notifications, ServerNotification};
 pub use options::CallOptions;
 pub use question::ServerQuestion;
-#[cfg(feature = "gateway")]
-pub(crate) use rounds::RawRound;
 pub use rounds::Round;
 pub use server_details::ServerDetails;
 pub use transport::http::HttpOptions;

@@ -131,6 +131,12 @@ async fn answer_all(
 /// questions and the state to send back with their answers. A 2025-11-25 request (whose
 /// questions are requests of the server's, answered while it runs) is always complete.
 ///
+/// `T` is the form of the final result: a `Value` ([`Client::request_round`]), or the bytes the
+/// server sent, `Box<RawValue>` ([`Client::request_round_raw`]).
+///
+/// [`Client::request_round`]: super::Client::request_round
+/// [`Client::request_round_raw`]: super::Client::request_round_raw
+///
 /// # Examples
 ///
 /// ```
@@ -140,26 +146,14 @@ async fn answer_all(
 /// assert!(matches!(round, Round::Complete(_)));
 /// ```
 #[derive(Debug)]
-pub enum Round {
+pub enum Round<T = Value> {
     /// The final result.
-    Complete(Value),
+    Complete(T),
     /// `input_required`: the questions, by key, and the `requestState` to echo exactly.
     InputRequired {
         /// `inputRequests`: each a `{"method", "params"}` question, by key.
         input_requests: Map<String, Value>,
         /// `requestState`, when the server sent one.
-        request_state: Option<Box<RawValue>>,
-    },
-}
-
-/// One round's answer as it came: the final result's bytes, or the server's questions. What
-/// the gateway passes on (a result it need not rewrite is never parsed into a `Value`).
-pub(crate) enum RawRound {
-    /// The final result, as the server sent it.
-    Complete(Box<RawValue>),
-    /// `input_required`: the questions, by key, and the `requestState` to echo exactly.
-    InputRequired {
-        input_requests: Map<String, Value>,
         request_state: Option<Box<RawValue>>,
     },
 }
@@ -175,8 +169,8 @@ pub(crate) async fn one_round(
     options: &CallOptions,
 ) -> Result<Round, ClientError> {
     match one_raw_round(session, method, params, request_state, options).await? {
-        RawRound::Complete(raw) => Ok(Round::Complete(serde_json::from_str(raw.get())?)),
-        RawRound::InputRequired {
+        Round::Complete(raw) => Ok(Round::Complete(serde_json::from_str(raw.get())?)),
+        Round::InputRequired {
             input_requests,
             request_state,
         } => Ok(Round::InputRequired {
@@ -193,16 +187,16 @@ pub(crate) async fn one_raw_round(
     params: Map<String, Value>,
     request_state: Option<&RawValue>,
     options: &CallOptions,
-) -> Result<RawRound, ClientError> {
+) -> Result<Round<Box<RawValue>>, ClientError> {
     let raw = session
         .request(method, params, request_state, options)
         .await?;
     match input_required(method, &raw)? {
-        Some(head) => Ok(RawRound::InputRequired {
+        Some(head) => Ok(Round::InputRequired {
             input_requests: head.input_requests,
             request_state: head.request_state,
         }),
-        None => Ok(RawRound::Complete(raw)),
+        None => Ok(Round::Complete(raw)),
     }
 }
 

@@ -7,12 +7,12 @@
 //! | 2025-11-25 | each question a request to the caller, tied to its call | the client's rounds, each question a request to the caller |
 //! | 2026-07-28 | the call held open here ([`held`](super::held)), its questions `input_required` rounds | the backend's rounds passed on, its `requestState` sealed inside ours |
 
-use super::flight::{Answer, Asked, Backend, Event, InFlight, Note};
+use super::flight::{Answer, Answered, Asked, Backend, Event, InFlight, Note};
 use super::held::{Full, HELD_FOR};
 use super::link::Failure;
 use super::mounted::Mounted;
 use super::questions::{ask_caller, declared, of_caller, refused};
-use crate::client::{CallOptions, Client, ClientError, RawRound, ServerQuestion};
+use crate::client::{CallOptions, Client, ClientError, Round, ServerQuestion};
 use crate::context::Context;
 use crate::protocol::{Era, ErrorObject, LoggingLevel};
 use crate::resolve::rounds::RoundState;
@@ -93,8 +93,8 @@ pub(crate) async fn forward(
             async move { ask_caller(&caller, question).await }
         });
         let running = exchange(mounted, backend, token, level, move |client| async move {
-            let result = client.request_raw_with(method, params, &options);
-            result.await.map(RawRound::Complete)
+            let result = client.raw(method, params, &options);
+            result.await.map(Round::Complete)
         });
         let (_, no_questions) = mpsc::channel(1);
         let mut flight = InFlight::new(link_name, running, no_questions, notes);
@@ -152,11 +152,11 @@ pub(crate) async fn forward(
                     match client.era() {
                         Era::Modern => {
                             let state = state.as_deref();
-                            (client.request_raw_round(method, params, state, &options)).await
+                            (client.raw_round(method, params, state, &options)).await
                         }
-                        _ => (client.request_raw_with(method, params, &options))
+                        _ => (client.raw(method, params, &options))
                             .await
-                            .map(RawRound::Complete),
+                            .map(Round::Complete),
                     }
                 },
             );
@@ -164,7 +164,7 @@ pub(crate) async fn forward(
         }
     };
     match flight.next(&context).await {
-        Event::Done(Ok(RawRound::InputRequired {
+        Event::Done(Ok(Round::InputRequired {
             input_requests,
             request_state,
         })) => {
@@ -227,7 +227,7 @@ fn exchange<F, Fut>(
 ) -> Backend
 where
     F: FnOnce(Client) -> Fut + Send + 'static,
-    Fut: Future<Output = Result<RawRound, ClientError>> + Send,
+    Fut: Future<Output = Result<Answered, ClientError>> + Send,
 {
     Box::pin(async move {
         let link = &mounted.links[backend];
@@ -323,12 +323,12 @@ fn expired() -> Stop {
 
 /// The result of a finished call, or its failure as the caller sees it.
 fn complete(
-    done: Result<RawRound, Failure>,
+    done: Result<Answered, Failure>,
     unavailable: fn(String) -> Stop,
 ) -> Result<Box<RawValue>, Stop> {
     match done {
-        Ok(RawRound::Complete(result)) => Ok(result),
-        Ok(RawRound::InputRequired { .. }) => Err(Stop::Protocol(ErrorObject::internal())),
+        Ok(Round::Complete(result)) => Ok(result),
+        Ok(Round::InputRequired { .. }) => Err(Stop::Protocol(ErrorObject::internal())),
         Err(Failure::Rpc(error)) => Err(Stop::Protocol(error)),
         Err(Failure::Unavailable(message)) => Err(unavailable(message)),
     }

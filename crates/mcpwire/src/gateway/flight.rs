@@ -3,21 +3,22 @@
 //! progress and log messages it reports, passed on to the caller by whoever waits on it.
 
 use super::link::Failure;
-use crate::client::{RawRound, ServerQuestion};
+use crate::client::{Round, ServerQuestion};
 use crate::context::Context;
 use crate::protocol::progress::ProgressParams;
 use crate::protocol::{ErrorObject, LoggingMessageParams};
 use serde_json::Value;
-#[cfg(test)]
 use serde_json::value::RawValue;
 use std::future::Future;
 use std::pin::Pin;
 use tokio::sync::{mpsc, oneshot};
 
+/// A backend's round: its final result as the backend wrote it, or its questions.
+pub(crate) type Answered = Round<Box<RawValue>>;
 /// An answer to a question: its result's JSON, or the error the backend is told.
 pub(crate) type Answer = Result<Value, ErrorObject>;
 /// The backend call, as a future.
-pub(crate) type Backend = Pin<Box<dyn Future<Output = Result<RawRound, Failure>> + Send>>;
+pub(crate) type Backend = Pin<Box<dyn Future<Output = Result<Answered, Failure>> + Send>>;
 
 /// What a backend call reports while it runs, passed on to the caller in the order it came.
 pub(crate) enum Note {
@@ -69,7 +70,7 @@ enum Running {
     Here(Backend),
     /// On a task of its own (the call is held between rounds); aborted when dropped.
     Spawned {
-        finished: oneshot::Receiver<Result<RawRound, Failure>>,
+        finished: oneshot::Receiver<Result<Answered, Failure>>,
         _task: AbortOnDrop,
     },
     Done,
@@ -85,7 +86,7 @@ impl Drop for AbortOnDrop {
 
 /// What a backend call came to next.
 pub(crate) enum Event {
-    Done(Result<RawRound, Failure>),
+    Done(Result<Answered, Failure>),
     Asked(Vec<Asked>),
 }
 
@@ -112,7 +113,7 @@ impl InFlight {
         let (_, questions) = mpsc::channel(1);
         let (_, notes) = mpsc::channel(1);
         let done = Box::pin(async {
-            Ok(RawRound::Complete(
+            Ok(Round::Complete(
                 RawValue::from_string("{}".into()).expect("JSON"),
             ))
         });
@@ -163,7 +164,7 @@ impl InFlight {
     }
 }
 
-async fn finish(running: &mut Running, name: &str) -> Result<RawRound, Failure> {
+async fn finish(running: &mut Running, name: &str) -> Result<Answered, Failure> {
     let outcome = match running {
         Running::Here(backend) => backend.await,
         Running::Spawned { finished, .. } => (finished.await)
