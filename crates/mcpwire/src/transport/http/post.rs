@@ -10,8 +10,7 @@
 use super::call_read::CallRead;
 use super::caller::Caller;
 use super::endpoint::Endpoint;
-use super::headers::check_sent;
-use super::headers::{PROTOCOL_VERSION, SESSION_ID};
+use super::headers::{PROTOCOL_VERSION, SESSION_ID, check_sent};
 use super::params_read::ParamsRead;
 use super::{legacy, modern, reply};
 use crate::dispatch::era::{Served, SessionMeta, classify_meta, names_revision};
