@@ -332,12 +332,6 @@ impl McpServer {
         self.extensions.declare(id, settings, eras)
     }
 
-    /// Whether the extension `id` is installed (or came with a mounted server).
-    #[cfg(feature = "gateway")]
-    pub(crate) fn offers_extension(&self, id: &str) -> bool {
-        self.extensions.ids().contains(&id)
-    }
-
     /// Serves `method` with an extension's `handler`.
     pub(super) fn bind_extension_method(
         &mut self,

@@ -287,4 +287,35 @@ impl McpServer {
         }
         Ok(self)
     }
+
+    /// Whether the extension `id` is installed: with [`McpServer::extension`], or with a
+    /// server mounted in this one. What code that installs an extension on a server it did
+    /// not build asks first (a gateway, before it serves the skills of the servers behind it).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use mcpwire::prelude::*;
+    /// use mcpwire::server::{Extension, Install};
+    ///
+    /// /// An extension that declares itself and adds nothing.
+    /// struct Marker;
+    ///
+    /// impl Extension for Marker {
+    ///     const ID: &'static str = "example.com/marker";
+    ///
+    ///     fn install(self, _: &mut Install<'_>) -> Result<(), InvalidSignature> {
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let server = McpServer::new("shop");
+    /// assert!(!server.offers_extension(Marker::ID));
+    /// let server = server.extension(Marker)?;
+    /// assert!(server.offers_extension(Marker::ID));
+    /// # Ok::<(), InvalidSignature>(())
+    /// ```
+    pub fn offers_extension(&self, id: &str) -> bool {
+        self.extensions.ids().contains(&id)
+    }
 }
