@@ -6,7 +6,7 @@
 //! server that never answers a notification holds the client no longer than its timeout.
 
 use super::transport::http::{self, HttpOptions};
-use super::transport::{INBOX_CAPACITY, Kind, Outgoing, Transport};
+use super::transport::{INBOX_CAPACITY, Kind, Outgoing, Sent, Transport};
 use super::{Client, ClientError, EraChoice};
 use crate::protocol::version;
 use serde_json::{Value, json};
@@ -278,7 +278,9 @@ async fn a_flood_of_events_waits_for_the_reader_and_loses_nothing() {
         headers: Vec::new(),
         call: Some(7),
     };
-    let guard = http.send(outgoing).await.unwrap();
+    let Sent::Stream(guard) = http.send(outgoing).await.unwrap() else {
+        panic!("the flood comes on an event stream");
+    };
     // The whole flood is in the client's socket (it fits in the kernel's buffers).
     let report = within(server.reports.recv()).await;
     assert!(report.all, "{report:?}");

@@ -13,7 +13,7 @@ use super::notifications::ServerNotification;
 use super::options::{CallOptions, LogCallback, ProgressCallback};
 use super::question::{QuestionAnswerer, ServerQuestion};
 use super::request_meta::{FixedEntries, RequestMeta, fixed_entries};
-use super::transport::{Inbox, Kind, Outgoing, Received, Transport};
+use super::transport::{Inbox, Kind, Outgoing, Received, Sent, Transport};
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
 use crate::protocol::methods::{
@@ -260,7 +260,13 @@ impl Peer {
                 self.forget(id);
                 return Err(error);
             }
-            Ok(Ok(stream)) => stream,
+            Ok(Ok(Sent::Stream(stream))) => Some(stream),
+            // The answer came back whole (a JSON body): routed here, not by the inbox's reader.
+            Ok(Ok(Sent::Answer(received))) => {
+                self.dispatch(received);
+                None
+            }
+            Ok(Ok(Sent::Nothing)) => None,
         };
         let mut streaming = stream.is_some();
         let outcome = loop {

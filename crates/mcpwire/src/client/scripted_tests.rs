@@ -3,7 +3,7 @@
 //! call, the round cap, a result without `resultType`), the `-32022` retry, and the `Auto`
 //! fallback.
 
-use super::transport::{BoxFuture, Kind, Outgoing, StreamGuard, Transport};
+use super::transport::{BoxFuture, Kind, Outgoing, Sent, Transport};
 use super::{Client, ClientError, EraChoice};
 use crate::protocol::{ElicitAction, ElicitResult, Era};
 use serde_json::{Value, json};
@@ -15,12 +15,12 @@ type Script = Box<dyn Fn(&Value) -> Option<String> + Send + Sync>;
 struct Scripted {
     script: Script,
     inbox: super::transport::InboxSender,
-    sent: Sent,
+    sent: Recorded,
     bodies: Arc<Mutex<Vec<String>>>,
 }
 
 impl Transport for Scripted {
-    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Sent, ClientError>> {
         let value: Value = serde_json::from_str(&message.body).unwrap();
         self.sent
             .lock()
@@ -34,11 +34,11 @@ impl Transport for Scripted {
                 let _ = self.inbox.try_send(line.to_owned().into());
             }
         }
-        Box::pin(async { Ok(None) })
+        Box::pin(async { Ok(Sent::Nothing) })
     }
 }
 
-type Sent = Arc<Mutex<Vec<(Value, Vec<(String, String)>)>>>;
+type Recorded = Arc<Mutex<Vec<(Value, Vec<(String, String)>)>>>;
 
 thread_local! {
     /// The raw bodies the current test's client wrote (tests run on their own threads).
@@ -49,9 +49,9 @@ async fn connect(
     era: EraChoice,
     max_rounds: u32,
     script: impl Fn(&Value) -> Option<Value> + Send + Sync + 'static,
-) -> (Result<Client, ClientError>, Sent) {
+) -> (Result<Client, ClientError>, Recorded) {
     let (inbox, incoming) = super::transport::inbox();
-    let sent: Sent = Arc::default();
+    let sent: Recorded = Arc::default();
     let transport = Scripted {
         script: Box::new(move |request| {
             let result = script(request)?;
@@ -90,7 +90,7 @@ fn discover_result() -> Value {
            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "scripted", "version": "1"}}})
 }
 
-fn calls(sent: &Sent, method: &str) -> Vec<Value> {
+fn calls(sent: &Recorded, method: &str) -> Vec<Value> {
     sent.lock()
         .unwrap()
         .iter()
@@ -170,7 +170,7 @@ async fn the_round_cap_ends_a_call_that_keeps_asking() {
 #[tokio::test]
 async fn the_default_round_cap_is_ten() {
     let (inbox, incoming) = super::transport::inbox();
-    let sent: Sent = Arc::default();
+    let sent: Recorded = Arc::default();
     let transport = Scripted {
         script: Box::new(|request| {
             let result = mrtr_script(request)?;
@@ -396,7 +396,7 @@ async fn listings_follow_cursors_up_to_the_page_cap() {
             Some(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string())
         }),
         inbox,
-        sent: Sent::default(),
+        sent: Recorded::default(),
         bodies: Arc::default(),
     };
     let capped = Client::builder()
@@ -431,7 +431,7 @@ async fn unsupported_version_falls_back_only_to_a_shared_session_revision() {
 async fn a_question_the_server_cancels_is_never_answered() {
     let handler_ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (inbox, incoming) = super::transport::inbox();
-    let sent: Sent = Arc::default();
+    let sent: Recorded = Arc::default();
     let transport = Scripted {
         script: Box::new(|request| {
             let id = request["id"].clone();
@@ -478,7 +478,7 @@ async fn a_question_the_server_cancels_is_never_answered() {
 #[tokio::test]
 async fn a_timed_out_initialize_is_not_cancelled() {
     let (inbox, incoming) = super::transport::inbox();
-    let sent: Sent = Arc::default();
+    let sent: Recorded = Arc::default();
     let transport = Scripted {
         script: Box::new(|_| None),
         inbox,
@@ -505,7 +505,7 @@ async fn root_changes_are_announced_on_2025_11_25_only() {
         })
     };
     let (inbox, incoming) = super::transport::inbox();
-    let sent: Sent = Arc::default();
+    let sent: Recorded = Arc::default();
     let transport = Scripted {
         script: Box::new(move |request| {
             let result = legacy_script(request)?;

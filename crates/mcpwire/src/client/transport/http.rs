@@ -12,7 +12,7 @@
 //! not reopened.
 
 use super::refusal::{self, Refusal};
-use super::{BoxFuture, Inbox, InboxSender, Kind, Outgoing, StreamGuard, Transport};
+use super::{BoxFuture, Inbox, InboxSender, Kind, Outgoing, Sent, StreamGuard, Transport};
 use super::{body, sse};
 #[cfg(feature = "auth")]
 use crate::client::auth::OAuth;
@@ -50,7 +50,7 @@ pub(crate) struct Http {
 const MAX_AUTHORIZATIONS: u32 = 3;
 
 impl Http {
-    async fn post(&self, mut message: Outgoing) -> Result<Option<StreamGuard>, ClientError> {
+    async fn post(&self, mut message: Outgoing) -> Result<Sent, ClientError> {
         // Sent again as is when the OAuth flow ran: shared, not copied.
         let body = bytes::Bytes::from(std::mem::take(&mut message.body));
         let request = body.clone();
@@ -85,19 +85,19 @@ impl Http {
             let inbox = self.inbox.clone();
             let parser = sse::Parser::new(self.max_message_bytes);
             let task = tokio::spawn(follow(response, parser, resume, inbox, message.call));
-            return Ok(Some(StreamGuard(task)));
+            return Ok(Sent::Stream(StreamGuard(task)));
         }
         if status.is_success() && message.kind != Kind::Request {
             // What answers a notification or a response carries nothing for the client: the
             // body is not read (nor waited for).
-            return Ok(None);
+            return Ok(Sent::Nothing);
         }
         let body = body::read(response, self.max_message_bytes).await?;
         if status.is_success() {
-            if !body.trim().is_empty() {
-                let _ = self.inbox.send(body.into()).await;
+            if body.trim().is_empty() {
+                return Ok(Sent::Nothing);
             }
-            return Ok(None);
+            return Ok(Sent::Answer(body.into()));
         }
         if message.kind == Kind::Request {
             // The request's own JSON-RPC error (400 + -32022, 404 + -32601, …) is its answer;
@@ -105,7 +105,7 @@ impl Http {
             return match refusal::read(status.as_u16(), body, &request) {
                 Refusal::Answer(answer) => {
                     let _ = self.inbox.send(answer.into()).await;
-                    Ok(None)
+                    Ok(Sent::Nothing)
                 }
                 Refusal::Failed { routed, error } => {
                     if let Some(routed) = routed {
@@ -364,7 +364,7 @@ impl Resumer {
 }
 
 impl Transport for Http {
-    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Sent, ClientError>> {
         Box::pin(self.post(message))
     }
 

@@ -1,6 +1,6 @@
 //! The in-memory transport: a client talking to an [`McpServer`] in the same process.
 
-use super::{BoxFuture, Inbox, Outgoing, StreamGuard, Transport};
+use super::{BoxFuture, Inbox, Outgoing, Sent, Transport};
 use crate::client::error::ClientError;
 use crate::server::McpServer;
 use std::sync::Mutex;
@@ -12,14 +12,14 @@ pub(crate) struct Memory {
 }
 
 impl Transport for Memory {
-    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Sent, ClientError>> {
         let sent = match &*self.to_server.lock().expect("memory lock") {
             Some(to_server) => to_server.send(message.body).is_ok(),
             None => false,
         };
         Box::pin(async move {
             match sent {
-                true => Ok(None),
+                true => Ok(Sent::Nothing),
                 false => Err(ClientError::Closed(None)),
             }
         })

@@ -113,11 +113,24 @@ impl Drop for StreamGuard {
     }
 }
 
+/// What sending one message left its sender with.
+pub(crate) enum Sent {
+    /// Nothing to wait on here: whatever answers comes to the inbox.
+    Nothing,
+    /// The request's answer stream (HTTP), kept open while the guard lives; what comes on it is
+    /// delivered to the inbox.
+    Stream(StreamGuard),
+    /// The answer itself, already read whole (a request's JSON body over HTTP): the sender
+    /// routes it as the inbox's reader would, without handing it to another task.
+    Answer(Received),
+}
+
 /// A connection to one server.
 pub(crate) trait Transport: Send + Sync + 'static {
-    /// Sends one message. On HTTP this is a POST: its answer (JSON or a stream of events) is
-    /// delivered to the inbox, and the guard keeps the stream open.
-    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>>;
+    /// Sends one message. On HTTP this is a POST: a JSON answer is handed back
+    /// ([`Sent::Answer`]), a stream of events goes to the inbox while the guard keeps it open
+    /// ([`Sent::Stream`]).
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Sent, ClientError>>;
 
     /// Whether a request is cancelled by `notifications/cancelled` (stdio, in-memory, 2025-11-25
     /// HTTP) rather than by closing its stream (2026-07-28 HTTP).

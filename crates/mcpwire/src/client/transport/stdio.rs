@@ -5,7 +5,7 @@
 
 use super::first_output::{FirstOutput, Noticing};
 use super::streams::Lines;
-use super::{BoxFuture, Inbox, Outgoing, StreamGuard, Transport};
+use super::{BoxFuture, Inbox, Outgoing, Sent, Transport};
 use crate::client::error::ClientError;
 use std::collections::VecDeque;
 use std::ffi::OsString;
@@ -213,11 +213,11 @@ pub(crate) struct Stdio {
 }
 
 impl Transport for Stdio {
-    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Sent, ClientError>> {
         let sent = self.lines.send(message.body);
         Box::pin(async move {
             match sent {
-                true => Ok(None),
+                true => Ok(Sent::Nothing),
                 false => Err(ClientError::Closed(self.closed_detail())),
             }
         })

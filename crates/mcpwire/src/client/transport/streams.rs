@@ -1,7 +1,7 @@
 //! Newline-delimited JSON-RPC over any pair of byte streams (a child's pipes, a socket, a
 //! `tokio::io::duplex`), with the line framing the server uses too.
 
-use super::{BoxFuture, Inbox, Outgoing, StreamGuard, Transport};
+use super::{BoxFuture, Inbox, Outgoing, Sent, Transport};
 use crate::client::error::ClientError;
 use crate::wire::lines::{ReadError, read_lines, write_lines};
 use futures_util::StreamExt;
@@ -57,11 +57,11 @@ impl Lines {
 }
 
 impl Transport for Lines {
-    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Option<StreamGuard>, ClientError>> {
+    fn send(&self, message: Outgoing) -> BoxFuture<'_, Result<Sent, ClientError>> {
         let sent = Lines::send(self, message.body);
         Box::pin(async move {
             match sent {
-                true => Ok(None),
+                true => Ok(Sent::Nothing),
                 false => Err(ClientError::Closed(None)),
             }
         })
