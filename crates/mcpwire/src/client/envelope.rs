@@ -1,8 +1,8 @@
 //! The JSON-RPC messages the client writes: a request (written by hand, its `_meta` from
-//! [`RequestMeta`], the `requestState` of an `input_required` retry exactly as the server sent
+//! [`OutgoingMeta`], the `requestState` of an `input_required` retry exactly as the server sent
 //! it), and a notification (serialized by serde).
 
-use super::request_meta::RequestMeta;
+use super::request_meta::OutgoingMeta;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -18,12 +18,12 @@ pub(crate) fn request(
     id: i64,
     method: &str,
     params: &Map<String, Value>,
-    meta: &RequestMeta,
+    meta: &OutgoingMeta,
     request_state: Option<&RawValue>,
 ) -> String {
     let mut out = Vec::with_capacity(256);
     out.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    out.extend_from_slice(id.to_string().as_bytes());
+    write(&mut out, &id);
     out.extend_from_slice(br#","method":"#);
     write(&mut out, method);
     out.extend_from_slice(br#","params":{"#);
@@ -87,7 +87,7 @@ mod tests {
         let params = json!({"name": "order", "arguments": {"n": 1}});
         let params = params.as_object().unwrap();
         let state = RawValue::from_string(r#""a\u00e9\/b""#.to_owned()).unwrap();
-        let none = RequestMeta::default();
+        let none = OutgoingMeta::default();
         let line = request(7, "tools/call", params, &none, Some(&state));
         assert_eq!(
             line,

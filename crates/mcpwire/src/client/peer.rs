@@ -12,7 +12,7 @@ use super::hook::{Hooks, Stage};
 use super::notifications::ServerNotification;
 use super::options::{CallOptions, LogCallback, ProgressCallback};
 use super::question::{QuestionAnswerer, ServerQuestion};
-use super::request_meta::{FixedEntries, RequestMeta, fixed_entries};
+use super::request_meta::{FixedEntries, OutgoingMeta, fixed_entries};
 use super::transport::{Inbox, Kind, Outgoing, Received, Sent, Transport};
 use crate::protocol::cancelled::CancelledParams;
 use crate::protocol::jsonrpc::{Incoming, error_line, result_line};
@@ -332,14 +332,14 @@ impl Peer {
         mut params: Map<String, Value>,
         progress_token: Option<i64>,
         options: &CallOptions,
-    ) -> (Map<String, Value>, RequestMeta) {
+    ) -> (Map<String, Value>, OutgoingMeta) {
         let own = match params.remove("_meta") {
             Some(Value::Object(meta)) => meta,
             _ => Map::new(),
         };
-        let mut meta = RequestMeta {
+        let mut meta = OutgoingMeta {
             own,
-            ..RequestMeta::default()
+            ..OutgoingMeta::default()
         };
         if mode.era == Era::Modern {
             let version = mode.version.as_deref().unwrap_or_default();

@@ -45,7 +45,7 @@ pub(crate) fn fixed_entries(version: &str, capabilities: &Value, info: &Value) -
 /// A request's `_meta`: what the caller's params carried (`own`), and what the client adds,
 /// each of which replaces the caller's entry of the same name.
 #[derive(Default)]
-pub(crate) struct RequestMeta {
+pub(crate) struct OutgoingMeta {
     /// The caller's own `_meta`, when it was an object.
     pub(crate) own: Map<String, Value>,
     /// The 2026-07-28 entries ([`fixed_entries`]).
@@ -56,7 +56,7 @@ pub(crate) struct RequestMeta {
     pub(crate) progress_token: Option<i64>,
 }
 
-impl RequestMeta {
+impl OutgoingMeta {
     /// Whether `_meta` has no entry at all (it is then left out).
     pub(crate) fn is_empty(&self) -> bool {
         self.own.is_empty()
@@ -122,7 +122,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn written(meta: &RequestMeta) -> Value {
+    fn written(meta: &OutgoingMeta) -> Value {
         let mut out = Vec::new();
         meta.write(&mut out);
         serde_json::from_slice(&out).expect("JSON")
@@ -136,7 +136,7 @@ mod tests {
             &json!({"roots": {}}),
             &json!({"name": "c", "version": "1"}),
         );
-        let meta = RequestMeta {
+        let meta = OutgoingMeta {
             own: own.as_object().unwrap().clone(),
             fixed: Some(fixed.into()),
             log_level: None,
@@ -153,13 +153,13 @@ mod tests {
                 "progressToken": 7
             })
         );
-        let meta = RequestMeta {
+        let meta = OutgoingMeta {
             log_level: Some(LoggingLevel::Info),
             ..meta
         };
         assert_eq!(written(&meta)["io.modelcontextprotocol/logLevel"], "info");
-        assert!(RequestMeta::default().is_empty());
-        assert_eq!(written(&RequestMeta::default()), json!({}));
+        assert!(OutgoingMeta::default().is_empty());
+        assert_eq!(written(&OutgoingMeta::default()), json!({}));
     }
 
     #[test]
