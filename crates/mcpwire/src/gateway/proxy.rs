@@ -69,17 +69,47 @@ struct Sent<'a> {
     is_error: Option<bool>,
 }
 
-/// A backend's tool result passed on as written: its `content` (an array: each block as the
-/// backend wrote it, so a kind of block this SDK does not know yet passes too),
+/// Content blocks as a front client must get them: an array of objects, each with a string
+/// `type`; what else a block carries is the backend's, passed on as written.
+struct Blocks;
+
+impl<'de> Deserialize<'de> for Blocks {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(BlocksVisitor)
+    }
+}
+
+struct BlocksVisitor;
+
+impl<'de> serde::de::Visitor<'de> for BlocksVisitor {
+    type Value = Blocks;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of content blocks")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut blocks: A) -> Result<Blocks, A::Error> {
+        while blocks.next_element::<Object<Typed<'de>>>()?.is_some() {}
+        Ok(Blocks)
+    }
+}
+
+/// A content block's kind (a string; borrowed unless it has escapes).
+#[derive(Deserialize)]
+struct Typed<'a> {
+    #[serde(rename = "type", borrow)]
+    _kind: std::borrow::Cow<'a, str>,
+}
+
+/// A backend's tool result passed on as written: its `content` (an array of typed blocks, each
+/// as the backend wrote it, so a kind of block this SDK does not know yet passes too),
 /// `structuredContent` and `isError`; what else it carries (its revision's `resultType` and
 /// `_meta`) is the front's to write. `None` when `raw` is not such a result: it is then read as
 /// a `CallToolResult`, which says what is wrong with it.
 fn passed(raw: &RawValue) -> Option<ToolOutput> {
     let Object(sent) = serde_json::from_str::<Object<Sent<'_>>>(raw.get()).ok()?;
     let content = sent.content.get();
-    if !content.starts_with('[') {
-        return None;
-    }
+    serde_json::from_str::<Blocks>(content).ok()?;
     let structured = sent.structured_content.map(RawValue::get);
     let mut json = String::with_capacity(raw.get().len() + 32);
     json.push_str(r#"{"content":"#);
@@ -281,6 +311,10 @@ mod tests {
             r#"{"content":null}"#,
             r#"{"content":[],"content":[]}"#,
             r#"{"content":[],"isError":"yes"}"#,
+            r#"{"content":[1,2]}"#,
+            r#"{"content":[{"text":"no type"}]}"#,
+            r#"{"content":[{"type":7}]}"#,
+            r#"{"content":[["text","x"]]}"#,
             r#"[[]]"#,
         ] {
             assert!(passed(&raw(text)).is_none(), "{text}");
