@@ -11,11 +11,15 @@ use crate::context::Grant;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+/// Entries by name. Hashed with foldhash, seeded per process: a request's lookup (a call names
+/// its tool) costs a fifth of SipHash's, and the keys are the server's own, never a caller's.
+type ByName<K> = HashMap<&'static str, Arc<Registered<K>>, foldhash::fast::RandomState>;
+
 /// The enabled entries of one list, by key, and its pages.
 pub(crate) struct NamedView<K: Kind> {
-    by_key: HashMap<&'static str, Arc<Registered<K>>>,
+    by_key: ByName<K>,
     /// The entries' unambiguous aliases.
-    by_alias: HashMap<&'static str, Arc<Registered<K>>>,
+    by_alias: ByName<K>,
     /// The entries in list order.
     order: Vec<Arc<Registered<K>>>,
     pages: Pages,
@@ -26,8 +30,8 @@ pub(crate) struct NamedView<K: Kind> {
 impl<K: Kind> Default for NamedView<K> {
     fn default() -> Self {
         Self {
-            by_key: HashMap::new(),
-            by_alias: HashMap::new(),
+            by_key: ByName::default(),
+            by_alias: ByName::default(),
             order: Vec::new(),
             pages: Pages::default(),
             any_scoped: OnceLock::new(),
@@ -39,7 +43,7 @@ impl<K: Kind> NamedView<K> {
     /// The view of `entries` (in list order), listed under `list` (`"tools"`).
     pub(crate) fn new(list: &str, entries: Vec<&Arc<Registered<K>>>, page_size: usize) -> Self {
         let listed: Vec<&K::Listing> = entries.iter().map(|entry| &entry.listed).collect();
-        let by_key: HashMap<_, _> = entries
+        let by_key: ByName<K> = entries
             .iter()
             .map(|entry| (entry.definition.key(), Arc::clone(entry)))
             .collect();
@@ -106,8 +110,8 @@ impl<K: Kind> NamedView<K> {
 /// entry.
 fn unambiguous_aliases<K: Kind>(
     entries: &[&Arc<Registered<K>>],
-    by_key: &HashMap<&'static str, Arc<Registered<K>>>,
-) -> HashMap<&'static str, Arc<Registered<K>>> {
+    by_key: &ByName<K>,
+) -> ByName<K> {
     let mut claimed: HashMap<&'static str, Option<&Arc<Registered<K>>>> = HashMap::new();
     for entry in entries {
         for alias in entry.aliases.iter().filter(|a| !by_key.contains_key(*a)) {
