@@ -67,20 +67,42 @@ impl ToolOutput {
     /// The result of structured output `value`: its JSON text as the one content block, and
     /// the value as `structuredContent` (wrapped as `{"result": …}` when `wrapped`); what
     /// serializing that `CallToolResult` writes, byte for byte.
+    ///
+    /// Written into one buffer: the value's JSON text first where the content block's text goes,
+    /// then copied to where `structuredContent` goes, and escaped back into its place.
     pub(crate) fn structured(value: &Value, wrapped: bool) -> Self {
-        let text = value.to_string();
-        let mut json = Vec::with_capacity(2 * text.len() + 64);
-        json.extend_from_slice(br#"{"content":[{"type":"text","text":"#);
-        serde_json::to_writer(&mut json, text.as_str()).expect("a string serializes");
-        json.extend_from_slice(br#"}],"structuredContent":"#);
-        if wrapped {
-            json.extend_from_slice(br#"{"result":"#);
+        const HEAD: &[u8] = br#"{"content":[{"type":"text","text":""#;
+        let (middle, tail): (&[u8], &[u8]) = if wrapped {
+            (br#""}],"structuredContent":{"result":"#, b"}}")
+        } else {
+            (br#""}],"structuredContent":"#, b"}")
+        };
+        let mut json = Vec::with_capacity(128);
+        json.extend_from_slice(HEAD);
+        let start = json.len();
+        serde_json::to_writer(&mut json, value).expect("a Value serializes");
+        let text = json.len() - start;
+        // Serialized JSON holds no raw control characters, and serde_json escapes nothing else
+        // in a string: escaping the text as a string escapes its quotes and backslashes only.
+        let escaped = |b: &u8| matches!(b, b'"' | b'\\');
+        let escapes = json[start..].iter().filter(|b| escaped(b)).count();
+        let middle_at = start + text + escapes;
+        let raw_at = middle_at + middle.len();
+        json.resize(raw_at + text, 0);
+        json.copy_within(start..start + text, raw_at);
+        json[middle_at..raw_at].copy_from_slice(middle);
+        let (front, raw) = json.split_at_mut(raw_at);
+        let mut at = start;
+        for &byte in raw.iter() {
+            if escaped(&byte) {
+                front[at] = b'\\';
+                at += 1;
+            }
+            front[at] = byte;
+            at += 1;
         }
-        json.extend_from_slice(text.as_bytes());
-        if wrapped {
-            json.push(b'}');
-        }
-        json.push(b'}');
+        debug_assert_eq!(at, middle_at);
+        json.extend_from_slice(tail);
         let json = String::from_utf8(json).expect("serde_json writes UTF-8");
         Self::written(json, false)
     }
@@ -128,6 +150,7 @@ mod tests {
             json!([1, "two", {"three": [3]}]),
             json!({"title": "Dune", "copies": 2, "tags": ["sf"], "nested": {"b": 1, "a": 2}}),
             json!({}),
+            json!({"k\"ey\\": ["\\\\", "\"\"", {"long": "y\"".repeat(300)}]}),
         ] {
             for wrapped in [false, true] {
                 let written = ToolOutput::structured(&value, wrapped);
