@@ -1,7 +1,7 @@
 //! The one place where results differ by revision: 2026-07-28 results carry `resultType` and
 //! `_meta.serverInfo` (and cache hints on cacheable results); 2025-11-25 results carry neither.
 
-use crate::protocol::jsonrpc::{RequestId, push_result_head, result_line};
+use crate::protocol::jsonrpc::{RequestId, push_result_head, result_head_len, result_line};
 use crate::protocol::lifecycle::CacheScope;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject};
@@ -24,32 +24,43 @@ pub(crate) fn result(
         Era::Modern => {
             let body = result_json.trim_end();
             let body = body.strip_suffix('}').expect("results are JSON objects");
-            // The line is written whole here, not the result and then the line around it.
-            let mut out = String::with_capacity(body.len() + core.server_info_meta.len() + 112);
+            let comma = !body.trim_end().ends_with('{');
+            let result_type = match kind {
+                ResultKind::InputRequired => r#""resultType":"input_required","#,
+                ResultKind::Task => r#""resultType":"task","#,
+                _ => r#""resultType":"complete","#,
+            };
+            let cache = match kind {
+                ResultKind::Cacheable(hint) => {
+                    let scope = match hint.scope {
+                        CacheScope::Public => "public",
+                        CacheScope::Private => "private",
+                    };
+                    format!(r#""ttlMs":{},"cacheScope":"{scope}","#, hint.ttl_ms)
+                }
+                _ => String::new(),
+            };
+            let meta = &core.server_info_meta;
+            // The line is written whole here, not the result and then the line around it, into
+            // a buffer of its exact length (the response body then takes it as it is).
+            let length = result_head_len(id)
+                + body.len()
+                + usize::from(comma)
+                + result_type.len()
+                + cache.len()
+                + meta.len()
+                + 2;
+            let mut out = String::with_capacity(length);
             push_result_head(&mut out, id);
             out.push_str(body);
-            if !body.trim_end().ends_with('{') {
+            if comma {
                 out.push(',');
             }
-            if kind == ResultKind::InputRequired {
-                out.push_str(r#""resultType":"input_required","#);
-            } else if kind == ResultKind::Task {
-                out.push_str(r#""resultType":"task","#);
-            } else {
-                out.push_str(r#""resultType":"complete","#);
-            }
-            if let ResultKind::Cacheable(hint) = kind {
-                let scope = match hint.scope {
-                    CacheScope::Public => "public",
-                    CacheScope::Private => "private",
-                };
-                out.push_str(&format!(
-                    r#""ttlMs":{},"cacheScope":"{scope}","#,
-                    hint.ttl_ms
-                ));
-            }
-            out.push_str(&core.server_info_meta);
+            out.push_str(result_type);
+            out.push_str(&cache);
+            out.push_str(meta);
             out.push_str("}}");
+            debug_assert_eq!(out.len(), length);
             out
         }
     }

@@ -419,19 +419,41 @@ fn invalid(id: Option<RequestId>) -> Rejected {
 
 /// Writes `{"jsonrpc":"2.0","id":<id>,"result":<result>}` where `result` is already JSON.
 pub fn result_line(id: &RequestId, result_json: &str) -> String {
-    let mut out = String::with_capacity(result_json.len() + 48);
+    let mut out = String::with_capacity(result_head_len(id) + result_json.len() + 1);
     push_result_head(&mut out, id);
     out.push_str(result_json);
     out.push('}');
     out
 }
 
+/// What a result line starts with, before its id.
+const RESULT_HEAD_START: &str = r#"{"jsonrpc":"2.0","id":"#;
+/// What follows the id, before the result.
+const RESULT_HEAD_END: &str = r#","result":"#;
+
 /// Appends `{"jsonrpc":"2.0","id":<id>,"result":` to `out`: a result line's start, for a writer
 /// that appends the result and the closing `}` itself.
 pub(crate) fn push_result_head(out: &mut String, id: &RequestId) {
-    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+    out.push_str(RESULT_HEAD_START);
     push_id(out, Some(id));
-    out.push_str(r#","result":"#);
+    out.push_str(RESULT_HEAD_END);
+}
+
+/// The length of what [`push_result_head`] writes: a line written into a buffer of exactly
+/// its length becomes a response body without a copy or a second allocation.
+pub(crate) fn result_head_len(id: &RequestId) -> usize {
+    let id = match id {
+        RequestId::Number(n) => itoa::Buffer::new().format(*n).len(),
+        RequestId::String(s) if !needs_escape(s) => s.len() + 2,
+        RequestId::String(s) => serde_json::to_string(s).map_or(0, |json| json.len()),
+    };
+    RESULT_HEAD_START.len() + id + RESULT_HEAD_END.len()
+}
+
+/// Whether JSON writes `s` with escapes (serde_json escapes control characters, `"` and `\`,
+/// nothing else).
+fn needs_escape(s: &str) -> bool {
+    s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// Writes `{"jsonrpc":"2.0","id":<id or null>,"error":<error>}`.
@@ -482,9 +504,11 @@ pub fn request_line<P: Serialize>(id: &RequestId, method: &str, params: &P) -> S
 fn push_id(out: &mut String, id: Option<&RequestId>) {
     match id {
         None => out.push_str("null"),
-        Some(RequestId::Number(n)) => {
-            use std::fmt::Write;
-            let _ = write!(out, "{n}");
+        Some(RequestId::Number(n)) => out.push_str(itoa::Buffer::new().format(*n)),
+        Some(RequestId::String(s)) if !needs_escape(s) => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
         }
         Some(RequestId::String(s)) => {
             out.push_str(&serde_json::to_string(s).expect("strings serialize"))
@@ -680,6 +704,29 @@ mod examples {
                 .code,
             code::INVALID_REQUEST
         );
+    }
+
+    #[test]
+    fn a_result_head_is_as_long_as_said_and_its_id_as_json_writes_it() {
+        let ids = [
+            RequestId::Number(0),
+            RequestId::Number(7),
+            RequestId::Number(-12),
+            RequestId::Number(i64::MIN),
+            RequestId::Number(i64::MAX),
+            RequestId::String(String::new()),
+            RequestId::String("abc-1".into()),
+            RequestId::String("a \"quoted\" \\ id\n\u{1}é\u{7f}".into()),
+        ];
+        for id in ids {
+            let mut head = String::new();
+            push_result_head(&mut head, &id);
+            assert_eq!(head.len(), result_head_len(&id), "{id:?}");
+            let line = result_line(&id, "{}");
+            assert_eq!(line.len(), line.capacity(), "{id:?}");
+            let read: serde_json::Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(read["id"], serde_json::to_value(&id).unwrap(), "{id:?}");
+        }
     }
 
     #[test]
