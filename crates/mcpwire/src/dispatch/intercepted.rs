@@ -21,7 +21,7 @@ use crate::protocol::tools::CallToolParams;
 use crate::protocol::{CallToolResult, ErrorObject, RequestId};
 use crate::request_state::ReplayGuard;
 use crate::resolve::{RoundInputs, Stop};
-use crate::server::handler::{HandlerCall, failure};
+use crate::server::handler::{CallKept, HandlerCall, failure};
 use crate::server::tool::{RegisteredTool, ToolDefinition};
 use crate::server::tool_output::ToolOutput;
 use serde_json::value::RawValue;
@@ -145,12 +145,11 @@ impl ToolRunner for Runner {
         let definition = &self.tool.definition;
         let call = HandlerCall {
             context,
-            arguments: self.arguments.clone(),
+            kept: CallKept::new(self.arguments.clone()),
             handler: self.tool.handler.clone(),
             round,
             uri: None,
             replay_guard: self.replay_guard.clone(),
-            raised: Default::default(),
             resolved: Mutex::new(resolved),
         };
         let (call_tool, name) = (definition.call, definition.name);

@@ -11,7 +11,7 @@ use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
 use crate::resolve::{RoundInputs, Stop};
-use crate::server::handler::{Handler, HandlerCall};
+use crate::server::handler::{CallKept, Handler, HandlerCall};
 use futures_util::FutureExt;
 use serde_json::value::RawValue;
 use std::future::Future;
@@ -22,7 +22,9 @@ use std::sync::Arc;
 pub(crate) struct Invocation<'a> {
     pub(crate) target: Target<'a>,
     pub(crate) handler: &'a Arc<Handler>,
-    pub(crate) arguments: Option<Box<RawValue>>,
+    /// The arguments, kept where the caller reads them again after the call (a round's state
+    /// is sealed to them).
+    pub(crate) kept: Arc<CallKept>,
     pub(crate) responses: Option<&'a RawValue>,
     pub(crate) state: Option<&'a str>,
     pub(crate) uri: Option<String>,
@@ -56,7 +58,7 @@ pub(crate) fn start_in(
     let Invocation {
         target,
         handler,
-        arguments,
+        kept,
         responses,
         state,
         uri,
@@ -69,12 +71,11 @@ pub(crate) fn start_in(
     };
     Ok(HandlerCall {
         context: context(given),
-        arguments,
+        kept,
         handler: handler.clone(),
         round,
         uri,
         replay_guard: once.then(|| exchange.core.replay_guard.clone()),
-        raised: Default::default(),
         resolved: Default::default(),
     })
 }
@@ -126,12 +127,12 @@ where
     F: Future<Output = Result<T, Stop>>,
 {
     let context = call.context();
-    let raised = call.raised.clone();
+    let kept = Arc::clone(&call.kept);
     let outcome = caught(handler(call), what)
         .await
         .unwrap_or_else(|| Err(Stop::Failed(ToolError::new(format!("{what} panicked")))));
     context.complete_open_elicitations();
-    match raised.get() {
+    match kept.raised.get() {
         Some(error) if outcome.is_ok() => Err(Stop::Protocol(error.clone())),
         _ => outcome,
     }

@@ -66,19 +66,37 @@ impl Handler {
 /// One call of a tool (or prompt, or resource), as its generated code sees it.
 pub struct HandlerCall {
     pub(crate) context: Context,
-    pub(crate) arguments: Option<Box<RawValue>>,
+    /// The arguments, and the error the body ended with: what the runner reads once the call's
+    /// future (which takes the call) is done.
+    pub(crate) kept: Arc<CallKept>,
     pub(crate) handler: Arc<Handler>,
     pub(crate) round: RoundInputs,
     /// The URI being read (resources only).
     pub(crate) uri: Option<String>,
     /// Refuses a replayed final round (`#[tool(once)]` tools only).
     pub(crate) replay_guard: Option<Arc<dyn ReplayGuard>>,
-    /// The JSON-RPC error the body ended with ([`ToolError::protocol`]), read by the caller
-    /// once the call's future is done.
-    pub(crate) raised: Arc<std::sync::OnceLock<ErrorObject>>,
     /// Told once every resolver has its value, just before the body runs (a tool that asks its
     /// questions before its task starts).
     pub(crate) resolved: std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+}
+
+/// What the runner of a call keeps of it while the call's future runs, and reads after.
+pub(crate) struct CallKept {
+    /// The arguments as sent (`None` when there were none): a round's `requestState` is bound
+    /// to them, sealed after the call.
+    pub(crate) arguments: Option<Box<RawValue>>,
+    /// The JSON-RPC error the body ended with ([`ToolError::protocol`]).
+    pub(crate) raised: std::sync::OnceLock<ErrorObject>,
+}
+
+impl CallKept {
+    /// A call's, with these `arguments`.
+    pub(crate) fn new(arguments: Option<Box<RawValue>>) -> Arc<Self> {
+        Arc::new(Self {
+            arguments,
+            raised: std::sync::OnceLock::new(),
+        })
+    }
 }
 
 impl HandlerCall {
@@ -92,7 +110,7 @@ impl HandlerCall {
     /// missing `arguments` object reads as `{}`; a value sent under a name the type does not
     /// have (e.g. a resolved parameter's) is dropped, unless the schema forbids it.
     pub fn parse_arguments<A: DeserializeOwned>(&self) -> Result<A, ToolError> {
-        let text = self.arguments.as_deref().map_or("{}", RawValue::get);
+        let text = self.kept.arguments.as_deref().map_or("{}", RawValue::get);
         match &self.handler.input_check {
             Some(check) => checked_arguments(text, check),
             None => typed_arguments(text),
@@ -148,7 +166,7 @@ impl HandlerCall {
     /// [`ToolError::protocol`] failure is recorded instead: the call ends with its JSON-RPC error.
     pub fn failed(&self, error: ToolError) -> CallToolResult {
         if let Some(protocol) = error.protocol_error() {
-            let _ = self.raised.set(protocol.clone());
+            let _ = self.kept.raised.set(protocol.clone());
         }
         failure(self.handler.name, &error)
     }

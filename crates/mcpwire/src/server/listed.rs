@@ -95,7 +95,7 @@ impl Catalog {
 impl HandlerCall {
     /// The arguments as the client sent them (`None` when it sent none).
     pub(crate) fn raw_arguments(&self) -> Option<&RawValue> {
-        self.arguments.as_deref()
+        self.kept.arguments.as_deref()
     }
 
     /// The name the tool (prompt) was registered under; for an entry of

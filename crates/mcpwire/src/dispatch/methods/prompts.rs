@@ -17,7 +17,7 @@ use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
-use crate::server::handler::Handler;
+use crate::server::handler::{CallKept, Handler};
 use crate::server::prompt::PromptDefinition;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -75,10 +75,11 @@ async fn render(
     arguments: Option<Box<serde_json::value::RawValue>>,
     context: Context,
 ) -> MethodResult {
+    let kept = CallKept::new(arguments);
     let target = Target {
         method: PROMPTS_GET,
         name: definition.name,
-        arguments: arguments.as_deref(),
+        arguments: kept.arguments.as_deref(),
         principal: exchange.principal.as_deref(),
     };
     let call = start(
@@ -88,7 +89,7 @@ async fn render(
         Invocation {
             target,
             handler,
-            arguments: arguments.clone(),
+            kept: Arc::clone(&kept),
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: None,

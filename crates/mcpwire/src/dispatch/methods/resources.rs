@@ -19,7 +19,7 @@ use crate::protocol::resources::{ReadResourceParams, ReadResourceResult};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{ErrorObject, RequestId};
 use crate::resolve::Stop;
-use crate::server::handler::Handler;
+use crate::server::handler::{CallKept, Handler};
 use crate::server::resource::ResourceDefinition;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -96,7 +96,7 @@ async fn read(
         Invocation {
             target,
             handler,
-            arguments,
+            kept: CallKept::new(arguments),
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: Some(params.uri.clone()),

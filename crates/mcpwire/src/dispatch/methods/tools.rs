@@ -18,7 +18,7 @@ use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
-use crate::server::handler::failure;
+use crate::server::handler::{CallKept, failure};
 use crate::server::tool::RegisteredTool;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -92,16 +92,17 @@ async fn run_plain(
     era: Era,
     context: Context,
 ) -> (MethodResult, bool) {
+    let kept = CallKept::new(params.arguments);
     let target = Target {
         method: TOOLS_CALL,
         name: tool.definition.name,
-        arguments: params.arguments.as_deref(),
+        arguments: kept.arguments.as_deref(),
         principal: exchange.principal.as_deref(),
     };
     let invocation = Invocation {
         target,
         handler: &tool.handler,
-        arguments: params.arguments.clone(),
+        kept: Arc::clone(&kept),
         responses: params.input_responses.as_deref(),
         state: params.request_state.as_deref(),
         uri: None,
