@@ -4,11 +4,12 @@
 //! it, or drop it (a timeout drops the handler with it).
 
 use super::McpResponse;
-use crate::context::Context;
+use crate::context::Context as RequestContext;
 use serde_json::value::RawValue;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 /// What layers keep alive for as long as the work a request started runs on after its response:
 /// the body of a `tools/call` that became a task (tasks extension) drops it when it ends. A
@@ -19,17 +20,18 @@ pub(crate) type Kept = Arc<std::sync::Mutex<Vec<Box<dyn Send>>>>;
 /// rest is dropped there).
 pub(crate) struct Handed {
     pub(crate) arguments: Option<Box<RawValue>>,
-    pub(crate) context: Context,
+    pub(crate) context: RequestContext,
     /// What the layers keep alive while a task the request starts runs (made by the first
     /// layer that keeps something: nothing is allocated otherwise).
     pub(crate) kept: Option<Kept>,
 }
 
 /// The future of a request's work.
-pub(crate) type WorkFuture = Pin<Box<dyn Future<Output = McpResponse> + Send>>;
+pub(crate) type WorkFuture = Pin<Box<dyn Startable>>;
 
-/// A request's work, started by the bottom of the stack.
-pub(crate) struct Work(Box<dyn FnOnce(Handed) -> WorkFuture + Send>);
+/// A request's work, started by the bottom of the stack: one allocation, holding first the code
+/// that starts it and then, in the same place, the future that code returns.
+pub(crate) struct Work(WorkFuture);
 
 impl Work {
     /// The work `start` begins on what of the request reached the bottom of the stack.
@@ -38,11 +40,62 @@ impl Work {
         F: FnOnce(Handed) -> Fut + Send + 'static,
         Fut: Future<Output = McpResponse> + Send + 'static,
     {
-        Self(Box::new(move |handed| Box::pin(start(handed))))
+        Self(Box::pin(Stage::Waiting { start: Some(start) }))
     }
 
     /// Begins the work.
     pub(crate) fn start(self, handed: Handed) -> WorkFuture {
-        (self.0)(handed)
+        let mut work = self.0;
+        work.as_mut().hand(handed);
+        work
+    }
+}
+
+/// The work's future, which is first handed what it starts on.
+pub(crate) trait Startable: Future<Output = McpResponse> + Send {
+    /// Starts the work on what of the request reached the bottom of the stack: its future
+    /// takes the place of the code that made it.
+    fn hand(self: Pin<&mut Self>, handed: Handed);
+}
+
+pin_project_lite::pin_project! {
+    /// Where a request's work is: waiting for what it starts on, or running.
+    #[project = StageProjection]
+    enum Stage<F, Fut> {
+        Waiting { start: Option<F> },
+        Running { #[pin] future: Fut },
+    }
+}
+
+impl<F, Fut> Startable for Stage<F, Fut>
+where
+    F: FnOnce(Handed) -> Fut + Send,
+    Fut: Future<Output = McpResponse> + Send,
+{
+    fn hand(mut self: Pin<&mut Self>, handed: Handed) {
+        if let StageProjection::Waiting { start } = self.as_mut().project()
+            && let Some(start) = start.take()
+        {
+            self.set(Stage::Running {
+                future: start(handed),
+            });
+        }
+    }
+}
+
+impl<F, Fut> Future for Stage<F, Fut>
+where
+    Fut: Future<Output = McpResponse>,
+{
+    type Output = McpResponse;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<McpResponse> {
+        match self.project() {
+            StageProjection::Running { future } => future.poll(cx),
+            // `Work::start` hands the work its start before anything can poll it.
+            StageProjection::Waiting { .. } => {
+                unreachable!("a request's work is polled only once it was handed its start")
+            }
+        }
     }
 }
