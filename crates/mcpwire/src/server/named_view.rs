@@ -108,10 +108,7 @@ impl<K: Kind> NamedView<K> {
 
 /// The aliases of `entries` that are no entry's key and only one entry's alias, each with its
 /// entry.
-fn unambiguous_aliases<K: Kind>(
-    entries: &[&Arc<Registered<K>>],
-    by_key: &ByName<K>,
-) -> ByName<K> {
+fn unambiguous_aliases<K: Kind>(entries: &[&Arc<Registered<K>>], by_key: &ByName<K>) -> ByName<K> {
     let mut claimed: HashMap<&'static str, Option<&Arc<Registered<K>>>> = HashMap::new();
     for entry in entries {
         for alias in entry.aliases.iter().filter(|a| !by_key.contains_key(*a)) {

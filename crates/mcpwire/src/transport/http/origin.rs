@@ -51,7 +51,10 @@ impl HostPolicy {
 /// behind `str::find` pay to start (every request runs this).
 fn host_of_authority(authority: &str) -> &str {
     let bytes = authority.as_bytes();
-    let start = bytes.iter().rposition(|&b| b == b'@').map_or(0, |at| at + 1);
+    let start = bytes
+        .iter()
+        .rposition(|&b| b == b'@')
+        .map_or(0, |at| at + 1);
     let (authority, bytes) = (&authority[start..], &bytes[start..]);
     if bytes.first() == Some(&b'[') {
         return bytes
