@@ -238,3 +238,47 @@ async fn connecting_waits_for_the_get_stream() {
     assert!(answered.load(std::sync::atomic::Ordering::SeqCst));
     client.close().await;
 }
+
+/// A plain `http://` endpoint's POSTs go on hyper-util's client directly; one that redirects
+/// (`307`, as a moved endpoint answers) is still followed, as reqwest always did: every call
+/// reaches the endpoint the redirection names. Once redirected, the client sends through
+/// reqwest (which follows) from the start.
+#[tokio::test]
+async fn a_redirected_endpoint_is_followed() {
+    let redirected = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = redirected.clone();
+    let app = Router::new().route("/mcp", post(modern_discover)).route(
+        "/old",
+        post(move || {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async { (StatusCode::TEMPORARY_REDIRECT, [(header::LOCATION, "/mcp")]) }
+        }),
+    );
+    let url = serve(app).await.replace("/mcp", "/old");
+    let client = Client::builder()
+        .era(EraChoice::Modern)
+        .connect_http(&url)
+        .await
+        .unwrap();
+    assert!(client.list_tools().await.unwrap().is_empty());
+    assert!(client.list_tools().await.unwrap().is_empty());
+    // The discovery twice (sent directly, then through reqwest), then each listing once.
+    assert_eq!(redirected.load(std::sync::atomic::Ordering::SeqCst), 4);
+}
+
+/// A 2026-07-28 server with no tools: it answers `server/discover` and `tools/list`.
+async fn modern_discover(body: Bytes) -> Response {
+    let message: Value = serde_json::from_slice(&body).unwrap();
+    let id = message["id"].clone();
+    let result = match message["method"].as_str() {
+        Some("server/discover") => json!({"resultType": "complete",
+            "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}),
+        _ => json!({"resultType": "complete", "tools": []}),
+    };
+    let line = json!({"jsonrpc": "2.0", "id": id, "result": result});
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        line.to_string(),
+    )
+        .into_response()
+}

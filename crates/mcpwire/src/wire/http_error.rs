@@ -1,14 +1,14 @@
-//! What an HTTP request made with reqwest failed of, in words: reqwest's own text says only
-//! "error sending request for url (…)" or "error decoding response body"; the cause (a refused
-//! connection, a certificate that did not verify, a scheme without TLS built in, a reset) is in
-//! its chain of sources. Used wherever a reqwest error becomes the SDK's message: the client's
-//! transport and OAuth fetches, the server's key set and introspection fetches.
+//! What an HTTP request made with reqwest (or hyper-util's client) failed of, in words: reqwest's
+//! own text says only "error sending request for url (…)" or "error decoding response body"; the
+//! cause (a refused connection, a certificate that did not verify, a scheme without TLS built in,
+//! a reset) is in its chain of sources. Used wherever such an error becomes the SDK's message:
+//! the client's transport and OAuth fetches, the server's key set and introspection fetches.
 
 /// `error`, followed by each cause in its chain that its text does not already say.
 ///
 /// Holds what reqwest's text holds (the URL among it: callers that must not show it pass
 /// `error.without_url()`), and nothing else of the request.
-pub(crate) fn described(error: &reqwest::Error) -> String {
+pub(crate) fn described(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {

@@ -11,6 +11,8 @@
 //! closes) and the request fails with [`ClientError::TooLarge`]; a GET stream that does so is
 //! not reopened.
 
+use super::answer::Answer;
+use super::direct::{Direct, redirects};
 use super::refusal::{self, Refusal};
 use super::{BoxFuture, Inbox, InboxSender, Kind, Outgoing, Sent, StreamGuard, Transport};
 use super::{body, sse};
@@ -32,6 +34,11 @@ pub(crate) struct Http {
     /// `url`, parsed once (`None`: not a plain URL; each request then goes through reqwest's
     /// request builder, which refuses it or adds its credentials).
     parsed: Option<reqwest::Url>,
+    /// A plain `http://` endpoint that no proxy takes: its POSTs sent on hyper-util's client
+    /// directly, without reqwest's layers ([`direct`](super::direct)); until it redirects once,
+    /// when every POST goes through reqwest, which follows redirections.
+    direct: Option<Direct>,
+    redirected: std::sync::atomic::AtomicBool,
     extra: HeaderMap,
     /// What every POST carries: `extra`, then `Content-Type` and `Accept`; built once.
     post_headers: HeaderMap,
@@ -121,22 +128,47 @@ impl Http {
         })
     }
 
-    /// One POST of `message`.
+    /// One POST of `message`: directly when the endpoint allows it (a redirection is sent
+    /// again through reqwest, which follows it), else through reqwest.
     async fn send_once(
         &self,
         message: &Outgoing,
         body: &bytes::Bytes,
         session: Option<&str>,
         token: Option<&str>,
-    ) -> Result<reqwest::Response, ClientError> {
+    ) -> Result<Answer, ClientError> {
+        let headers = self.headers(message, session, token)?;
+        let relaxed = std::sync::atomic::Ordering::Relaxed;
+        if let Some(direct) = &self.direct
+            && !self.redirected.load(relaxed)
+        {
+            let answer = direct.post(headers.clone(), body.clone()).await?;
+            if !redirects(answer.status()) {
+                return Ok(Answer::Direct(answer));
+            }
+            self.redirected.store(true, relaxed);
+        }
         let transport = |e: reqwest::Error| ClientError::Transport(described(&e));
         // The URL parsed and the fixed headers built once, not per request.
         let mut request = match &self.parsed {
             Some(url) => reqwest::Request::new(reqwest::Method::POST, url.clone()),
             None => self.client.post(&self.url).build().map_err(transport)?,
         };
-        let headers = request.headers_mut();
-        *headers = self.post_headers.clone();
+        *request.headers_mut() = headers;
+        *request.body_mut() = Some(reqwest::Body::from(body.clone()));
+        let response = self.client.execute(request).await.map_err(transport)?;
+        Ok(Answer::Reqwest(response))
+    }
+
+    /// What a POST of `message` carries: the fixed headers, then the message's own, the
+    /// session's and the bearer `token`.
+    fn headers(
+        &self,
+        message: &Outgoing,
+        session: Option<&str>,
+        token: Option<&str>,
+    ) -> Result<HeaderMap, ClientError> {
+        let mut headers = self.post_headers.clone();
         let value = |name: &str, value: &str| {
             HeaderValue::try_from(value)
                 .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))
@@ -160,8 +192,7 @@ impl Http {
             bearer.set_sensitive(true);
             headers.append(reqwest::header::AUTHORIZATION, bearer);
         }
-        *request.body_mut() = Some(reqwest::Body::from(body.clone()));
-        self.client.execute(request).await.map_err(transport)
+        Ok(headers)
     }
 
     /// POSTs `message`.
@@ -171,7 +202,7 @@ impl Http {
         message: &Outgoing,
         body: &bytes::Bytes,
         session: Option<&str>,
-    ) -> Result<reqwest::Response, ClientError> {
+    ) -> Result<Answer, ClientError> {
         self.send_once(message, body, session, None).await
     }
 
@@ -183,7 +214,7 @@ impl Http {
         message: &Outgoing,
         body: &bytes::Bytes,
         session: Option<&str>,
-    ) -> Result<reqwest::Response, ClientError> {
+    ) -> Result<Answer, ClientError> {
         let Some(oauth) = &self.oauth else {
             return self.send_once(message, body, session, None).await;
         };
@@ -305,7 +336,7 @@ struct Resumer {
 /// GET carrying `Last-Event-ID`, where the answer may then arrive. An event over the limit
 /// ends it with [`ClientError::TooLarge`], never resumed.
 async fn follow(
-    response: reqwest::Response,
+    response: Answer,
     mut parser: sse::Parser,
     resume: Option<Resumer>,
     inbox: InboxSender,
@@ -315,7 +346,7 @@ async fn follow(
         Some(sse::TooLarge(limit)) => Err(ClientError::TooLarge { limit }),
         None => Ok(()),
     };
-    let mut ended = sse::forward(response.bytes_stream(), &mut parser, &inbox, during).await;
+    let mut ended = sse::forward(response.chunks(), &mut parser, &inbox, during).await;
     refused(&ended)?;
     let Some(resume) = resume else {
         return Ok(ended.answered);
@@ -477,6 +508,9 @@ pub(crate) fn start(
         .build()
         .map_err(|e| ClientError::Transport(e.to_string()))?;
     let (inbox, incoming) = super::inbox();
+    let parsed = reqwest::Url::parse(url).ok().filter(plain);
+    let proxies = hyper_util::client::proxy::matcher::Matcher::from_system();
+    let direct = parsed.as_ref().and_then(|url| Direct::to(url, &proxies));
     let mut post_headers = options.headers.clone();
     post_headers.append(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     let accept = HeaderValue::from_static("application/json, text/event-stream");
@@ -484,7 +518,9 @@ pub(crate) fn start(
     let transport = Http {
         client,
         url: url.to_owned(),
-        parsed: reqwest::Url::parse(url).ok().filter(plain),
+        parsed,
+        direct,
+        redirected: Default::default(),
         post_headers,
         extra: options.headers,
         session: Mutex::new(None),

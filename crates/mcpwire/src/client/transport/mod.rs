@@ -8,11 +8,14 @@
 //! - `stdio`: a child process on `streams`, its stderr tail, `first_output` (the `Auto` probe's
 //!   clock starts at the child's first output);
 //! - `http`: Streamable HTTP (`sse` reads event streams, `body` whole bodies, both bounded;
-//!   `refusal` reads non-2xx answers); it
-//!   alone knows sessions, event streams and resumption, and asks `auth` for bearer tokens;
+//!   `refusal` reads non-2xx answers; `direct` sends a plain `http://` endpoint's POSTs on
+//!   hyper-util's client, `answer` reads an answer from either client); it alone knows
+//!   sessions, event streams and resumption, and asks `auth` for bearer tokens;
 //! - `memory` (feature `server`): an `McpServer` in the same process.
 
+mod answer;
 mod body;
+mod direct;
 mod first_output;
 pub(crate) mod http;
 #[cfg(feature = "server")]
