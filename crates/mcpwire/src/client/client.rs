@@ -340,7 +340,7 @@ impl Client {
     /// ```
     pub async fn list_tools(&self) -> Result<Vec<Tool>, ClientError> {
         let mut tools = Vec::new();
-        let mut mirrored = std::collections::HashMap::new();
+        let mut mirrored = crate::wire::fast_map::FastMap::default();
         for item in self.list_all(TOOLS_LIST, "tools").await? {
             let Ok(tool) = serde_json::from_value::<Tool>(item) else {
                 continue;

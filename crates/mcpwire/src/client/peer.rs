@@ -27,6 +27,7 @@ use crate::wire::header_params::HeaderParam;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
+use crate::wire::fast_map::FastMap;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
@@ -73,14 +74,14 @@ struct Progress {
 /// One connection to one server.
 pub(crate) struct Peer {
     transport: Box<dyn Transport>,
-    pending: Mutex<HashMap<i64, Pending>>,
+    pending: Mutex<FastMap<i64, Pending>>,
     next_id: AtomicI64,
     events: broadcast::Sender<ServerNotification>,
     pub(crate) handlers: Handlers,
     pub(crate) settings: Settings,
     mode: RwLock<Mode>,
     /// The mirrored arguments of each listed tool (2026-07-28 HTTP headers).
-    pub(crate) tool_headers: Mutex<HashMap<String, Vec<HeaderParam>>>,
+    pub(crate) tool_headers: Mutex<FastMap<String, Vec<HeaderParam>>>,
     /// The log level last asked for: 2026-07-28, the per-request one; 2025-11-25, the session's
     /// once the server accepted `logging/setLevel`.
     pub(crate) log_level: Mutex<Option<LoggingLevel>>,
@@ -112,13 +113,13 @@ impl Peer {
             client_info,
             fixed_meta: FixedEntries::default(),
             transport,
-            pending: Mutex::new(HashMap::new()),
+            pending: Mutex::default(),
             next_id: AtomicI64::new(0),
             events,
             handlers,
             settings,
             mode: RwLock::new(mode),
-            tool_headers: Mutex::new(HashMap::new()),
+            tool_headers: Mutex::default(),
             log_level: Mutex::new(None),
             level_change: tokio::sync::Mutex::new(()),
             closed: AtomicBool::new(false),

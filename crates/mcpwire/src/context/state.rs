@@ -1,13 +1,13 @@
 //! Shared state: values built once at start-up and reachable from every handler.
 
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
+use crate::wire::fast_map::FastMap;
 
 /// A map from type to one value of that type, filled while the server is built and read-only
 /// while it serves (so reads take no lock).
 #[derive(Default)]
 pub(crate) struct SharedState {
-    values: HashMap<TypeId, Box<dyn Any + Send + Sync>>,
+    values: FastMap<TypeId, Box<dyn Any + Send + Sync>>,
 }
 
 impl SharedState {

@@ -1,7 +1,7 @@
 //! The gateway's routing tables: each name (or URI) shown in front, and the backend and name
 //! it stands for. A name is claimed once; a second claim is a collision, named with both.
 
-use std::collections::HashMap;
+use crate::wire::fast_map::FastMap;
 use std::sync::Mutex;
 
 /// Where a front name leads.
@@ -16,11 +16,11 @@ pub(crate) struct Route {
 /// The front names of one kind of entry.
 #[derive(Default)]
 pub(crate) struct Table {
-    routes: Mutex<HashMap<String, Route>>,
+    routes: Mutex<FastMap<String, Route>>,
 }
 
 impl Table {
-    fn routes(&self) -> std::sync::MutexGuard<'_, HashMap<String, Route>> {
+    fn routes(&self) -> std::sync::MutexGuard<'_, FastMap<String, Route>> {
         self.routes.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -8,12 +8,12 @@
 use super::kind::{Kind, Registered};
 use super::pages::Pages;
 use crate::context::Grant;
+use crate::wire::fast_map::FastMap;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-/// Entries by name. Hashed with foldhash, seeded per process: a request's lookup (a call names
-/// its tool) costs a fifth of SipHash's, and the keys are the server's own, never a caller's.
-type ByName<K> = HashMap<&'static str, Arc<Registered<K>>, foldhash::fast::RandomState>;
+/// Entries by name: a call looks its tool up by the name it sends ([`FastMap`]).
+type ByName<K> = FastMap<&'static str, Arc<Registered<K>>>;
 
 /// The enabled entries of one list, by key, and its pages.
 pub(crate) struct NamedView<K: Kind> {

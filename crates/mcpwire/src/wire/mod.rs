@@ -3,6 +3,8 @@
 //! the JWT library's crypto backend. Compiled when either the `server` or the `client` feature
 //! is on; it imports neither.
 
+// The maps a call looks something up in: foldhash, not SipHash.
+pub(crate) mod fast_map;
 pub(crate) mod header_params;
 pub(crate) mod header_value;
 // reqwest's errors in words, with their causes (the client, and the server's key fetches).
