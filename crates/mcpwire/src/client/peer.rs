@@ -23,11 +23,11 @@ use crate::protocol::progress::ProgressParams;
 use crate::protocol::{
     Era, ErrorObject, Implementation, LoggingLevel, LoggingMessageParams, RequestId,
 };
+use crate::wire::fast_map::FastMap;
 use crate::wire::header_params::HeaderParam;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use crate::wire::fast_map::FastMap;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
@@ -349,7 +349,9 @@ impl Peer {
                 fixed_entries(version, &capabilities, &self.client_info)
             };
             meta.fixed = Some(match &options.capabilities {
-                Some(own) => entries(serde_json::to_value(own)).into(),
+                Some(own) => self
+                    .fixed_meta
+                    .declared(version, own, || entries(serde_json::to_value(own))),
                 None => self.fixed_meta.of(version, || {
                     entries(serde_json::to_value(self.handlers.capabilities()))
                 }),

@@ -1,29 +1,61 @@
 //! A request's `_meta` as the client writes it, as JSON text: the 2026-07-28 entries every
 //! request of a connection carries (the revision, the client's capabilities and who it is),
-//! written once per revision and reused; then the call's own (its log level, its progress
-//! token) and whatever `_meta` the caller's params carried, each written as it comes.
+//! written once per revision (and per capabilities a call declares instead) and reused; then the
+//! call's own (its log level, its progress token) and whatever `_meta` the caller's params
+//! carried, each written as it comes.
 
 use crate::protocol::LoggingLevel;
+use crate::protocol::capabilities::ClientCapabilities;
 use crate::protocol::meta;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
 
 /// The 2026-07-28 entries of a connection's requests, written once per revision: the text of
-/// `"…protocolVersion":…,"…clientCapabilities":…,"…clientInfo":…`, without braces.
+/// `"…protocolVersion":…,"…clientCapabilities":…,"…clientInfo":…`, without braces. Calls
+/// that declare capabilities of their own (a gateway's, on behalf of each caller) have theirs
+/// written once per capabilities, the last ones kept.
 #[derive(Default)]
-pub(crate) struct FixedEntries(Mutex<Option<(String, Arc<str>)>>);
+pub(crate) struct FixedEntries {
+    /// With the client's own capabilities.
+    own: Mutex<Option<(String, Arc<str>)>>,
+    /// With the capabilities the last call that declared some declared.
+    declared: Mutex<Option<(String, ClientCapabilities, Arc<str>)>>,
+}
 
 impl FixedEntries {
     /// The entries for `version`, written by `write` the first time (and again only when the
     /// revision changes).
     pub(crate) fn of(&self, version: &str, write: impl FnOnce() -> String) -> Arc<str> {
-        let mut cached = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cached = self.own.lock().unwrap_or_else(|e| e.into_inner());
         match &*cached {
             Some((written_for, text)) if written_for == version => text.clone(),
             _ => {
                 let text: Arc<str> = write().into();
                 *cached = Some((version.to_owned(), text.clone()));
+                text
+            }
+        }
+    }
+
+    /// The entries for `version` of a call that declares `capabilities`, written by `write`
+    /// unless the last such call declared the same.
+    pub(crate) fn declared(
+        &self,
+        version: &str,
+        capabilities: &ClientCapabilities,
+        write: impl FnOnce() -> String,
+    ) -> Arc<str> {
+        let mut cached = self.declared.lock().unwrap_or_else(|e| e.into_inner());
+        match &*cached {
+            Some((written_for, declared, text))
+                if written_for == version && declared == capabilities =>
+            {
+                text.clone()
+            }
+            _ => {
+                let text: Arc<str> = write().into();
+                *cached = Some((version.to_owned(), capabilities.clone(), text.clone()));
                 text
             }
         }
@@ -174,5 +206,38 @@ mod tests {
             assert!(text.contains(version));
         }
         assert_eq!(writes, 2);
+    }
+
+    #[test]
+    fn a_call_s_declared_capabilities_are_written_once_until_they_change() {
+        let entries = FixedEntries::default();
+        let roots = ClientCapabilities {
+            roots: Some(json!({})),
+            ..ClientCapabilities::default()
+        };
+        let none = ClientCapabilities::default();
+        let mut writes = Vec::new();
+        for (version, declared) in [
+            ("2026-07-28", &roots),
+            ("2026-07-28", &roots),
+            ("2026-07-28", &none),
+            ("2027-01-01", &none),
+            ("2027-01-01", &none),
+        ] {
+            let text = entries.declared(version, declared, || {
+                writes.push((version, declared.clone()));
+                let capabilities = serde_json::to_value(declared).unwrap();
+                fixed_entries(version, &capabilities, &json!({}))
+            });
+            let read: Value = serde_json::from_str(&format!("{{{text}}}")).unwrap();
+            assert_eq!(read[meta::PROTOCOL_VERSION], version);
+            assert_eq!(
+                read[meta::CLIENT_CAPABILITIES],
+                serde_json::to_value(declared).unwrap()
+            );
+        }
+        assert_eq!(writes.len(), 3, "{writes:?}");
+        // The client's own entries are apart: not replaced by a call's.
+        assert!(entries.of("2026-07-28", || "own".into()).contains("own"));
     }
 }

@@ -1,7 +1,7 @@
 //! Shared state: values built once at start-up and reachable from every handler.
 
-use std::any::{Any, TypeId};
 use crate::wire::fast_map::FastMap;
+use std::any::{Any, TypeId};
 
 /// A map from type to one value of that type, filled while the server is built and read-only
 /// while it serves (so reads take no lock).
