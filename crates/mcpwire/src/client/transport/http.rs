@@ -137,17 +137,18 @@ impl Http {
         session: Option<&str>,
         token: Option<&str>,
     ) -> Result<Answer, ClientError> {
-        let headers = self.headers(message, session, token)?;
         let relaxed = std::sync::atomic::Ordering::Relaxed;
         if let Some(direct) = &self.direct
             && !self.redirected.load(relaxed)
         {
-            let answer = direct.post(headers.clone(), body.clone()).await?;
+            let headers = self.headers(message, session, token)?;
+            let answer = direct.post(headers, body.clone()).await?;
             if !redirects(answer.status()) {
                 return Ok(Answer::Direct(answer));
             }
             self.redirected.store(true, relaxed);
         }
+        let headers = self.headers(message, session, token)?;
         let transport = |e: reqwest::Error| ClientError::Transport(described(&e));
         // The URL parsed and the fixed headers built once, not per request.
         let mut request = match &self.parsed {
@@ -182,8 +183,7 @@ impl Http {
             headers.append(HeaderName::from_static(SESSION_ID), session);
         }
         for (name, text) in &message.headers {
-            let name = HeaderName::try_from(name.as_str())
-                .map_err(|e| ClientError::Transport(format!("header {name}: {e}")))?;
+            let name = header_name(name)?;
             let text = value(name.as_str(), text)?;
             headers.append(name, text);
         }
@@ -490,6 +490,19 @@ impl HttpOptions {
     }
 }
 
+/// The header `name`: the ones every 2026-07-28 POST carries as constants (parsing a name that
+/// is not one of HTTP's own allocates it), any other parsed.
+fn header_name(name: &str) -> Result<HeaderName, ClientError> {
+    const METHOD: HeaderName = HeaderName::from_static("mcp-method");
+    const NAME: HeaderName = HeaderName::from_static("mcp-name");
+    match name {
+        "Mcp-Method" => Ok(METHOD),
+        "Mcp-Name" => Ok(NAME),
+        _ => HeaderName::try_from(name)
+            .map_err(|e| ClientError::Transport(format!("header {name}: {e}"))),
+    }
+}
+
 /// Whether `url` is sent as it is: with a host, without credentials (which reqwest's request
 /// builder turns into a `Basic` header: such a URL goes through it on every request).
 fn plain(url: &reqwest::Url) -> bool {
@@ -532,4 +545,18 @@ pub(crate) fn start(
         oauth,
     };
     Ok((transport, incoming))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_name_is_the_one_parsing_it_gives() {
+        for name in ["Mcp-Method", "Mcp-Name", "Mcp-Param-Region", "x-trace"] {
+            let parsed = HeaderName::try_from(name).unwrap();
+            assert_eq!(header_name(name).unwrap(), parsed, "{name}");
+        }
+        assert!(header_name("bad name").is_err());
+    }
 }
