@@ -78,8 +78,9 @@
 //! 4. `peer.rs`: `Peer::request` (inside the hooks again: the request stage) takes an id,
 //!    adds `_meta` and the mirrored headers (`headers.rs`), writes the message
 //!    (`envelope.rs`), registers the waiting call, and gives it to
-//! 5. `transport/mod.rs`: `Transport::send`, implemented by `transport/http.rs` (a POST;
-//!    `reqwest` to the socket), `transport/stdio.rs` through `transport/streams.rs` (a line on
+//! 5. `transport/mod.rs`: `Transport::send`, implemented by `transport/http.rs` (a POST:
+//!    hyper-util's client to a plain `http://` endpoint, `transport/direct.rs`, else `reqwest`),
+//!    `transport/stdio.rs` through `transport/streams.rs` (a line on
 //!    the child's stdin), or `transport/memory.rs` (a channel to the server).
 //!
 //! The answer comes back as data, not as a call up: the transport puts it in the inbox, and
