@@ -57,12 +57,16 @@ impl Admitted<'_> {
     }
 
     /// Runs `work`, which writes the method's response line, through the server-wide layers;
-    /// `target` is what the layers see as the request's target.
-    pub(crate) async fn through(
+    /// `target` is what the layers see as the request's target. The future of their answer,
+    /// made here (a plain function: nothing of this step stays in it).
+    pub(crate) fn through<W>(
         self,
         target: Option<&str>,
-        work: impl Future<Output = Result<String, ErrorObject>> + Send + 'static,
-    ) -> McpResponse {
+        work: W,
+    ) -> impl Future<Output = McpResponse> + Send + use<W>
+    where
+        W: Future<Output = Result<String, ErrorObject>> + Send + 'static,
+    {
         let context = match self.context {
             Some(context) => context,
             None => request_context(self.exchange, self.id, self.served),
@@ -73,7 +77,7 @@ impl Admitted<'_> {
             target,
             context,
         };
-        run_method(self.exchange, request, work).await
+        run_method(self.exchange, request, work)
     }
 }
 

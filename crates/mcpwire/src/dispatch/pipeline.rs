@@ -31,11 +31,15 @@ pub(crate) struct HandlerRequest {
 /// Runs a handler method's `handler` (started on what of the request the layers passed on; it
 /// gives the outcome and whether it is a tool's `isError` result) through the server-wide
 /// layers, then the handler's own; their answer, marked as having reached its method.
-pub(crate) async fn run_handler<H, F>(
+///
+/// A plain function returning the stack's future: an `async fn` would keep `request` and
+/// `handler` in its future (the handler moved into the work, its space still there) beside the
+/// stack's, and every method's future holds this one.
+pub(crate) fn run_handler<H, F>(
     exchange: &Exchange,
     request: HandlerRequest,
     handler: H,
-) -> McpResponse
+) -> impl Future<Output = McpResponse> + Send + use<H, F>
 where
     H: FnOnce(Handed) -> F + Send + 'static,
     F: Future<Output = (MethodResult, bool)> + Send + 'static,
@@ -49,7 +53,8 @@ where
         own,
     } = request;
     context.set_reached(target.clone());
-    let work = Work::new(move |handed| async move { response(handler(handed).await) });
+    // The handler's future, mapped: an `async` block here would keep the handler beside it.
+    let work = Work::new(move |handed| futures_util::FutureExt::map(handler(handed), response));
     let request = McpRequest {
         method: Cow::Borrowed(method),
         target: Some(target),
@@ -61,7 +66,7 @@ where
         work: Some(work),
         kept: None,
     };
-    reached(exchange.core.layers.server().run(request).await)
+    futures_util::FutureExt::map(exchange.core.layers.server().run(request), reached)
 }
 
 /// `response`, marked as the answer of a request that reached its method.
@@ -122,12 +127,16 @@ pub(crate) struct MethodRequest<'a> {
 }
 
 /// Runs `work`, which writes the method's response line, through the server-wide layers; their
-/// answer, marked as having reached its method.
-pub(crate) async fn run_method(
+/// answer, marked as having reached its method. A plain function returning the stack's future,
+/// as [`run_handler`].
+pub(crate) fn run_method<W>(
     exchange: &Exchange,
     request: MethodRequest<'_>,
-    work: impl Future<Output = Result<String, ErrorObject>> + Send + 'static,
-) -> McpResponse {
+    work: W,
+) -> impl Future<Output = McpResponse> + Send + use<W>
+where
+    W: Future<Output = Result<String, ErrorObject>> + Send + 'static,
+{
     let MethodRequest {
         method,
         known,
@@ -149,7 +158,7 @@ pub(crate) async fn run_method(
         work: Some(Work::new(|_| async move { line(work.await) })),
         kept: None,
     };
-    reached(exchange.core.layers.server().run(request).await)
+    futures_util::FutureExt::map(exchange.core.layers.server().run(request), reached)
 }
 
 /// A method's response line (or error), as the layers see it.

@@ -16,7 +16,9 @@ use crate::layer::{McpService, Outcome};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
 use crate::protocol::methods::{INITIALIZE, Method};
+use futures_util::future::Either;
 use serde_json::value::RawValue;
+use std::future::{Future, ready};
 use std::sync::Arc;
 
 /// Handles `request` and returns the response line.
@@ -108,17 +110,30 @@ type Params = (Option<Box<RawValue>>, Preread);
 
 /// Serves `request`: `initialize` (`served` is `None`), or a request classified as `served`, in
 /// `context` when the outer tier made it. `Err` when it was refused before its method ran.
-async fn serve(
-    exchange: &Arc<Exchange>,
-    (id, method, (params, preread)): (&RequestId, &str, Params),
+///
+/// A plain function returning the one future to wait for: an `async fn` would keep its
+/// arguments beside the method's future in every request's.
+fn serve<'a>(
+    exchange: &'a Arc<Exchange>,
+    (id, method, (params, preread)): (&'a RequestId, &'a str, Params),
     served: Option<Result<Served, ErrorObject>>,
     context: Option<Context>,
-) -> Result<Written, ErrorObject> {
+) -> impl Future<Output = Result<Written, ErrorObject>> + Send + 'a {
     match served {
-        None => Ok(lifecycle::initialize(exchange, params.as_deref())
-            .map(|json| (result_line(id, &json), Outcome::Complete))),
-        Some(Ok(served)) => route(exchange, id, method, (params, preread), served, context).await,
-        Some(Err(error)) => Err(error),
+        None => Either::Left(ready(Ok(lifecycle::initialize(
+            exchange,
+            params.as_deref(),
+        )
+        .map(|json| (result_line(id, &json), Outcome::Complete))))),
+        Some(Ok(served)) => Either::Right(route(
+            exchange,
+            id,
+            method,
+            (params, preread),
+            served,
+            context,
+        )),
+        Some(Err(error)) => Either::Left(ready(Err(error))),
     }
 }
 
@@ -158,9 +173,7 @@ async fn route(
     // handler; every other method goes through the layers once admitted. The calls and lists
     // are not boxed: they are what a server mostly serves; the rarer methods' futures are.
     let response = match serve {
-        Some(Serve::Handler(method)) => {
-            handlers::serve(method, admitted, (params, preread)).await?
-        }
+        Some(Serve::Handler(method)) => handlers::serve(method, admitted, (params, preread))?.await,
         Some(Serve::List(listed)) => lists::serve(admitted, listed, params).await,
         Some(Serve::Method(serve)) => serve(admitted, params).await?,
         Some(Serve::Handshake | Serve::Extension) | None => {

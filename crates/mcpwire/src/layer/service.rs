@@ -298,8 +298,14 @@ impl Future for Call {
 
 impl McpService {
     /// Runs `request` through this stack: the layers, then (at the bottom) its work.
-    pub(crate) async fn run(&self, request: McpRequest) -> McpResponse {
-        unwrap(self.call_next(request).await)
+    ///
+    /// Not an `async fn`: its future would keep the request beside the stack's, and every
+    /// future above it holds that whole. The stack is called here; it runs when this is polled.
+    pub(crate) fn run(
+        &self,
+        request: McpRequest,
+    ) -> impl Future<Output = McpResponse> + Send + use<> {
+        futures_util::FutureExt::map(self.call_next(request), unwrap)
     }
 }
 

@@ -8,7 +8,9 @@ use crate::dispatch::exchange::parse;
 use crate::dispatch::preread::Preread;
 use crate::layer::McpResponse;
 use crate::protocol::ErrorObject;
+use futures_util::future::Either;
 use serde_json::value::RawValue;
+use std::future::Future;
 
 /// Which handler method.
 #[derive(Clone, Copy, Debug)]
@@ -23,12 +25,13 @@ pub(crate) enum HandlerMethod {
 
 /// Serves an admitted handler method: the method's parameters parsed (unless the transport
 /// already read them: `preread`), then its handler run. Not boxed: these are the calls a server
-/// mostly serves.
-pub(crate) async fn serve(
+/// mostly serves. A plain function returning the method's future (`Err` when it is refused
+/// first), so that every request's future holds no state of this step.
+pub(crate) fn serve(
     method: HandlerMethod,
     admitted: Admitted<'_>,
     (params, preread): (Option<Box<RawValue>>, Preread),
-) -> Result<McpResponse, ErrorObject> {
+) -> Result<impl Future<Output = McpResponse> + Send + use<>, ErrorObject> {
     let Admitted {
         exchange,
         id,
@@ -42,15 +45,18 @@ pub(crate) async fn serve(
                 Preread::ToolCall(read) => *read,
                 Preread::Nothing => parse(params.as_deref())?,
             };
-            tools::call_tool(exchange, id, params, served, context).await
+            let call = tools::call_tool(exchange, id, params, served, context)?;
+            Ok(Either::Left(call))
         }
         HandlerMethod::Prompt => {
             let params = parse(params.as_deref())?;
-            prompts::get_prompt(exchange, id, params, served, context).await
+            let get = prompts::get_prompt(exchange, id, params, served, context)?;
+            Ok(Either::Right(Either::Left(get)))
         }
         HandlerMethod::Resource => {
             let params = parse(params.as_deref())?;
-            resources::read_resource(exchange, id, params, served, context).await
+            let read = resources::read_resource(exchange, id, params, served, context)?;
+            Ok(Either::Right(Either::Right(read)))
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tools::PaginatedParams;
 use crate::server::pages::Pages;
 use serde_json::value::RawValue;
+use std::future::Future;
 use std::sync::Arc;
 
 /// Which list.
@@ -21,12 +22,13 @@ pub(crate) enum Listed {
     ResourceTemplates,
 }
 
-/// Serves an admitted list request through the server-wide layers.
-pub(crate) async fn serve(
+/// Serves an admitted list request through the server-wide layers: the future of their answer
+/// (a plain function, as every request's future holds this one).
+pub(crate) fn serve(
     admitted: Admitted<'_>,
     listed: Listed,
     params: Option<Box<RawValue>>,
-) -> McpResponse {
+) -> impl Future<Output = McpResponse> + Send + use<> {
     let exchange = Arc::clone(admitted.exchange);
     let responder = admitted.responder();
     let kind = ResultKind::Cacheable(
@@ -38,7 +40,7 @@ pub(crate) async fn serve(
             responder.line(page, kind)
         })
     };
-    admitted.through(None, listing).await
+    admitted.through(None, listing)
 }
 
 /// Answers a list request: `respond` writes the response line from the result object.

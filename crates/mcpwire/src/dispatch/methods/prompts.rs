@@ -20,18 +20,21 @@ use crate::resolve::Stop;
 use crate::server::handler::{CallKept, Handler};
 use crate::server::prompt::PromptDefinition;
 use std::borrow::Cow;
+use std::future::Future;
 use std::sync::Arc;
 
 /// Renders the prompt `params` names.
-/// `Err` when it is refused before it reaches its layers; else their answer. `context` is the
+/// `Err` when it is refused before it reaches its layers; else the future of
+/// their answer (a plain function: what it does before the layers adds nothing to that
+/// future). `context` is the
 /// request's, when the outer tier made it already.
-pub(crate) async fn get_prompt(
+pub(crate) fn get_prompt(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     params: GetPromptParams,
     served: Served,
     context: Option<Context>,
-) -> Result<McpResponse, ErrorObject> {
+) -> Result<impl Future<Output = McpResponse> + Send + use<>, ErrorObject> {
     let Some(prompt) = exchange.core.snapshot().prompts.get(&params.name).cloned() else {
         return Err(errors::unknown("prompt", &params.name));
     };
@@ -62,7 +65,7 @@ pub(crate) async fn get_prompt(
         );
         (rendered.await, false)
     };
-    Ok(run_handler(exchange, request, handler).await)
+    Ok(run_handler(exchange, request, handler))
 }
 
 /// Renders an admitted prompt.

@@ -22,18 +22,21 @@ use crate::resolve::Stop;
 use crate::server::handler::{CallKept, Handler};
 use crate::server::resource::ResourceDefinition;
 use std::borrow::Cow;
+use std::future::Future;
 use std::sync::Arc;
 
 /// Reads the resource `params.uri` names.
-/// `Err` when it is refused before it reaches its layers; else their answer. `context` is the
+/// `Err` when it is refused before it reaches its layers; else the future of
+/// their answer (a plain function: what it does before the layers adds nothing to that
+/// future). `context` is the
 /// request's, when the outer tier made it already.
-pub(crate) async fn read_resource(
+pub(crate) fn read_resource(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     params: ReadResourceParams,
     served: Served,
     context: Option<Context>,
-) -> Result<McpResponse, ErrorObject> {
+) -> Result<impl Future<Output = McpResponse> + Send + use<>, ErrorObject> {
     let era = served.era;
     let found = exchange
         .core
@@ -69,7 +72,7 @@ pub(crate) async fn read_resource(
         );
         (answer.await, false)
     };
-    Ok(run_handler(exchange, request, handler).await)
+    Ok(run_handler(exchange, request, handler))
 }
 
 /// Reads an admitted resource.

@@ -20,19 +20,26 @@ use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::{CallKept, failure};
 use crate::server::tool::RegisteredTool;
+use crate::server::tool_output::ToolOutput;
+use futures_util::FutureExt;
+use futures_util::future::Either;
 use std::borrow::Cow;
+use std::future::{Future, ready};
+use std::pin::Pin;
 use std::sync::Arc;
 
 /// Runs the tool `params` names.
-/// `Err` when it is refused before it reaches the tool's layers; else their answer. `context`
+/// `Err` when it is refused before it reaches the tool's layers; else the future of
+/// their answer (a plain function: what it does before the layers adds nothing to that
+/// future). `context`
 /// is the request's, when the outer tier made it already.
-pub(crate) async fn call_tool(
+pub(crate) fn call_tool(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     mut params: CallToolParams,
     served: Served,
     context: Option<Context>,
-) -> Result<McpResponse, ErrorObject> {
+) -> Result<impl Future<Output = McpResponse> + Send + use<>, ErrorObject> {
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(errors::unknown("tool", &params.name));
     };
@@ -60,38 +67,49 @@ pub(crate) async fn call_tool(
         own: exchange.core.layers.handler(HandlerKind::Tool, name),
     };
     let (owned, id) = (Arc::clone(exchange), id.clone());
-    let handler = move |handed: Handed| async move {
+    // A plain call's future is the tool's run alone; one an extension may take over is boxed
+    // apart, so that the plain call's does not hold its state.
+    let handler = move |handed: Handed| {
         params.arguments = handed.arguments;
         let Some((served, interceptors)) = served else {
-            return run_plain(&owned, params, tool, era, handed.context).await;
+            return Either::Left(run_plain(owned, params, tool, era, handed.context));
         };
-        let mut call = Intercepted {
-            exchange: &owned,
-            id: &id,
-            served,
-            tool,
-            params,
-            context: handed.context,
-            kept: handed.kept,
-        };
-        for interceptor in &interceptors {
-            if let Some(answer) = interceptor.intercept(&mut call) {
-                return (answer.await, false);
+        Either::Right(Box::pin(async move {
+            let mut call = Intercepted {
+                exchange: &owned,
+                id: &id,
+                served,
+                tool,
+                params,
+                context: handed.context,
+                kept: handed.kept,
+            };
+            for interceptor in &interceptors {
+                if let Some(answer) = interceptor.intercept(&mut call) {
+                    return (answer.await, false);
+                }
             }
-        }
-        run_plain(&owned, call.params, call.tool, era, call.context).await
+            let exchange = Arc::clone(&owned);
+            run_plain(exchange, call.params, call.tool, era, call.context).await
+        }) as Intercepting)
     };
-    Ok(run_handler(exchange, request, handler).await)
+    Ok(run_handler(exchange, request, handler))
 }
 
+/// The future of a call an extension may take over.
+type Intercepting = Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>;
+
 /// Runs an admitted tool as a plain call; the outcome, and whether it is an `isError` result.
-async fn run_plain(
-    exchange: &Exchange,
+///
+/// A plain function: what it does before the tool runs is done here, and its future is the
+/// tool's run and the reading of its outcome, nothing of this step's beside them.
+fn run_plain(
+    exchange: Arc<Exchange>,
     params: CallToolParams,
     tool: Arc<RegisteredTool>,
     era: Era,
     context: Context,
-) -> (MethodResult, bool) {
+) -> impl Future<Output = (MethodResult, bool)> + Send + use<> {
     let kept = CallKept::new(params.arguments);
     let target = Target {
         method: TOOLS_CALL,
@@ -109,14 +127,14 @@ async fn run_plain(
         once: tool.definition.once,
         context: None,
     };
-    let call = match start_in(exchange, era, invocation, |_| context) {
+    let call = match start_in(&exchange, era, invocation, |_| context) {
         Ok(call) => call,
-        Err(error) => return (Err(error), false),
+        Err(error) => return Either::Left(ready((Err(error), false))),
     };
-    let outcome = run(tool.definition.call, call, "the tool").await;
     let name = tool.definition.name;
-    match outcome {
+    let outcome = move |outcome| match outcome {
         Ok(result) => {
+            let result: ToolOutput = result;
             let failed = result.is_error();
             (Ok((result.into_json(), ResultKind::Complete)), failed)
         }
@@ -124,6 +142,15 @@ async fn run_plain(
             Ok((to_json(&failure(name, &error)), ResultKind::Complete)),
             true,
         ),
-        Err(stop) => (stopped(exchange, target, stop), false),
-    }
+        Err(stop) => {
+            let target = Target {
+                method: TOOLS_CALL,
+                name,
+                arguments: kept.arguments.as_deref(),
+                principal: exchange.principal.as_deref(),
+            };
+            (stopped(&exchange, target, stop), false)
+        }
+    };
+    Either::Right(run(tool.definition.call, call, "the tool").map(outcome))
 }
