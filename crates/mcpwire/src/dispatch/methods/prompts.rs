@@ -24,10 +24,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 /// Renders the prompt `params` names.
-/// `Err` when it is refused before it reaches its layers; else the future of
-/// their answer (a plain function: what it does before the layers adds nothing to that
-/// future). `context` is the
-/// request's, when the outer tier made it already.
+/// `Err` when it is refused before it reaches its layers; else the future of their
+/// answer (a plain function: what it does before the layers adds nothing to that future).
+/// `context` is the request's, when the outer tier made it already.
 pub(crate) fn get_prompt(
     exchange: &Arc<Exchange>,
     id: &RequestId,

@@ -26,10 +26,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 /// Reads the resource `params.uri` names.
-/// `Err` when it is refused before it reaches its layers; else the future of
-/// their answer (a plain function: what it does before the layers adds nothing to that
-/// future). `context` is the
-/// request's, when the outer tier made it already.
+/// `Err` when it is refused before it reaches its layers; else the future of their
+/// answer (a plain function: what it does before the layers adds nothing to that future).
+/// `context` is the request's, when the outer tier made it already.
 pub(crate) fn read_resource(
     exchange: &Arc<Exchange>,
     id: &RequestId,

@@ -29,10 +29,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 /// Runs the tool `params` names.
-/// `Err` when it is refused before it reaches the tool's layers; else the future of
-/// their answer (a plain function: what it does before the layers adds nothing to that
-/// future). `context`
-/// is the request's, when the outer tier made it already.
+/// `Err` when it is refused before it reaches the tool's layers; else the future of their
+/// answer (a plain function: what it does before the layers adds nothing to that future).
+/// `context` is the request's, when the outer tier made it already.
 pub(crate) fn call_tool(
     exchange: &Arc<Exchange>,
     id: &RequestId,
@@ -111,14 +110,9 @@ fn run_plain(
     context: Context,
 ) -> impl Future<Output = (MethodResult, bool)> + Send + use<> {
     let kept = CallKept::new(params.arguments);
-    let target = Target {
-        method: TOOLS_CALL,
-        name: tool.definition.name,
-        arguments: kept.arguments.as_deref(),
-        principal: exchange.principal.as_deref(),
-    };
+    let name = tool.definition.name;
     let invocation = Invocation {
-        target,
+        target: bound_to(name, &kept, &exchange),
         handler: &tool.handler,
         kept: Arc::clone(&kept),
         responses: params.input_responses.as_deref(),
@@ -131,10 +125,8 @@ fn run_plain(
         Ok(call) => call,
         Err(error) => return Either::Left(ready((Err(error), false))),
     };
-    let name = tool.definition.name;
-    let outcome = move |outcome| match outcome {
+    let outcome = move |outcome: Result<ToolOutput, Stop>| match outcome {
         Ok(result) => {
-            let result: ToolOutput = result;
             let failed = result.is_error();
             (Ok((result.into_json(), ResultKind::Complete)), failed)
         }
@@ -142,15 +134,20 @@ fn run_plain(
             Ok((to_json(&failure(name, &error)), ResultKind::Complete)),
             true,
         ),
-        Err(stop) => {
-            let target = Target {
-                method: TOOLS_CALL,
-                name,
-                arguments: kept.arguments.as_deref(),
-                principal: exchange.principal.as_deref(),
-            };
-            (stopped(&exchange, target, stop), false)
-        }
+        Err(stop) => (
+            stopped(&exchange, bound_to(name, &kept, &exchange), stop),
+            false,
+        ),
     };
     Either::Right(run(tool.definition.call, call, "the tool").map(outcome))
+}
+
+/// What a call of tool `name` with the arguments in `kept` binds its round's `requestState` to.
+fn bound_to<'a>(name: &'a str, kept: &'a CallKept, exchange: &'a Exchange) -> Target<'a> {
+    Target {
+        method: TOOLS_CALL,
+        name,
+        arguments: kept.arguments.as_deref(),
+        principal: exchange.principal.as_deref(),
+    }
 }
