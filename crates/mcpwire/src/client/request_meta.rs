@@ -17,25 +17,18 @@ use std::sync::{Arc, Mutex};
 /// written once per capabilities, the last ones kept.
 #[derive(Default)]
 pub(crate) struct FixedEntries {
-    /// With the client's own capabilities.
-    own: Mutex<Option<(String, Arc<str>)>>,
-    /// With the capabilities the last call that declared some declared.
-    declared: Mutex<Option<(String, ClientCapabilities, Arc<str>)>>,
+    /// With the client's own capabilities, by revision.
+    own: LastWritten<String>,
+    /// With the capabilities the last call that declared some declared, by revision and those.
+    declared: LastWritten<(String, ClientCapabilities)>,
 }
 
 impl FixedEntries {
     /// The entries for `version`, written by `write` the first time (and again only when the
     /// revision changes).
     pub(crate) fn of(&self, version: &str, write: impl FnOnce() -> String) -> Arc<str> {
-        let mut cached = self.own.lock().unwrap_or_else(|e| e.into_inner());
-        match &*cached {
-            Some((written_for, text)) if written_for == version => text.clone(),
-            _ => {
-                let text: Arc<str> = write().into();
-                *cached = Some((version.to_owned(), text.clone()));
-                text
-            }
-        }
+        self.own
+            .get_or_write(|written| written == version, || version.to_owned(), write)
     }
 
     /// The entries for `version` of a call that declares `capabilities`, written by `write`
@@ -46,19 +39,41 @@ impl FixedEntries {
         capabilities: &ClientCapabilities,
         write: impl FnOnce() -> String,
     ) -> Arc<str> {
-        let mut cached = self.declared.lock().unwrap_or_else(|e| e.into_inner());
-        match &*cached {
-            Some((written_for, declared, text))
-                if written_for == version && declared == capabilities =>
-            {
-                text.clone()
-            }
-            _ => {
-                let text: Arc<str> = write().into();
-                *cached = Some((version.to_owned(), capabilities.clone(), text.clone()));
-                text
-            }
+        self.declared.get_or_write(
+            |(written, declared)| written == version && declared == capabilities,
+            || (version.to_owned(), capabilities.clone()),
+            write,
+        )
+    }
+}
+
+/// A text written for a key, the last one kept.
+struct LastWritten<K>(Mutex<Option<(K, Arc<str>)>>);
+
+impl<K> Default for LastWritten<K> {
+    fn default() -> Self {
+        Self(Mutex::new(None))
+    }
+}
+
+impl<K> LastWritten<K> {
+    /// The text kept when its key is the one `matches` accepts; else `write`'s, kept under the
+    /// key `key` makes.
+    fn get_or_write(
+        &self,
+        matches: impl FnOnce(&K) -> bool,
+        key: impl FnOnce() -> K,
+        write: impl FnOnce() -> String,
+    ) -> Arc<str> {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((written_for, text)) = &*kept
+            && matches(written_for)
+        {
+            return text.clone();
         }
+        let text: Arc<str> = write().into();
+        *kept = Some((key(), text.clone()));
+        text
     }
 }
 
