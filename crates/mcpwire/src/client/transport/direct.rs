@@ -34,11 +34,7 @@ impl Direct {
     /// The direct way to `url`, when reqwest would send its requests unchanged: `http://`, a
     /// host, no credentials, no proxy of the environment (`proxies`) for it.
     pub(crate) fn to(url: &reqwest::Url, proxies: &Matcher) -> Option<Self> {
-        let plain = url.scheme() == "http"
-            && url.has_host()
-            && url.username().is_empty()
-            && url.password().is_none();
-        if !plain {
+        if url.scheme() != "http" || !plain(url) {
             return None;
         }
         let uri: Uri = url.as_str().parse().ok()?;
@@ -75,6 +71,12 @@ impl Direct {
             ))
         })
     }
+}
+
+/// Whether `url` is sent as it is: with a host, without credentials (which reqwest's request
+/// builder turns into a `Basic` header: such a URL goes through it on every request).
+pub(crate) fn plain(url: &reqwest::Url) -> bool {
+    url.has_host() && url.username().is_empty() && url.password().is_none()
 }
 
 /// Whether `status` sends the client elsewhere: such an answer is sent again through reqwest,

@@ -12,7 +12,7 @@
 //! not reopened.
 
 use super::answer::Answer;
-use super::direct::{Direct, redirects};
+use super::direct::{Direct, plain, redirects};
 use super::refusal::{self, Refusal};
 use super::{BoxFuture, Inbox, InboxSender, Kind, Outgoing, Sent, StreamGuard, Transport};
 use super::{body, sse};
@@ -501,12 +501,6 @@ fn header_name(name: &str) -> Result<HeaderName, ClientError> {
         _ => HeaderName::try_from(name)
             .map_err(|e| ClientError::Transport(format!("header {name}: {e}"))),
     }
-}
-
-/// Whether `url` is sent as it is: with a host, without credentials (which reqwest's request
-/// builder turns into a `Basic` header: such a URL goes through it on every request).
-fn plain(url: &reqwest::Url) -> bool {
-    url.has_host() && url.username().is_empty() && url.password().is_none()
 }
 
 /// Connects to `url`; nothing is sent until the first message, and no message of more than
