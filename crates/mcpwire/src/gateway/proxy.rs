@@ -60,7 +60,7 @@ fn may_name_resources(raw: &RawValue) -> bool {
 /// The parts of a backend's tool result that the front's result carries, as the backend wrote
 /// them.
 #[derive(Deserialize)]
-struct Sent<'a> {
+struct ResultParts<'a> {
     #[serde(borrow)]
     content: &'a RawValue,
     #[serde(borrow, rename = "structuredContent", default)]
@@ -107,7 +107,7 @@ struct Typed<'a> {
 /// `_meta`) is the front's to write. `None` when `raw` is not such a result: it is then read as
 /// a `CallToolResult`, which says what is wrong with it.
 fn passed(raw: &RawValue) -> Option<ToolOutput> {
-    let Object(sent) = serde_json::from_str::<Object<Sent<'_>>>(raw.get()).ok()?;
+    let Object(sent) = serde_json::from_str::<Object<ResultParts<'_>>>(raw.get()).ok()?;
     let content = sent.content.get();
     serde_json::from_str::<Blocks>(content).ok()?;
     let structured = sent.structured_content.map(RawValue::get);
