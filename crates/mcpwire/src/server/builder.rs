@@ -376,6 +376,11 @@ impl McpServer {
 
     /// Registers a resource or resource template (a function annotated with `#[resource]`).
     ///
+    /// A read finds a resource of its exact URI first. Otherwise the most specific template that
+    /// matches the URI answers: the one with the longest literal text before its first variable
+    /// (`notes://archive/{id}` before `notes://{+path}`, whatever their order), the first
+    /// registered among equals.
+    ///
     /// # Errors
     ///
     /// [`InvalidSignature`] when the URI is taken or malformed, a parameter is not a variable of

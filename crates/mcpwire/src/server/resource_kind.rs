@@ -1,6 +1,7 @@
 //! Resources as registry entries: a resource is keyed by its URI, or by its URI template, whose
 //! variables must cover the parameters filled from the URI; a read finds a plain resource by its
-//! URI, else the first template that matches.
+//! URI, else the most specific template that matches (the longest literal text before its first
+//! variable; the first registered among equals).
 
 use super::handler::Handler;
 use super::kind::{Common, Kind, Registered};
@@ -110,15 +111,28 @@ pub(crate) struct ResourceView {
 
 impl ResourceView {
     /// The resource `uri` names, with the variables its template matched: a plain resource of
-    /// that URI first, else the first template that matches it.
+    /// that URI first, else the most specific template that matches it, the one with the
+    /// longest literal text before its first variable (so `skill://docs/{+path}` answers
+    /// `skill://docs/a/SKILL.md` before `skill://{+path}`, whatever their order), the first
+    /// registered among equals.
     pub(crate) fn find(&self, uri: &str) -> Option<(&Arc<RegisteredResource>, Map<String, Value>)> {
         if let Some(resource) = self.plain.get(uri) {
             return Some((resource, Map::new()));
         }
-        self.templates.entries().iter().find_map(|resource| {
-            let variables = resource.template()?.matches(uri)?;
-            Some((resource, variables))
-        })
+        let mut best: Option<(usize, &Arc<RegisteredResource>, Map<String, Value>)> = None;
+        for resource in self.templates.entries() {
+            let Some(template) = resource.template() else {
+                continue;
+            };
+            let specificity = template.literal_prefix_len();
+            if best.as_ref().is_some_and(|(most, ..)| *most >= specificity) {
+                continue;
+            }
+            if let Some(variables) = template.matches(uri) {
+                best = Some((specificity, resource, variables));
+            }
+        }
+        best.map(|(_, resource, variables)| (resource, variables))
     }
 
     /// The resource template registered as `uri_template`.

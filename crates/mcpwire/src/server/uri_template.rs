@@ -60,6 +60,15 @@ impl UriTemplate {
         })
     }
 
+    /// How many bytes of literal text come before the first variable: the larger, the more
+    /// specific the template (`skill://docs/{+path}` over `skill://{+path}`).
+    pub(crate) fn literal_prefix_len(&self) -> usize {
+        match self.parts.first() {
+            Some(Part::Literal(literal)) => literal.len(),
+            _ => 0,
+        }
+    }
+
     /// The variables of `uri`, when it matches.
     pub(crate) fn matches(&self, uri: &str) -> Option<Map<String, Value>> {
         let mut values = Map::new();
@@ -90,6 +99,14 @@ impl UriTemplate {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_literal_prefix_is_the_text_before_the_first_variable() {
+        let prefix = |t: &str| UriTemplate::parse(t).unwrap().unwrap().literal_prefix_len();
+        assert_eq!(prefix("skill://{+path}"), "skill://".len());
+        assert_eq!(prefix("skill://docs/{+path}"), "skill://docs/".len());
+        assert_eq!(prefix("{scheme}://x"), 0);
+    }
 
     #[test]
     fn matches_segments_and_reserved_paths() {

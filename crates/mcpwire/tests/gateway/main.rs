@@ -12,4 +12,5 @@ mod questions;
 mod results;
 mod serving;
 mod skills;
+mod templates;
 mod views;

@@ -289,3 +289,50 @@ fn a_resource_parameter_outside_the_uri_template_fails_at_registration() {
         "resource 'shop://orders/{id}': parameter 'page' is not a variable of the URI template"
     );
 }
+
+/// Any note.
+#[resource(uri = "notes://{+path}", mime_type = "text/plain")]
+async fn any_note(path: String) -> String {
+    format!("note {path}")
+}
+
+/// An archived note.
+#[resource(uri = "notes://archive/{id}", mime_type = "text/plain")]
+async fn archived_note(id: String) -> String {
+    format!("archived {id}")
+}
+
+#[tokio::test]
+async fn a_uri_two_templates_match_is_read_by_the_more_specific_one_whatever_their_order() {
+    for general_first in [true, false] {
+        for era in ERAS {
+            let server = McpServer::new("notes");
+            let server = if general_first {
+                server
+                    .resource(any_note)
+                    .and_then(|s| s.resource(archived_note))
+            } else {
+                server
+                    .resource(archived_note)
+                    .and_then(|s| s.resource(any_note))
+            };
+            let client = client(server.unwrap(), era).await;
+            let case = format!("the general template first: {general_first}, {era:?}");
+            let text = |uri: &'static str| {
+                let client = &client;
+                async move {
+                    let read = client.read_resource(uri).await.unwrap();
+                    as_json(&read)["contents"][0]["text"].clone()
+                }
+            };
+            assert_eq!(text("notes://archive/7").await, "archived 7", "{case}");
+            // A URI only the general template matches still reaches it.
+            assert_eq!(
+                text("notes://archive/7/draft").await,
+                "note archive/7/draft",
+                "{case}"
+            );
+            assert_eq!(text("notes://inbox/1").await, "note inbox/1", "{case}");
+        }
+    }
+}
