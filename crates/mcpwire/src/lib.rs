@@ -51,7 +51,7 @@
 //! | `skills` | no | `skills::Skills`: Agent Skills folders published with the Skills extension (`skills/list`, `skills/get`, `skill://` files, `resources/directory/read`) |
 //! | `sqlite` | no | `tasks::SqliteTaskStore`: tasks kept in SQLite (compiled in), completed results surviving restarts |
 //! | `redis` | no | a fleet of replicas sharing state in one Redis, on one connection: `transport::http::RedisBackend` (2025-11-25 sessions, resumable streams, questions and changes on any replica; tasks, `tasks::RedisTaskStore`; the `#[tool(once)]` record, `request_state::RedisReplayGuard`; rate-limit buckets), set with `HttpServer::fleet` |
-//! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (hyper-util's client for plain `http://`, reqwest otherwise) and, with `server`, in-memory transports; both eras |
+//! | `client` | no | the client (`mcpwire::client`): stdio, Streamable HTTP (hyper's HTTP/1.1 connections for plain `http://`, reqwest otherwise) and, with `server`, in-memory transports; both eras |
 //! | `auth-aws-lc` | no | `auth` with JWT signatures checked (and the client's assertions signed) by aws-lc-rs instead of RustCrypto: a token's first verification several times faster; builds AWS-LC's C (see the authorization guide) |
 //!
 //! With `default-features = false` only the wire types ([`protocol`]) remain; add `server` for

@@ -239,7 +239,7 @@ async fn connecting_waits_for_the_get_stream() {
     client.close().await;
 }
 
-/// A plain `http://` endpoint's POSTs go on hyper-util's client directly; one that redirects
+/// A plain `http://` endpoint's POSTs go on hyper's connections directly; one that redirects
 /// (`307`, as a moved endpoint answers) is still followed, as reqwest always did: every call
 /// reaches the endpoint the redirection names. Once redirected, the client sends through
 /// reqwest (which follows) from the start.

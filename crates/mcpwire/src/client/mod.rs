@@ -79,7 +79,8 @@
 //!    adds `_meta` and the mirrored headers (`headers.rs`), writes the message
 //!    (`envelope.rs`), registers the waiting call, and gives it to
 //! 5. `transport/mod.rs`: `Transport::send`, implemented by `transport/http.rs` (a POST:
-//!    hyper-util's client to a plain `http://` endpoint, `transport/direct.rs`, else `reqwest`),
+//!    hyper's connections to a plain `http://` endpoint, `transport/direct.rs` and
+//!    `transport/idle.rs`, else `reqwest`),
 //!    `transport/stdio.rs` through `transport/streams.rs` (a line on
 //!    the child's stdin), or `transport/memory.rs` (a channel to the server).
 //!

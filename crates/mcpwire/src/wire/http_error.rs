@@ -1,4 +1,4 @@
-//! What an HTTP request made with reqwest (or hyper-util's client) failed of, in words: reqwest's
+//! What an HTTP request made with reqwest (or hyper's client connections) failed of, in words: reqwest's
 //! own text says only "error sending request for url (…)" or "error decoding response body"; the
 //! cause (a refused connection, a certificate that did not verify, a scheme without TLS built in,
 //! a reset) is in its chain of sources. Used wherever such an error becomes the SDK's message:

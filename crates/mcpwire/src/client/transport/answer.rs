@@ -1,22 +1,21 @@
-//! A server's answer to a POST, whichever client sent it: reqwest's, or hyper-util's directly
-//! ([`direct`](super::direct)). What the transport reads of it: the status, the headers, and
+//! A server's answer to a POST, whichever client sent it: reqwest's, or hyper's connections
+//! directly ([`direct`](super::direct)). What the transport reads of it: the status, the headers, and
 //! the body as a stream of chunks.
 
+use super::direct::DirectAnswer;
 use crate::client::error::ClientError;
 use crate::wire::http_error::described;
 use bytes::Bytes;
 use futures_util::future::Either;
 use futures_util::{Stream, StreamExt};
 use http::{HeaderMap, StatusCode};
-use http_body_util::BodyDataStream;
-use hyper::body::{Body, Incoming};
 
 /// An answer's head and its body still to read.
 pub(crate) enum Answer {
     /// Sent through reqwest.
     Reqwest(reqwest::Response),
-    /// Sent on hyper-util's client directly.
-    Direct(http::Response<Incoming>),
+    /// Sent on hyper's connections directly.
+    Direct(DirectAnswer),
 }
 
 impl Answer {
@@ -24,7 +23,7 @@ impl Answer {
     pub(crate) fn status(&self) -> StatusCode {
         match self {
             Answer::Reqwest(response) => response.status(),
-            Answer::Direct(response) => response.status(),
+            Answer::Direct(answer) => answer.head.status,
         }
     }
 
@@ -32,7 +31,7 @@ impl Answer {
     pub(crate) fn headers(&self) -> &HeaderMap {
         match self {
             Answer::Reqwest(response) => response.headers(),
-            Answer::Direct(response) => response.headers(),
+            Answer::Direct(answer) => &answer.head.headers,
         }
     }
 
@@ -40,7 +39,7 @@ impl Answer {
     pub(crate) fn content_length(&self) -> Option<u64> {
         match self {
             Answer::Reqwest(response) => response.content_length(),
-            Answer::Direct(response) => response.body().size_hint().exact(),
+            Answer::Direct(answer) => answer.body.exact_length(),
         }
     }
 
@@ -53,8 +52,9 @@ impl Answer {
                     .bytes_stream()
                     .map(|chunk| chunk.map_err(|e| ClientError::Transport(described(&e)))),
             ),
-            Answer::Direct(response) => Either::Right(
-                BodyDataStream::new(response.into_body())
+            Answer::Direct(answer) => Either::Right(
+                answer
+                    .body
                     .map(|chunk| chunk.map_err(|e| ClientError::Transport(described(&e)))),
             ),
         }

@@ -34,7 +34,7 @@ pub(crate) struct Http {
     /// `url`, parsed once (`None`: not a plain URL; each request then goes through reqwest's
     /// request builder, which refuses it or adds its credentials).
     parsed: Option<reqwest::Url>,
-    /// A plain `http://` endpoint that no proxy takes: its POSTs sent on hyper-util's client
+    /// A plain `http://` endpoint that no proxy takes: its POSTs sent on hyper's connections
     /// directly, without reqwest's layers ([`direct`](super::direct)); until it redirects once,
     /// when every POST goes through reqwest, which follows redirections.
     direct: Option<Direct>,
@@ -143,7 +143,7 @@ impl Http {
         {
             let headers = self.headers(message, session, token)?;
             let answer = direct.post(headers, body.clone()).await?;
-            if !redirects(answer.status()) {
+            if !redirects(answer.head.status) {
                 return Ok(Answer::Direct(answer));
             }
             self.redirected.store(true, relaxed);

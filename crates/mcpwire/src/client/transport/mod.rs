@@ -9,7 +9,8 @@
 //!   clock starts at the child's first output);
 //! - `http`: Streamable HTTP (`sse` reads event streams, `body` whole bodies, both bounded;
 //!   `refusal` reads non-2xx answers; `direct` sends a plain `http://` endpoint's POSTs on
-//!   hyper-util's client, `answer` reads an answer from either client); it alone knows
+//!   hyper's connections, which `idle` keeps for the next, `answer` reads an answer from either
+//!   client); it alone knows
 //!   sessions, event streams and resumption, and asks `auth` for bearer tokens;
 //! - `memory` (feature `server`): an `McpServer` in the same process.
 
@@ -18,6 +19,7 @@ mod body;
 mod direct;
 mod first_output;
 pub(crate) mod http;
+mod idle;
 #[cfg(feature = "server")]
 pub(crate) mod memory;
 mod refusal;
