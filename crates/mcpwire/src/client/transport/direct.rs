@@ -349,15 +349,16 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_connection_whose_answer_was_not_read_to_its_end_is_not_used_again() {
+    async fn a_connection_whose_answer_was_left_unread_is_used_again_only_when_it_can_be() {
         use futures_util::StreamExt;
         use std::sync::atomic::Ordering;
         let (url, accepted) = counting_server().await;
         let direct = Direct::to(&url, &Matcher::builder().build()).unwrap();
+        // 1 MiB left unread after its first chunk: more than hyper reads to keep the connection,
+        // which it closes; the next POST goes on a new one.
         let mut long = post(&direct, "long", b"{}").await.body;
         assert!(long.next().await.unwrap().is_ok());
         drop(long);
-        assert_eq!(direct.idle.count(), 0);
         assert_eq!(read(post(&direct, "echo", b"next").await).await, b"next");
         assert_eq!(accepted.load(Ordering::SeqCst), 2);
         // A long answer read to its end gives its connection back.
