@@ -251,7 +251,8 @@ mod tests {
 
     /// A test server on loopback that counts the connections it accepted. It answers a POST
     /// by its `x-answer` header: `empty` with `202` and no body, `close` with its body and
-    /// `Connection: close`, `long` with a body of 1 MiB in chunks, anything else with its body.
+    /// `Connection: close`, `long` with a body of 1 MiB in chunks, `open` with one chunk and
+    /// then nothing, the body never ended, anything else with its body.
     async fn counting_server() -> (reqwest::Url, Arc<std::sync::atomic::AtomicUsize>) {
         use http_body_util::{BodyExt, StreamBody};
         use hyper::body::Frame;
@@ -280,6 +281,16 @@ mod tests {
                                 .header("connection", "close")
                                 .body(full(body))
                                 .unwrap(),
+                            Some(b"open") => {
+                                let first = futures_util::stream::iter([Ok::<_, hyper::Error>(
+                                    Frame::data(Bytes::from_static(b"data: {}\n\n")),
+                                )]);
+                                let silent = futures_util::stream::pending();
+                                http::Response::new(
+                                    StreamBody::new(futures_util::StreamExt::chain(first, silent))
+                                        .boxed(),
+                                )
+                            }
                             Some(b"long") => {
                                 let chunks = (0..64).map(|_| {
                                     Ok::<_, hyper::Error>(Frame::data(Bytes::from(vec![
@@ -366,6 +377,24 @@ mod tests {
             read(post(&direct, "long", b"{}").await).await.len(),
             1024 * 1024
         );
+        assert_eq!(read(post(&direct, "echo", b"again").await).await, b"again");
+        assert_eq!(accepted.load(Ordering::SeqCst), 2);
+    }
+
+    /// A stream left after its first event, which the server keeps open without a word: the
+    /// next POST does not wait on that connection. hyper is woken by the dropped body, finds
+    /// nothing more to read, and closes the connection, which the POST then leaves for a new one.
+    #[tokio::test]
+    async fn a_post_does_not_wait_for_a_connection_whose_stream_was_left_open() {
+        use futures_util::StreamExt;
+        use std::sync::atomic::Ordering;
+        let (url, accepted) = counting_server().await;
+        let direct = Direct::to(&url, &Matcher::builder().build()).unwrap();
+        let mut open = post(&direct, "open", b"{}").await.body;
+        assert!(open.next().await.unwrap().is_ok());
+        drop(open);
+        // `post` and `read` fail the test after 10 s.
+        assert_eq!(read(post(&direct, "echo", b"next").await).await, b"next");
         assert_eq!(read(post(&direct, "echo", b"again").await).await, b"again");
         assert_eq!(accepted.load(Ordering::SeqCst), 2);
     }
