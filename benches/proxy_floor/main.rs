@@ -130,6 +130,20 @@ impl Backend {
     }
 }
 
+/// Serves one front connection, each request forwarded to `backend`.
+async fn serve_front<I>(io: I, backend: Arc<Backend>)
+where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let service = service_fn(move |request| {
+        let backend = Arc::clone(&backend);
+        async move { Ok::<_, Infallible>(backend.forward(request).await) }
+    });
+    let _ = http1::Builder::new()
+        .serve_connection(TokioIo::new(io), service)
+        .await;
+}
+
 fn arguments() -> Result<(SocketAddr, Backend), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage =
@@ -183,16 +197,7 @@ async fn main() -> ExitCode {
                 continue;
             };
             let _ = tcp.set_nodelay(true);
-            let backend = Arc::clone(&backend);
-            tokio::spawn(async move {
-                let service = service_fn(move |request| {
-                    let backend = Arc::clone(&backend);
-                    async move { Ok::<_, Infallible>(backend.forward(request).await) }
-                });
-                let _ = http1::Builder::new()
-                    .serve_connection(TokioIo::new(tcp), service)
-                    .await;
-            });
+            tokio::spawn(serve_front(tcp, Arc::clone(&backend)));
         }
     };
     tokio::select! {
@@ -266,16 +271,7 @@ mod tests {
         let backend = Arc::new(Backend::parse(&format!("http://{backend_addr}/mcp")).unwrap());
         for round in 0..3 {
             let (mut front, front_server) = tokio::io::duplex(64 * 1024);
-            let backend = Arc::clone(&backend);
-            tokio::spawn(async move {
-                let service = service_fn(move |request| {
-                    let backend = Arc::clone(&backend);
-                    async move { Ok::<_, Infallible>(backend.forward(request).await) }
-                });
-                let _ = http1::Builder::new()
-                    .serve_connection(TokioIo::new(front_server), service)
-                    .await;
-            });
+            tokio::spawn(serve_front(front_server, Arc::clone(&backend)));
             use tokio::io::{AsyncReadExt, AsyncWriteExt};
             let body = format!(r#"{{"round":{round}}}"#);
             let request = format!(
