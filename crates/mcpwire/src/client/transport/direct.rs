@@ -28,23 +28,18 @@ use http::header::HOST;
 use http::response::Parts;
 use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
 use http_body_util::Full;
+use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::proxy::matcher::Matcher;
-use hyper_util::rt::TokioIo;
-use std::net::SocketAddr;
 use std::sync::Arc;
-use tokio::net::TcpStream;
-
-/// Where an endpoint's connections go.
-enum Address {
-    /// An IP address and port, connected to as they are.
-    Ip(SocketAddr),
-    /// A host name and port, resolved at each new connection.
-    Name(String, u16),
-}
+use tower_service::Service;
 
 /// One plain `http://` endpoint, and its idle connections.
 pub(crate) struct Direct {
-    address: Address,
+    /// hyper-util's connector, reqwest's own: it resolves the host and tries its addresses
+    /// (IPv6 and IPv4 raced, "happy eyeballs"); no Nagle delay on a request's small writes.
+    connector: HttpConnector,
+    /// The URL, which the connector connects to.
+    uri: Uri,
     /// The request target: the URL's path and query.
     target: Uri,
     /// The URL, as error messages name it.
@@ -71,13 +66,6 @@ impl Direct {
         if proxies.intercept(&uri).is_some() {
             return None;
         }
-        let port = url.port_or_known_default()?;
-        let name = url.host_str()?;
-        // An IPv6 address is written in brackets.
-        let address = match name.trim_start_matches('[').trim_end_matches(']').parse() {
-            Ok(ip) => Address::Ip(SocketAddr::new(ip, port)),
-            Err(_) => Address::Name(name.to_owned(), port),
-        };
         // As hyper-util writes it: the host, and the port when it is not 80.
         let host = match url.port() {
             Some(port) => HeaderValue::try_from(format!("{}:{port}", uri.host()?)),
@@ -85,10 +73,13 @@ impl Direct {
         }
         .ok()?;
         let target = uri.path_and_query()?.as_str().parse().ok()?;
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
         Some(Self {
-            address,
-            target,
+            connector,
             url: uri.to_string(),
+            uri,
+            target,
             host,
             idle: Arc::default(),
         })
@@ -145,14 +136,9 @@ impl Direct {
     /// A new connection, its HTTP/1.1 exchange driven on a task of its own until it closes (its
     /// sending half dropped, idle or not kept, or the server closing it).
     async fn connect(&self) -> Result<Sender, ClientError> {
-        let tcp = match &self.address {
-            Address::Ip(address) => TcpStream::connect(address).await,
-            Address::Name(name, port) => TcpStream::connect((name.as_str(), *port)).await,
-        }
-        .map_err(|error| self.failed(&error))?;
-        // As reqwest's own connector: no Nagle delay on a request's small writes.
-        let _ = tcp.set_nodelay(true);
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
+        let tcp = (self.connector.clone().call(self.uri.clone()).await)
+            .map_err(|error| self.failed(&error))?;
+        let (sender, connection) = hyper::client::conn::http1::handshake(tcp)
             .await
             .map_err(|error| self.failed(&error))?;
         tokio::spawn(async move {
@@ -309,7 +295,7 @@ mod tests {
                 );
                 tokio::spawn(
                     hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(tcp), service),
+                        .serve_connection(hyper_util::rt::TokioIo::new(tcp), service),
                 );
             }
         });
