@@ -38,12 +38,10 @@ pub(crate) struct Direct {
     /// hyper-util's connector, reqwest's own: it resolves the host and tries its addresses
     /// (IPv6 and IPv4 raced, "happy eyeballs"); no Nagle delay on a request's small writes.
     connector: HttpConnector,
-    /// The URL, which the connector connects to.
+    /// The URL, which the connector connects to and error messages name.
     uri: Uri,
     /// The request target: the URL's path and query.
     target: Uri,
-    /// The URL, as error messages name it.
-    url: String,
     /// The `Host` header of every request, made once.
     host: HeaderValue,
     idle: Arc<Idle>,
@@ -77,7 +75,6 @@ impl Direct {
         connector.set_nodelay(true);
         Some(Self {
             connector,
-            url: uri.to_string(),
             uri,
             target,
             host,
@@ -151,7 +148,7 @@ impl Direct {
         let cause = described(error);
         ClientError::Transport(format!(
             "error sending request for url ({}): {cause}",
-            self.url
+            self.uri
         ))
     }
 }
