@@ -8,20 +8,26 @@ use crate::wire::header_params::{HeaderParam, HeaderValueKind};
 use crate::wire::header_value::encode;
 use serde_json::{Map, Value};
 
+/// The header mirroring the method, as this module names it (`transport/http.rs` sends it under
+/// a constant name).
+pub(crate) const MCP_METHOD: &str = "Mcp-Method";
+/// The header mirroring the tool or prompt name, or the resource URI.
+pub(crate) const MCP_NAME: &str = "Mcp-Name";
+
 /// The headers of one POST carrying `method` with `params`.
 pub(crate) fn modern(
     method: &str,
     params: &Map<String, Value>,
     mirrored: &[HeaderParam],
 ) -> Vec<(String, String)> {
-    let mut headers = vec![("Mcp-Method".to_owned(), encode(method).into_owned())];
+    let mut headers = vec![(MCP_METHOD.to_owned(), encode(method).into_owned())];
     let name = match method {
         TOOLS_CALL | PROMPTS_GET => params.get("name"),
         RESOURCES_READ => params.get("uri"),
         _ => None,
     };
     if let Some(name) = name.and_then(Value::as_str) {
-        headers.push(("Mcp-Name".to_owned(), encode(name).into_owned()));
+        headers.push((MCP_NAME.to_owned(), encode(name).into_owned()));
     }
     let arguments = params.get("arguments").and_then(Value::as_object);
     for param in mirrored {

@@ -19,6 +19,7 @@ use super::{body, sse};
 #[cfg(feature = "auth")]
 use crate::client::auth::OAuth;
 use crate::client::error::ClientError;
+use crate::client::headers::{MCP_METHOD, MCP_NAME};
 use crate::protocol::Era;
 use crate::wire::http_error::described;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
@@ -496,8 +497,8 @@ fn header_name(name: &str) -> Result<HeaderName, ClientError> {
     const METHOD: HeaderName = HeaderName::from_static("mcp-method");
     const NAME: HeaderName = HeaderName::from_static("mcp-name");
     match name {
-        "Mcp-Method" => Ok(METHOD),
-        "Mcp-Name" => Ok(NAME),
+        MCP_METHOD => Ok(METHOD),
+        MCP_NAME => Ok(NAME),
         _ => HeaderName::try_from(name)
             .map_err(|e| ClientError::Transport(format!("header {name}: {e}"))),
     }
