@@ -16,6 +16,9 @@
 //!
 //! Build: `cargo build --release --bin mcp-floor`. Not a server to deploy: a benchmark's baseline.
 
+#[path = "../bare_listener.rs"]
+mod bare_listener;
+
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -30,7 +33,6 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::net::TcpListener;
 
 /// The parts of a request the floor reads, borrowed from the body.
 #[derive(Deserialize)]
@@ -151,33 +153,12 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let listener = match TcpListener::bind(addr).await {
-        Ok(listener) => listener,
-        Err(e) => {
-            eprintln!("mcp-floor: bind {addr}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let local = listener.local_addr().unwrap_or(addr);
-    // The line scripts/layer-cost waits for (the bookshop's own words).
-    eprintln!("MCP server listening on http://{local}/mcp");
-    let accepting = async {
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else {
-                continue;
-            };
-            let _ = tcp.set_nodelay(true);
-            tokio::spawn(async move {
-                let _ = http1::Builder::new()
-                    .serve_connection(TokioIo::new(tcp), service_fn(serve))
-                    .await;
-            });
-        }
-    };
-    tokio::select! {
-        () = accepting => ExitCode::SUCCESS,
-        _ = tokio::signal::ctrl_c() => ExitCode::SUCCESS,
-    }
+    bare_listener::serve_until_interrupted("mcp-floor", addr, |tcp| async move {
+        let _ = http1::Builder::new()
+            .serve_connection(TokioIo::new(tcp), service_fn(serve))
+            .await;
+    })
+    .await
 }
 
 #[cfg(test)]

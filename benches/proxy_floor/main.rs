@@ -19,6 +19,9 @@
 //! Build: `cargo build --release --bin mcp-proxy-floor`. Not a proxy to deploy (no timeouts, no
 //! bound on connections): a benchmark's baseline.
 
+#[path = "../bare_listener.rs"]
+mod bare_listener;
+
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -32,7 +35,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 /// The backend, and the idle connections to it.
 struct Backend {
@@ -181,34 +184,16 @@ async fn main() -> ExitCode {
         }
     };
     let backend = Arc::new(backend);
-    let listener = match TcpListener::bind(addr).await {
-        Ok(listener) => listener,
-        Err(e) => {
-            eprintln!("mcp-proxy-floor: bind {addr}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let local = listener.local_addr().unwrap_or(addr);
-    // The line scripts/gateway-cost waits for (the bookshop's own words).
-    eprintln!("MCP server listening on http://{local}/mcp");
-    let accepting = async {
-        loop {
-            let Ok((tcp, _)) = listener.accept().await else {
-                continue;
-            };
-            let _ = tcp.set_nodelay(true);
-            tokio::spawn(serve_front(tcp, Arc::clone(&backend)));
-        }
-    };
-    tokio::select! {
-        () = accepting => ExitCode::SUCCESS,
-        _ = tokio::signal::ctrl_c() => ExitCode::SUCCESS,
-    }
+    bare_listener::serve_until_interrupted("mcp-proxy-floor", addr, |tcp| {
+        serve_front(tcp, Arc::clone(&backend))
+    })
+    .await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tokio::net::TcpListener;
 
     #[test]
     fn takes_an_http_backend_only() {
