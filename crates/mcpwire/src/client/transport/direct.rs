@@ -299,6 +299,15 @@ mod tests {
         (url.unwrap(), accepted)
     }
 
+    /// The direct way to a fresh [`counting_server`], and its count of connections.
+    async fn counted_direct() -> (Direct, Arc<std::sync::atomic::AtomicUsize>) {
+        let (url, accepted) = counting_server().await;
+        (
+            Direct::to(&url, &Matcher::builder().build()).unwrap(),
+            accepted,
+        )
+    }
+
     /// POSTs `body` with `x-answer: how`, within a bound.
     async fn post(direct: &Direct, how: &'static str, body: &'static [u8]) -> DirectAnswer {
         let mut headers = HeaderMap::new();
@@ -329,8 +338,7 @@ mod tests {
     #[tokio::test]
     async fn one_connection_carries_posts_one_after_another() {
         use std::sync::atomic::Ordering;
-        let (url, accepted) = counting_server().await;
-        let direct = Direct::to(&url, &Matcher::builder().build()).unwrap();
+        let (direct, accepted) = counted_direct().await;
         for _ in 0..5 {
             assert_eq!(read(post(&direct, "echo", b"ping").await).await, b"ping");
             // An answer without a body, never read, gives its connection back too.
@@ -346,8 +354,7 @@ mod tests {
     async fn a_connection_whose_answer_was_left_unread_is_used_again_only_when_it_can_be() {
         use futures_util::StreamExt;
         use std::sync::atomic::Ordering;
-        let (url, accepted) = counting_server().await;
-        let direct = Direct::to(&url, &Matcher::builder().build()).unwrap();
+        let (direct, accepted) = counted_direct().await;
         // 1 MiB left unread after its first chunk: more than hyper reads to keep the connection,
         // which it closes; the next POST goes on a new one.
         let mut long = post(&direct, "long", b"{}").await.body;
@@ -371,8 +378,7 @@ mod tests {
     async fn a_post_does_not_wait_for_a_connection_whose_stream_was_left_open() {
         use futures_util::StreamExt;
         use std::sync::atomic::Ordering;
-        let (url, accepted) = counting_server().await;
-        let direct = Direct::to(&url, &Matcher::builder().build()).unwrap();
+        let (direct, accepted) = counted_direct().await;
         let mut open = post(&direct, "open", b"{}").await.body;
         assert!(open.next().await.unwrap().is_ok());
         drop(open);
@@ -385,8 +391,7 @@ mod tests {
     #[tokio::test]
     async fn a_connection_the_server_closed_is_left_for_a_new_one() {
         use std::sync::atomic::Ordering;
-        let (url, accepted) = counting_server().await;
-        let direct = Direct::to(&url, &Matcher::builder().build()).unwrap();
+        let (direct, accepted) = counted_direct().await;
         for round in 1..=3 {
             assert_eq!(read(post(&direct, "close", b"bye").await).await, b"bye");
             assert_eq!(read(post(&direct, "echo", b"hi").await).await, b"hi");
@@ -398,8 +403,7 @@ mod tests {
     #[tokio::test]
     async fn posts_in_flight_together_each_get_a_connection_and_at_most_max_idle_are_kept() {
         use std::sync::atomic::Ordering;
-        let (url, accepted) = counting_server().await;
-        let direct = Direct::to(&url, &Matcher::builder().build()).unwrap();
+        let (direct, accepted) = counted_direct().await;
         let many = super::super::idle::MAX_IDLE + 4;
         let mut answers = Vec::new();
         for _ in 0..many {
