@@ -15,7 +15,7 @@ use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::TOOLS_CALL;
 use crate::wire::header_params::{HeaderParam, HeaderValueKind};
 use crate::wire::header_value::decode;
-use http::{HeaderMap, HeaderName};
+use http::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
@@ -25,8 +25,36 @@ use std::borrow::Cow;
 pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 /// The header naming the legacy session.
 pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+#[cfg(test)]
 const METHOD: HeaderName = HeaderName::from_static("mcp-method");
+#[cfg(test)]
 const NAME: HeaderName = HeaderName::from_static("mcp-name");
+
+/// The first value of each header that mirrors the body, as [`HeaderMap::get`] gives it, found
+/// in one pass over the request's few headers: a lookup by name hashes the name first, and a
+/// request would look up three.
+#[derive(Default)]
+struct Mirrors<'h> {
+    version: Option<&'h HeaderValue>,
+    method: Option<&'h HeaderValue>,
+    name: Option<&'h HeaderValue>,
+}
+
+impl<'h> Mirrors<'h> {
+    fn of(headers: &'h HeaderMap) -> Self {
+        let mut found = Mirrors::default();
+        for (key, value) in headers {
+            let slot = match key.as_str() {
+                "mcp-protocol-version" => &mut found.version,
+                "mcp-method" => &mut found.method,
+                "mcp-name" => &mut found.name,
+                _ => continue,
+            };
+            slot.get_or_insert(value);
+        }
+        found
+    }
+}
 
 /// Checks the mirrored headers of a 2026-07-28 request against its body, read raw.
 #[cfg(test)]
@@ -53,19 +81,20 @@ pub(super) fn check_read<'t>(
     mirrored: impl Fn(&str) -> &'t [HeaderParam],
 ) -> Result<(), ErrorObject> {
     let shown = "MCP-Protocol-Version";
+    let mirrors = Mirrors::of(headers);
     match version {
-        Some(version) => expect(headers, shown, PROTOCOL_VERSION, Some(version))?,
-        None if !headers.contains_key(PROTOCOL_VERSION) => {
+        Some(version) => expect(mirrors.version, shown, Some(version))?,
+        None if mirrors.version.is_none() => {
             return Err(mismatch(format!("missing required header {shown}")));
         }
         None => {}
     }
-    expect(headers, "Mcp-Method", METHOD, Some(method))?;
+    expect(mirrors.method, "Mcp-Method", Some(method))?;
     let Some(named) = named_by(method, fields) else {
         return Ok(());
     };
     let value = named_value(method, &named);
-    expect(headers, "Mcp-Name", NAME, value)?;
+    expect(mirrors.name, "Mcp-Name", value)?;
     if method == TOOLS_CALL
         && let Some(tool) = named.name.as_deref()
     {
@@ -88,13 +117,14 @@ pub(super) fn check_sent(
     method: &str,
     fields: &RawNamed<'_>,
 ) -> Result<(), ErrorObject> {
-    if headers.contains_key(METHOD) {
-        expect(headers, "Mcp-Method", METHOD, Some(method))?;
+    let mirrors = Mirrors::of(headers);
+    if mirrors.method.is_some() {
+        expect(mirrors.method, "Mcp-Method", Some(method))?;
     }
-    if headers.contains_key(NAME)
+    if mirrors.name.is_some()
         && let Some(named) = named_by(method, fields)
     {
-        expect(headers, "Mcp-Name", NAME, named_value(method, &named))?;
+        expect(mirrors.name, "Mcp-Name", named_value(method, &named))?;
     }
     Ok(())
 }
@@ -163,14 +193,14 @@ fn check_params(
     Ok(())
 }
 
-/// The header `name` must be present and equal `body` (a missing body value matches nothing).
+/// The header `shown` (its first `value`) must be present and equal `body`, decoded (a missing
+/// body value matches nothing).
 fn expect(
-    headers: &HeaderMap,
+    value: Option<&HeaderValue>,
     shown: &'static str,
-    name: HeaderName,
     body: Option<&str>,
 ) -> Result<(), ErrorObject> {
-    let Some(value) = headers.get(name) else {
+    let Some(value) = value else {
         return Err(mismatch(format!("missing required header {shown}")));
     };
     let decoded = value
@@ -228,7 +258,6 @@ fn text(value: Option<&RawValue>) -> Option<Cow<'_, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http::HeaderValue;
 
     fn headers(pairs: &[(HeaderName, &'static str)]) -> HeaderMap {
         pairs
@@ -293,6 +322,39 @@ mod tests {
             .unwrap_err();
             assert_eq!(error.code, code::HEADER_MISMATCH, "{case:?}");
         }
+    }
+
+    #[test]
+    fn the_first_of_repeated_mirrored_headers_is_the_one_compared() {
+        let call = params(r#"{"name":"add"}"#);
+        let mut first_right = headers(&[
+            (http::header::HOST, "localhost"),
+            (PROTOCOL_VERSION, "2026-07-28"),
+            (METHOD, "tools/call"),
+            (NAME, "add"),
+        ]);
+        first_right.append(METHOD, HeaderValue::from_static("tools/list"));
+        first_right.append(NAME, HeaderValue::from_static("sub"));
+        let check_call = |headers: &HeaderMap| {
+            check(
+                headers,
+                Some("2026-07-28"),
+                "tools/call",
+                Some(&call),
+                |_| &[],
+            )
+        };
+        assert!(check_call(&first_right).is_ok());
+        let mut first_wrong = headers(&[(PROTOCOL_VERSION, "2026-07-28"), (NAME, "add")]);
+        first_wrong.append(METHOD, HeaderValue::from_static("tools/list"));
+        first_wrong.append(METHOD, HeaderValue::from_static("tools/call"));
+        let error = check_call(&first_wrong).unwrap_err();
+        assert_eq!(error.code, code::HEADER_MISMATCH);
+        assert!(error.message.contains("Mcp-Method"), "{}", error.message);
+        // On a session, a mirrored header is optional, but the first one sent is compared.
+        let sent = check_sent(&first_wrong, "tools/call", &RawNamed::of(Some(&call)));
+        assert_eq!(sent.unwrap_err().code, code::HEADER_MISMATCH);
+        assert!(check_sent(&first_right, "tools/call", &RawNamed::of(Some(&call))).is_ok());
     }
 
     #[test]

@@ -29,13 +29,23 @@ impl HostPolicy {
             return Ok(());
         };
         let allowed = |host: &str| allowed.iter().any(|a| a.eq_ignore_ascii_case(host));
-        if let Some(host) = headers.get(HOST) {
+        // Both found in one pass over the request's few headers (the first value of each, as
+        // `HeaderMap::get` gives it): two lookups by name would hash each name first.
+        let (mut host, mut origin) = (None, None);
+        for (name, value) in headers {
+            if name == HOST {
+                host.get_or_insert(value);
+            } else if name == ORIGIN {
+                origin.get_or_insert(value);
+            }
+        }
+        if let Some(host) = host {
             let host = host.to_str().map(host_of_authority).unwrap_or_default();
             if !allowed(host) {
                 return Err("Host");
             }
         }
-        if let Some(origin) = headers.get(ORIGIN) {
+        if let Some(origin) = origin {
             let host = origin.to_str().ok().and_then(host_of_origin);
             if !host.is_some_and(allowed) {
                 return Err("Origin");
@@ -102,6 +112,22 @@ mod tests {
         );
         assert_eq!(policy.check(&headers(Some("LOCALHOST"), None)), Ok(()));
         assert_eq!(policy.check(&headers(None, None)), Ok(()));
+    }
+
+    #[test]
+    fn the_first_of_repeated_headers_decides_among_others() {
+        let policy = HostPolicy::default();
+        let mut repeated = HeaderMap::new();
+        repeated.insert(http::header::ACCEPT, HeaderValue::from_static("*/*"));
+        repeated.append(HOST, HeaderValue::from_static("evil.example"));
+        repeated.append(HOST, HeaderValue::from_static("localhost"));
+        repeated.insert("x-other", HeaderValue::from_static("1"));
+        assert_eq!(policy.check(&repeated), Err("Host"));
+        let mut origins = headers(Some("localhost:1"), Some("http://localhost:2"));
+        origins.append(ORIGIN, HeaderValue::from_static("https://evil.example"));
+        assert_eq!(policy.check(&origins), Ok(()));
+        origins.insert(ORIGIN, HeaderValue::from_static("https://evil.example"));
+        assert_eq!(policy.check(&origins), Err("Origin"));
     }
 
     #[test]
