@@ -19,10 +19,9 @@ use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::methods::{INITIALIZE, TOOLS_CALL};
 use crate::protocol::version::LEGACY_VERSIONS;
-use axum::body::{Body, BodyDataStream};
+use axum::body::{Body, HttpBody};
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
-use futures_util::StreamExt;
 use futures_util::future::Either;
 use http::{HeaderMap, StatusCode, header};
 use std::future::{Future, ready};
@@ -233,9 +232,12 @@ fn route_decided<'a>(
 /// whole body before it reads the answer (as blocking clients do: Python's `http.client`, curl
 /// without `Expect`) then reads the `413`, where a connection closed under it would break its
 /// pipe. A body declared larger than `drain` is not read at all.
+///
+/// Reading stops once the body says it has ended (all of a declared length received), without
+/// polling it once more for its end.
 async fn read_body(
     headers: &HeaderMap,
-    body: Body,
+    mut body: Body,
     limit: usize,
     drain: usize,
 ) -> Result<bytes::Bytes, Response> {
@@ -250,10 +252,9 @@ async fn read_body(
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    let mut chunks = body.into_data_stream();
     if let Some(length) = declared.filter(|&length| length > limit as u64) {
         if length <= drain as u64 {
-            discard(&mut chunks, drain).await;
+            discard(&mut body, drain).await;
         }
         return Err(too_large());
     }
@@ -262,14 +263,16 @@ async fn read_body(
     let mut first: Option<bytes::Bytes> = None;
     let mut more: Vec<u8> = Vec::new();
     let mut length = 0;
-    while let Some(chunk) = chunks.next().await {
+    while !body.is_end_stream()
+        && let Some(chunk) = next_chunk(&mut body).await
+    {
         let chunk = chunk.map_err(|error| {
             tracing::debug!(%error, "reading a request body failed");
             too_large()
         })?;
         length += chunk.len();
         if length > limit {
-            discard(&mut chunks, drain.saturating_sub(length)).await;
+            discard(&mut body, drain.saturating_sub(length)).await;
             return Err(too_large());
         }
         match &first {
@@ -289,9 +292,23 @@ async fn read_body(
     })
 }
 
+/// The body's next chunk of data (trailers skipped); `None` at its end.
+async fn next_chunk(body: &mut Body) -> Option<Result<bytes::Bytes, axum::Error>> {
+    loop {
+        let frame = std::future::poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await?;
+        match frame.map(|frame| frame.into_data()) {
+            Ok(Ok(data)) => return Some(Ok(data)),
+            Ok(Err(_trailers)) => continue,
+            Err(error) => return Some(Err(error)),
+        }
+    }
+}
+
 /// Reads and drops the rest of a body, at most `budget` bytes of it.
-async fn discard(chunks: &mut BodyDataStream, mut budget: usize) {
-    while let Some(Ok(chunk)) = chunks.next().await {
+async fn discard(body: &mut Body, mut budget: usize) {
+    while !body.is_end_stream()
+        && let Some(Ok(chunk)) = next_chunk(body).await
+    {
         let Some(left) = budget.checked_sub(chunk.len()) else {
             return;
         };
