@@ -445,7 +445,7 @@ impl Peer {
                     let params = request
                         .params
                         .and_then(|raw| serde_json::from_str(raw.get()).ok());
-                    let line = match request.method.as_str() {
+                    let line = match &*request.method {
                         PING => result_line(&request.id, "{}"),
                         method => match answer(&peer.handlers, answerer, method, params).await {
                             Ok(result) => result_line(&request.id, &result.to_string()),

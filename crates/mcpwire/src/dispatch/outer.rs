@@ -40,7 +40,7 @@ impl Arrived {
         let context = request_context(exchange, &request.id, served);
         Self {
             id: request.id.clone(),
-            method: request.method.clone(),
+            method: request.method.to_string(),
             era,
             request: McpRequest {
                 method: method_name(&request.method, known),

@@ -270,8 +270,9 @@ pub enum Incoming {
 pub struct Request {
     /// The id to answer under.
     pub id: RequestId,
-    /// The method name.
-    pub method: String,
+    /// The method name: borrowed where the transport knew it as one of the protocol's names
+    /// (a `tools/call` read in one pass), else as sent.
+    pub method: Cow<'static, str>,
     /// The raw parameters, parsed later by the handler that knows their shape.
     pub params: Option<Box<RawValue>>,
 }
@@ -387,7 +388,7 @@ impl Incoming {
         match (envelope.method, id, envelope.result, envelope.error) {
             (Some(method), Some(id), None, None) => Ok(Incoming::Request(Request {
                 id,
-                method,
+                method: Cow::Owned(method),
                 params: envelope.params,
             })),
             (Some(method), None, None, None) => Ok(Incoming::Notification(Notification {

@@ -16,6 +16,7 @@ use crate::protocol::methods::TOOLS_CALL;
 use crate::wire::object::Object;
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// The envelope's fields, `params` read as [`ParamsRead`] reads it. A response's fields are
 /// read only to send such a message the usual way.
@@ -67,7 +68,7 @@ impl<'a> CallRead<'a> {
         }
         let request = Request {
             id,
-            method: TOOLS_CALL.to_owned(),
+            method: Cow::Borrowed(TOOLS_CALL),
             params: None,
         };
         Some(Self {
