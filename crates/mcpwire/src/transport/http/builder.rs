@@ -198,7 +198,8 @@ impl HttpServer {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.settings.hosts = HostPolicy::Only(hosts.into_iter().map(Into::into).collect());
+        let lowercase = |host: S| host.into().to_ascii_lowercase();
+        self.settings.hosts = HostPolicy::Only(hosts.into_iter().map(lowercase).collect());
         self
     }
 
