@@ -1,5 +1,6 @@
-//! What [`HttpServer::serve`](super::HttpServer::serve) puts in front of the endpoint: a POST to
-//! the MCP path goes straight to it, everything else to the endpoint's axum router.
+//! What [`HttpServer::serve`](super::HttpServer::serve) puts in front of the endpoint, as each
+//! connection's hyper service ([`super::serve`]): a POST to the MCP path goes straight to it,
+//! everything else to the endpoint's axum router.
 //!
 //! The router serves every request the same way, but each request through it pays for the
 //! routing, the `Host` check as `from_fn` middleware, the boxed clones of its services and the
@@ -15,20 +16,20 @@ use super::endpoint::Endpoint;
 use super::guard::Guard;
 use super::{post, routes};
 use axum::Router;
-use axum::extract::{ConnectInfo, Request};
+use axum::body::Body;
+use axum::extract::ConnectInfo;
 use axum::response::Response;
-use axum::serve::{IncomingStream, Listener};
 use futures_util::FutureExt;
 use http::Method;
+use hyper::body::Incoming;
 use std::convert::Infallible;
-use std::future::{Future, Ready, ready};
+use std::future::{Future, ready};
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use tower_service::Service;
 
-/// The front: made once per server, and handed to each connection.
+/// The front: made once per server; each connection gets its own ([`Front::connection`]).
 pub(super) struct Front(Arc<Shared>);
 
 /// What every connection's front shares.
@@ -55,23 +56,13 @@ impl Front {
     }
 }
 
-impl<L> Service<IncomingStream<'_, L>> for Front
-where
-    L: Listener<Addr = SocketAddr>,
-{
-    type Response = FrontConnection;
-    type Error = Infallible;
-    type Future = Ready<Result<FrontConnection, Infallible>>;
-
-    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, stream: IncomingStream<'_, L>) -> Self::Future {
-        ready(Ok(FrontConnection {
+impl Front {
+    /// The front of a connection from `peer`.
+    pub(super) fn connection(&self, peer: SocketAddr) -> FrontConnection {
+        FrontConnection {
             shared: Arc::clone(&self.0),
-            peer: *stream.remote_addr(),
-        }))
+            peer,
+        }
     }
 }
 
@@ -85,21 +76,18 @@ pub(super) struct FrontConnection {
 /// A request's answer, on either way.
 type Answer = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
-impl Service<Request> for FrontConnection {
+impl hyper::service::Service<http::Request<Incoming>> for FrontConnection {
     type Response = Response;
     type Error = Infallible;
     type Future = Answer;
 
-    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, mut request: Request) -> Answer {
+    fn call(&self, request: http::Request<Incoming>) -> Answer {
         let shared = Arc::clone(&self.shared);
         let peer = self.peer;
         if request.method() == Method::POST && request.uri().path() == &*shared.path {
             return shared.post(request, peer);
         }
+        let mut request = request.map(Body::new);
         request.extensions_mut().insert(ConnectInfo(peer));
         let mut router = shared.router.clone();
         Box::pin(async move { router.call(request).await })
@@ -111,7 +99,7 @@ impl Shared {
     ///
     /// Without authorization, the one future boxed is the handler's, made here: an `async`
     /// block around it would hold the request beside it.
-    fn post(self: Arc<Self>, request: Request, peer: SocketAddr) -> Answer {
+    fn post(self: Arc<Self>, request: http::Request<Incoming>, peer: SocketAddr) -> Answer {
         if self.guard.is_open() {
             return match routes::host_refusal(&self.endpoint, request.headers()) {
                 Some(refusal) => Box::pin(ready(Ok(refusal))),
@@ -119,7 +107,7 @@ impl Shared {
             };
         }
         Box::pin(async move {
-            let request = match self.guard.admit(request).await {
+            let request = match self.guard.admit(request.map(Body::new)).await {
                 Ok(admitted) => admitted,
                 Err(refusal) => return Ok(refusal),
             };

@@ -19,7 +19,7 @@ use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::methods::{INITIALIZE, TOOLS_CALL};
 use crate::protocol::version::LEGACY_VERSIONS;
-use axum::body::{Body, HttpBody};
+use axum::body::HttpBody;
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::future::Either;
@@ -47,11 +47,18 @@ pub(super) async fn handle(
 /// headers give is taken here, before the future is made (it holds neither the request nor the
 /// rest of its head), and what follows the body is chosen by plain functions that return the one
 /// future to wait for, so that no step's locals stay in the future beside the next step's.
-pub(super) fn serve(
+///
+/// Its body is any HTTP body: hyper's own from [`super::front`] (not boxed into axum's), axum's
+/// from the router.
+pub(super) fn serve<B>(
     endpoint: Arc<Endpoint>,
-    request: axum::extract::Request,
+    request: http::Request<B>,
     peer: Option<SocketAddr>,
-) -> impl Future<Output = Response> + Send + 'static {
+) -> impl Future<Output = Response> + Send + 'static
+where
+    B: HttpBody<Data = bytes::Bytes> + Unpin + Send + 'static,
+    B::Error: std::fmt::Display + Send,
+{
     let (parts, body) = request.into_parts();
     let caller = Caller::of_peer(&parts, peer, &endpoint.trusted_proxies);
     let headers = { parts }.headers;
@@ -235,12 +242,16 @@ fn route_decided<'a>(
 ///
 /// Reading stops once the body says it has ended (all of a declared length received), without
 /// polling it once more for its end.
-async fn read_body(
+async fn read_body<B>(
     headers: &HeaderMap,
-    mut body: Body,
+    mut body: B,
     limit: usize,
     drain: usize,
-) -> Result<bytes::Bytes, Response> {
+) -> Result<bytes::Bytes, Response>
+where
+    B: HttpBody<Data = bytes::Bytes> + Unpin,
+    B::Error: std::fmt::Display,
+{
     let too_large = || {
         let error = ErrorObject::new(
             code::INVALID_REQUEST,
@@ -293,7 +304,10 @@ async fn read_body(
 }
 
 /// The body's next chunk of data (trailers skipped); `None` at its end.
-async fn next_chunk(body: &mut Body) -> Option<Result<bytes::Bytes, axum::Error>> {
+async fn next_chunk<B>(body: &mut B) -> Option<Result<bytes::Bytes, B::Error>>
+where
+    B: HttpBody<Data = bytes::Bytes> + Unpin,
+{
     loop {
         let frame = std::future::poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await?;
         match frame.map(|frame| frame.into_data()) {
@@ -305,7 +319,10 @@ async fn next_chunk(body: &mut Body) -> Option<Result<bytes::Bytes, axum::Error>
 }
 
 /// Reads and drops the rest of a body, at most `budget` bytes of it.
-async fn discard(body: &mut Body, mut budget: usize) {
+async fn discard<B>(body: &mut B, mut budget: usize)
+where
+    B: HttpBody<Data = bytes::Bytes> + Unpin,
+{
     while !body.is_end_stream()
         && let Some(Ok(chunk)) = next_chunk(body).await
     {

@@ -1,18 +1,41 @@
-//! The accept loop: hyper via `axum::serve`, `TCP_NODELAY` on every accepted socket (without
-//! it, small SSE writes wait ~40 ms for a delayed ACK), the peer address of every connection in
-//! its [`Front`] (so anonymous sessions are counted per network), and graceful shutdown.
+//! The accept loop: each accepted socket gets `TCP_NODELAY` (without it, small SSE writes wait
+//! ~40 ms for a delayed ACK) and is served on a task of its own as one HTTP/1.1 connection by
+//! hyper, through the connection's [`FrontConnection`](super::front) (which knows the peer
+//! address, so anonymous sessions are counted per network); then graceful shutdown.
+//!
+//! What `axum::serve` does, with two differences that every request used to pay for:
+//! - A connection learns that the server stops from a flag it reads on each wake-up
+//!   ([`Watched`]), not from a shutdown future polled beside it on every wake-up (a lock and a
+//!   waker update each time).
+//! - hyper's HTTP/1.1 connection directly, not its version-detecting wrapper: the server speaks
+//!   HTTP/1.1 only (axum is built without `http2`), and a client's HTTP/2 preface is refused as
+//!   a malformed HTTP/1.1 request instead of as an unsupported version.
 
 use super::front::Front;
 use crate::error::Result;
-use axum::serve::ListenerExt;
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
 use std::future::Future;
+use std::io;
+use std::pin::{Pin, pin};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tokio::sync::futures::OwnedNotified;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// How long the loop waits after an accept error other than a connection's own (out of file
+/// descriptors, say) before it accepts again.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
 
 /// Serves `front` on `listener` until `signal` completes. Then `shutdown` is cancelled (sessions
-/// end, their GET streams close), no new connection is accepted, and in-flight requests get
-/// `grace` to finish before they are dropped.
+/// end, their GET streams close), no new connection is accepted, every connection is told to
+/// close once its request in flight is answered, and those requests get `grace` to finish
+/// before they are dropped.
 pub(super) async fn run(
     listener: TcpListener,
     front: Front,
@@ -20,22 +43,248 @@ pub(super) async fn run(
     signal: impl Future<Output = ()> + Send + 'static,
     grace: Duration,
 ) -> Result<()> {
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "could not set TCP_NODELAY");
-        }
-    });
-    let trigger = shutdown.clone();
-    let stopping = async move {
-        signal.await;
-        trigger.cancel();
+    let stopping = Arc::new(Stopping::default());
+    let connections = TaskTracker::new();
+    let serving = async {
+        accept_until(&listener, &front, &stopping, &connections, signal).await;
+        shutdown.cancel();
+        drop(listener);
+        stopping.stop();
+        connections.close();
+        connections.wait().await;
     };
-    let serving = axum::serve(listener, front).with_graceful_shutdown(stopping);
     tokio::select! {
-        served = serving.into_future() => Ok(served?),
+        () = serving => Ok(()),
         () = async { shutdown.cancelled().await; tokio::time::sleep(grace).await } => {
             tracing::warn!(?grace, "requests still running after the shutdown grace; dropping them");
             Ok(())
         }
+    }
+}
+
+/// Accepts connections on `listener` and serves each on a task `connections` tracks, until
+/// `signal` completes.
+async fn accept_until(
+    listener: &TcpListener,
+    front: &Front,
+    stopping: &Arc<Stopping>,
+    connections: &TaskTracker,
+    signal: impl Future<Output = ()>,
+) {
+    let mut signal = pin!(signal);
+    loop {
+        let accepted = tokio::select! {
+            biased;
+            () = &mut signal => return,
+            accepted = listener.accept() => accepted,
+        };
+        let (tcp, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(error) if is_connection_error(&error) => continue,
+            Err(error) => {
+                tracing::error!(%error, "accepting a connection failed; pausing");
+                tokio::select! {
+                    () = &mut signal => return,
+                    () = tokio::time::sleep(ACCEPT_ERROR_PAUSE) => continue,
+                }
+            }
+        };
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "could not set TCP_NODELAY");
+        }
+        let connection =
+            http1::Builder::new().serve_connection(TokioIo::new(tcp), front.connection(peer));
+        let watched = Watched::new(connection, stopping.clone());
+        connections.spawn(async move {
+            if let Err(error) = watched.await {
+                tracing::trace!(%error, "a connection ended with an error");
+            }
+        });
+    }
+}
+
+/// An error of one connection (refused or reset before it was accepted), not of the listener.
+fn is_connection_error(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// Whether the server stops, for its connections to read.
+#[derive(Default)]
+struct Stopping {
+    stopped: AtomicBool,
+    /// Wakes every connection when the server stops.
+    notify: Arc<Notify>,
+}
+
+impl Stopping {
+    fn stop(&self) {
+        self.stopped.store(true, Ordering::Release);
+        self.notify.notify_waiters();
+    }
+}
+
+/// The connection `Watched` serves: hyper's, through the connection's front.
+type Connection = http1::Connection<TokioIo<tokio::net::TcpStream>, super::front::FrontConnection>;
+
+pin_project_lite::pin_project! {
+    /// A connection, told to close gracefully (once its request in flight is answered) when the
+    /// server stops.
+    ///
+    /// It waits for the stop with a notification made when it starts (so that a stop after
+    /// that is never missed), but polls it only when its task's waker is new: on every other
+    /// wake-up it reads the stop's flag, and the notification, which holds the task's waker,
+    /// wakes it when the server stops.
+    struct Watched {
+        #[pin]
+        connection: Connection,
+        #[pin]
+        stop: OwnedNotified,
+        stopping: Arc<Stopping>,
+        // The waker the stop's notification holds; `None` before the first poll.
+        registered: Option<Waker>,
+        // Whether the connection was told to close.
+        told: bool,
+    }
+}
+
+impl Watched {
+    fn new(connection: Connection, stopping: Arc<Stopping>) -> Self {
+        Watched {
+            connection,
+            stop: stopping.notify.clone().notified_owned(),
+            stopping,
+            registered: None,
+            told: false,
+        }
+    }
+}
+
+impl Future for Watched {
+    type Output = hyper::Result<()>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut this = self.project();
+        if !*this.told {
+            let stopped = if this.stopping.stopped.load(Ordering::Acquire) {
+                true
+            } else if this
+                .registered
+                .as_ref()
+                .is_none_or(|waker| !waker.will_wake(cx.waker()))
+            {
+                *this.registered = Some(cx.waker().clone());
+                this.stop.as_mut().poll(cx).is_ready()
+            } else {
+                false
+            };
+            if stopped {
+                *this.told = true;
+                this.connection.as_mut().graceful_shutdown();
+            }
+        }
+        this.connection.poll(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::McpServer;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    /// A server on a loopback port, its address, the sender that stops it, and its task.
+    async fn serving() -> (
+        std::net::SocketAddr,
+        tokio::sync::oneshot::Sender<()>,
+        tokio::task::JoinHandle<Result<()>>,
+    ) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let http = McpServer::new("serve-test").http();
+        let server = tokio::spawn(http.serve_listener(listener, async move {
+            let _ = stopped.await;
+        }));
+        (addr, stop, server)
+    }
+
+    const LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+    fn post(body: &str) -> String {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+             Mcp-Method: tools/list\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    }
+
+    /// Reads one response (head and a body of its `Content-Length`) from `tcp`.
+    async fn response(tcp: &mut TcpStream) -> String {
+        let mut read = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            let text = String::from_utf8_lossy(&read).into_owned();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let length = text[..end]
+                    .lines()
+                    .find_map(|line| {
+                        let (name, value) = line.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                if read.len() >= end + 4 + length {
+                    return text;
+                }
+            }
+            let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut buffer))
+                .await
+                .expect("an answer within 10 s")
+                .unwrap();
+            assert!(n > 0, "the connection closed before the answer: {text}");
+            read.extend_from_slice(&buffer[..n]);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_kept_connection_is_closed_when_the_server_stops_and_the_server_ends() {
+        let (addr, stop, server) = serving().await;
+        let mut tcp = TcpStream::connect(addr).await.unwrap();
+        for _ in 0..2 {
+            tcp.write_all(post(LIST).as_bytes()).await.unwrap();
+            let answer = response(&mut tcp).await;
+            // A server without tools answers `tools/list` as an unknown method: an answer.
+            assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+            assert!(answer.contains(r#""id":1,"error":{"code":-32601"#), "{answer}");
+        }
+        stop.send(()).unwrap();
+        // The idle kept connection is closed by the server: the read ends.
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut rest)).await;
+        assert!(read.is_ok(), "the kept connection was not closed");
+        let served = tokio::time::timeout(Duration::from_secs(10), server).await;
+        assert!(served.expect("the server ended").unwrap().is_ok());
+        assert!(TcpStream::connect(addr).await.is_err(), "still accepting");
+    }
+
+    #[tokio::test]
+    async fn a_connection_accepted_just_before_the_stop_is_served_or_closed_not_left_open() {
+        let (addr, stop, server) = serving().await;
+        let mut tcp = TcpStream::connect(addr).await.unwrap();
+        stop.send(()).unwrap();
+        let served = tokio::time::timeout(Duration::from_secs(10), server).await;
+        assert!(served.expect("the server ended").unwrap().is_ok());
+        // Either the connection was closed unserved, or it is closed now: it does not hang.
+        let _ = tcp.write_all(post(LIST).as_bytes()).await;
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut rest)).await;
+        assert!(read.is_ok(), "the connection was left open");
     }
 }
