@@ -11,16 +11,27 @@ const SUFFIX: &str = "?=";
 /// A header value as sent: plain visible ASCII, or the Base64 sentinel form.
 #[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) fn decode(value: &str) -> Option<Cow<'_, str>> {
-    let Some(encoded) = value
-        .strip_prefix(PREFIX)
-        .and_then(|rest| rest.strip_suffix(SUFFIX))
-    else {
+    let Some(encoded) = sentinel_content(value) else {
         return Some(value.into());
     };
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(encoded)
         .ok()?;
     String::from_utf8(bytes).ok().map(Into::into)
+}
+
+/// What is between the Base64 sentinel's ends, when `value` has them.
+fn sentinel_content(value: &str) -> Option<&str> {
+    value
+        .strip_prefix(PREFIX)
+        .and_then(|rest| rest.strip_suffix(SUFFIX))
+}
+
+/// Whether `value` is in the Base64 sentinel form (`=?base64?…?=`): [`decode`] reads it as
+/// Base64, not as itself.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
+pub(crate) fn is_sentinel(value: &str) -> bool {
+    sentinel_content(value).is_some()
 }
 
 /// `value` as a header value: itself when it is visible ASCII (inner spaces allowed) with no

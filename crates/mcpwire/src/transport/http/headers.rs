@@ -14,7 +14,7 @@ use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::TOOLS_CALL;
 use crate::wire::header_params::{HeaderParam, HeaderValueKind};
-use crate::wire::header_value::decode;
+use crate::wire::header_value::{decode, is_sentinel};
 use http::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -203,6 +203,16 @@ fn expect(
     let Some(value) = value else {
         return Err(mismatch(format!("missing required header {shown}")));
     };
+    // The common case first: the header's bytes are the body's value, which is ASCII and not
+    // in the sentinel form, so that reading the header as text and decoding it would give
+    // those bytes back.
+    if let Some(body) = body
+        && value.as_bytes() == body.as_bytes()
+        && body.is_ascii()
+        && !is_sentinel(body)
+    {
+        return Ok(());
+    }
     let decoded = value
         .to_str()
         .ok()
@@ -355,6 +365,45 @@ mod tests {
         let sent = check_sent(&first_wrong, "tools/call", &RawNamed::of(Some(&call)));
         assert_eq!(sent.unwrap_err().code, code::HEADER_MISMATCH);
         assert!(check_sent(&first_right, "tools/call", &RawNamed::of(Some(&call))).is_ok());
+    }
+
+    #[test]
+    fn a_header_equal_to_the_body_still_decodes_as_it_would() {
+        // A body value in the sentinel form is matched by its encoding, not by itself.
+        let read = params(r#"{"uri":"=?base64?YQ==?="}"#);
+        let check_read = |name: &'static str| {
+            let headers = headers(&[
+                (PROTOCOL_VERSION, "2026-07-28"),
+                (METHOD, "resources/read"),
+                (NAME, name),
+            ]);
+            check(
+                &headers,
+                Some("2026-07-28"),
+                "resources/read",
+                Some(&read),
+                |_| &[],
+            )
+        };
+        let error = check_read("=?base64?YQ==?=").unwrap_err();
+        assert_eq!(error.code, code::HEADER_MISMATCH);
+        assert!(check_read("=?base64?PT9iYXNlNjQ/WVE9PT89?=").is_ok());
+        // A non-ASCII value is sent encoded: its raw bytes are not a header's text.
+        let cafe = params(r#"{"uri":"café"}"#);
+        let raw = [
+            (PROTOCOL_VERSION, HeaderValue::from_static("2026-07-28")),
+            (METHOD, HeaderValue::from_static("resources/read")),
+            (NAME, HeaderValue::from_bytes("café".as_bytes()).unwrap()),
+        ];
+        let raw: HeaderMap = raw.into_iter().collect();
+        let error = check(
+            &raw,
+            Some("2026-07-28"),
+            "resources/read",
+            Some(&cafe),
+            |_| &[],
+        );
+        assert_eq!(error.unwrap_err().code, code::HEADER_MISMATCH);
     }
 
     #[test]
