@@ -28,6 +28,7 @@ impl HostPolicy {
         let Self::Only(allowed) = self else {
             return Ok(());
         };
+        let allowed_names = allowed.as_slice();
         // The allowed names are lowercase, as hosts mostly are: equal bytes (one `memcmp`) before
         // a comparison that folds each byte's case.
         let allowed = |host: &str| {
@@ -35,7 +36,9 @@ impl HostPolicy {
                 .iter()
                 .any(|a| a.as_bytes() == host.as_bytes() || a.eq_ignore_ascii_case(host))
         };
-        if let Some(host) = headers.get(HOST) {
+        if let Some(host) = headers.get(HOST)
+            && !plainly_allowed(allowed_names, host.as_bytes())
+        {
             let host = host.to_str().map(host_of_authority).unwrap_or_default();
             if !allowed(host) {
                 return Err("Host");
@@ -49,6 +52,31 @@ impl HostPolicy {
         }
         Ok(())
     }
+}
+
+/// Whether `authority` (a `Host` header's bytes) is one of `allowed` as written, alone or
+/// followed by `:` and a port: the way every request from an allowed host names it, read
+/// without [`host_of_authority`]. When this says no, the full check decides (which folds case,
+/// drops user info, and reads the text), and when it says yes, the full check says yes too
+/// (the name it matched is plain: visible ASCII, with no `@` and no `:` outside brackets).
+fn plainly_allowed(allowed: &[String], authority: &[u8]) -> bool {
+    allowed.iter().any(|name| {
+        let matched = authority
+            .strip_prefix(name.as_bytes())
+            .is_some_and(|rest| match rest {
+                [] => true,
+                [b':', port @ ..] => port.iter().all(u8::is_ascii_digit),
+                _ => false,
+            });
+        matched && is_plain(name)
+    })
+}
+
+/// Visible ASCII, with no `@`, and no `:` unless bracketed (`[::1]`: one `]`, the last byte).
+fn is_plain(name: &str) -> bool {
+    let bracketed = name.starts_with('[') && name.find(']') == Some(name.len() - 1);
+    name.bytes()
+        .all(|b| b.is_ascii_graphic() && b != b'@' && (b != b':' || bracketed))
 }
 
 /// `example.com:8080` → `example.com`; `[::1]:80` → `[::1]`.
@@ -124,6 +152,61 @@ mod tests {
         assert_eq!(policy.check(&origins), Ok(()));
         origins.insert(ORIGIN, HeaderValue::from_static("https://evil.example"));
         assert_eq!(policy.check(&origins), Err("Origin"));
+    }
+
+    proptest::proptest! {
+        /// The plain reading of `Host` decides only what the full reading decides the same way:
+        /// any allowed names (cases, user info, brackets, colons, non-ASCII), any authority.
+        #[test]
+        fn the_plain_reading_of_a_host_agrees_with_the_full_one(
+            names in proptest::collection::vec("[a-cA-C0-9.:@\\[\\]é]{0,6}", 0..4),
+            authority in "[a-cA-C0-9.:@\\[\\]é ]{0,12}",
+        ) {
+            let Ok(value) = HeaderValue::from_str(&authority) else {
+                return Ok(());
+            };
+            let full = |names: &[String]| {
+                let host = value.to_str().map(host_of_authority).unwrap_or_default();
+                names.iter().any(|name| name.eq_ignore_ascii_case(host))
+            };
+            if plainly_allowed(&names, value.as_bytes()) {
+                proptest::prop_assert!(full(&names), "{names:?} {authority:?}");
+            }
+            let mut map = HeaderMap::new();
+            map.insert(HOST, value.clone());
+            let checked = HostPolicy::Only(names.clone()).check(&map).is_ok();
+            proptest::prop_assert_eq!(checked, full(&names), "{:?} {:?}", names, authority);
+        }
+    }
+
+    #[test]
+    fn plain_hosts_pass_by_their_bytes_and_the_rest_by_the_full_reading() {
+        let names = HostPolicy::default();
+        let HostPolicy::Only(names) = &names else {
+            unreachable!()
+        };
+        for plain in [
+            "localhost",
+            "127.0.0.1:8080",
+            "[::1]:80",
+            "[::1]",
+            "localhost:",
+        ] {
+            assert!(plainly_allowed(names, plain.as_bytes()), "{plain}");
+        }
+        for other in [
+            "LOCALHOST",
+            "u@localhost",
+            "localhost:8a",
+            "localhostx",
+            "[::1]]",
+        ] {
+            assert!(!plainly_allowed(names, other.as_bytes()), "{other}");
+        }
+        let odd = vec!["a@b".to_owned(), "[a]:b]".to_owned(), "x:y".to_owned()];
+        for authority in ["a@b", "[a]:b]", "x:y"] {
+            assert!(!plainly_allowed(&odd, authority.as_bytes()), "{authority}");
+        }
     }
 
     #[test]

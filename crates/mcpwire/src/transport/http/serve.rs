@@ -262,7 +262,10 @@ mod tests {
             let answer = response(&mut tcp).await;
             // A server without tools answers `tools/list` as an unknown method: an answer.
             assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
-            assert!(answer.contains(r#""id":1,"error":{"code":-32601"#), "{answer}");
+            assert!(
+                answer.contains(r#""id":1,"error":{"code":-32601"#),
+                "{answer}"
+            );
         }
         stop.send(()).unwrap();
         // The idle kept connection is closed by the server: the read ends.
