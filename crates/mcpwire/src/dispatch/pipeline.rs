@@ -11,6 +11,7 @@ use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::server::core::ServerCore;
+use futures_util::future::Either;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
@@ -53,6 +54,19 @@ where
         own,
     } = request;
     context.set_reached(target.clone());
+    let layers = exchange.core.layers.server();
+    if own.is_none() && layers.is_endpoint() {
+        // No layer to go through: the bottom of the stack's work, started here on the request
+        // as it is (what the bottom would be handed), without the request the layers would
+        // see. Boxed as the work is, so that every request's future stays as small.
+        let handed = Handed {
+            arguments,
+            context,
+            kept: None,
+        };
+        let run = Box::pin(handler(handed));
+        return Either::Left(futures_util::FutureExt::map(run, answered));
+    }
     // The handler's future, mapped: an `async` block here would keep the handler beside it.
     let work = Work::new(move |handed| futures_util::FutureExt::map(handler(handed), response));
     let request = McpRequest {
@@ -66,7 +80,12 @@ where
         work: Some(work),
         kept: None,
     };
-    futures_util::FutureExt::map(exchange.core.layers.server().run(request), reached)
+    Either::Right(futures_util::FutureExt::map(layers.run(request), reached))
+}
+
+/// A handler method's outcome, as the layers would have answered it: reached its method.
+fn answered(outcome: (MethodResult, bool)) -> McpResponse {
+    reached(response(outcome))
 }
 
 /// `response`, marked as the answer of a request that reached its method.

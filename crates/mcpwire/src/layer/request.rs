@@ -426,6 +426,11 @@ impl McpService {
         }
     }
 
+    /// Whether this is the bottom of a stack alone: a stack without layers.
+    pub(crate) fn is_endpoint(&self) -> bool {
+        matches!(self.inner, Inner::Endpoint)
+    }
+
     /// Calls the service if it is a layer's; gives the request back if it is the bottom of the
     /// stack (which the dispatcher's side, `service.rs`, runs).
     pub(crate) fn call_layer(&self, request: McpRequest) -> Called {
