@@ -19,7 +19,6 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::response::Response;
-use futures_util::FutureExt;
 use http::Method;
 use hyper::body::Incoming;
 use std::convert::Infallible;
@@ -103,7 +102,7 @@ impl Shared {
         if self.guard.is_open() {
             return match routes::host_refusal(&self.endpoint, request.headers()) {
                 Some(refusal) => Box::pin(ready(Ok(refusal))),
-                None => Box::pin(post::serve(self.endpoint.clone(), request, Some(peer)).map(Ok)),
+                None => Box::pin(post::serve(self.endpoint.clone(), request, Some(peer))),
             };
         }
         Box::pin(async move {
@@ -114,7 +113,7 @@ impl Shared {
             if let Some(refusal) = routes::host_refusal(&self.endpoint, request.headers()) {
                 return Ok(refusal);
             }
-            Ok(post::serve(self.endpoint.clone(), request, Some(peer)).await)
+            post::serve(self.endpoint.clone(), request, Some(peer)).await
         })
     }
 }

@@ -24,6 +24,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::future::Either;
 use http::{HeaderMap, StatusCode, header};
+use std::convert::Infallible;
 use std::future::{Future, ready};
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -37,7 +38,9 @@ pub(super) async fn handle(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(peer)| *peer);
-    serve(endpoint, request, peer).await
+    match serve(endpoint, request, peer).await {
+        Ok(response) => response,
+    }
 }
 
 /// Serves one POST from `peer` (when the server knows it): what the router's handler and
@@ -49,12 +52,13 @@ pub(super) async fn handle(
 /// future to wait for, so that no step's locals stay in the future beside the next step's.
 ///
 /// Its body is any HTTP body: hyper's own from [`super::front`] (not boxed into axum's), axum's
-/// from the router.
+/// from the router. Its output is the service's (`Result`, never `Err`), so that the front boxes
+/// this future as it is, not a copy of it wrapped to give one.
 pub(super) fn serve<B>(
     endpoint: Arc<Endpoint>,
     request: http::Request<B>,
     peer: Option<SocketAddr>,
-) -> impl Future<Output = Response> + Send + 'static
+) -> impl Future<Output = Result<Response, Infallible>> + Send + 'static
 where
     B: HttpBody<Data = bytes::Bytes> + Unpin + Send + 'static,
     B::Error: std::fmt::Display + Send,
@@ -67,15 +71,15 @@ where
         let drained = endpoint.max_drained_body_bytes;
         let body = match read_body(&headers, body, limit, drained).await {
             Ok(body) => body,
-            Err(response) => return response,
+            Err(response) => return Ok(response),
         };
         let Ok(text) = std::str::from_utf8(&body) else {
             let error = ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8");
-            return reply::error(StatusCode::BAD_REQUEST, None, &error);
+            return Ok(reply::error(StatusCode::BAD_REQUEST, None, &error));
         };
         let answer = answer(&endpoint, text, headers, &caller);
         drop(body);
-        answer.await
+        Ok(answer.await)
     }
 }
 
