@@ -118,23 +118,38 @@ pub(crate) fn request_scope(exchange: &Exchange, id: &RequestId, served: Served)
 /// Runs a handler on `call`, turning a panic into a failure (the panic message goes to the
 /// log) and a body's [`ToolError::protocol`] into its JSON-RPC error; then owes the client
 /// nothing: URL-mode elicitations the call left open are completed.
-pub(crate) async fn run<T, F>(
+///
+/// A plain function: the handler is called here, and the future returned holds what the call
+/// needs after it (its context, its kept arguments) beside the handler's future, not the whole
+/// `call` the handler took (an `async fn` keeps its arguments for as long as it runs, and every
+/// future up to the request's holds this one). A panic while the handler makes its future is
+/// caught as one while it runs.
+pub(crate) fn run<T, F>(
     handler: fn(HandlerCall) -> F,
     call: HandlerCall,
     what: &'static str,
-) -> Result<T, Stop>
+) -> impl Future<Output = Result<T, Stop>>
 where
     F: Future<Output = Result<T, Stop>>,
 {
     let context = call.context();
     let kept = Arc::clone(&call.kept);
-    let outcome = caught(handler(call), what)
-        .await
-        .unwrap_or_else(|| Err(Stop::Failed(ToolError::new(format!("{what} panicked")))));
-    context.complete_open_elicitations();
-    match kept.raised.get() {
-        Some(error) if outcome.is_ok() => Err(Stop::Protocol(error.clone())),
-        _ => outcome,
+    let started = std::panic::catch_unwind(AssertUnwindSafe(|| handler(call)));
+    async move {
+        let outcome = match started {
+            Ok(running) => caught(running, what).await,
+            Err(panic) => {
+                tracing::error!(what, panic = panic_message(&panic), "handler panicked");
+                None
+            }
+        };
+        let outcome = outcome
+            .unwrap_or_else(|| Err(Stop::Failed(ToolError::new(format!("{what} panicked")))));
+        context.complete_open_elicitations();
+        match kept.raised.get() {
+            Some(error) if outcome.is_ok() => Err(Stop::Protocol(error.clone())),
+            _ => outcome,
+        }
     }
 }
 
@@ -156,5 +171,56 @@ pub(crate) fn stopped(exchange: &Exchange, target: Target<'_>, stop: Stop) -> Me
         Stop::InputRequired(input) => rounds::seal(&exchange.core, target, input)
             .map(|line| (line, ResultKind::InputRequired)),
         Stop::Failed(_) | Stop::InvalidArguments(_) => unreachable!("handled by the caller"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::McpServer;
+    use crate::protocol::tasks::TaskSupport;
+    use crate::protocol::tools::ToolAnnotations;
+    use crate::server::handler::HandlerCall;
+    use crate::server::output::OutputShape;
+    use crate::server::tool::{ToolDefinition, ToolFuture};
+
+    /// A tool whose call panics before it returns its future.
+    fn panics_at_once(_: HandlerCall) -> ToolFuture {
+        panic!("before its future")
+    }
+
+    fn eager() -> ToolDefinition {
+        ToolDefinition {
+            name: "eager",
+            title: None,
+            description: None,
+            annotations: ToolAnnotations::default(),
+            input_schema: || schemars::json_schema!({ "type": "object" }),
+            input_schema_given: false,
+            output: || OutputShape::Content,
+            params: &[],
+            once: false,
+            scopes: &[],
+            task: TaskSupport::Forbidden,
+            ask_before_task: false,
+            call: panics_at_once,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_handler_that_panics_before_its_future_is_a_failed_call_and_the_server_serves_on() {
+        let server = McpServer::new("runner-test").tool(eager()).unwrap();
+        let mut client = server.serve_memory().await.unwrap();
+        for id in 1..=2 {
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"eager","arguments":{{}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+            );
+            let answered = client.request(call);
+            let reply = tokio::time::timeout(std::time::Duration::from_secs(10), answered)
+                .await
+                .expect("an answer within 10 s")
+                .expect("an answer");
+            assert!(reply.contains(r#""isError":true"#), "{reply}");
+            assert!(reply.contains("the tool panicked"), "{reply}");
+        }
     }
 }
