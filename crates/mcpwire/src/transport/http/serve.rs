@@ -253,6 +253,20 @@ mod tests {
         }
     }
 
+    /// Stops the server, then sees `tcp` closed by it and the server end, each within 10 s.
+    async fn stop_and_see_closed(
+        stop: tokio::sync::oneshot::Sender<()>,
+        mut tcp: TcpStream,
+        server: tokio::task::JoinHandle<Result<()>>,
+    ) {
+        stop.send(()).unwrap();
+        let mut rest = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut rest)).await;
+        assert!(read.is_ok(), "the connection was left open");
+        let served = tokio::time::timeout(Duration::from_secs(10), server).await;
+        assert!(served.expect("the server ended").unwrap().is_ok());
+    }
+
     #[tokio::test]
     async fn a_kept_connection_is_closed_when_the_server_stops_and_the_server_ends() {
         let (addr, stop, server) = serving().await;
@@ -267,13 +281,8 @@ mod tests {
                 "{answer}"
             );
         }
-        stop.send(()).unwrap();
         // The idle kept connection is closed by the server: the read ends.
-        let mut rest = Vec::new();
-        let read = tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut rest)).await;
-        assert!(read.is_ok(), "the kept connection was not closed");
-        let served = tokio::time::timeout(Duration::from_secs(10), server).await;
-        assert!(served.expect("the server ended").unwrap().is_ok());
+        stop_and_see_closed(stop, tcp, server).await;
         assert!(TcpStream::connect(addr).await.is_err(), "still accepting");
     }
 
@@ -288,11 +297,6 @@ mod tests {
         tcp.write_all(b"POST /mcp HTTP/1.1\r\nHost: local")
             .await
             .unwrap();
-        stop.send(()).unwrap();
-        let mut rest = Vec::new();
-        let read = tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut rest)).await;
-        assert!(read.is_ok(), "the connection was left open");
-        let served = tokio::time::timeout(Duration::from_secs(10), server).await;
-        assert!(served.expect("the server ended").unwrap().is_ok());
+        stop_and_see_closed(stop, tcp, server).await;
     }
 }
