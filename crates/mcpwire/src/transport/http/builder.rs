@@ -198,8 +198,7 @@ impl HttpServer {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let lowercase = |host: S| host.into().to_ascii_lowercase();
-        self.settings.hosts = HostPolicy::Only(hosts.into_iter().map(lowercase).collect());
+        self.settings.hosts = HostPolicy::only(hosts);
         self
     }
 

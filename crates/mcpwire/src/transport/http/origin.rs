@@ -10,34 +10,57 @@ use http::header::{HOST, ORIGIN};
 /// Which hosts a request may name.
 #[derive(Clone, Debug)]
 pub(super) enum HostPolicy {
-    /// Only these host names (lowercase, IPv6 in brackets), on any port.
-    Only(Vec<String>),
+    /// Only these host names, on any port.
+    Only(AllowedHosts),
     /// No check: the deployment checks hosts itself (a reverse proxy, an auth layer).
     Any,
 }
 
+/// The host names a request may name, as the check reads them: worked out once, when the
+/// policy is made, not per request.
+#[derive(Clone, Debug)]
+pub(super) struct AllowedHosts {
+    /// Every allowed name, lowercase (IPv6 in brackets).
+    names: Vec<String>,
+    /// The names a `Host` header may match byte for byte ([`is_plain`]).
+    plain: Vec<String>,
+}
+
 impl Default for HostPolicy {
     fn default() -> Self {
-        Self::Only(vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()])
+        Self::only(["localhost", "127.0.0.1", "[::1]"])
     }
 }
 
 impl HostPolicy {
+    /// Only the host `names` (any case; IPv6 in brackets), on any port.
+    pub(super) fn only<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Self {
+        let names: Vec<String> = names
+            .into_iter()
+            .map(|name| name.into().to_ascii_lowercase())
+            .collect();
+        let plain = names
+            .iter()
+            .filter(|name| is_plain(name))
+            .cloned()
+            .collect();
+        Self::Only(AllowedHosts { names, plain })
+    }
+
     /// `Ok` when both headers name allowed hosts; otherwise which header did not.
     pub(super) fn check(&self, headers: &HeaderMap) -> Result<(), &'static str> {
-        let Self::Only(allowed) = self else {
+        let Self::Only(AllowedHosts { names, plain }) = self else {
             return Ok(());
         };
-        let allowed_names = allowed.as_slice();
         // The allowed names are lowercase, as hosts mostly are: equal bytes (one `memcmp`) before
         // a comparison that folds each byte's case.
         let allowed = |host: &str| {
-            allowed
+            names
                 .iter()
                 .any(|a| a.as_bytes() == host.as_bytes() || a.eq_ignore_ascii_case(host))
         };
         if let Some(host) = headers.get(HOST)
-            && !plainly_allowed(allowed_names, host.as_bytes())
+            && !plainly_allowed(plain, host.as_bytes())
         {
             let host = host.to_str().map(host_of_authority).unwrap_or_default();
             if !allowed(host) {
@@ -54,21 +77,21 @@ impl HostPolicy {
     }
 }
 
-/// Whether `authority` (a `Host` header's bytes) is one of `allowed` as written, alone or
-/// followed by `:` and a port: the way every request from an allowed host names it, read
-/// without [`host_of_authority`]. When this says no, the full check decides (which folds case,
-/// drops user info, and reads the text), and when it says yes, the full check says yes too
-/// (the name it matched is plain: visible ASCII, with no `@` and no `:` outside brackets).
-fn plainly_allowed(allowed: &[String], authority: &[u8]) -> bool {
-    allowed.iter().any(|name| {
-        let matched = authority
+/// Whether `authority` (a `Host` header's bytes) is one of the `plain` allowed names as
+/// written, alone or followed by `:` and a port: the way every request from an allowed host
+/// names it, read without [`host_of_authority`]. When this says no, the full check decides
+/// (which folds case, drops user info, and reads the text), and when it says yes, the full
+/// check says yes too (the names are plain: visible ASCII, with no `@` and no `:` outside
+/// brackets).
+fn plainly_allowed(plain: &[String], authority: &[u8]) -> bool {
+    plain.iter().any(|name| {
+        authority
             .strip_prefix(name.as_bytes())
             .is_some_and(|rest| match rest {
                 [] => true,
                 [b':', port @ ..] => port.iter().all(u8::is_ascii_digit),
                 _ => false,
-            });
-        matched && is_plain(name)
+            })
     })
 }
 
@@ -159,6 +182,14 @@ mod tests {
         assert_eq!(policy.check(&origins), Err("Origin"));
     }
 
+    /// The names of `policy` that a `Host` may match byte for byte.
+    fn plain_of(policy: &HostPolicy) -> &[String] {
+        match policy {
+            HostPolicy::Only(allowed) => &allowed.plain,
+            HostPolicy::Any => &[],
+        }
+    }
+
     proptest::proptest! {
         /// The plain reading of `Host` decides only what the full reading decides the same way:
         /// any allowed names (cases, user info, brackets, colons, non-ASCII), any authority.
@@ -180,22 +211,21 @@ mod tests {
                 let host = value.to_str().map(host_of_authority).unwrap_or_default();
                 names.iter().any(|name| name.eq_ignore_ascii_case(host))
             };
-            if plainly_allowed(&names, value.as_bytes()) {
+            let policy = HostPolicy::only(names.clone());
+            if plainly_allowed(plain_of(&policy), value.as_bytes()) {
                 proptest::prop_assert!(full(&names), "{names:?} {authority:?}");
             }
             let mut map = HeaderMap::new();
             map.insert(HOST, value.clone());
-            let checked = HostPolicy::Only(names.clone()).check(&map).is_ok();
+            let checked = policy.check(&map).is_ok();
             proptest::prop_assert_eq!(checked, full(&names), "{:?} {:?}", names, authority);
         }
     }
 
     #[test]
     fn plain_hosts_pass_by_their_bytes_and_the_rest_by_the_full_reading() {
-        let names = HostPolicy::default();
-        let HostPolicy::Only(names) = &names else {
-            unreachable!()
-        };
+        let policy = HostPolicy::default();
+        let names = plain_of(&policy);
         for plain in [
             "localhost",
             "127.0.0.1:8080",
@@ -214,9 +244,12 @@ mod tests {
         ] {
             assert!(!plainly_allowed(names, other.as_bytes()), "{other}");
         }
-        let odd = ["a@b", "[a]:b]", "x:y", "["].map(str::to_owned).to_vec();
+        let odd = HostPolicy::only(["a@b", "[a]:b]", "x:y", "["]);
         for authority in ["a@b", "[a]:b]", "x:y", "[:"] {
-            assert!(!plainly_allowed(&odd, authority.as_bytes()), "{authority}");
+            assert!(
+                !plainly_allowed(plain_of(&odd), authority.as_bytes()),
+                "{authority}"
+            );
         }
     }
 
