@@ -9,7 +9,8 @@
 //!   waker update each time).
 //! - hyper's HTTP/1.1 connection directly, not its version-detecting wrapper: the server speaks
 //!   HTTP/1.1 only (axum is built without `http2`), and a client's HTTP/2 preface is refused as
-//!   a malformed HTTP/1.1 request instead of as an unsupported version.
+//!   a malformed HTTP/1.1 request (the connection closed without an answer) instead of as an
+//!   unsupported version.
 
 use super::front::Front;
 use crate::error::Result;
@@ -265,6 +266,25 @@ mod tests {
         assert!(read.is_ok(), "the connection was left open");
         let served = tokio::time::timeout(Duration::from_secs(10), server).await;
         assert!(served.expect("the server ended").unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn an_http2_client_is_refused_and_the_server_serves_on() {
+        let (addr, _stop, _server) = serving().await;
+        let mut h2 = TcpStream::connect(addr).await.unwrap();
+        h2.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+            .await
+            .unwrap();
+        let mut refused = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), h2.read_to_end(&mut refused));
+        assert!(read.await.is_ok(), "the HTTP/2 connection was left open");
+        // hyper's HTTP/1.1 connection reads the preface as a malformed request line, and
+        // closes the connection without an answer.
+        assert!(refused.is_empty(), "{}", String::from_utf8_lossy(&refused));
+        let mut tcp = TcpStream::connect(addr).await.unwrap();
+        tcp.write_all(post(LIST).as_bytes()).await.unwrap();
+        let answer = response(&mut tcp).await;
+        assert!(answer.contains(r#""id":1,"error""#), "{answer}");
     }
 
     #[tokio::test]
