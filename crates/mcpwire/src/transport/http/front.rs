@@ -53,9 +53,7 @@ impl Front {
             guard,
         }))
     }
-}
 
-impl Front {
     /// The front of a connection from `peer`.
     pub(super) fn connection(&self, peer: SocketAddr) -> FrontConnection {
         FrontConnection {
@@ -66,7 +64,6 @@ impl Front {
 }
 
 /// The front of one connection, from `peer`.
-#[derive(Clone)]
 pub(super) struct FrontConnection {
     shared: Arc<Shared>,
     peer: SocketAddr,
