@@ -24,6 +24,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::future::Either;
 use http::{HeaderMap, StatusCode, header};
+use http_body_util::BodyExt;
 use std::convert::Infallible;
 use std::future::{Future, ready};
 use std::net::SocketAddr;
@@ -313,7 +314,7 @@ where
     B: HttpBody<Data = bytes::Bytes> + Unpin,
 {
     loop {
-        let frame = std::future::poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await?;
+        let frame = body.frame().await?;
         match frame.map(|frame| frame.into_data()) {
             Ok(Ok(data)) => return Some(Ok(data)),
             Ok(Err(_trailers)) => continue,
