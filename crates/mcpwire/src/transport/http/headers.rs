@@ -22,13 +22,18 @@ use std::borrow::Cow;
 // Header names as `HeaderName`s, not strings: a lookup by a string parses it into a name first,
 // on every request.
 /// The header carrying the request's protocol revision.
-pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static(VERSION_HEADER);
 /// The header naming the legacy session.
 pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 #[cfg(test)]
-const METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const METHOD: HeaderName = HeaderName::from_static(METHOD_HEADER);
 #[cfg(test)]
-const NAME: HeaderName = HeaderName::from_static("mcp-name");
+const NAME: HeaderName = HeaderName::from_static(NAME_HEADER);
+
+// The mirrored headers' names as text, which [`Mirrors::of`] matches.
+const VERSION_HEADER: &str = "mcp-protocol-version";
+const METHOD_HEADER: &str = "mcp-method";
+const NAME_HEADER: &str = "mcp-name";
 
 /// The first value of each header that mirrors the body, as [`HeaderMap::get`] gives it, found
 /// in one pass over the request's few headers: a lookup by name hashes the name first, and a
@@ -45,9 +50,9 @@ impl<'h> Mirrors<'h> {
         let mut found = Mirrors::default();
         for (key, value) in headers {
             let slot = match key.as_str() {
-                "mcp-protocol-version" => &mut found.version,
-                "mcp-method" => &mut found.method,
-                "mcp-name" => &mut found.name,
+                VERSION_HEADER => &mut found.version,
+                METHOD_HEADER => &mut found.method,
+                NAME_HEADER => &mut found.name,
                 _ => continue,
             };
             slot.get_or_insert(value);
