@@ -1,5 +1,6 @@
 //! `HttpServer`: an [`McpServer`] with its HTTP settings, ready to serve or to be mounted.
 
+use super::connections::ConnectionLimits;
 use super::endpoint::{Endpoint, Settings};
 use super::events::{EventStore, MemoryEventStore};
 use super::fleet::{Fleet, random_replica_id};
@@ -45,6 +46,8 @@ pub struct HttpServer {
     pub(super) server: McpServer,
     path: String,
     pub(super) settings: Settings,
+    /// What the accept loop holds ([`HttpServer::serve`] and its kin; not the router).
+    pub(super) connections: ConnectionLimits,
     /// A [`HttpServer::trusted_proxies`] entry that is no address or network (start-up fails).
     bad_proxy: Option<String>,
     #[cfg(all(feature = "auth", feature = "http"))]
@@ -86,6 +89,7 @@ impl McpServer {
                 trusted_proxies: Default::default(),
                 fleet: Fleet::of_replica(Arc::from(random_replica_id())),
             },
+            connections: ConnectionLimits::default(),
             bad_proxy: None,
             #[cfg(all(feature = "auth", feature = "http"))]
             authorization: None,
@@ -518,7 +522,7 @@ impl HttpServer {
         endpoint.join_fleet();
         let router = guard.apply(routes::router(endpoint.clone(), &self.path), core);
         let front = Front::new(endpoint, &self.path, router, guard);
-        run(listener, front, shutdown, signal, grace).await
+        run(listener, (front, self.connections), shutdown, signal, grace).await
     }
 
     /// Requires a valid bearer token on every request, and publishes the protected-resource

@@ -129,7 +129,7 @@ impl Owner {
 }
 
 /// The network an address stands for: IPv4 as is (IPv4-mapped IPv6 included), IPv6 by /64.
-fn network(ip: IpAddr) -> IpAddr {
+pub(super) fn network(ip: IpAddr) -> IpAddr {
     match ip.to_canonical() {
         IpAddr::V4(v4) => IpAddr::V4(v4),
         IpAddr::V6(v6) => {

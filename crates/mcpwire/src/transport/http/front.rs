@@ -12,8 +12,10 @@
 //! ([`post::serve`]). A request it does not take goes to the router with its peer address, as
 //! `into_make_service_with_connect_info` would have added it.
 
+use super::activity::{Activity, Answering, Counted};
 use super::endpoint::Endpoint;
 use super::guard::Guard;
+use super::proxies::TrustedProxies;
 use super::{post, routes};
 use axum::Router;
 use axum::body::Body;
@@ -54,11 +56,17 @@ impl Front {
         }))
     }
 
-    /// The front of a connection from `peer`.
-    pub(super) fn connection(&self, peer: SocketAddr) -> FrontConnection {
+    /// The proxies the endpoint trusts to name their clients.
+    pub(super) fn trusted_proxies(&self) -> TrustedProxies {
+        self.0.endpoint.trusted_proxies.clone()
+    }
+
+    /// The front of a connection from `peer`, which counts its requests in `activity`.
+    pub(super) fn connection(&self, peer: SocketAddr, activity: Arc<Activity>) -> FrontConnection {
         FrontConnection {
             shared: Arc::clone(&self.0),
             peer,
+            activity,
         }
     }
 }
@@ -67,17 +75,26 @@ impl Front {
 pub(super) struct FrontConnection {
     shared: Arc<Shared>,
     peer: SocketAddr,
+    /// The connection's requests, started and finished.
+    activity: Arc<Activity>,
 }
 
 /// A request's answer, on either way.
 type Answer = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
 impl hyper::service::Service<http::Request<Incoming>> for FrontConnection {
-    type Response = Response;
+    type Response = Response<Counted>;
     type Error = Infallible;
-    type Future = Answer;
+    type Future = Answering<Answer>;
 
-    fn call(&self, request: http::Request<Incoming>) -> Answer {
+    fn call(&self, request: http::Request<Incoming>) -> Answering<Answer> {
+        let finishing = self.activity.start();
+        Answering::new(self.answer(request), finishing)
+    }
+}
+
+impl FrontConnection {
+    fn answer(&self, request: http::Request<Incoming>) -> Answer {
         let shared = Arc::clone(&self.shared);
         let peer = self.peer;
         if request.method() == Method::POST && request.uri().path() == &*shared.path {

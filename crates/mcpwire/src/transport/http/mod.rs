@@ -35,6 +35,7 @@
 //! }
 //! ```
 
+mod activity;
 mod answer_relay;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
@@ -43,6 +44,8 @@ mod builder;
 mod call_read;
 mod caller;
 pub(crate) mod challenge;
+mod connection_settings;
+mod connections;
 mod delete;
 mod endpoint;
 mod events;

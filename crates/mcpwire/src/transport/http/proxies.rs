@@ -108,7 +108,8 @@ impl TrustedProxies {
         self.header
     }
 
-    fn trusts(&self, address: IpAddr) -> bool {
+    /// Whether `address` is one of the trusted proxies.
+    pub(super) fn trusts(&self, address: IpAddr) -> bool {
         let address = address.to_canonical();
         self.networks
             .iter()

@@ -12,6 +12,8 @@
 //!   a malformed HTTP/1.1 request (the connection closed without an answer) instead of as an
 //!   unsupported version.
 
+use super::activity::Activity;
+use super::connections::{Admissions, ConnectionLimits, REFUSAL};
 use super::front::Front;
 use crate::error::Result;
 use hyper::server::conn::http1;
@@ -23,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tokio::sync::futures::OwnedNotified;
 use tokio_util::sync::CancellationToken;
@@ -33,13 +35,13 @@ use tokio_util::task::TaskTracker;
 /// descriptors, say) before it accepts again.
 const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
 
-/// Serves `front` on `listener` until `signal` completes. Then `shutdown` is cancelled (sessions
+/// Serves `front` on `listener`, within `limits`, until `signal` completes. Then `shutdown` is cancelled (sessions
 /// end, their GET streams close), no new connection is accepted, every connection is told to
 /// close once its request in flight is answered, and those requests get `grace` to finish
 /// before they are dropped.
 pub(super) async fn run(
     listener: TcpListener,
-    front: Front,
+    (front, limits): (Front, ConnectionLimits),
     shutdown: CancellationToken,
     signal: impl Future<Output = ()> + Send + 'static,
     grace: Duration,
@@ -47,7 +49,8 @@ pub(super) async fn run(
     let stopping = Arc::new(Stopping::default());
     let connections = TaskTracker::new();
     let serving = async {
-        accept_until(&listener, &front, &stopping, &connections, signal).await;
+        let served = (&front, &limits);
+        accept_until(&listener, served, &stopping, &connections, signal).await;
         shutdown.cancel();
         drop(listener);
         stopping.stop();
@@ -63,17 +66,23 @@ pub(super) async fn run(
     }
 }
 
-/// Accepts connections on `listener` and serves each on a task `connections` tracks, until
-/// `signal` completes.
+/// Accepts connections on `listener` within `limits` and serves each on a task `connections`
+/// tracks, until `signal` completes.
 async fn accept_until(
     listener: &TcpListener,
-    front: &Front,
+    (front, limits): (&Front, &ConnectionLimits),
     stopping: &Arc<Stopping>,
     connections: &TaskTracker,
     signal: impl Future<Output = ()>,
 ) {
+    let admissions = Admissions::new(limits, front.trusted_proxies());
     let mut signal = pin!(signal);
     loop {
+        let room = tokio::select! {
+            biased;
+            () = &mut signal => return,
+            room = admissions.room() => room,
+        };
         let accepted = tokio::select! {
             biased;
             () = &mut signal => return,
@@ -93,14 +102,31 @@ async fn accept_until(
         if let Err(error) = tcp.set_nodelay(true) {
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
-        let connection =
-            http1::Builder::new().serve_connection(TokioIo::new(tcp), front.connection(peer));
-        let watched = Watched::new(connection, stopping.clone());
+        let Some(admitted) = admissions.admit(peer.ip(), room) else {
+            refuse(&tcp);
+            continue;
+        };
+        let activity = Arc::new(Activity::default());
+        let front = front.connection(peer, Arc::clone(&activity));
+        let connection = http1::Builder::new().serve_connection(TokioIo::new(tcp), front);
+        let timeout = (!admitted.is_proxied()).then_some(limits.header_read_timeout);
+        let idle = (activity, timeout);
+        let watched = Watched::new(connection, stopping.clone(), idle);
         connections.spawn(async move {
             if let Err(error) = watched.await {
                 tracing::trace!(%error, "a connection ended with an error");
             }
+            drop(admitted);
         });
+    }
+}
+
+/// Tells a connection over its peer's bound so, as far as its socket takes it at once, and
+/// closes it (when dropped).
+fn refuse(tcp: &TcpStream) {
+    tracing::debug!("a connection over its peer's bound refused");
+    if let Err(error) = tcp.try_write(REFUSAL) {
+        tracing::trace!(%error, "could not tell a refused connection why");
     }
 }
 
@@ -134,19 +160,34 @@ type Connection = http1::Connection<TokioIo<tokio::net::TcpStream>, super::front
 
 pin_project_lite::pin_project! {
     /// A connection, told to close gracefully (once its request in flight is answered) when the
-    /// server stops.
+    /// server stops, and closed when it has been idle, or slow to send a request's head, for
+    /// its timeout.
     ///
     /// It waits for the stop with a notification made when it starts (so that a stop after
     /// that is never missed), but polls it only when its task's waker is new: on every other
     /// wake-up it reads the stop's flag, and the notification, which holds the task's waker,
     /// wakes it when the server stops.
+    ///
+    /// Its deadline is one timer for the whole connection, polled (registered) the same way,
+    /// and moved on only when it passes: a connection that started a request since (its front
+    /// was handed a head) or has an answer unfinished gets another timeout; any other is
+    /// closed. A request's head thus has at most twice the timeout, and an idle connection
+    /// lasts between one and two.
     struct Watched {
         #[pin]
         connection: Connection,
         #[pin]
         stop: OwnedNotified,
         stopping: Arc<Stopping>,
-        // The waker the stop's notification holds; `None` before the first poll.
+        #[pin]
+        deadline: tokio::time::Sleep,
+        activity: Arc<Activity>,
+        // `None`: the connection is not timed out (a trusted proxy's).
+        timeout: Option<Duration>,
+        // How many requests had started when the deadline was last set.
+        started: u64,
+        // The waker the stop's notification and the deadline hold; `None` before the first
+        // poll.
         registered: Option<Waker>,
         // Whether the connection was told to close.
         told: bool,
@@ -154,11 +195,20 @@ pin_project_lite::pin_project! {
 }
 
 impl Watched {
-    fn new(connection: Connection, stopping: Arc<Stopping>) -> Self {
+    fn new(
+        connection: Connection,
+        stopping: Arc<Stopping>,
+        (activity, timeout): (Arc<Activity>, Option<Duration>),
+    ) -> Self {
         Watched {
             connection,
             stop: stopping.notify.clone().notified_owned(),
             stopping,
+            // Without a timeout, a deadline that never passes (tokio's far future).
+            deadline: tokio::time::sleep(timeout.unwrap_or(Duration::MAX)),
+            activity,
+            timeout,
+            started: 0,
             registered: None,
             told: false,
         }
@@ -170,23 +220,35 @@ impl Future for Watched {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let mut this = self.project();
+        let new_waker = (this.registered.as_ref()).is_none_or(|waker| !waker.will_wake(cx.waker()));
+        if new_waker {
+            *this.registered = Some(cx.waker().clone());
+        }
         if !*this.told {
-            let stopped = if this.stopping.stopped.load(Ordering::Acquire) {
-                true
-            } else if this
-                .registered
-                .as_ref()
-                .is_none_or(|waker| !waker.will_wake(cx.waker()))
-            {
-                *this.registered = Some(cx.waker().clone());
-                this.stop.as_mut().poll(cx).is_ready()
-            } else {
-                false
-            };
+            let stopped = this.stopping.stopped.load(Ordering::Acquire)
+                || (new_waker && this.stop.as_mut().poll(cx).is_ready());
             if stopped {
                 *this.told = true;
                 this.connection.as_mut().graceful_shutdown();
             }
+        }
+        if let Some(timeout) = this.timeout
+            && this.deadline.is_elapsed()
+        {
+            let (started, all_finished) = this.activity.read();
+            if started == *this.started && all_finished {
+                tracing::debug!(
+                    ?timeout,
+                    "a connection idle or slow to send a request head closed"
+                );
+                return Poll::Ready(Ok(()));
+            }
+            *this.started = started;
+            let next = tokio::time::Instant::now() + *timeout;
+            this.deadline.as_mut().reset(next);
+            let _ = this.deadline.as_mut().poll(cx);
+        } else if new_waker {
+            let _ = this.deadline.as_mut().poll(cx);
         }
         this.connection.poll(cx)
     }
@@ -197,7 +259,6 @@ mod tests {
     use super::*;
     use crate::McpServer;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    use tokio::net::TcpStream;
 
     /// A server on a loopback port, its address, the sender that stops it, and its task.
     async fn serving() -> (

@@ -2,6 +2,7 @@
 
 mod authorization;
 mod cache_scope;
+mod connections;
 mod fleet;
 mod legacy;
 mod listen;
