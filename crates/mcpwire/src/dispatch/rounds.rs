@@ -70,11 +70,7 @@ pub(crate) fn open(
             }
         },
     };
-    Ok(RoundInputs {
-        state,
-        responses,
-        call,
-    })
+    Ok(RoundInputs::new(state, responses, call))
 }
 
 #[derive(Serialize)]

@@ -103,7 +103,7 @@ pub(crate) async fn forward(
             Event::Asked(_) => unreachable!("nothing asks on this channel"),
         };
     }
-    let carried = match &call.round.state.carried {
+    let carried = match &call.round.get().state.carried {
         None => None,
         Some(carried) => Some(
             serde_json::from_value::<Carried>((**carried).clone())
@@ -112,7 +112,7 @@ pub(crate) async fn forward(
                 .ok_or_else(expired)?,
         ),
     };
-    let call_id = call.round.call.as_ref().map(|c| c.id.clone());
+    let call_id = call.round.get().call.as_ref().map(|c| c.id.clone());
     let mut flight = match carried {
         Some(Carried { held: Some(id), .. }) => {
             let mut flight = (mounted.held.take(&id, &owner(&context))).ok_or_else(|| {
@@ -121,15 +121,15 @@ pub(crate) async fn forward(
                      the retry reached another replica); call the tool again",
                 ))
             })?;
-            answer_held(&mut flight, &call.round.responses)?;
+            answer_held(&mut flight, &call.round.get().responses)?;
             flight
         }
         carried => {
             let mut params = params;
-            if !call.round.responses.is_empty() {
+            if !call.round.get().responses.is_empty() {
                 params.insert(
                     "inputResponses".into(),
-                    Value::Object(call.round.responses.clone()),
+                    Value::Object(call.round.get().responses.clone()),
                 );
             }
             let state = match carried.and_then(|c| c.state) {

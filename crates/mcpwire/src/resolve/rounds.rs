@@ -42,13 +42,43 @@ impl RoundState {
     }
 }
 
-/// What the engine reads on this round.
+/// What the engine reads on this round: nothing on a call's first round without answers (most
+/// calls), which is then made and dropped without building the maps a later round fills.
 #[derive(Debug, Default)]
-pub struct RoundInputs {
+pub struct RoundInputs(Option<Box<Round>>);
+
+/// A round's inputs, when it has any.
+#[derive(Debug, Default)]
+pub(crate) struct Round {
     pub(crate) state: RoundState,
     pub(crate) responses: Map<String, Value>,
     /// The call this round continues, when it came with a `requestState`.
     pub(crate) call: Option<CallToken>,
+}
+
+impl RoundInputs {
+    /// A round with these inputs.
+    pub(crate) fn new(state: RoundState, responses: Map<String, Value>, call: Option<CallToken>) -> Self {
+        let empty = call.is_none()
+            && responses.is_empty()
+            && state.answered.is_empty()
+            && state.asked.is_empty()
+            && state.carried.is_none();
+        if empty {
+            return Self(None);
+        }
+        Self(Some(Box::new(Round {
+            state,
+            responses,
+            call,
+        })))
+    }
+
+    /// The round's inputs (none on a first round without answers).
+    pub(crate) fn get(&self) -> &Round {
+        static NONE: std::sync::LazyLock<Round> = std::sync::LazyLock::new(Round::default);
+        self.0.as_deref().unwrap_or_else(|| &NONE)
+    }
 }
 
 /// The identity of a multi-round call, read from its verified `requestState`.

@@ -152,7 +152,7 @@ pub(crate) async fn resolve<'p>(
         return Err(Stop::InputRequired(InputRequired {
             requests: next.requests,
             state: next.state,
-            call_id: round.call.as_ref().map(|call| call.id.clone()),
+            call_id: round.get().call.as_ref().map(|call| call.id.clone()),
         }));
     }
     Ok(Resolved { plan, values })
@@ -306,6 +306,7 @@ fn answer_from_round(
     round: &RoundInputs,
     next: &mut NextRound,
 ) -> Result<Option<ResolvedValue>, Stop> {
+    let round = round.get();
     let digest = question.digest();
     if let Some(recorded) = round.state.answered.get(key).filter(|r| r.q == digest) {
         if let Ok(value) = (question.decode)(&recorded.d) {

@@ -132,7 +132,7 @@ impl HandlerCall {
             checks,
         )
         .await?;
-        if let (Some(guard), Some(call)) = (&self.replay_guard, &self.round.call) {
+        if let (Some(guard), Some(call)) = (&self.replay_guard, &self.round.get().call) {
             match guard.first_use(&call.id, call.expires_at_ms).await {
                 Ok(true) => {}
                 Ok(false) => {

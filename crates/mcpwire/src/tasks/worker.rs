@@ -129,11 +129,7 @@ async fn run_to_end(job: Job, started: Option<AbortOnDrop>) {
             .into_iter()
             .filter_map(|(key, answer)| resolver_keys.remove(&key).map(|key| (key, answer)))
             .collect();
-        round = RoundInputs {
-            state: input.state,
-            responses,
-            call: None,
-        };
+        round = RoundInputs::new(input.state, responses, None);
     };
     if let Some(change) = change {
         let recorded = tasks.change(&id, |_| Some(change.clone())).await;
