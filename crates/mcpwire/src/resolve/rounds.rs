@@ -58,7 +58,11 @@ pub(crate) struct Round {
 
 impl RoundInputs {
     /// A round with these inputs.
-    pub(crate) fn new(state: RoundState, responses: Map<String, Value>, call: Option<CallToken>) -> Self {
+    pub(crate) fn new(
+        state: RoundState,
+        responses: Map<String, Value>,
+        call: Option<CallToken>,
+    ) -> Self {
         let empty = call.is_none()
             && responses.is_empty()
             && state.answered.is_empty()

@@ -39,10 +39,11 @@ impl HttpServer {
     }
 
     /// How long a connection may take to send a request's head (its request line and headers),
-    /// counted from when the server waits for one (default 30 s). A connection that takes
-    /// longer, sending its head a byte at a time or sending nothing between requests, is
-    /// closed within twice the timeout. A request's body and its answer are not bounded by it:
-    /// the body by [`HttpServer::max_body_bytes`], and the answer runs as long as its handler.
+    /// counted from when the server waits for one, and how long a request's body may go without
+    /// a byte (default 30 s). A connection that takes longer (sending its head a byte at a
+    /// time, nothing between requests, or a body that stops halfway) is closed within twice
+    /// the timeout. A body that keeps coming is read to its end (its size is bounded by
+    /// [`HttpServer::max_body_bytes`]), and an answer runs as long as its handler.
     ///
     /// A [trusted proxy](HttpServer::trusted_proxies)'s connections are not timed out: the proxy
     /// reads each request's head whole before it forwards it, and closes the connections it

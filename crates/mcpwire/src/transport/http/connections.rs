@@ -9,7 +9,8 @@
 //!   every client behind it shares its address.
 //!
 //! What a connection may then hold is bounded where it is served: how long its request head
-//! may take ([`ConnectionLimits::header_read_timeout`], in [`super::serve`]), and what its
+//! and a stalled body may wait ([`ConnectionLimits::header_read_timeout`], in
+//! [`super::serve`]), and what its
 //! requests make (sessions, streams) by their own limits. A trusted proxy's connections are not
 //! timed out: the proxy reads each request's head whole before it forwards it, and closes the
 //! connections it keeps idle on its own terms (closing one here would race the proxy's next

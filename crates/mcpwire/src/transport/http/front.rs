@@ -12,7 +12,7 @@
 //! ([`post::serve`]). A request it does not take goes to the router with its peer address, as
 //! `into_make_service_with_connect_info` would have added it.
 
-use super::activity::{Activity, Answering, Counted};
+use super::activity::{Activity, Answering, Counted, Read};
 use super::endpoint::Endpoint;
 use super::guard::Guard;
 use super::proxies::TrustedProxies;
@@ -22,7 +22,6 @@ use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::response::Response;
 use http::Method;
-use hyper::body::Incoming;
 use std::convert::Infallible;
 use std::future::{Future, ready};
 use std::net::SocketAddr;
@@ -82,16 +81,20 @@ pub(super) struct FrontConnection {
 /// A request's answer, on either way.
 type Answer = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
-impl hyper::service::Service<http::Request<Incoming>> for FrontConnection {
+impl hyper::service::Service<http::Request<hyper::body::Incoming>> for FrontConnection {
     type Response = Response<Counted>;
     type Error = Infallible;
     type Future = Answering<Answer>;
 
-    fn call(&self, request: http::Request<Incoming>) -> Answering<Answer> {
+    fn call(&self, request: http::Request<hyper::body::Incoming>) -> Answering<Answer> {
         let finishing = self.activity.start();
+        let request = request.map(|body| self.activity.reading(body));
         Answering::new(self.answer(request), finishing)
     }
 }
+
+/// A request's body, as the connection counts it while it is read.
+type Incoming = Read<hyper::body::Incoming>;
 
 impl FrontConnection {
     fn answer(&self, request: http::Request<Incoming>) -> Answer {

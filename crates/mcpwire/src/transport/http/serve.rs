@@ -12,7 +12,7 @@
 //!   a malformed HTTP/1.1 request (the connection closed without an answer) instead of as an
 //!   unsupported version.
 
-use super::activity::Activity;
+use super::activity::{Activity, Seen};
 use super::connections::{Admissions, ConnectionLimits, REFUSAL};
 use super::front::Front;
 use crate::error::Result;
@@ -170,9 +170,10 @@ pin_project_lite::pin_project! {
     ///
     /// Its deadline is one timer for the whole connection, polled (registered) the same way,
     /// and moved on only when it passes: a connection that started a request since (its front
-    /// was handed a head) or has an answer unfinished gets another timeout; any other is
-    /// closed. A request's head thus has at most twice the timeout, and an idle connection
-    /// lasts between one and two.
+    /// was handed a head), or that has an answer unfinished whose request's body is not
+    /// stalled (read to its end, or a frame of it came since), gets another timeout; any other
+    /// is closed. A request's head thus has at most twice the timeout, so has a body between
+    /// two of its frames, and an idle connection lasts between one and two.
     struct Watched {
         #[pin]
         connection: Connection,
@@ -184,8 +185,8 @@ pin_project_lite::pin_project! {
         activity: Arc<Activity>,
         // `None`: the connection is not timed out (a trusted proxy's).
         timeout: Option<Duration>,
-        // How many requests had started when the deadline was last set.
-        started: u64,
+        // What the connection had done when the deadline was last set.
+        seen: Seen,
         // The waker the stop's notification and the deadline hold; `None` before the first
         // poll.
         registered: Option<Waker>,
@@ -208,7 +209,7 @@ impl Watched {
             deadline: tokio::time::sleep(timeout.unwrap_or(Duration::MAX)),
             activity,
             timeout,
-            started: 0,
+            seen: Seen::default(),
             registered: None,
             told: false,
         }
@@ -235,15 +236,20 @@ impl Future for Watched {
         if let Some(timeout) = this.timeout
             && this.deadline.is_elapsed()
         {
-            let (started, all_finished) = this.activity.read();
-            if started == *this.started && all_finished {
+            let seen = this.activity.read();
+            let last = std::mem::replace(this.seen, seen);
+            let no_new_request = seen.started == last.started;
+            if no_new_request && seen.all_finished {
                 tracing::debug!(
                     ?timeout,
                     "a connection idle or slow to send a request head closed"
                 );
                 return Poll::Ready(Ok(()));
             }
-            *this.started = started;
+            if no_new_request && seen.reading && seen.frames == last.frames {
+                tracing::debug!(?timeout, "a connection whose request body stalled closed");
+                return Poll::Ready(Ok(()));
+            }
             let next = tokio::time::Instant::now() + *timeout;
             this.deadline.as_mut().reset(next);
             let _ = this.deadline.as_mut().poll(cx);

@@ -289,3 +289,28 @@ async fn a_trusted_proxys_kept_connection_is_not_timed_out_nor_counted_per_peer(
     );
     running.shut_down().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_request_body_that_stalls_closes_its_connection_and_one_that_trickles_is_served() {
+    let timeout = Duration::from_millis(300);
+    let (running, addr) = serving(|http| http.header_read_timeout(timeout)).await;
+    let request = list();
+    let split = request.len() - LIST.len() + 10;
+    // The head and ten bytes of the body, then nothing.
+    let mut stalled = connect_from([127, 0, 0, 14], addr).await;
+    stalled.write_all(&request[..split]).await.unwrap();
+    assert!(
+        closed_silently(&mut stalled).await,
+        "a stalled body was waited for"
+    );
+    // The body ten bytes at a time, every 100 ms (well over twice the timeout in all).
+    let mut trickled = connect_from([127, 0, 0, 15], addr).await;
+    trickled.write_all(&request[..split]).await.unwrap();
+    for chunk in request[split..].chunks(10) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        trickled.write_all(chunk).await.unwrap();
+    }
+    let answer = response(&mut trickled).await.expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    running.shut_down().await.unwrap();
+}
