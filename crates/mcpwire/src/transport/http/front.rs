@@ -22,6 +22,7 @@ use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::response::Response;
 use http::Method;
+use http::request::Parts;
 use std::convert::Infallible;
 use std::future::{Future, ready};
 use std::net::SocketAddr;
@@ -88,8 +89,9 @@ impl hyper::service::Service<http::Request<hyper::body::Incoming>> for FrontConn
 
     fn call(&self, request: http::Request<hyper::body::Incoming>) -> Answering<Answer> {
         let finishing = self.activity.start();
-        let request = request.map(|body| self.activity.reading(body));
-        Answering::new(self.answer(request), finishing)
+        let (parts, body) = request.into_parts();
+        let body = self.activity.reading(body);
+        Answering::new(self.answer(parts, body), finishing)
     }
 }
 
@@ -97,13 +99,15 @@ impl hyper::service::Service<http::Request<hyper::body::Incoming>> for FrontConn
 type Incoming = Read<hyper::body::Incoming>;
 
 impl FrontConnection {
-    fn answer(&self, request: http::Request<Incoming>) -> Answer {
+    /// The answer to the request with `parts` and `body`: taken apart once, where the body is
+    /// wrapped, and put together again only for the router.
+    fn answer(&self, parts: Parts, body: Incoming) -> Answer {
         let shared = Arc::clone(&self.shared);
         let peer = self.peer;
-        if request.method() == Method::POST && request.uri().path() == &*shared.path {
-            return shared.post(request, peer);
+        if parts.method == Method::POST && parts.uri.path() == &*shared.path {
+            return shared.post(parts, body, peer);
         }
-        let mut request = request.map(Body::new);
+        let mut request = http::Request::from_parts(parts, Body::new(body));
         request.extensions_mut().insert(ConnectInfo(peer));
         let mut router = shared.router.clone();
         Box::pin(async move { router.call(request).await })
@@ -115,21 +119,23 @@ impl Shared {
     ///
     /// Without authorization, the one future boxed is the handler's, made here: an `async`
     /// block around it would hold the request beside it.
-    fn post(self: Arc<Self>, request: http::Request<Incoming>, peer: SocketAddr) -> Answer {
+    fn post(self: Arc<Self>, parts: Parts, body: Incoming, peer: SocketAddr) -> Answer {
         if self.guard.is_open() {
-            return match routes::host_refusal(&self.endpoint, request.headers()) {
+            return match routes::host_refusal(&self.endpoint, &parts.headers) {
                 Some(refusal) => Box::pin(ready(Ok(refusal))),
-                None => Box::pin(post::serve(self.endpoint.clone(), request, Some(peer))),
+                None => Box::pin(post::serve(self.endpoint.clone(), (parts, body), Some(peer))),
             };
         }
         Box::pin(async move {
-            let request = match self.guard.admit(request.map(Body::new)).await {
+            let request = http::Request::from_parts(parts, Body::new(body));
+            let request = match self.guard.admit(request).await {
                 Ok(admitted) => admitted,
                 Err(refusal) => return Ok(refusal),
             };
             if let Some(refusal) = routes::host_refusal(&self.endpoint, request.headers()) {
                 return Ok(refusal);
             }
+            let request = request.into_parts();
             post::serve(self.endpoint.clone(), request, Some(peer)).await
         })
     }

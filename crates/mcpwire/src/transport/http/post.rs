@@ -39,7 +39,7 @@ pub(super) async fn handle(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(peer)| *peer);
-    match serve(endpoint, request, peer).await {
+    match serve(endpoint, request.into_parts(), peer).await {
         Ok(response) => response,
     }
 }
@@ -57,14 +57,13 @@ pub(super) async fn handle(
 /// this future as it is, not a copy of it wrapped to give one.
 pub(super) fn serve<B>(
     endpoint: Arc<Endpoint>,
-    request: http::Request<B>,
+    (parts, body): (http::request::Parts, B),
     peer: Option<SocketAddr>,
 ) -> impl Future<Output = Result<Response, Infallible>> + Send + 'static
 where
     B: HttpBody<Data = bytes::Bytes> + Unpin + Send + 'static,
     B::Error: std::fmt::Display + Send,
 {
-    let (parts, body) = request.into_parts();
     let caller = Caller::of_peer(&parts, peer, &endpoint.trusted_proxies);
     let headers = { parts }.headers;
     async move {
