@@ -34,7 +34,8 @@ pub(super) struct ConnectionLimits {
     /// The most connections held at once from one peer network (trusted proxies excepted).
     pub(super) max_per_peer: usize,
     /// How long a connection may take to send a request's head, counted from when it waits
-    /// for one (so also how long it may stay idle between requests).
+    /// for one (so also how long it may stay idle between requests), and how long a request's
+    /// body may go without a byte.
     pub(super) header_read_timeout: Duration,
 }
 
