@@ -1,7 +1,9 @@
-//! The accept loop: each accepted socket gets `TCP_NODELAY` (without it, small SSE writes wait
+//! The accept loop: a socket is accepted when there is room for it ([`super::connections`]:
+//! in total, and for its peer's network), gets `TCP_NODELAY` (without it, small SSE writes wait
 //! ~40 ms for a delayed ACK) and is served on a task of its own as one HTTP/1.1 connection by
 //! hyper, through the connection's [`FrontConnection`](super::front) (which knows the peer
-//! address, so anonymous sessions are counted per network); then graceful shutdown.
+//! address, so anonymous sessions are counted per network), until it is idle or stalled for its
+//! timeout ([`Watched`]); then graceful shutdown.
 //!
 //! What `axum::serve` does, with two differences that every request used to pay for:
 //! - A connection learns that the server stops from a flag it reads on each wake-up
@@ -35,10 +37,10 @@ use tokio_util::task::TaskTracker;
 /// descriptors, say) before it accepts again.
 const ACCEPT_ERROR_PAUSE: Duration = Duration::from_secs(1);
 
-/// Serves `front` on `listener`, within `limits`, until `signal` completes. Then `shutdown` is cancelled (sessions
-/// end, their GET streams close), no new connection is accepted, every connection is told to
-/// close once its request in flight is answered, and those requests get `grace` to finish
-/// before they are dropped.
+/// Serves `front` on `listener`, within `limits`, until `signal` completes. Then `shutdown` is
+/// cancelled (sessions end, their GET streams close), no new connection is accepted, every
+/// connection is told to close once its request in flight is answered, and those requests get
+/// `grace` to finish before they are dropped.
 pub(super) async fn run(
     listener: TcpListener,
     (front, limits): (Front, ConnectionLimits),
