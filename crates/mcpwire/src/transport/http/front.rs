@@ -123,7 +123,11 @@ impl Shared {
         if self.guard.is_open() {
             return match routes::host_refusal(&self.endpoint, &parts.headers) {
                 Some(refusal) => Box::pin(ready(Ok(refusal))),
-                None => Box::pin(post::serve(self.endpoint.clone(), (parts, body), Some(peer))),
+                None => Box::pin(post::serve(
+                    self.endpoint.clone(),
+                    (parts, body),
+                    Some(peer),
+                )),
             };
         }
         Box::pin(async move {
