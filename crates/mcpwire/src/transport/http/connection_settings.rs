@@ -22,7 +22,7 @@ impl HttpServer {
     }
 
     /// The most connections held at once from one peer network: an IPv4 address, or an IPv6
-    /// /64 (default 64; at least 1). One more is answered `503 Service Unavailable` with
+    /// /64 (default 256; at least 1). One more is answered `503 Service Unavailable` with
     /// `Retry-After: 1` and closed before anything of it is read, so that one host cannot take
     /// every connection. Connections from a [trusted proxy](HttpServer::trusted_proxies) count
     /// in [`HttpServer::max_connections`] only: every client behind it shares its address.
@@ -30,7 +30,7 @@ impl HttpServer {
     /// ```
     /// # use mcpwire::prelude::*;
     /// // Clients on one NAT'ed network share an address: give it more room.
-    /// let server = McpServer::new("demo").http().max_connections_per_peer(256);
+    /// let server = McpServer::new("demo").http().max_connections(4_096).max_connections_per_peer(1_024);
     /// # drop(server);
     /// ```
     pub fn max_connections_per_peer(mut self, connections: usize) -> Self {

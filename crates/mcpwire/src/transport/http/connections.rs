@@ -43,7 +43,7 @@ impl Default for ConnectionLimits {
     fn default() -> Self {
         Self {
             max: 1024,
-            max_per_peer: 64,
+            max_per_peer: 256,
             header_read_timeout: Duration::from_secs(30),
         }
     }
