@@ -99,7 +99,9 @@ pub(crate) struct RequestScope {
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) state: Arc<SharedState>,
     pub(crate) outbound: Outbound,
-    pub(crate) headers: Option<Arc<http::HeaderMap>>,
+    /// What holds the request's HTTP headers (the transport's per-request state), when it
+    /// came over HTTP.
+    pub(crate) headers: Option<Arc<dyn HeldHeaders>>,
     /// Who the transport authenticated.
     pub(crate) principal: Option<Identity>,
     /// What the caller's token grants.
@@ -124,6 +126,14 @@ pub(crate) struct RequestScope {
     pub(crate) observer: std::sync::OnceLock<Arc<dyn RequestObserver>>,
     /// Typed values a layer attached for what runs after it ([`Context::insert_extension`]).
     pub(crate) extensions: std::sync::Mutex<http::Extensions>,
+}
+
+/// What holds a request's HTTP headers for its context: the request's own state on the
+/// transport (which the context keeps anyway), so that the headers need no allocation of their
+/// own.
+pub(crate) trait HeldHeaders: Send + Sync {
+    /// The headers, when the request came with them.
+    fn headers(&self) -> Option<&http::HeaderMap>;
 }
 
 impl Context {
@@ -246,7 +256,7 @@ impl Context {
     /// # });
     /// ```
     pub fn headers(&self) -> Option<&http::HeaderMap> {
-        self.inner.headers.as_deref()
+        self.inner.headers.as_deref().and_then(HeldHeaders::headers)
     }
 
     /// Who the transport authenticated for this request, if anyone: the subject (the

@@ -2,7 +2,7 @@
 //! parameters ([`parse`], from `protocol/params.rs`).
 
 use super::handshake::Handshake;
-use crate::context::Outbound;
+use crate::context::{HeldHeaders, Outbound};
 use crate::protocol::ErrorObject;
 pub(crate) use crate::protocol::params::{parse, parse_or_default};
 use crate::server::core::ServerCore;
@@ -13,7 +13,8 @@ pub(crate) struct Exchange {
     pub(crate) core: Arc<ServerCore>,
     pub(crate) session: Arc<Handshake>,
     pub(crate) outbound: Outbound,
-    pub(crate) headers: Option<Arc<http::HeaderMap>>,
+    /// The request's HTTP headers (on HTTP), which its context reads through this exchange.
+    pub(crate) headers: Option<http::HeaderMap>,
     /// Who the transport authenticated, as sessions, `requestState`, tasks and replay guards
     /// are bound to (the issuer and the subject of a verified token).
     pub(crate) principal: Option<Arc<str>>,
@@ -28,4 +29,10 @@ pub(crate) struct Exchange {
     /// A 2025-11-25 request whose `Mcp-Method`/`Mcp-Name` headers disagree with its body: the
     /// error it gets, after the scope decision ([`admit`](super::authorize::admit)).
     pub(crate) mismatch: Option<ErrorObject>,
+}
+
+impl HeldHeaders for Exchange {
+    fn headers(&self) -> Option<&http::HeaderMap> {
+        self.headers.as_ref()
+    }
 }

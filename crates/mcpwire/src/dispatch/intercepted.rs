@@ -41,7 +41,7 @@ pub(crate) fn called_tool(tool: &RegisteredTool) -> CalledTool {
 
 /// An admitted `tools/call` that passed its middleware, offered to the interceptors.
 pub(crate) struct Intercepted<'a> {
-    pub(crate) exchange: &'a Exchange,
+    pub(crate) exchange: &'a Arc<Exchange>,
     pub(crate) id: &'a RequestId,
     pub(crate) served: Served,
     pub(crate) tool: Arc<RegisteredTool>,

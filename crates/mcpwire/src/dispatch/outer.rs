@@ -13,6 +13,7 @@ use crate::protocol::jsonrpc::Request;
 use crate::protocol::methods::Method;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use std::future::Future;
+use std::sync::Arc;
 
 /// A request as it arrives, made into the request the outer layers see.
 pub(crate) struct Arrived {
@@ -26,7 +27,7 @@ impl Arrived {
     /// `request` (classified as `served`; `None` for `initialize`) as the outer layers see it:
     /// its context made now (and kept for its method), its target and arguments as sent.
     pub(crate) fn new(
-        exchange: &Exchange,
+        exchange: &Arc<Exchange>,
         request: &Request,
         served: Option<&Result<Served, ErrorObject>>,
     ) -> Self {

@@ -5,7 +5,7 @@ use super::envelope::MethodResult;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::rounds::{self, Target};
-use crate::context::{Context, RequestScope};
+use crate::context::{Context, HeldHeaders, RequestScope};
 use crate::error::ToolError;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
@@ -36,7 +36,7 @@ pub(crate) struct Invocation<'a> {
 
 /// The call a handler runs with: its context and, on 2026-07-28, its round's verified inputs.
 pub(crate) fn start(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     served: Served,
     invocation: Invocation<'_>,
@@ -81,13 +81,17 @@ pub(crate) fn start_in(
 }
 
 /// The `Context` of the request `id`, served as `served`.
-pub(crate) fn request_context(exchange: &Exchange, id: &RequestId, served: Served) -> Context {
+pub(crate) fn request_context(exchange: &Arc<Exchange>, id: &RequestId, served: Served) -> Context {
     Context::new(request_scope(exchange, id, served))
 }
 
 /// What a `Context` of the request `id`, served as `served`, holds: the request's identity,
 /// capabilities and back channel (the client's requests only on a 2025-11-25 session).
-pub(crate) fn request_scope(exchange: &Exchange, id: &RequestId, served: Served) -> RequestScope {
+pub(crate) fn request_scope(
+    exchange: &Arc<Exchange>,
+    id: &RequestId,
+    served: Served,
+) -> RequestScope {
     let core = &exchange.core;
     let era = served.era;
     RequestScope {
@@ -100,7 +104,10 @@ pub(crate) fn request_scope(exchange: &Exchange, id: &RequestId, served: Served)
         log_level: served.log_level,
         state: core.state.clone(),
         outbound: exchange.outbound.clone(),
-        headers: exchange.headers.clone(),
+        headers: exchange
+            .headers
+            .is_some()
+            .then(|| Arc::clone(exchange) as Arc<dyn HeldHeaders>),
         principal: exchange.subject.clone(),
         grant: exchange.grant.clone(),
         notifier: core.notifier.clone(),

@@ -46,7 +46,7 @@ fn admit(exchange: &Exchange, params: &CompleteParams) -> Result<(), ErrorObject
 /// Answers an admitted `completion/complete` with the server's completer, given the request's
 /// context; a panic in the completer is an internal error, and the server keeps serving.
 async fn complete(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     params: CompleteParams,
     served: Served,

@@ -69,7 +69,7 @@ pub(crate) fn get_prompt(
 
 /// Renders an admitted prompt.
 async fn render(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     params: &GetPromptParams,
     served: Served,

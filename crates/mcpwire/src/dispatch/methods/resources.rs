@@ -76,7 +76,7 @@ pub(crate) fn read_resource(
 
 /// Reads an admitted resource.
 async fn read(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     params: &ReadResourceParams,
     served: Served,

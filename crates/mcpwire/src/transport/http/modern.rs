@@ -75,7 +75,7 @@ pub(super) fn handle(
         core: endpoint.core.clone(),
         session: endpoint.stateless.clone(),
         outbound,
-        headers: Some(Arc::new(headers)),
+        headers: Some(headers),
         principal: caller.principal.clone(),
         subject: caller.subject.clone(),
         grant: caller.grant.clone(),
