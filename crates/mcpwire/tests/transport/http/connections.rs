@@ -1,7 +1,9 @@
-//! What the accept loop holds (`HttpServer::max_connections`, `max_connections_per_peer`,
-//! `header_read_timeout`), seen from raw TCP connections from distinct loopback addresses:
-//! one address cannot take every connection, a connection cannot hold its place by sending
-//! nothing or its request head a byte at a time, and a request that takes long is answered.
+//! The accept loop of `HttpServer::serve` and its kin, seen from raw TCP connections from
+//! distinct loopback addresses: what it holds (`max_connections`, `max_connections_per_peer`,
+//! `header_read_timeout`: one address cannot take every connection, a connection cannot hold its
+//! place by sending nothing, its request head a byte at a time or half a body, and a request
+//! that takes long is answered), how it stops (kept connections closed, the server ended), and
+//! what it makes of an HTTP/2 client.
 
 use crate::support;
 use mcpwire::prelude::*;
@@ -95,6 +97,11 @@ async fn answered(tcp: &mut TcpStream, request: &[u8]) -> String {
     response(tcp).await.expect("an answer")
 }
 
+/// Whether a `tools/list` on `tcp` is answered `200`.
+async fn listed(tcp: &mut TcpStream) -> bool {
+    answered(tcp, &list()).await.starts_with("HTTP/1.1 200")
+}
+
 /// Whether the server closes `tcp` within 10 s, with nothing sent on it.
 async fn closed_silently(tcp: &mut TcpStream) -> bool {
     let mut rest = Vec::new();
@@ -108,7 +115,7 @@ async fn one_address_holds_at_most_its_connections_and_other_addresses_are_serve
     let mut first = connect_from([127, 0, 0, 2], addr).await;
     let mut second = connect_from([127, 0, 0, 2], addr).await;
     for tcp in [&mut first, &mut second] {
-        assert!(answered(tcp, &list()).await.starts_with("HTTP/1.1 200"));
+        assert!(listed(tcp).await);
     }
     // A third from the same address is told why, and closed, before it sends anything.
     let mut third = connect_from([127, 0, 0, 2], addr).await;
@@ -121,16 +128,8 @@ async fn one_address_holds_at_most_its_connections_and_other_addresses_are_serve
     );
     // Another address has its own share, and the first two are still served.
     let mut other = connect_from([127, 0, 0, 3], addr).await;
-    assert!(
-        answered(&mut other, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
-    assert!(
-        answered(&mut first, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
+    assert!(listed(&mut other).await);
+    assert!(listed(&mut first).await);
     // Once one of the two ends, the address gets its place back.
     drop(second);
     let mut again = None;
@@ -155,7 +154,7 @@ async fn beyond_the_total_a_connection_waits_until_one_ends() {
     let mut first = connect_from([127, 0, 0, 4], addr).await;
     let mut second = connect_from([127, 0, 0, 5], addr).await;
     for tcp in [&mut first, &mut second] {
-        assert!(answered(tcp, &list()).await.starts_with("HTTP/1.1 200"));
+        assert!(listed(tcp).await);
     }
     // The third is not accepted: its request waits in the backlog, unanswered.
     let mut third = connect_from([127, 0, 0, 6], addr).await;
@@ -202,11 +201,7 @@ async fn a_connection_that_sends_nothing_or_its_head_a_byte_at_a_time_is_closed(
     );
     // Meanwhile, and after, a client that sends its request is served.
     let mut prompt = connect_from([127, 0, 0, 9], addr).await;
-    assert!(
-        answered(&mut prompt, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
+    assert!(listed(&mut prompt).await);
     running.shut_down().await.unwrap();
 }
 
@@ -216,11 +211,7 @@ async fn a_kept_connection_idle_for_the_timeout_is_closed() {
     let (running, addr) = serving(|http| http.header_read_timeout(timeout)).await;
     let mut tcp = connect_from([127, 0, 0, 10], addr).await;
     for _ in 0..3 {
-        assert!(
-            answered(&mut tcp, &list())
-                .await
-                .starts_with("HTTP/1.1 200")
-        );
+        assert!(listed(&mut tcp).await);
     }
     assert!(
         closed_silently(&mut tcp).await,
@@ -240,11 +231,7 @@ async fn a_request_that_runs_longer_than_the_timeout_is_answered() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("finished"), "{answer}");
     // And the connection serves the next request.
-    assert!(
-        answered(&mut tcp, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
+    assert!(listed(&mut tcp).await);
     running.shut_down().await.unwrap();
 }
 
@@ -259,30 +246,14 @@ async fn a_trusted_proxys_kept_connection_is_not_timed_out_nor_counted_per_peer(
     .await;
     let mut proxied = connect_from([127, 0, 0, 12], addr).await;
     let mut also_proxied = connect_from([127, 0, 0, 12], addr).await;
-    assert!(
-        answered(&mut proxied, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
-    assert!(
-        answered(&mut also_proxied, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
+    assert!(listed(&mut proxied).await);
+    assert!(listed(&mut also_proxied).await);
     // Idle for four timeouts, then used again: still open.
     tokio::time::sleep(timeout * 4).await;
-    assert!(
-        answered(&mut proxied, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
+    assert!(listed(&mut proxied).await);
     // Any other peer's idle connection is closed.
     let mut direct = connect_from([127, 0, 0, 13], addr).await;
-    assert!(
-        answered(&mut direct, &list())
-            .await
-            .starts_with("HTTP/1.1 200")
-    );
+    assert!(listed(&mut direct).await);
     assert!(
         closed_silently(&mut direct).await,
         "an idle connection was left open"
@@ -312,5 +283,57 @@ async fn a_request_body_that_stalls_closes_its_connection_and_one_that_trickles_
     }
     let answer = response(&mut trickled).await.expect("an answer");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    running.shut_down().await.unwrap();
+}
+
+/// Stops `running` and sees `tcp` closed by it and the server end, each within 10 s.
+async fn stop_and_see_closed(running: Running, mut tcp: TcpStream) {
+    let stopping = tokio::spawn(running.shut_down());
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), tcp.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the connection was left open");
+    let served = stopping.await.expect("the shutdown did not panic");
+    assert!(served.is_ok(), "{served:?}");
+}
+
+#[tokio::test]
+async fn a_kept_connection_is_closed_when_the_server_stops_and_the_server_ends() {
+    let (running, addr) = serving(|http| http).await;
+    let mut tcp = connect_from([127, 0, 0, 16], addr).await;
+    for _ in 0..2 {
+        assert!(listed(&mut tcp).await);
+    }
+    // The idle kept connection is closed by the server: the read ends.
+    stop_and_see_closed(running, tcp).await;
+    assert!(TcpStream::connect(addr).await.is_err(), "still accepting");
+}
+
+#[tokio::test]
+async fn a_connection_halfway_through_a_request_head_is_closed_when_the_server_stops() {
+    let (running, addr) = serving(|http| http).await;
+    let mut tcp = connect_from([127, 0, 0, 17], addr).await;
+    assert!(listed(&mut tcp).await);
+    // Half of the next request's head: the connection waits for the rest.
+    tcp.write_all(b"POST /mcp HTTP/1.1\r\nHost: local")
+        .await
+        .unwrap();
+    stop_and_see_closed(running, tcp).await;
+}
+
+#[tokio::test]
+async fn an_http2_client_is_refused_and_the_server_serves_on() {
+    let (running, addr) = serving(|http| http).await;
+    let mut h2 = connect_from([127, 0, 0, 18], addr).await;
+    h2.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+        .await
+        .unwrap();
+    // hyper's HTTP/1.1 connection reads the preface as a malformed request line, and closes
+    // the connection without an answer.
+    assert!(
+        closed_silently(&mut h2).await,
+        "the HTTP/2 connection was answered or left open"
+    );
+    let mut tcp = connect_from([127, 0, 0, 18], addr).await;
+    assert!(listed(&mut tcp).await);
     running.shut_down().await.unwrap();
 }
