@@ -263,7 +263,9 @@ async fn a_trusted_proxys_kept_connection_is_not_timed_out_nor_counted_per_peer(
 
 #[tokio::test]
 async fn a_request_body_that_stalls_closes_its_connection_and_one_that_trickles_is_served() {
-    let timeout = Duration::from_millis(300);
+    // Long enough that a loaded machine's pause between two of the trickled writes below
+    // (100 ms apart) does not reach it.
+    let timeout = Duration::from_millis(500);
     let (running, addr) = serving(|http| http.header_read_timeout(timeout)).await;
     let request = list();
     let split = request.len() - LIST.len() + 10;
@@ -274,10 +276,10 @@ async fn a_request_body_that_stalls_closes_its_connection_and_one_that_trickles_
         closed_silently(&mut stalled).await,
         "a stalled body was waited for"
     );
-    // The body ten bytes at a time, every 100 ms (well over twice the timeout in all).
+    // The body five bytes at a time, every 100 ms: three seconds, six timeouts, in all.
     let mut trickled = connect_from([127, 0, 0, 15], addr).await;
     trickled.write_all(&request[..split]).await.unwrap();
-    for chunk in request[split..].chunks(10) {
+    for chunk in request[split..].chunks(5) {
         tokio::time::sleep(Duration::from_millis(100)).await;
         trickled.write_all(chunk).await.unwrap();
     }
