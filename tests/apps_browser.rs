@@ -279,8 +279,27 @@ struct InspectorWeb {
 }
 
 impl InspectorWeb {
+    /// Starts the web client on two free ports. A port found free can be taken again before the
+    /// Inspector binds it (by another test's connection, as its source port): when the
+    /// Inspector says so, it is started again on new ports, three times at most.
     fn start(dir: &Path, era: Era, server_url: &str) -> Self {
-        let (port, sandbox) = (free_port(), free_port());
+        for _ in 0..2 {
+            match Self::start_on_free_ports(dir, era, server_url) {
+                Ok(inspector) => return inspector,
+                Err(taken) => eprintln!("starting the inspector again: {taken}"),
+            }
+        }
+        Self::start_on_free_ports(dir, era, server_url).unwrap_or_else(|taken| panic!("{taken}"))
+    }
+
+    /// The web client on two ports found free; `Err` (its output) when it found one taken.
+    fn start_on_free_ports(dir: &Path, era: Era, server_url: &str) -> Result<Self, String> {
+        let port = free_port();
+        // Two ports found free one after the other may be the same one.
+        let sandbox = std::iter::repeat_with(free_port)
+            .take(100)
+            .find(|&sandbox| sandbox != port)
+            .expect("a second free loopback port");
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |elapsed| elapsed.as_nanos());
@@ -322,23 +341,28 @@ impl InspectorWeb {
             stdout,
             stderr,
         };
-        inspector.wait_listening(&[port, sandbox]);
-        inspector
+        inspector.wait_listening(&[port, sandbox])?;
+        Ok(inspector)
     }
 
-    /// Waits (30 s at most) until both ports accept connections.
-    fn wait_listening(&self, ports: &[u16]) {
+    /// Waits (30 s at most) until both ports accept connections; `Err` (the output) when the
+    /// Inspector found one of them taken.
+    fn wait_listening(&self, ports: &[u16]) -> Result<(), String> {
         let deadline = Instant::now() + Duration::from_secs(30);
         for port in ports {
             while std::net::TcpStream::connect(("127.0.0.1", *port)).is_err() {
+                let output = self.output();
+                if output.contains("PORT IS IN USE") {
+                    return Err(output);
+                }
                 assert!(
                     Instant::now() < deadline,
-                    "the inspector does not listen on {port} after 30 s:\n{}",
-                    self.output()
+                    "the inspector does not listen on {port} after 30 s:\n{output}"
                 );
                 std::thread::sleep(Duration::from_millis(50));
             }
         }
+        Ok(())
     }
 
     fn output(&self) -> String {
