@@ -272,3 +272,27 @@ fn questions_travel_over_a_legacy_http_session() {
 fn questions_travel_as_rounds_over_stateless_http() {
     questions_over_http(MODERN);
 }
+
+/// A kept connection the server closed while it was idle (`header_read_timeout`, shortened here
+/// to 300 ms) costs the official Python SDK's client nothing: after a pause of four timeouts on
+/// one session (or one stateless client), its next call is answered, on both revisions.
+#[test]
+fn the_python_client_comes_back_after_the_server_closed_its_idle_connection() {
+    for mode in ["legacy", MODERN] {
+        let mut command = std::process::Command::new(common::example_bin("bookshop"));
+        command
+            .args(["--http", "127.0.0.1:0"])
+            .env("MCP_HEADER_READ_TIMEOUT_MS", "300");
+        let server = HttpExample::spawn(command, "bookshop with a 300 ms header timeout");
+        let add = r#"{"a":2,"b":3}"#;
+        let run = python_client_http(
+            mode,
+            &server.url,
+            &["call", "add", add, "pause", "1.2", "call", "add", add],
+        );
+        let [first, paused, second] = run.results();
+        assert_eq!(only_text(first), "5", "[{mode}] {}", run.stderr);
+        assert_eq!(paused["paused"], json!(1.2), "[{mode}]");
+        assert_eq!(only_text(second), "5", "[{mode}] {}", run.stderr);
+    }
+}

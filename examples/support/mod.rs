@@ -106,6 +106,17 @@ async fn serve_http_at(
     // Behind a load balancer: `MCP_TRUSTED_PROXIES=127.0.0.1,10.0.0.0/8`, and
     // `MCP_FORWARDING_HEADER=forwarded` if it writes `Forwarded` (see `HttpServer::trusted_proxies`).
     let http = http.proxies_from_env()?;
+    // How long a connection may idle or take to send a request head (default 30 s), in ms: what
+    // tests/http_peers.rs shortens to see the SDKs' clients come back after an idle close.
+    let http = match std::env::var("MCP_HEADER_READ_TIMEOUT_MS") {
+        Ok(ms) => {
+            let ms: u64 = ms.trim().parse().map_err(|_| {
+                mcpwire::Error::Startup("MCP_HEADER_READ_TIMEOUT_MS is not a number of ms".into())
+            })?;
+            http.header_read_timeout(std::time::Duration::from_millis(ms))
+        }
+        Err(_) => http,
+    };
     let http = match auth {
         Some(auth) => auth.protect(http),
         None => http,

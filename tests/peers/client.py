@@ -48,6 +48,7 @@ STEP (run in order over ONE connection):
     read-resource URI           resources/read
     discover                    send one raw server/discover (2026-07-28 _meta) and print its result
     ping                        legacy ping
+    pause SECONDS               wait, the connection kept idle, and print {"paused": SECONDS}
 
 Output (stdout, one JSON object per line, nothing else):
     - one line per step: the SDK's parsed result as wire JSON
@@ -98,6 +99,7 @@ STEPS = {
     "read-resource": 1,
     "discover": 0,
     "ping": 0,
+    "pause": 1,
 }
 
 
@@ -411,6 +413,11 @@ async def run(opts: Options) -> int:
             return await c.session.send_discover("2026-07-28")
         if name == "ping":
             return dump(await c.send_ping())
+        if name == "pause":
+            import anyio
+
+            await anyio.sleep(float(args[0]))
+            return {"paused": float(args[0])}
         raise AssertionError(name)  # unreachable: parse_args checked the names
 
     status = 0
