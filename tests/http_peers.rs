@@ -273,26 +273,49 @@ fn questions_travel_as_rounds_over_stateless_http() {
     questions_over_http(MODERN);
 }
 
-/// A kept connection the server closed while it was idle (`header_read_timeout`, shortened here
-/// to 300 ms) costs the official Python SDK's client nothing: after a pause of four timeouts on
-/// one session (or one stateless client), its next call is answered, on both revisions.
+/// The bookshop with a 300 ms `header_read_timeout`: a kept connection idle for longer is
+/// closed by the server.
+fn bookshop_closing_idle_connections() -> HttpExample {
+    let mut command = std::process::Command::new(common::example_bin("bookshop"));
+    command
+        .args(["--http", "127.0.0.1:0"])
+        .env("MCP_HEADER_READ_TIMEOUT_MS", "300");
+    HttpExample::spawn(command, "bookshop with a 300 ms header timeout")
+}
+
+/// The steps each client runs against it: a call, a pause of four timeouts on the same
+/// session (or stateless client), and the call again.
+const CALL_PAUSE_CALL: [&str; 8] = [
+    "call",
+    "add",
+    r#"{"a":2,"b":3}"#,
+    "pause",
+    "1.2",
+    "call",
+    "add",
+    r#"{"a":2,"b":3}"#,
+];
+
+/// The two calls around the pause were both answered.
+fn both_answered(run: &common::ClientRun, who: &str) {
+    let [first, paused, second] = run.results();
+    assert_eq!(only_text(first), "5", "[{who}] {}", run.stderr);
+    assert_eq!(paused["paused"], json!(1.2), "[{who}]");
+    assert_eq!(only_text(second), "5", "[{who}] {}", run.stderr);
+}
+
+/// A kept connection the server closed while it was idle costs the official SDKs' clients
+/// nothing: after the pause, the next call is answered. The Python SDK (2.x) on both revisions,
+/// the TypeScript SDK 1.x (2025-11-25, what most hosts run) and 2.x on both.
 #[test]
-fn the_python_client_comes_back_after_the_server_closed_its_idle_connection() {
+fn the_sdk_clients_come_back_after_the_server_closed_their_idle_connection() {
+    let server = bookshop_closing_idle_connections();
     for mode in ["legacy", MODERN] {
-        let mut command = std::process::Command::new(common::example_bin("bookshop"));
-        command
-            .args(["--http", "127.0.0.1:0"])
-            .env("MCP_HEADER_READ_TIMEOUT_MS", "300");
-        let server = HttpExample::spawn(command, "bookshop with a 300 ms header timeout");
-        let add = r#"{"a":2,"b":3}"#;
-        let run = python_client_http(
-            mode,
-            &server.url,
-            &["call", "add", add, "pause", "1.2", "call", "add", add],
-        );
-        let [first, paused, second] = run.results();
-        assert_eq!(only_text(first), "5", "[{mode}] {}", run.stderr);
-        assert_eq!(paused["paused"], json!(1.2), "[{mode}]");
-        assert_eq!(only_text(second), "5", "[{mode}] {}", run.stderr);
+        let run = python_client_http(mode, &server.url, &CALL_PAUSE_CALL);
+        both_answered(&run, &format!("python {mode}"));
+    }
+    for (sdk, mode) in [("v1", "legacy"), ("v2", "legacy"), ("v2", MODERN)] {
+        let run = common::ts_client_http(sdk, mode, &server.url, &CALL_PAUSE_CALL);
+        both_answered(&run, &format!("typescript {sdk} {mode}"));
     }
 }

@@ -11,8 +11,8 @@
 // Usage:
 //   node ts_client.mjs --peers DIR --url URL [--sdk v1|v2] [--mode legacy|2026-07-28]
 //                      [--elicit JSON]... [--sample TEXT]... [--timeout SECS] STEP...
-//   DIR is the folder holding node_modules (target/peers). STEP: call NAME ARGS_JSON, or
-//   list-tools.
+//   DIR is the folder holding node_modules (target/peers). STEP: call NAME ARGS_JSON,
+//   list-tools, or pause SECONDS (the connection kept idle; prints {"paused": SECONDS}).
 //   --elicit declares `elicitation` and answers the next elicitation with JSON (an ElicitResult);
 //   --sample declares `sampling` and answers the next sampling request with an assistant text.
 //
@@ -44,6 +44,11 @@ for (let i = 0; i < argv.length; i++) {
   else if (arg === '--sample') opts.sample.push(value());
   else if (arg === '--timeout') opts.timeout = Number(value());
   else if (arg === 'list-tools') opts.steps.push(null);
+  else if (arg === 'pause') {
+    if (i + 1 >= argv.length) usage('pause SECONDS');
+    opts.steps.push({ pause: Number(argv[i + 1]) });
+    i += 1;
+  }
   else if (arg === 'call') {
     if (i + 2 >= argv.length) usage('call NAME ARGS_JSON');
     opts.steps.push([argv[i + 1], JSON.parse(argv[i + 2])]);
@@ -108,6 +113,11 @@ for (const step of opts.steps) {
   try {
     if (step === null) {
       emit(await client.listTools(undefined, { timeout: timeoutMs }));
+      continue;
+    }
+    if (step.pause !== undefined) {
+      await new Promise((resolve) => setTimeout(resolve, step.pause * 1000));
+      emit({ paused: step.pause });
       continue;
     }
     const [name, args] = step;
