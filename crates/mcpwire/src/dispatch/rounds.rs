@@ -40,6 +40,10 @@ pub(crate) fn open(
     input_responses: Option<&RawValue>,
     request_state: Option<&str>,
 ) -> Result<RoundInputs, ErrorObject> {
+    // A first round without answers (most calls) has nothing to read, build or drop.
+    if input_responses.is_none() && request_state.is_none() {
+        return Ok(RoundInputs::default());
+    }
     let responses = match input_responses {
         None => Map::new(),
         Some(raw) => match serde_json::from_str::<Value>(raw.get()) {
