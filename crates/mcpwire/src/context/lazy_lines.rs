@@ -3,8 +3,11 @@
 //! Most requests over HTTP send nothing but their answer: no progress, no log message, no
 //! question to the client. A tokio channel costs two allocations (its shared state and its first
 //! block of slots, about 1.3 KB) and their release, made and dropped for every such request for
-//! nothing. [`lazy`] hands out the two ends of a channel that does not exist yet: the first send
-//! makes it, and the receiving end picks it up from there.
+//! nothing. A [`LazyChannel`] and its [`LazyLines`] are the two ends of a channel that does not
+//! exist yet: the first send makes it, and the receiving end picks it up from there.
+//!
+//! The channel's state lives in whatever holds it ([`HoldsChannel`]): the request's own state on
+//! the transport, which both ends keep anyway, so that it needs no allocation of its own either.
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use tokio::sync::Notify;
@@ -22,7 +25,7 @@ pub(crate) struct LazyChannel {
     made: Notify,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Handover {
     /// The receiving end, made and not picked up yet.
     receiver: Option<Receiver<String>>,
@@ -30,23 +33,61 @@ struct Handover {
     gone: bool,
 }
 
+/// What holds a request's [`LazyChannel`]: the channel alone, or the request's state on its
+/// transport, which then carries it in its own allocation.
+pub(crate) trait HoldsChannel: Send + Sync {
+    /// The channel held.
+    fn lazy_channel(&self) -> &LazyChannel;
+}
+
+impl HoldsChannel for LazyChannel {
+    fn lazy_channel(&self) -> &LazyChannel {
+        self
+    }
+}
+
+impl std::fmt::Debug for dyn HoldsChannel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.lazy_channel().fmt(f)
+    }
+}
+
 /// The sending side's state and the receiving end of a channel of at most `capacity` queued
 /// lines, neither made until the first line is sent.
-pub(crate) fn lazy(capacity: usize) -> (Arc<LazyChannel>, LazyLines) {
-    let channel = Arc::new(LazyChannel {
-        capacity: capacity.max(1),
-        sender: OnceLock::new(),
-        handover: Mutex::new(Handover::default()),
-        made: Notify::new(),
-    });
-    let lines = LazyLines {
-        channel: channel.clone(),
-        receiver: None,
-    };
+#[cfg(test)]
+fn lazy(capacity: usize) -> (Arc<LazyChannel>, LazyLines) {
+    let channel = Arc::new(LazyChannel::new(capacity));
+    let lines = LazyLines::of(channel.clone());
     (channel, lines)
 }
 
 impl LazyChannel {
+    /// A channel of at most `capacity` queued lines, not made yet.
+    pub(crate) fn new(capacity: usize) -> Self {
+        LazyChannel {
+            capacity: capacity.max(1),
+            sender: OnceLock::new(),
+            handover: Mutex::new(Handover {
+                receiver: None,
+                gone: false,
+            }),
+            made: Notify::new(),
+        }
+    }
+
+    /// A channel whose receiving end is gone: every send fails.
+    pub(crate) const fn gone() -> Self {
+        LazyChannel {
+            capacity: 1,
+            sender: OnceLock::new(),
+            handover: Mutex::new(Handover {
+                receiver: None,
+                gone: true,
+            }),
+            made: Notify::const_new(),
+        }
+    }
+
     /// The sending end, made now if it was not; `None` when the receiving end is gone.
     pub(crate) fn sender(&self) -> Option<&Sender<String>> {
         let made = self.sender.get_or_init(|| {
@@ -74,11 +115,19 @@ impl LazyChannel {
 /// The receiving end of a [`lazy`] channel.
 #[derive(Debug)]
 pub(crate) struct LazyLines {
-    channel: Arc<LazyChannel>,
+    channel: Arc<dyn HoldsChannel>,
     receiver: Option<Receiver<String>>,
 }
 
 impl LazyLines {
+    /// The receiving end of the channel `holder` holds (one receiving end per channel).
+    pub(crate) fn of(holder: Arc<dyn HoldsChannel>) -> Self {
+        LazyLines {
+            channel: holder,
+            receiver: None,
+        }
+    }
+
     /// The next line, waiting for one. Unlike a channel's `recv`, this does not end when every
     /// [`Outbound`](super::Outbound) is gone (the channel's sending end lives in the state this
     /// end shares): wait on it beside what ends the request (its handler), and drain the queue
@@ -88,7 +137,7 @@ impl LazyLines {
             if let Some(receiver) = self.picked_up() {
                 return receiver.recv().await;
             }
-            self.channel.made.notified().await;
+            self.channel.lazy_channel().made.notified().await;
         }
     }
 
@@ -100,7 +149,7 @@ impl LazyLines {
     /// The channel's receiving end, picked up if it was made since.
     fn picked_up(&mut self) -> Option<&mut Receiver<String>> {
         if self.receiver.is_none() {
-            self.receiver = self.channel.lock().receiver.take();
+            self.receiver = self.channel.lazy_channel().lock().receiver.take();
         }
         self.receiver.as_mut()
     }
@@ -110,7 +159,7 @@ impl Drop for LazyLines {
     fn drop(&mut self) {
         // A channel made and not picked up is dropped with the hand-over's lock held, so that a
         // sender sees it closed; none is made after this.
-        let mut handover = self.channel.lock();
+        let mut handover = self.channel.lazy_channel().lock();
         handover.gone = true;
         handover.receiver = None;
     }

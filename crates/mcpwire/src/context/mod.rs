@@ -42,7 +42,7 @@ pub use detached::DetachedContext;
 pub use grant::Grant;
 pub use identity::Identity;
 #[cfg(feature = "http")]
-pub(crate) use lazy_lines::LazyLines;
+pub(crate) use lazy_lines::{HoldsChannel, LazyChannel, LazyLines};
 pub(crate) use observer::observe;
 pub use observer::{Ending, Observed, ObservedWork, RequestObserver};
 #[cfg(feature = "http")]

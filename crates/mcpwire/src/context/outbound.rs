@@ -6,7 +6,7 @@
 //! for room rather than the queue growing without end.
 
 #[cfg(feature = "http")]
-use super::lazy_lines::{self, LazyChannel, LazyLines};
+use super::lazy_lines::HoldsChannel;
 #[cfg(feature = "http")]
 use std::sync::Arc;
 use tokio::sync::mpsc;
@@ -31,7 +31,7 @@ enum Lines {
     Made(mpsc::Sender<String>),
     /// A request's channel, made by its first line.
     #[cfg(feature = "http")]
-    Lazy(Arc<LazyChannel>),
+    Lazy(Arc<dyn HoldsChannel>),
     /// Nobody reads them: every send fails, as when the client left.
     Nowhere,
 }
@@ -44,20 +44,17 @@ impl Outbound {
         (Outbound::new(Lines::Made(lines)), rx)
     }
 
-    /// [`channel`](Outbound::channel) for one request, its queue made only if it sends a line.
+    /// A request's sink: its lines go to the [`LazyChannel`](super::LazyChannel) `holder` holds
+    /// (the queue made by the first line), which the transport reads with a
+    /// [`LazyLines`](super::LazyLines) of the same holder. When `closable`, the handler may end
+    /// the stream early (the client resumes it), and the receiving end then sees
+    /// [`CLOSE_STREAM`].
     #[cfg(feature = "http")]
-    pub(crate) fn request_channel(capacity: usize) -> (Outbound, LazyLines) {
-        let (channel, lines) = lazy_lines::lazy(capacity);
-        (Outbound::new(Lines::Lazy(channel)), lines)
-    }
-
-    /// A sink whose stream the handler may end early (the client resumes it), and its
-    /// receiving end, which then sees [`CLOSE_STREAM`].
-    #[cfg(feature = "http")]
-    pub(crate) fn closable_request_channel(capacity: usize) -> (Outbound, LazyLines) {
-        let (mut sink, lines) = Self::request_channel(capacity);
-        sink.closable = true;
-        (sink, lines)
+    pub(crate) fn held(holder: Arc<dyn HoldsChannel>, closable: bool) -> Outbound {
+        Outbound {
+            lines: Lines::Lazy(holder),
+            closable,
+        }
     }
 
     /// A sink nobody reads (a request that may send nothing but its answer, a detached
@@ -79,7 +76,7 @@ impl Outbound {
         match &self.lines {
             Lines::Made(sender) => Some(sender),
             #[cfg(feature = "http")]
-            Lines::Lazy(channel) => channel.sender(),
+            Lines::Lazy(holder) => holder.lazy_channel().sender(),
             Lines::Nowhere => None,
         }
     }

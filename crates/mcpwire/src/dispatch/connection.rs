@@ -1,7 +1,7 @@
 //! One client connection over a message-per-line transport (stdio, in-memory): reads messages,
 //! serves requests concurrently, honours cancellation, and shuts down cleanly at end of input.
 
-use super::exchange::Exchange;
+use super::exchange::{Exchange, Sink};
 use super::handshake::Handshake;
 use super::router::handle;
 use crate::context::Outbound;
@@ -24,7 +24,7 @@ where
     let exchange = Arc::new(Exchange {
         core: core.clone(),
         session: Arc::new(Handshake::default()),
-        outbound: outbound.clone(),
+        sink: Sink::Given(outbound.clone()),
         headers: None,
         principal: None,
         subject: None,
@@ -82,7 +82,7 @@ async fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str)
     match Incoming::parse(line) {
         Err(rejected) => {
             exchange
-                .outbound
+                .outbound()
                 .send(error_line(rejected.id.as_ref(), &rejected.error))
                 .await;
         }
@@ -97,13 +97,16 @@ async fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str)
                 tasks.spawn(async move {
                     let line = handle(&task_exchange, request).await;
                     if task_exchange.session.finish(&id) {
-                        task_exchange.outbound.send(line).await;
+                        task_exchange.outbound().send(line).await;
                     }
                 })
             });
             if let Err(refused) = started {
                 let error = refused.error(&id);
-                exchange.outbound.send(error_line(Some(&id), &error)).await;
+                exchange
+                    .outbound()
+                    .send(error_line(Some(&id), &error))
+                    .await;
             }
         }
         Ok(Incoming::Notification(notification)) => {
@@ -129,7 +132,7 @@ async fn forward_changes(exchange: Arc<Exchange>) {
                     .session
                     .change_line(&change, &exchange.core.capabilities)
                 {
-                    exchange.outbound.send(line).await;
+                    exchange.outbound().send(line).await;
                 }
             }
             Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}

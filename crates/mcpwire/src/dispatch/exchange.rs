@@ -3,16 +3,21 @@
 
 use super::handshake::Handshake;
 use crate::context::{HeldHeaders, Outbound};
+#[cfg(feature = "http")]
+use crate::context::{HoldsChannel, LazyChannel, LazyLines};
 use crate::protocol::ErrorObject;
 pub(crate) use crate::protocol::params::{parse, parse_or_default};
 use crate::server::core::ServerCore;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// What a request is served with besides its own message.
 pub(crate) struct Exchange {
     pub(crate) core: Arc<ServerCore>,
     pub(crate) session: Arc<Handshake>,
-    pub(crate) outbound: Outbound,
+    /// Where the request's lines (notifications, requests to the client) go: read them through
+    /// [`Exchange::outbound`].
+    pub(crate) sink: Sink,
     /// The request's HTTP headers (on HTTP), which its context reads through this exchange.
     pub(crate) headers: Option<http::HeaderMap>,
     /// Who the transport authenticated, as sessions, `requestState`, tasks and replay guards
@@ -29,6 +34,65 @@ pub(crate) struct Exchange {
     /// A 2025-11-25 request whose `Mcp-Method`/`Mcp-Name` headers disagree with its body: the
     /// error it gets, after the scope decision ([`admit`](super::authorize::admit)).
     pub(crate) mismatch: Option<ErrorObject>,
+}
+
+/// Where a request's lines go.
+pub(crate) enum Sink {
+    /// A sink made apart: its connection's (stdio), or none.
+    Given(Outbound),
+    /// A queue of the request's own (HTTP), made by its first line, whose state lives in the
+    /// exchange: [`Exchange::lines`] reads it, and a sink clone holds the exchange.
+    #[cfg(feature = "http")]
+    Own {
+        channel: LazyChannel,
+        /// Whether the handler may end the stream early (a 2025-11-25 request).
+        closable: bool,
+    },
+}
+
+#[cfg(feature = "http")]
+impl Sink {
+    /// A queue of at most `capacity` lines, made by the request's first one (see
+    /// [`Sink::Own`]).
+    pub(crate) fn own(capacity: usize, closable: bool) -> Self {
+        Sink::Own {
+            channel: LazyChannel::new(capacity),
+            closable,
+        }
+    }
+}
+
+impl Exchange {
+    /// Where the request's lines go: the given sink, or one holding this exchange.
+    pub(crate) fn outbound(self: &Arc<Self>) -> Cow<'_, Outbound> {
+        match &self.sink {
+            Sink::Given(outbound) => Cow::Borrowed(outbound),
+            #[cfg(feature = "http")]
+            Sink::Own { closable, .. } => Cow::Owned(Outbound::held(
+                Arc::clone(self) as Arc<dyn HoldsChannel>,
+                *closable,
+            )),
+        }
+    }
+
+    /// The receiving end of the request's own queue, which the transport reads (one per
+    /// exchange). Nothing ever comes through it when the request's lines go to a sink given.
+    #[cfg(feature = "http")]
+    pub(crate) fn lines(self: &Arc<Self>) -> LazyLines {
+        LazyLines::of(Arc::clone(self) as Arc<dyn HoldsChannel>)
+    }
+}
+
+#[cfg(feature = "http")]
+impl HoldsChannel for Exchange {
+    fn lazy_channel(&self) -> &LazyChannel {
+        /// What a request whose lines go to a sink given holds: no queue of its own.
+        static NONE: LazyChannel = LazyChannel::gone();
+        match &self.sink {
+            Sink::Own { channel, .. } => channel,
+            Sink::Given(_) => &NONE,
+        }
+    }
 }
 
 impl HeldHeaders for Exchange {

@@ -103,7 +103,7 @@ pub(crate) fn request_scope(
         progress_token: served.progress_token,
         log_level: served.log_level,
         state: core.state.clone(),
-        outbound: exchange.outbound.clone(),
+        outbound: exchange.outbound().into_owned(),
         headers: exchange
             .headers
             .is_some()

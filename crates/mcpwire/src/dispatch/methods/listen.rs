@@ -94,7 +94,7 @@ impl ListenRequest for Listener<'_> {
 /// Serves one admitted listen request: acknowledges its filter, forwards the changes it asked
 /// for, and returns the closing response line once the client leaves or the server stops.
 async fn listen(
-    exchange: &Exchange,
+    exchange: &Arc<Exchange>,
     id: &RequestId,
     listening: Listening,
 ) -> Result<String, ErrorObject> {
@@ -111,10 +111,8 @@ async fn listen(
             notifications: honored.clone(),
         },
     );
-    exchange
-        .outbound
-        .send(notification_line(ACKNOWLEDGED, &ack))
-        .await;
+    let outbound = exchange.outbound();
+    outbound.send(notification_line(ACKNOWLEDGED, &ack)).await;
     loop {
         let line = tokio::select! {
             change = changes.recv() => match change {
@@ -133,7 +131,7 @@ async fn listen(
             },
         };
         if let Some(line) = line
-            && !exchange.outbound.send(line).await
+            && !outbound.send(line).await
         {
             break;
         }

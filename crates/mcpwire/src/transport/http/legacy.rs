@@ -18,7 +18,7 @@ use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
 use crate::dispatch::era::{SessionMeta, by_session};
-use crate::dispatch::exchange::Exchange;
+use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::{respond, respond_served};
 use crate::protocol::ErrorObject;
@@ -46,11 +46,10 @@ pub(super) async fn initialize(
         }
     };
     // `initialize` sends nothing but its answer: nobody reads this sink.
-    let outbound = Outbound::nowhere();
     let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
-        outbound,
+        sink: Sink::Given(Outbound::nowhere()),
         headers: Some(headers),
         principal: caller.principal.clone(),
         subject: caller.subject.clone(),
@@ -131,20 +130,19 @@ fn start<'a>(
         .shared
         .then(|| SessionChange::of_request(&request.method, request.params.as_deref()))
         .flatten();
-    let (outbound, lines) =
-        Outbound::closable_request_channel(endpoint.core.limits.max_queued_messages);
     // Mirrored headers are optional here, but one that disagrees with the body (`mismatch`, as
     // the caller checked them) is refused after the scope decision, which the body alone drives.
     let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: session.session.clone(),
-        outbound,
+        sink: Sink::own(endpoint.core.limits.max_queued_messages, true),
         headers: Some(headers),
         principal: caller.principal.clone(),
         subject: caller.subject.clone(),
         grant: caller.grant.clone(),
         mismatch,
     });
+    let lines = exchange.lines();
     // Classified here: the task then holds what the request is served as.
     let served = meta.map(|meta| by_session(meta, &exchange.session));
     let (answered, answer) = oneshot::channel();

@@ -6,9 +6,8 @@ use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::params_read::RawNamed;
 use super::{headers, reply};
-use crate::context::Outbound;
 use crate::dispatch::era::Served;
-use crate::dispatch::exchange::Exchange;
+use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::respond_served;
 use crate::protocol::jsonrpc::Request;
@@ -70,17 +69,17 @@ pub(super) fn handle(
             ErrorObject::method_not_found(&request.method),
         );
     }
-    let (outbound, lines) = Outbound::request_channel(endpoint.core.limits.max_queued_messages);
     let exchange = Arc::new(Exchange {
         core: endpoint.core.clone(),
         session: endpoint.stateless.clone(),
-        outbound,
+        sink: Sink::own(endpoint.core.limits.max_queued_messages, false),
         headers: Some(headers),
         principal: caller.principal.clone(),
         subject: caller.subject.clone(),
         grant: caller.grant.clone(),
         mismatch: None,
     });
+    let lines = exchange.lines();
     // Boxed where it is made: the futures around this one (the HTTP handler's, moved whole
     // by each service wrapper on the way in) then hold a pointer, not the request's whole work.
     let work = Box::pin(async move {
