@@ -149,6 +149,8 @@ impl LazyLines {
     /// The channel's receiving end, picked up if it was made since.
     fn picked_up(&mut self) -> Option<&mut Receiver<String>> {
         if self.receiver.is_none() {
+            // Most requests send nothing: no channel to pick up, and no lock taken to see that.
+            self.channel.lazy_channel().sender.get()?;
             self.receiver = self.channel.lazy_channel().lock().receiver.take();
         }
         self.receiver.as_mut()

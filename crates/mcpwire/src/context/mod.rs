@@ -754,6 +754,11 @@ impl Context {
 
     /// Completes every URL-mode elicitation this request left open: the call ended.
     pub(crate) fn complete_open_elicitations(&self) {
+        // They are opened by requests to the client, which only a session's requests send: a
+        // 2026-07-28 request has none to complete (and its lock is not taken).
+        if self.inner.client_requests.is_none() {
+            return;
+        }
         let open = std::mem::take(
             &mut *self
                 .inner
