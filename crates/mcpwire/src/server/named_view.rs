@@ -25,6 +25,8 @@ pub(crate) struct NamedView<K: Kind> {
     pages: Pages,
     /// Whether any entry needs scopes, worked out once per view, not per request.
     any_scoped: OnceLock<bool>,
+    /// Whether any entry's extra asks something of requests ([`Kind::extra_asks`]).
+    any_extra_asks: bool,
 }
 
 impl<K: Kind> Default for NamedView<K> {
@@ -35,6 +37,7 @@ impl<K: Kind> Default for NamedView<K> {
             order: Vec::new(),
             pages: Pages::default(),
             any_scoped: OnceLock::new(),
+            any_extra_asks: false,
         }
     }
 }
@@ -47,12 +50,14 @@ impl<K: Kind> NamedView<K> {
             .iter()
             .map(|entry| (entry.definition.key(), Arc::clone(entry)))
             .collect();
+        let any_extra_asks = entries.iter().any(|entry| K::extra_asks(&entry.extra));
         Self {
             pages: Pages::new(list, &listed, page_size),
             by_alias: unambiguous_aliases(&entries, &by_key),
             by_key,
             order: entries.into_iter().cloned().collect(),
             any_scoped: OnceLock::new(),
+            any_extra_asks,
         }
     }
 
@@ -69,6 +74,11 @@ impl<K: Kind> NamedView<K> {
     /// The list's pages.
     pub(crate) fn pages(&self) -> &Pages {
         &self.pages
+    }
+
+    /// Whether any entry's extra asks something of requests ([`Kind::extra_asks`]).
+    pub(crate) fn any_extra_asks(&self) -> bool {
+        self.any_extra_asks
     }
 
     /// Whether any entry needs scopes (else lists need no filtering).

@@ -23,6 +23,10 @@ impl Kind for ToolDefinition {
     type Listing = Tool;
     /// The arguments mirrored in `Mcp-Param-*` headers.
     type Extra = Vec<HeaderParam>;
+
+    fn extra_asks(header_params: &Vec<HeaderParam>) -> bool {
+        !header_params.is_empty()
+    }
     type View = ToolView;
     const NOUN: &'static str = "tool";
 
@@ -85,6 +89,9 @@ impl ToolView {
     /// The arguments of the tool `name` mirrored in `Mcp-Param-*` headers.
     #[cfg(feature = "http")]
     pub(crate) fn header_params(&self, name: &str) -> &[HeaderParam] {
+        if !self.any_extra_asks() {
+            return &[];
+        }
         self.get(name).map_or(&[], |tool| &tool.extra)
     }
 }
