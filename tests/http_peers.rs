@@ -305,8 +305,9 @@ fn both_answered(run: &common::ClientRun, who: &str) {
 }
 
 /// A kept connection the server closed while it was idle costs the official SDKs' clients
-/// nothing: after the pause, the next call is answered. The Python SDK (2.x) on both revisions,
-/// the TypeScript SDK 1.x (2025-11-25, what most hosts run) and 2.x on both.
+/// nothing: after the pause, the next call is answered. The Python SDK 2.x on both revisions
+/// and 1.x (2025-11-25, the client inside most deployed Python hosts), the TypeScript SDK 1.x
+/// (2025-11-25, what most hosts run) and 2.x on both.
 #[test]
 fn the_sdk_clients_come_back_after_the_server_closed_their_idle_connection() {
     let server = bookshop_closing_idle_connections();
@@ -314,6 +315,8 @@ fn the_sdk_clients_come_back_after_the_server_closed_their_idle_connection() {
         let run = python_client_http(mode, &server.url, &CALL_PAUSE_CALL);
         both_answered(&run, &format!("python {mode}"));
     }
+    let run = common::py1_client_http(&server.url, &CALL_PAUSE_CALL);
+    both_answered(&run, "python 1.x legacy");
     for (sdk, mode) in [("v1", "legacy"), ("v2", "legacy"), ("v2", MODERN)] {
         let run = common::ts_client_http(sdk, mode, &server.url, &CALL_PAUSE_CALL);
         both_answered(&run, &format!("typescript {sdk} {mode}"));

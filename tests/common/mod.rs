@@ -421,6 +421,39 @@ pub fn ts_client_http(sdk: &str, mode: &str, url: &str, steps: &[&str]) -> Clien
     }
 }
 
+/// Runs `tests/scale_out/py1_client.py --url URL STEP...` (the Python SDK 1.x's
+/// `ClientSession`, 2025-11-25 sessions) against a server already serving `url`. `steps` are
+/// its words: `call NAME ARGS`, `pause SECONDS`. The run has no wire log.
+pub fn py1_client_http(url: &str, steps: &[&str]) -> ClientRun {
+    let mut command = Command::new(peer_python1());
+    command
+        .arg(workspace_root().join("tests/scale_out/py1_client.py"))
+        .args(["--url", url])
+        .args(steps);
+    let run = run_with_deadline(command, PEER_TIMEOUT);
+    let context = || {
+        format!(
+            "py1_client.py against {url}, steps {steps:?}\n--- stdout:\n{}\n--- stderr:\n{}",
+            run.stdout, run.stderr
+        )
+    };
+    let mut lines: Vec<Value> =
+        json_lines(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", context()));
+    assert!(
+        run.status.success(),
+        "py1_client.py exited with {}\n{}",
+        run.status,
+        context()
+    );
+    let asked = take_asked(&mut lines, "py1_client.py", context);
+    ClientRun {
+        results: lines,
+        asked,
+        wire: Vec::new(),
+        stderr: run.stderr,
+    }
+}
+
 fn run_python_client(
     mode: &str,
     example: &str,

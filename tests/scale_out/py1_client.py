@@ -11,6 +11,8 @@ Usage:
     --sample TEXT   the answer to the next sampling request (an assistant text message from
                     model "test-model"); declares `sampling`
     STEP            call NAME ARGS_JSON   (one session for all the steps)
+                    pause SECONDS         wait, the session's connection kept idle; prints
+                                          {"paused": SECONDS}
 
 Output (stdout): one JSON line per step, the result as the SDK parsed it, or
 {"error": {...}} / {"exception": {...}}; then {"asked": [{"method": ..., "params": ...}, ...]};
@@ -56,8 +58,11 @@ def parse(argv: list[str]):
             timeout = float(argv[i + 1])
             i += 2
         elif arg == "call" and i + 2 < len(argv):
-            steps.append((argv[i + 1], json.loads(argv[i + 2])))
+            steps.append(("call", argv[i + 1], json.loads(argv[i + 2])))
             i += 3
+        elif arg == "pause" and i + 1 < len(argv):
+            steps.append(("pause", float(argv[i + 1])))
+            i += 2
         else:
             print(f"py1_client.py: bad argument {arg!r}\n{__doc__}", file=sys.stderr)
             sys.exit(2)
@@ -95,7 +100,12 @@ async def run(url: str, elicit: list, sample: list, timeout: float, steps: list)
                 except Exception as e:  # noqa: BLE001
                     emit({"connect_error": {"exception": {"type": type(e).__name__, "message": str(e)}}})
                     return 1
-                for name, arguments in steps:
+                for step in steps:
+                    if step[0] == "pause":
+                        await asyncio.sleep(step[1])
+                        emit({"paused": step[1]})
+                        continue
+                    _, name, arguments = step
                     try:
                         result = await session.call_tool(name, arguments)
                         emit(result.model_dump(by_alias=True, mode="json", exclude_none=True))
