@@ -85,6 +85,20 @@ pub(crate) fn request_context(exchange: &Arc<Exchange>, id: &RequestId, served: 
     Context::new(request_scope(exchange, id, served))
 }
 
+/// [`request_context`] of a request its method already admitted to `target` (a tool's name):
+/// what it reached is made with the context, not recorded in it after (a `OnceLock` set once
+/// costs a call into its `Once`).
+pub(crate) fn reaching_context(
+    exchange: &Arc<Exchange>,
+    id: &RequestId,
+    served: Served,
+    target: &'static str,
+) -> Context {
+    let mut scope = request_scope(exchange, id, served);
+    scope.reached = std::sync::OnceLock::from(std::borrow::Cow::Borrowed(target));
+    Context::new(scope)
+}
+
 /// What a `Context` of the request `id`, served as `served`, holds: the request's identity,
 /// capabilities and back channel (the client's requests only on a 2025-11-25 session).
 pub(crate) fn request_scope(

@@ -10,7 +10,7 @@ use crate::dispatch::exchange::Exchange;
 use crate::dispatch::intercepted::{Intercepted, called_tool};
 use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, request_context, run, start_in, stopped};
+use crate::dispatch::runner::{Invocation, reaching_context, run, start_in, stopped};
 use crate::layer::service::HandlerKind;
 use crate::layer::{Handed, McpResponse};
 use crate::protocol::methods::TOOLS_CALL;
@@ -50,11 +50,11 @@ pub(crate) fn call_tool(
     let interceptors = (exchange.core.extensions).interceptors_of(&called_tool(&tool), era);
     let (context, served) = match (interceptors, context) {
         (Some(interceptors), given) => (
-            given.unwrap_or_else(|| request_context(exchange, id, served.clone())),
+            given.unwrap_or_else(|| reaching_context(exchange, id, served.clone(), name)),
             Some((served, interceptors)),
         ),
         (None, Some(given)) => (given, None),
-        (None, None) => (request_context(exchange, id, served), None),
+        (None, None) => (reaching_context(exchange, id, served, name), None),
     };
     let request = HandlerRequest {
         method: TOOLS_CALL,
