@@ -23,7 +23,7 @@ use axum::body::HttpBody;
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
 use futures_util::future::Either;
-use http::{HeaderMap, StatusCode, header};
+use http::{HeaderMap, StatusCode};
 use http_body_util::BodyExt;
 use std::convert::Infallible;
 use std::future::{Future, ready};
@@ -69,7 +69,7 @@ where
     async move {
         let limit = endpoint.max_body_bytes;
         let drained = endpoint.max_drained_body_bytes;
-        let body = match read_body(&headers, body, limit, drained).await {
+        let body = match read_body(body, limit, drained).await {
             Ok(body) => body,
             Err(response) => return Ok(response),
         };
@@ -246,12 +246,10 @@ fn route_decided<'a>(
 ///
 /// Reading stops once the body says it has ended (all of a declared length received), without
 /// polling it once more for its end.
-async fn read_body<B>(
-    headers: &HeaderMap,
-    mut body: B,
-    limit: usize,
-    drain: usize,
-) -> Result<bytes::Bytes, Response>
+///
+/// The declared length is the body's own exact size hint, which hyper gives from its
+/// `Content-Length` (the header as it read it, not looked up again).
+async fn read_body<B>(mut body: B, limit: usize, drain: usize) -> Result<bytes::Bytes, Response>
 where
     B: HttpBody<Data = bytes::Bytes> + Unpin,
     B::Error: std::fmt::Display,
@@ -263,10 +261,7 @@ where
         );
         reply::error(StatusCode::PAYLOAD_TOO_LARGE, None, &error)
     };
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
+    let declared = body.size_hint().exact();
     if let Some(length) = declared.filter(|&length| length > limit as u64) {
         if length <= drain as u64 {
             discard(&mut body, drain).await;
