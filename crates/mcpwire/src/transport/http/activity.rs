@@ -10,8 +10,7 @@
 //! the per-request timer of hyper's `header_read_timeout` would cost (about 1 700 instructions
 //! a call, measured with `scripts/layer-cost`) the connection's one timer does not.
 
-use axum::body::Body;
-use axum::response::Response;
+use super::answer_body::{Answer, AnswerBody};
 use hyper::body::{Body as HttpBody, Frame, SizeHint};
 use std::convert::Infallible;
 use std::future::Future;
@@ -155,9 +154,9 @@ impl<F> Answering<F> {
 
 impl<F> Future for Answering<F>
 where
-    F: Future<Output = Result<Response, Infallible>>,
+    F: Future<Output = Result<Answer, Infallible>>,
 {
-    type Output = Result<Response<Counted>, Infallible>;
+    type Output = Result<http::Response<Counted>, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
@@ -174,7 +173,7 @@ pin_project_lite::pin_project! {
     /// An answer's body, which counts its request as finished when dropped.
     pub(super) struct Counted {
         #[pin]
-        body: Body,
+        body: AnswerBody,
         _finishing: Option<Finishing>,
     }
 }
@@ -212,7 +211,10 @@ mod tests {
     async fn a_request_is_finished_once_its_answer_body_is_dropped() {
         let activity = Arc::new(Activity::default());
         assert_eq!(requests(&activity), (0, true));
-        let answer = std::future::ready(Ok(Response::new(Body::from("x"))));
+        let answer = std::future::ready(Ok(super::super::answer_body::json(
+            http::StatusCode::OK,
+            "x".to_owned(),
+        )));
         let answering = Answering::new(answer, activity.start());
         assert_eq!(requests(&activity), (1, false), "started, not finished");
         let Ok(response) = answering.await;
@@ -224,7 +226,7 @@ mod tests {
         drop(response);
         assert_eq!(requests(&activity), (1, true));
         // An answer dropped before it was made finishes its request too.
-        let never = std::future::pending::<Result<Response, Infallible>>();
+        let never = std::future::pending::<Result<Answer, Infallible>>();
         drop(Answering::new(never, activity.start()));
         assert_eq!(requests(&activity), (2, true));
     }

@@ -13,6 +13,7 @@
 //! `into_make_service_with_connect_info` would have added it.
 
 use super::activity::{Activity, Answering, Counted, Read};
+use super::answer_body::{self, Answer};
 use super::endpoint::Endpoint;
 use super::guard::Guard;
 use super::proxies::TrustedProxies;
@@ -20,7 +21,6 @@ use super::{post, routes};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
-use axum::response::Response;
 use http::Method;
 use http::request::Parts;
 use std::convert::Infallible;
@@ -79,15 +79,15 @@ pub(super) struct FrontConnection {
     activity: Arc<Activity>,
 }
 
-/// A request's answer, on either way.
-type Answer = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
+/// A request's answer to come, on either way.
+type Pending = Pin<Box<dyn Future<Output = Result<Answer, Infallible>> + Send>>;
 
 impl hyper::service::Service<http::Request<hyper::body::Incoming>> for FrontConnection {
-    type Response = Response<Counted>;
+    type Response = http::Response<Counted>;
     type Error = Infallible;
-    type Future = Answering<Answer>;
+    type Future = Answering<Pending>;
 
-    fn call(&self, request: http::Request<hyper::body::Incoming>) -> Answering<Answer> {
+    fn call(&self, request: http::Request<hyper::body::Incoming>) -> Answering<Pending> {
         let finishing = self.activity.start();
         let (parts, body) = request.into_parts();
         let body = self.activity.reading(body);
@@ -101,7 +101,7 @@ type Incoming = Read<hyper::body::Incoming>;
 impl FrontConnection {
     /// The answer to the request with `parts` and `body`: taken apart once, where the body is
     /// wrapped, and put together again only for the router.
-    fn answer(&self, parts: Parts, body: Incoming) -> Answer {
+    fn answer(&self, parts: Parts, body: Incoming) -> Pending {
         let shared = Arc::clone(&self.shared);
         let peer = self.peer;
         if parts.method == Method::POST && parts.uri.path() == &*shared.path {
@@ -110,7 +110,7 @@ impl FrontConnection {
         let mut request = http::Request::from_parts(parts, Body::new(body));
         request.extensions_mut().insert(ConnectInfo(peer));
         let mut router = shared.router.clone();
-        Box::pin(async move { router.call(request).await })
+        Box::pin(async move { router.call(request).await.map(answer_body::of) })
     }
 }
 
@@ -119,10 +119,10 @@ impl Shared {
     ///
     /// Without authorization, the one future boxed is the handler's, made here: an `async`
     /// block around it would hold the request beside it.
-    fn post(self: Arc<Self>, parts: Parts, body: Incoming, peer: SocketAddr) -> Answer {
+    fn post(self: Arc<Self>, parts: Parts, body: Incoming, peer: SocketAddr) -> Pending {
         if self.guard.is_open() {
             return match routes::host_refusal(&self.endpoint, &parts.headers) {
-                Some(refusal) => Box::pin(ready(Ok(refusal))),
+                Some(refusal) => Box::pin(ready(Ok(answer_body::of(refusal)))),
                 None => Box::pin(post::serve(
                     self.endpoint.clone(),
                     (parts, body),
@@ -134,10 +134,10 @@ impl Shared {
             let request = http::Request::from_parts(parts, Body::new(body));
             let request = match self.guard.admit(request).await {
                 Ok(admitted) => admitted,
-                Err(refusal) => return Ok(refusal),
+                Err(refusal) => return Ok(answer_body::of(refusal)),
             };
             if let Some(refusal) = routes::host_refusal(&self.endpoint, request.headers()) {
-                return Ok(refusal);
+                return Ok(answer_body::of(refusal));
             }
             let request = request.into_parts();
             post::serve(self.endpoint.clone(), request, Some(peer)).await

@@ -7,6 +7,7 @@
 //! connection does); its notifications and its requests to the client travel on its own
 //! response stream. The client's responses and notifications are accepted with `202`.
 
+use super::answer_body::{self, Answer};
 use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::fleet::Message;
@@ -105,11 +106,11 @@ pub(super) fn request<'a>(
     headers: HeaderMap,
     caller: &'a Caller,
     read: (Option<SessionMeta>, Preread, Option<ErrorObject>),
-) -> impl Future<Output = Response> + Send + 'a {
+) -> impl Future<Output = Answer> + Send + 'a {
     async move {
         match lookup(endpoint, &headers, caller).await {
             Ok(session) => start(endpoint, session, request, headers, caller, read).await,
-            Err(refusal) => refusal.into_response(Some(&request.id)),
+            Err(refusal) => answer_body::of(refusal.into_response(Some(&request.id))),
         }
     }
 }
@@ -123,7 +124,7 @@ fn start<'a>(
     headers: HeaderMap,
     caller: &Caller,
     (meta, preread, mismatch): (Option<SessionMeta>, Preread, Option<ErrorObject>),
-) -> Either<Ready<Response>, impl Future<Output = Response> + Send + 'a> {
+) -> Either<Ready<Answer>, impl Future<Output = Answer> + Send + 'a> {
     let activity = session.activity();
     // A change other replicas' copies of the session must see.
     let change = session
@@ -168,11 +169,8 @@ fn start<'a>(
         .abort_handle()
     });
     if let Err(refused) = started {
-        return Either::Left(ready(reply::error(
-            StatusCode::OK,
-            Some(&id),
-            &refused.error(&id),
-        )));
+        let refusal = reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
+        return Either::Left(ready(answer_body::of(refusal)));
     }
     let work = Box::pin(async move { answer.await.ok() });
     Either::Right(resume::answer(endpoint, session, activity, id, work, lines))

@@ -36,6 +36,7 @@
 //! ```
 
 mod activity;
+mod answer_body;
 mod answer_relay;
 #[cfg(feature = "auth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]

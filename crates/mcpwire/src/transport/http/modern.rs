@@ -2,6 +2,7 @@
 //! any other error), then `_meta`; the request runs inside its response (closing the response
 //! cancels it), and no session id is minted or echoed. `initialize` is not a 2026-07-28 method.
 
+use super::answer_body::{self, Answer};
 use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::params_read::RawNamed;
@@ -14,7 +15,6 @@ use crate::protocol::jsonrpc::Request;
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::INITIALIZE;
 use crate::protocol::{Era, ErrorObject};
-use axum::response::Response;
 use futures_util::future::Either;
 use http::{HeaderMap, StatusCode};
 use std::future::{Future, Ready, ready};
@@ -53,9 +53,11 @@ pub(super) fn handle(
     caller: &Caller,
     (served, preread): (Result<Served, ErrorObject>, Preread),
     checked: Result<(), ErrorObject>,
-) -> Either<Ready<Response>, impl Future<Output = Response> + Send + 'static> {
-    let refused =
-        |status, error| Either::Left(ready(reply::error(status, Some(&request.id), &error)));
+) -> Either<Ready<Answer>, impl Future<Output = Answer> + Send + 'static> {
+    let refused = |status, error| {
+        let refusal = reply::error(status, Some(&request.id), &error);
+        Either::Left(ready(answer_body::of(refusal)))
+    };
     if let Err(error) = checked {
         return refused(StatusCode::BAD_REQUEST, error);
     }

@@ -7,6 +7,7 @@
 //! 2026-07-28 `MCP-Protocol-Version` or none, `-32600` (missing session) when it announces a
 //! 2025 one.
 
+use super::answer_body::{self, Answer};
 use super::call_read::CallRead;
 use super::caller::Caller;
 use super::endpoint::Endpoint;
@@ -40,7 +41,7 @@ pub(super) async fn handle(
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(peer)| *peer);
     match serve(endpoint, request.into_parts(), peer).await {
-        Ok(response) => response,
+        Ok(answer) => answer_body::into_response(answer),
     }
 }
 
@@ -59,7 +60,7 @@ pub(super) fn serve<B>(
     endpoint: Arc<Endpoint>,
     (parts, body): (http::request::Parts, B),
     peer: Option<SocketAddr>,
-) -> impl Future<Output = Result<Response, Infallible>> + Send + 'static
+) -> impl Future<Output = Result<Answer, Infallible>> + Send + 'static
 where
     B: HttpBody<Data = bytes::Bytes> + Unpin + Send + 'static,
     B::Error: std::fmt::Display + Send,
@@ -71,11 +72,12 @@ where
         let drained = endpoint.max_drained_body_bytes;
         let body = match read_body(body, limit, drained).await {
             Ok(body) => body,
-            Err(response) => return Ok(response),
+            Err(response) => return Ok(answer_body::of(response)),
         };
         let Ok(text) = std::str::from_utf8(&body) else {
             let error = ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8");
-            return Ok(reply::error(StatusCode::BAD_REQUEST, None, &error));
+            let refusal = reply::error(StatusCode::BAD_REQUEST, None, &error);
+            return Ok(answer_body::of(refusal));
         };
         let answer = answer(&endpoint, text, headers, &caller);
         drop(body);
@@ -85,7 +87,7 @@ where
 
 /// A future of a response, boxed: the rarer ways (a session's first request, a client's
 /// notification or response), so that the common ones' futures do not hold theirs.
-type Boxed<'a> = Pin<Box<dyn Future<Output = Response> + Send + 'a>>;
+type Boxed<'a> = Pin<Box<dyn Future<Output = Answer> + Send + 'a>>;
 
 /// The answer to the message `text`, as the future to wait for.
 fn answer<'a>(
@@ -93,7 +95,7 @@ fn answer<'a>(
     text: &str,
     headers: HeaderMap,
     caller: &'a Caller,
-) -> impl Future<Output = Response> + Send + 'a {
+) -> impl Future<Output = Answer> + Send + 'a {
     // A plain tool call is read in one pass, unless an outer tier wants its raw `params`.
     if endpoint.core.layers.outer().is_none()
         && let Some(call) = CallRead::of(text)
@@ -115,19 +117,20 @@ fn answer<'a>(
                 rejected.id.as_ref(),
                 &rejected.error,
             );
-            return Either::Right(Either::Left(ready(refusal)));
+            return Either::Right(Either::Left(ready(answer_body::of(refusal))));
         }
     };
     let request = match message {
         Incoming::Request(request) => request,
         Incoming::Notification(notification) => {
             return Either::Right(Either::Right(Box::pin(async move {
-                legacy::notification(endpoint, &headers, caller, notification).await
+                let answer = legacy::notification(endpoint, &headers, caller, notification).await;
+                answer_body::of(answer)
             }) as Boxed<'a>));
         }
         Incoming::Response(response) => {
             return Either::Right(Either::Right(Box::pin(async move {
-                legacy::response(endpoint, &headers, caller, response).await
+                answer_body::of(legacy::response(endpoint, &headers, caller, response).await)
             }) as Boxed<'a>));
         }
     };
@@ -192,7 +195,7 @@ fn route_decided<'a>(
     preread: Preread,
     headers: HeaderMap,
     caller: &'a Caller,
-) -> impl Future<Output = Response> + Send + 'a {
+) -> impl Future<Output = Answer> + Send + 'a {
     let (meta, mismatch) = match route {
         Route::Modern { served, checked } => {
             let modern = modern::handle(
@@ -211,6 +214,7 @@ fn route_decided<'a>(
         // Boxed: a session's first request is served once, and its future is the largest
         // here (more than twice any other).
         let initialize = legacy::initialize(endpoint, request, headers, caller);
+        let initialize = async move { answer_body::of(initialize.await) };
         return Either::Right(Either::Left(Box::pin(initialize) as Boxed<'a>));
     }
     if headers.contains_key(SESSION_ID) {
@@ -234,7 +238,9 @@ fn route_decided<'a>(
         )
     };
     let refusal = reply::error(StatusCode::BAD_REQUEST, Some(&request.id), &error);
-    Either::Right(Either::Right(Either::Right(std::future::ready(refusal))))
+    Either::Right(Either::Right(Either::Right(ready(answer_body::of(
+        refusal,
+    )))))
 }
 
 /// The body, at most `limit` bytes (else `413` with a JSON-RPC error).

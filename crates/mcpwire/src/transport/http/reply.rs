@@ -7,6 +7,7 @@
 //! cancellation); on a session it only waits for a spawned handler, which a disconnect does not
 //! stop (the spec asks for `notifications/cancelled` there).
 
+use super::answer_body::{self, Answer};
 use super::{challenge, sse};
 use crate::context::LazyLines;
 use crate::dispatch::reply::Reply;
@@ -40,13 +41,15 @@ pub(super) fn status(era: Era, error_code: Option<i32>) -> StatusCode {
 /// A finished request's JSON response: a refusal of the scope decision is `403` with the
 /// `insufficient_scope` challenge naming every scope the request needs (and the JSON-RPC error
 /// as the body); anything else gets the revision's status for its error code.
-pub(super) fn finished(era: Era, reply: Reply) -> Response {
+pub(super) fn finished(era: Era, reply: Reply) -> Answer {
     match reply.refusal {
         Some(refusal) => {
             let metadata_url = refusal.metadata_url.as_deref();
-            challenge::insufficient_scope(metadata_url, &refusal.scopes, reply.line)
+            let challenge =
+                challenge::insufficient_scope(metadata_url, &refusal.scopes, reply.line);
+            answer_body::of(challenge)
         }
-        None => json(status(era, reply.error_code), reply.line),
+        None => answer_body::json(status(era, reply.error_code), reply.line),
     }
 }
 
@@ -115,17 +118,12 @@ pub(super) async fn decide(mut work: Work, mut lines: LazyLines) -> Decision {
 
 /// Answers with JSON when `work` finishes before `lines` yields, else with SSE. `work` yields
 /// `None` when the request was cancelled: the stream then ends without a response.
-pub(super) async fn answer(
-    work: Work,
-    lines: LazyLines,
-    era: Era,
-    keep_alive: Duration,
-) -> Response {
+pub(super) async fn answer(work: Work, lines: LazyLines, era: Era, keep_alive: Duration) -> Answer {
     match decide(work, lines).await {
         Decision::Json(reply) => finished(era, reply),
         Decision::Stream { queue, work, lines } => {
             let pump = Pump { queue, work, lines };
-            sse::stream(pump.into_stream(), keep_alive)
+            answer_body::of(sse::stream(pump.into_stream(), keep_alive))
         }
     }
 }

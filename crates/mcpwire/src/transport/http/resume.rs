@@ -10,6 +10,7 @@
 //! Resumed GETs are bounded per session (`resumed.rs`): one per request stream, and
 //! `max_resumed_streams` in all; a new one ends the one it replaces.
 
+use super::answer_body::{self, Answer};
 use super::endpoint::Endpoint;
 use super::events::EventStore;
 use super::http_session::{Activity, HttpSession};
@@ -38,7 +39,7 @@ pub(super) async fn answer(
     request_id: RequestId,
     work: Work,
     lines: LazyLines,
-) -> Response {
+) -> Answer {
     let (queue, work, lines) = match reply::decide(work, lines).await {
         Decision::Json(reply) => {
             return reply::finished(Era::Legacy, reply);
@@ -59,7 +60,8 @@ pub(super) async fn answer(
         let _connected = &activity;
         events.poll_recv(cx)
     });
-    sse::stream_with_ids(Some((priming, RETRY)), events, endpoint.keep_alive)
+    let stream = sse::stream_with_ids(Some((priming, RETRY)), events, endpoint.keep_alive);
+    answer_body::of(stream)
 }
 
 /// Stores and forwards every event of one stream until the handler finished.
