@@ -5,7 +5,9 @@ use super::capabilities::ClientCapabilities;
 use super::implementation::Implementation;
 use super::logging::LoggingLevel;
 use super::progress::ProgressToken;
+use super::version::{LEGACY_VERSIONS, MODERN_VERSIONS};
 use serde::{Deserialize, Deserializer};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// `_meta` key: the request's protocol revision (2026-07-28).
@@ -24,9 +26,14 @@ pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 /// The parts of a request's `_meta` the server acts on. Everything else is ignored.
 #[derive(Debug, Default, Deserialize)]
 pub struct RequestMeta {
-    /// Present exactly when the request is a 2026-07-28 one.
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
-    pub protocol_version: Option<String>,
+    /// Present exactly when the request is a 2026-07-28 one. A revision this SDK knows is read
+    /// as its name (nothing allocated); any other as sent.
+    #[serde(
+        rename = "io.modelcontextprotocol/protocolVersion",
+        default,
+        deserialize_with = "version_text"
+    )]
+    pub protocol_version: Option<Cow<'static, str>>,
     /// Required on 2026-07-28 requests. Shared: the request's context holds it as read.
     #[serde(
         rename = "io.modelcontextprotocol/clientCapabilities",
@@ -64,6 +71,55 @@ fn shared<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     deserializer: D,
 ) -> Result<Option<Arc<T>>, D::Error> {
     Option::<T>::deserialize(deserializer).map(|value| value.map(Arc::new))
+}
+
+/// A protocol revision's name: one this SDK knows as its static name, any other as sent.
+fn version_text<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Cow<'static, str>>, D::Error> {
+    /// Reads a string without keeping it when it names a known revision.
+    struct VersionText;
+
+    impl<'de> serde::de::Visitor<'de> for VersionText {
+        type Value = Cow<'static, str>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a protocol revision's name")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
+            let known = MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS);
+            Ok(match known.copied().find(|name| *name == text) {
+                Some(name) => Cow::Borrowed(name),
+                None => Cow::Owned(text.to_owned()),
+            })
+        }
+    }
+
+    /// `Option`'s reading, with the string read by [`VersionText`].
+    struct Optional;
+
+    impl<'de> serde::de::Visitor<'de> for Optional {
+        type Value = Option<Cow<'static, str>>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a protocol revision's name or null")
+        }
+
+        fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, inner: D) -> Result<Self::Value, D::Error> {
+            inner.deserialize_str(VersionText).map(Some)
+        }
+    }
+
+    deserializer.deserialize_option(Optional)
 }
 
 /// The W3C trace context a request carried in `params._meta` (`traceparent`, and `tracestate`
