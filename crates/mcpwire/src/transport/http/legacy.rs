@@ -152,7 +152,9 @@ fn start<'a>(
     let limit = endpoint.core.limits.max_requests_in_flight;
     let started = session.session.track_with(id.clone(), limit, || {
         let id = id.clone();
-        tokio::spawn(async move {
+        // Boxed before it is spawned: the task's cell then holds a pointer, and the request's
+        // work (its whole future) is not copied into the cell, nor again when it finishes.
+        tokio::spawn(Box::pin(async move {
             let reply = match served {
                 Some(served) => respond_served(&exchange, request, Ok(served), preread).await,
                 None => respond(&exchange, request).await,
@@ -165,7 +167,7 @@ fn start<'a>(
             if exchange.session.finish(&id) {
                 let _ = answered.send(reply);
             }
-        })
+        }))
         .abort_handle()
     });
     if let Err(refused) = started {
