@@ -198,6 +198,44 @@ mod examples {
     }
 
     #[test]
+    fn a_known_revision_is_read_as_its_static_name_and_any_other_as_sent() {
+        use serde_json::json;
+        use std::borrow::Cow;
+
+        let read = |version: serde_json::Value| {
+            serde_json::from_value::<RequestMeta>(
+                json!({ "io.modelcontextprotocol/protocolVersion": version }),
+            )
+            .map(|meta| meta.protocol_version)
+        };
+        for known in ["2026-07-28", "2025-11-25", "2025-03-26"] {
+            assert!(
+                matches!(read(json!(known)).unwrap(), Some(Cow::Borrowed(name)) if name == known)
+            );
+        }
+        assert!(
+            matches!(read(json!("2099-01-01")).unwrap(), Some(Cow::Owned(name)) if name == "2099-01-01")
+        );
+        // From text too (a borrowed string, and one with an escape).
+        let meta: RequestMeta = serde_json::from_str(
+            r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-\u0032\u0038"}"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            meta.protocol_version,
+            Some(Cow::Borrowed("2026-07-28"))
+        ));
+        assert_eq!(read(json!(null)).unwrap(), None);
+        assert_eq!(
+            serde_json::from_value::<RequestMeta>(json!({}))
+                .unwrap()
+                .protocol_version,
+            None
+        );
+        assert!(read(json!(20260728)).is_err(), "a revision is a string");
+    }
+
+    #[test]
     fn meta_metaonly() {
         use serde_json::json;
 
