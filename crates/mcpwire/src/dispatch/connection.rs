@@ -94,12 +94,14 @@ async fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str)
             let limit = exchange.core.limits.max_requests_in_flight;
             let started = session.track_with(id.clone(), limit, || {
                 let id = id.clone();
-                tasks.spawn(async move {
+                // Boxed before it is spawned: the task's cell then holds a pointer, and the
+                // request's whole future is not copied into it, nor again when it finishes.
+                tasks.spawn(Box::pin(async move {
                     let line = handle(&task_exchange, request).await;
                     if task_exchange.session.finish(&id) {
                         task_exchange.outbound().send(line).await;
                     }
-                })
+                }))
             });
             if let Err(refused) = started {
                 let error = refused.error(&id);
