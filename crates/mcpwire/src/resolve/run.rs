@@ -212,7 +212,9 @@ fn start(
             Resolution::Ready(value) => NodeOutcome::Value(value),
             Resolution::Failed(error) => NodeOutcome::Stop(Stop::from(error)),
             Resolution::Ask(question) if context.era() == Era::Modern => NodeOutcome::Ask(question),
-            Resolution::Ask(question) => match ask_now(&context, name, question).await {
+            // Boxed: a question asked in place is rare, and its future is most of this one's
+            // size, which every resolver's start would otherwise copy.
+            Resolution::Ask(question) => match Box::pin(ask_now(&context, name, question)).await {
                 Ok(value) => NodeOutcome::Value(value),
                 Err(stop) => NodeOutcome::Stop(stop),
             },
