@@ -26,6 +26,10 @@ pub(crate) struct NamedView<K: Kind> {
     /// Whether any entry needs scopes, worked out once per view, not per request.
     any_scoped: OnceLock<bool>,
     /// Whether any entry's extra asks something of requests ([`Kind::extra_asks`]).
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "read by the HTTP transport's header check")
+    )]
     any_extra_asks: bool,
 }
 
@@ -77,6 +81,7 @@ impl<K: Kind> NamedView<K> {
     }
 
     /// Whether any entry's extra asks something of requests ([`Kind::extra_asks`]).
+    #[cfg(feature = "http")]
     pub(crate) fn any_extra_asks(&self) -> bool {
         self.any_extra_asks
     }
