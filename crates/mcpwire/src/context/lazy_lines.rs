@@ -90,6 +90,7 @@ impl LazyChannel {
 
     /// The sending end, made now if it was not; `None` when the receiving end is gone.
     pub(crate) fn sender(&self) -> Option<&Sender<String>> {
+        let mut made_now = false;
         let made = self.sender.get_or_init(|| {
             let mut handover = self.lock();
             if handover.gone {
@@ -97,10 +98,14 @@ impl LazyChannel {
             }
             let (sender, receiver) = mpsc::channel(self.capacity);
             handover.receiver = Some(receiver);
-            drop(handover);
-            self.made.notify_one();
+            made_now = true;
             Some(sender)
         });
+        // Woken once the sending end is set, not while it is being made: the receiving end
+        // looks for it before it takes the hand-over's lock.
+        if made_now {
+            self.made.notify_one();
+        }
         made.as_ref()
     }
 
