@@ -218,9 +218,11 @@ fn route_decided<'a>(
         return Either::Right(Either::Left(Box::pin(initialize) as Boxed<'a>));
     }
     if headers.contains_key(SESSION_ID) {
+        // Boxed too: its future (the session's lookup, then the answer's stream) is larger than
+        // a 2026-07-28 request's, and every POST's future has room for the largest way.
         let read = (meta, preread, mismatch);
         let session = legacy::request(endpoint, request, headers, caller, read);
-        return Either::Right(Either::Right(Either::Left(session)));
+        return Either::Right(Either::Right(Either::Left(Box::pin(session) as Boxed<'a>)));
     }
     let announces_legacy = headers
         .get(PROTOCOL_VERSION)
