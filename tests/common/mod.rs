@@ -397,28 +397,8 @@ pub fn ts_client_http(sdk: &str, mode: &str, url: &str, steps: &[&str]) -> Clien
         .arg(workspace_root().join("target/peers"))
         .args(["--sdk", sdk, "--mode", mode, "--url", url])
         .args(steps);
-    let run = run_with_deadline(command, PEER_TIMEOUT);
-    let context = || {
-        format!(
-            "ts_client.mjs --sdk {sdk} --mode {mode} against {url}, steps {steps:?}\n--- stdout:\n{}\n--- stderr:\n{}",
-            run.stdout, run.stderr
-        )
-    };
-    let mut lines: Vec<Value> =
-        json_lines(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", context()));
-    assert!(
-        run.status.success(),
-        "ts_client.mjs exited with {}\n{}",
-        run.status,
-        context()
-    );
-    let asked = take_asked(&mut lines, "ts_client.mjs", context);
-    ClientRun {
-        results: lines,
-        asked,
-        wire: Vec::new(),
-        stderr: run.stderr,
-    }
+    let what = format!("ts_client.mjs --sdk {sdk} --mode {mode} against {url}, steps {steps:?}");
+    scripted_client_run(command, "ts_client.mjs", &what)
 }
 
 /// Runs `tests/scale_out/py1_client.py --url URL STEP...` (the Python SDK 1.x's
@@ -430,10 +410,18 @@ pub fn py1_client_http(url: &str, steps: &[&str]) -> ClientRun {
         .arg(workspace_root().join("tests/scale_out/py1_client.py"))
         .args(["--url", url])
         .args(steps);
+    let what = format!("py1_client.py against {url}, steps {steps:?}");
+    scripted_client_run(command, "py1_client.py", &what)
+}
+
+/// Runs a scripted client (`who`, doing `what`) that prints one JSON line per step and then its
+/// `{"asked":[…]}` line, and reads them; fails the test, showing its output, when the client
+/// does not exit cleanly. The run has no wire log.
+fn scripted_client_run(command: Command, who: &str, what: &str) -> ClientRun {
     let run = run_with_deadline(command, PEER_TIMEOUT);
     let context = || {
         format!(
-            "py1_client.py against {url}, steps {steps:?}\n--- stdout:\n{}\n--- stderr:\n{}",
+            "{what}\n--- stdout:\n{}\n--- stderr:\n{}",
             run.stdout, run.stderr
         )
     };
@@ -441,11 +429,11 @@ pub fn py1_client_http(url: &str, steps: &[&str]) -> ClientRun {
         json_lines(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", context()));
     assert!(
         run.status.success(),
-        "py1_client.py exited with {}\n{}",
+        "{who} exited with {}\n{}",
         run.status,
         context()
     );
-    let asked = take_asked(&mut lines, "py1_client.py", context);
+    let asked = take_asked(&mut lines, who, context);
     ClientRun {
         results: lines,
         asked,
