@@ -24,7 +24,8 @@ pub(super) enum AnswerBody {
     Boxed(Body),
 }
 
-/// A JSON answer with `status`, its body `line`.
+/// A JSON answer with `status`, its body `line`. Built as is: `IntoResponse` for a `String`
+/// would set `text/plain` first, then replace it.
 pub(super) fn json(status: StatusCode, line: String) -> Answer {
     let mut answer = http::Response::new(AnswerBody::Whole(Some(Bytes::from(line))));
     *answer.status_mut() = status;

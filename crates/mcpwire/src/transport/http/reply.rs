@@ -13,9 +13,8 @@ use crate::context::LazyLines;
 use crate::dispatch::reply::Reply;
 use crate::protocol::Era;
 use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
-use axum::body::Body;
 use axum::response::{IntoResponse, Response};
-use http::{HeaderValue, StatusCode, header};
+use http::StatusCode;
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
@@ -53,16 +52,9 @@ pub(super) fn finished(era: Era, reply: Reply) -> Answer {
     }
 }
 
-/// A JSON body with the given status.
+/// A JSON body with the given status, as axum serves it ([`answer_body::json`], boxed once).
 pub(super) fn json(status: StatusCode, line: String) -> Response {
-    // Built as is: `IntoResponse` for a `String` would set `text/plain` first, then replace it.
-    let mut response = Response::new(Body::from(line));
-    *response.status_mut() = status;
-    let content_type = HeaderValue::from_static("application/json");
-    response
-        .headers_mut()
-        .insert(header::CONTENT_TYPE, content_type);
-    response
+    answer_body::into_response(answer_body::json(status, line))
 }
 
 /// A JSON-RPC error body with the given status.
