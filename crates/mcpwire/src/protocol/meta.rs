@@ -73,53 +73,42 @@ fn shared<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<T>::deserialize(deserializer).map(|value| value.map(Arc::new))
 }
 
-/// A protocol revision's name: one this SDK knows as its static name, any other as sent.
+/// A protocol revision's name: one this SDK knows as its static name, any other as sent. Read
+/// through serde's own `Option` (as [`shared`]), the string by [`RevisionName`].
 fn version_text<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Cow<'static, str>>, D::Error> {
-    /// Reads a string without keeping it when it names a known revision.
-    struct VersionText;
+    Option::<RevisionName>::deserialize(deserializer).map(|name| name.map(|name| name.0))
+}
 
-    impl<'de> serde::de::Visitor<'de> for VersionText {
-        type Value = Cow<'static, str>;
+/// A revision's name, read without keeping the text when it names a known revision.
+struct RevisionName(Cow<'static, str>);
 
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a protocol revision's name")
+impl<'de> Deserialize<'de> for RevisionName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// Reads the string.
+        struct Text;
+
+        impl serde::de::Visitor<'_> for Text {
+            type Value = RevisionName;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a protocol revision's name")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<RevisionName, E> {
+                let known = MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS);
+                Ok(RevisionName(
+                    match known.copied().find(|name| *name == text) {
+                        Some(name) => Cow::Borrowed(name),
+                        None => Cow::Owned(text.to_owned()),
+                    },
+                ))
+            }
         }
 
-        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Self::Value, E> {
-            let known = MODERN_VERSIONS.iter().chain(LEGACY_VERSIONS);
-            Ok(match known.copied().find(|name| *name == text) {
-                Some(name) => Cow::Borrowed(name),
-                None => Cow::Owned(text.to_owned()),
-            })
-        }
+        deserializer.deserialize_str(Text)
     }
-
-    /// `Option`'s reading, with the string read by [`VersionText`].
-    struct Optional;
-
-    impl<'de> serde::de::Visitor<'de> for Optional {
-        type Value = Option<Cow<'static, str>>;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a protocol revision's name or null")
-        }
-
-        fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-
-        fn visit_some<D: Deserializer<'de>>(self, inner: D) -> Result<Self::Value, D::Error> {
-            inner.deserialize_str(VersionText).map(Some)
-        }
-    }
-
-    deserializer.deserialize_option(Optional)
 }
 
 /// The W3C trace context a request carried in `params._meta` (`traceparent`, and `tracestate`
