@@ -53,6 +53,8 @@ where
         context,
         own,
     } = request;
+    // Recorded here for a context the outer tier made, or one made without its target; one
+    // made with it ([`reaching_context`](super::runner::reaching_context)) keeps it as it is.
     context.set_reached(target.clone());
     let layers = exchange.core.layers.server();
     if own.is_none() && layers.is_endpoint() {

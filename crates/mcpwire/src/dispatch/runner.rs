@@ -85,9 +85,10 @@ pub(crate) fn request_context(exchange: &Arc<Exchange>, id: &RequestId, served: 
     Context::new(request_scope(exchange, id, served))
 }
 
-/// [`request_context`] of a request its method already admitted to `target` (a tool's name):
-/// what it reached is made with the context, not recorded in it after (a `OnceLock` set once
-/// costs a call into its `Once`).
+/// [`request_context`] of a request its method already admitted to `target` (a tool's or a
+/// prompt's name): what it reached is made with the context, not recorded in it after by
+/// [`run_handler`](super::pipeline::run_handler) (a `OnceLock` set once costs a call into its
+/// `Once`). A resource's URI is the request's own text: it is recorded after, not copied twice.
 pub(crate) fn reaching_context(
     exchange: &Arc<Exchange>,
     id: &RequestId,

@@ -8,7 +8,7 @@ use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::pipeline::{HandlerRequest, run_handler};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, request_context, run, start, stopped};
+use crate::dispatch::runner::{Invocation, reaching_context, run, start, stopped};
 use crate::layer::service::HandlerKind;
 use crate::layer::{Handed, McpResponse};
 use crate::protocol::jsonrpc::code;
@@ -48,7 +48,7 @@ pub(crate) fn get_prompt(
         // Handed on to the prompt once the layers pass the request on.
         arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: context.unwrap_or_else(|| request_context(exchange, id, served.clone())),
+        context: context.unwrap_or_else(|| reaching_context(exchange, id, served.clone(), name)),
         own: exchange.core.layers.handler(HandlerKind::Prompt, name),
     };
     let (owned, id) = (Arc::clone(exchange), id.clone());
