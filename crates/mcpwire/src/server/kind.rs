@@ -17,15 +17,16 @@ pub(crate) trait Kind: Clone + Sized + 'static {
     /// What else registration derives that requests need (a tool's header parameters, a
     /// resource's URI template).
     type Extra: Clone;
+    /// What requests read of the enabled entries: how each is found, and the list pages.
+    type View: Default;
+    /// The kind, in registration errors (`tool`).
+    const NOUN: &'static str;
+
     /// Whether `extra` asks anything of a request (a tool's header parameters do when there
     /// are any). A view knows whether any entry's does, so that requests skip looking.
     fn extra_asks(_extra: &Self::Extra) -> bool {
         true
     }
-    /// What requests read of the enabled entries: how each is found, and the list pages.
-    type View: Default;
-    /// The kind, in registration errors (`tool`).
-    const NOUN: &'static str;
 
     /// What every definition has.
     fn common(&self) -> Common;

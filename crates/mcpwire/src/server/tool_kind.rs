@@ -23,12 +23,12 @@ impl Kind for ToolDefinition {
     type Listing = Tool;
     /// The arguments mirrored in `Mcp-Param-*` headers.
     type Extra = Vec<HeaderParam>;
+    type View = ToolView;
+    const NOUN: &'static str = "tool";
 
     fn extra_asks(header_params: &Vec<HeaderParam>) -> bool {
         !header_params.is_empty()
     }
-    type View = ToolView;
-    const NOUN: &'static str = "tool";
 
     fn common(&self) -> Common {
         Common::new(self.name, self.params, self.scopes)
