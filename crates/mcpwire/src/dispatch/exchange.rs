@@ -4,7 +4,7 @@
 use super::handshake::Handshake;
 use crate::context::{HeldHeaders, Outbound};
 #[cfg(feature = "http")]
-use crate::context::{HoldsChannel, LazyChannel, LazyLines};
+use crate::context::{HoldsChannel, LazyChannel};
 use crate::protocol::ErrorObject;
 pub(crate) use crate::protocol::params::{parse, parse_or_default};
 use crate::server::core::ServerCore;
@@ -41,25 +41,14 @@ pub(crate) enum Sink {
     /// A sink made apart: its connection's (stdio), or none.
     Given(Outbound),
     /// A queue of the request's own (HTTP), made by its first line, whose state lives in the
-    /// exchange: [`Exchange::lines`] reads it, and a sink clone holds the exchange.
+    /// exchange: the HTTP transport reads it (`transport/http/request_queue.rs`), and a sink
+    /// clone holds the exchange.
     #[cfg(feature = "http")]
     Own {
         channel: LazyChannel,
         /// Whether the handler may end the stream early (a 2025-11-25 request).
         closable: bool,
     },
-}
-
-#[cfg(feature = "http")]
-impl Sink {
-    /// A queue of at most `capacity` lines, made by the request's first one (see
-    /// [`Sink::Own`]).
-    pub(crate) fn own(capacity: usize, closable: bool) -> Self {
-        Sink::Own {
-            channel: LazyChannel::new(capacity),
-            closable,
-        }
-    }
 }
 
 impl Exchange {
@@ -72,25 +61,6 @@ impl Exchange {
                 Arc::clone(self) as Arc<dyn HoldsChannel>,
                 *closable,
             )),
-        }
-    }
-
-    /// The receiving end of the request's own queue, which the transport reads (one per
-    /// exchange). Nothing ever comes through it when the request's lines go to a sink given.
-    #[cfg(feature = "http")]
-    pub(crate) fn lines(self: &Arc<Self>) -> LazyLines {
-        LazyLines::of(Arc::clone(self) as Arc<dyn HoldsChannel>)
-    }
-}
-
-#[cfg(feature = "http")]
-impl HoldsChannel for Exchange {
-    fn lazy_channel(&self) -> &LazyChannel {
-        /// What a request whose lines go to a sink given holds: no queue of its own.
-        static NONE: LazyChannel = LazyChannel::gone();
-        match &self.sink {
-            Sink::Own { channel, .. } => channel,
-            Sink::Given(_) => &NONE,
         }
     }
 }

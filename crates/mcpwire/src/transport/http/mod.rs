@@ -70,6 +70,7 @@ mod proxies;
 mod proxies_env;
 mod relays;
 mod reply;
+mod request_queue;
 mod resume;
 mod resumed;
 mod routes;
