@@ -38,7 +38,7 @@ pub struct RequestMeta {
     #[serde(
         rename = "io.modelcontextprotocol/clientCapabilities",
         default,
-        deserialize_with = "shared"
+        deserialize_with = "shared_capabilities"
     )]
     pub client_capabilities: Option<Arc<ClientCapabilities>>,
     /// Optional on 2026-07-28 requests; for display and logs only. Shared, as the
@@ -71,6 +71,22 @@ fn shared<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     deserializer: D,
 ) -> Result<Option<Arc<T>>, D::Error> {
     Option::<T>::deserialize(deserializer).map(|value| value.map(Arc::new))
+}
+
+/// The client's capabilities, shared as [`shared`] reads a value; none declared (`{}`, what a
+/// client sends on every request when it offers nothing) is one `Arc` for every request, not an
+/// allocation each.
+fn shared_capabilities<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Arc<ClientCapabilities>>, D::Error> {
+    static NONE: std::sync::LazyLock<Arc<ClientCapabilities>> =
+        std::sync::LazyLock::new(Arc::default);
+    Option::<ClientCapabilities>::deserialize(deserializer).map(|read| {
+        read.map(|capabilities| match capabilities.is_empty() {
+            true => Arc::clone(&NONE),
+            false => Arc::new(capabilities),
+        })
+    })
 }
 
 /// A protocol revision's name: one this SDK knows as its static name, any other as sent. Read
@@ -222,6 +238,32 @@ mod examples {
             None
         );
         assert!(read(json!(20260728)).is_err(), "a revision is a string");
+    }
+
+    #[test]
+    fn capabilities_that_declare_nothing_are_one_shared_value_and_any_others_are_read_as_sent() {
+        let read = |capabilities: &str| {
+            let text =
+                format!(r#"{{"io.modelcontextprotocol/clientCapabilities":{capabilities}}}"#);
+            serde_json::from_str::<RequestMeta>(&text)
+                .unwrap()
+                .client_capabilities
+                .unwrap()
+        };
+        let (first, second) = (read("{}"), read(" { } "));
+        assert!(Arc::ptr_eq(&first, &second));
+        assert_eq!(*first, ClientCapabilities::default());
+        for declared in [
+            r#"{"roots":{}}"#,
+            r#"{"sampling":{}}"#,
+            r#"{"elicitation":{}}"#,
+            r#"{"experimental":{}}"#,
+        ] {
+            let read = read(declared);
+            assert!(!Arc::ptr_eq(&read, &first), "{declared}");
+            let expected: ClientCapabilities = serde_json::from_str(declared).unwrap();
+            assert_eq!(*read, expected);
+        }
     }
 
     #[test]
