@@ -8,7 +8,7 @@
 use super::handshake::Handshake;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::logging::LoggingLevel;
-use crate::protocol::meta::{MetaOnly, RequestMeta};
+use crate::protocol::meta::{RawMetaOnly, RequestMeta};
 use crate::protocol::progress::ProgressToken;
 use crate::protocol::version::MODERN_VERSIONS;
 use crate::protocol::{ClientCapabilities, Era, ErrorObject, Implementation, TraceContext};
@@ -41,10 +41,8 @@ pub(crate) fn classify(
 pub(crate) fn read_meta(params: Option<&RawValue>) -> Result<RequestMeta, ErrorObject> {
     match params {
         None => Ok(RequestMeta::default()),
-        Some(raw) => Ok(serde_json::from_str::<MetaOnly>(raw.get())
-            .map_err(|_| ErrorObject::invalid_params("Invalid params: malformed _meta"))?
-            .meta
-            .unwrap_or_default()),
+        Some(raw) => RawMetaOnly::read(raw.get())
+            .ok_or_else(|| ErrorObject::invalid_params("Invalid params: malformed _meta")),
     }
 }
 

@@ -140,14 +140,6 @@ impl ClientCapabilities {
     pub fn roots(&self) -> bool {
         self.roots.is_some()
     }
-
-    /// Nothing declared: `{}`.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.roots.is_none()
-            && self.sampling.is_none()
-            && self.elicitation.is_none()
-            && self.other.is_empty()
-    }
 }
 
 /// A capability with only a `listChanged` flag.

@@ -3,11 +3,14 @@
 
 use super::capabilities::ClientCapabilities;
 use super::implementation::Implementation;
+use super::interned::{self, Interned};
 use super::logging::LoggingLevel;
 use super::progress::ProgressToken;
 use super::version::{LEGACY_VERSIONS, MODERN_VERSIONS};
 use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// `_meta` key: the request's protocol revision (2026-07-28).
@@ -24,73 +27,105 @@ pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// The parts of a request's `_meta` the server acts on. Everything else is ignored.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default)]
 pub struct RequestMeta {
     /// Present exactly when the request is a 2026-07-28 one. A revision this SDK knows is read
     /// as its name (nothing allocated); any other as sent.
+    pub protocol_version: Option<Cow<'static, str>>,
+    /// Required on 2026-07-28 requests. Shared: the request's context holds it as read.
+    pub client_capabilities: Option<Arc<ClientCapabilities>>,
+    /// Optional on 2026-07-28 requests; for display and logs only. Shared, as the
+    /// capabilities.
+    pub client_info: Option<Arc<Implementation>>,
+    /// The per-request log opt-in (2026-07-28).
+    pub log_level: Option<LoggingLevel>,
+    /// The opt-in to progress notifications (both revisions).
+    pub progress_token: Option<ProgressToken>,
+    /// The caller's W3C trace context (`traceparent`), as the OpenTelemetry conventions for MCP
+    /// carry it in `params._meta`. Read here, kept as sent, for whatever traces the request
+    /// (`mcpwire::otel::Tracing`, or an application's own layer).
+    pub traceparent: Option<String>,
+    /// The vendor part of the caller's W3C trace context (`tracestate`).
+    pub tracestate: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for RequestMeta {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        MetaFields::<ClientCapabilities, Implementation>::deserialize(deserializer)?.into_meta(
+            |capabilities| Ok(Arc::new(capabilities)),
+            |info| Ok(Arc::new(info)),
+        )
+    }
+}
+
+/// `_meta`'s fields, with the client's capabilities read as `C` and who it is as `I`: their
+/// own types, for [`RequestMeta`]'s reading; their text, for the server's ([`RawMeta`]).
+#[derive(Deserialize)]
+pub(crate) struct MetaFields<C, I> {
     #[serde(
         rename = "io.modelcontextprotocol/protocolVersion",
         default,
         deserialize_with = "version_text"
     )]
-    pub protocol_version: Option<Cow<'static, str>>,
-    /// Required on 2026-07-28 requests. Shared: the request's context holds it as read.
-    #[serde(
-        rename = "io.modelcontextprotocol/clientCapabilities",
-        default,
-        deserialize_with = "shared_capabilities"
-    )]
-    pub client_capabilities: Option<Arc<ClientCapabilities>>,
-    /// Optional on 2026-07-28 requests; for display and logs only. Shared, as the
-    /// capabilities.
-    #[serde(
-        rename = "io.modelcontextprotocol/clientInfo",
-        default,
-        deserialize_with = "shared"
-    )]
-    pub client_info: Option<Arc<Implementation>>,
-    /// The per-request log opt-in (2026-07-28).
+    protocol_version: Option<Cow<'static, str>>,
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
+    client_capabilities: Option<C>,
+    #[serde(rename = "io.modelcontextprotocol/clientInfo")]
+    client_info: Option<I>,
     #[serde(rename = "io.modelcontextprotocol/logLevel")]
-    pub log_level: Option<LoggingLevel>,
-    /// The opt-in to progress notifications (both revisions).
+    log_level: Option<LoggingLevel>,
     #[serde(rename = "progressToken")]
-    pub progress_token: Option<ProgressToken>,
-    /// The caller's W3C trace context (`traceparent`), as the OpenTelemetry conventions for MCP
-    /// carry it in `params._meta`. Read here, kept as sent, for whatever traces the request
-    /// (`mcpwire::otel::Tracing`, or an application's own layer).
-    #[serde(rename = "traceparent")]
-    pub traceparent: Option<String>,
-    /// The vendor part of the caller's W3C trace context (`tracestate`).
-    #[serde(rename = "tracestate")]
-    pub tracestate: Option<String>,
+    progress_token: Option<ProgressToken>,
+    traceparent: Option<String>,
+    tracestate: Option<String>,
 }
 
-/// An optional value read into an `Arc` where it is read, so that what holds it on (the
-/// request's context) takes it as it is, and `_meta` moves as a few pointers.
-fn shared<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    deserializer: D,
-) -> Result<Option<Arc<T>>, D::Error> {
-    Option::<T>::deserialize(deserializer).map(|value| value.map(Arc::new))
-}
-
-/// The client's capabilities, shared as [`shared`] reads a value; none declared (`{}`, what a
-/// client sends on every request when it offers nothing) is one `Arc` for every request, not an
-/// allocation each.
-fn shared_capabilities<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<Arc<ClientCapabilities>>, D::Error> {
-    static NONE: std::sync::LazyLock<Arc<ClientCapabilities>> =
-        std::sync::LazyLock::new(Arc::default);
-    Option::<ClientCapabilities>::deserialize(deserializer).map(|read| {
-        read.map(|capabilities| match capabilities.is_empty() {
-            true => Arc::clone(&NONE),
-            false => Arc::new(capabilities),
+impl<C, I> MetaFields<C, I> {
+    /// The `_meta` these fields make, the capabilities and the client's identity shared as
+    /// `capabilities` and `info` make them (`Err` when one of them fails).
+    fn into_meta<E>(
+        self,
+        capabilities: impl FnOnce(C) -> Result<Arc<ClientCapabilities>, E>,
+        info: impl FnOnce(I) -> Result<Arc<Implementation>, E>,
+    ) -> Result<RequestMeta, E> {
+        Ok(RequestMeta {
+            protocol_version: self.protocol_version,
+            client_capabilities: self.client_capabilities.map(capabilities).transpose()?,
+            client_info: self.client_info.map(info).transpose()?,
+            log_level: self.log_level,
+            progress_token: self.progress_token,
+            traceparent: self.traceparent,
+            tracestate: self.tracestate,
         })
-    })
+    }
+}
+
+/// `_meta` as the server reads it from a request's text: the client's capabilities and who it
+/// is kept as their text until [`RawMeta::read`], which shares their values with the recent
+/// requests that sent the same ([`interned`]), since a 2026-07-28 client sends both again with
+/// every request.
+pub(crate) type RawMeta<'a> = MetaFields<&'a RawValue, &'a RawValue>;
+
+thread_local! {
+    static SHARED_CAPABILITIES: RefCell<Interned<ClientCapabilities>> = RefCell::default();
+    static SHARED_CLIENT_INFO: RefCell<Interned<Implementation>> = RefCell::default();
+}
+
+impl RawMeta<'_> {
+    /// The request's `_meta`, exactly as [`RequestMeta`]'s own reading of the same text gives
+    /// it; `None` where that reading fails (the capabilities or the client's identity do not
+    /// read as theirs).
+    pub(crate) fn read(self) -> Option<RequestMeta> {
+        self.into_meta(
+            |raw| interned::read(&SHARED_CAPABILITIES, raw),
+            |raw| interned::read(&SHARED_CLIENT_INFO, raw),
+        )
+        .ok()
+    }
 }
 
 /// A protocol revision's name: one this SDK knows as its static name, any other as sent. Read
-/// through serde's own `Option` (as [`shared`]), the string by [`RevisionName`].
+/// through serde's own `Option`, the string by [`RevisionName`].
 fn version_text<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Cow<'static, str>>, D::Error> {
@@ -148,12 +183,32 @@ impl TraceContext {
     }
 }
 
-/// Reads only `params._meta` of any request.
+/// Reads only `params._meta` of any request, through [`RequestMeta`]'s own reading: what the
+/// tests hold the server's reading ([`RawMetaOnly`]) to.
+#[cfg(test)]
 #[derive(Debug, Default, Deserialize)]
 pub struct MetaOnly {
     /// The request's `_meta`, if any.
     #[serde(rename = "_meta", default)]
     pub meta: Option<RequestMeta>,
+}
+
+/// Reads only `params._meta` of a request's text, as the server reads it ([`RawMeta`]).
+#[derive(Deserialize)]
+pub(crate) struct RawMetaOnly<'a> {
+    /// The request's `_meta`, if any.
+    #[serde(rename = "_meta", default, borrow)]
+    pub(crate) meta: Option<RawMeta<'a>>,
+}
+
+impl RawMetaOnly<'_> {
+    /// The `_meta` of the request's `params` text (empty when it has none); `None` when it is
+    /// malformed, as [`MetaOnly`] would fail to read it.
+    pub(crate) fn read(text: &str) -> Option<RequestMeta> {
+        let only = serde_json::from_str::<RawMetaOnly<'_>>(text).ok()?;
+        only.meta
+            .map_or_else(|| Some(RequestMeta::default()), RawMeta::read)
+    }
 }
 
 #[cfg(test)]
@@ -241,29 +296,46 @@ mod examples {
     }
 
     #[test]
-    fn capabilities_that_declare_nothing_are_one_shared_value_and_any_others_are_read_as_sent() {
-        let read = |capabilities: &str| {
-            let text =
-                format!(r#"{{"io.modelcontextprotocol/clientCapabilities":{capabilities}}}"#);
-            serde_json::from_str::<RequestMeta>(&text)
-                .unwrap()
-                .client_capabilities
-                .unwrap()
-        };
-        let (first, second) = (read("{}"), read(" { } "));
-        assert!(Arc::ptr_eq(&first, &second));
-        assert_eq!(*first, ClientCapabilities::default());
-        for declared in [
-            r#"{"roots":{}}"#,
-            r#"{"sampling":{}}"#,
-            r#"{"elicitation":{}}"#,
-            r#"{"experimental":{}}"#,
-        ] {
-            let read = read(declared);
-            assert!(!Arc::ptr_eq(&read, &first), "{declared}");
-            let expected: ClientCapabilities = serde_json::from_str(declared).unwrap();
-            assert_eq!(*read, expected);
+    fn the_server_reads_meta_as_its_own_reading_does_and_shares_what_clients_send_again() {
+        let texts = [
+            r#"{}"#,
+            r#"{"_meta":{}}"#,
+            r#"{"_meta":null}"#,
+            r#"{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"cli","version":"2.0"},"io.modelcontextprotocol/logLevel":"info","progressToken":"p","traceparent":"00-a-b-01","tracestate":"k=v","other":[1]}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":null,"io.modelcontextprotocol/clientInfo":null}}"#,
+            // What the reading refuses, it refuses the same way.
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":5}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/clientInfo":{"version":"1"}}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":1,"roots":2}}}"#,
+            r#"{"_meta":{"progressToken":[]}}"#,
+            r#"{"_meta":5}"#,
+            r#"[1]"#,
+        ];
+        for text in texts {
+            let own = serde_json::from_str::<MetaOnly>(text)
+                .ok()
+                .map(|only| only.meta.unwrap_or_default());
+            assert_eq!(
+                format!("{:?}", RawMetaOnly::read(text)),
+                format!("{own:?}"),
+                "{text}"
+            );
         }
+        let read = |text: &str| RawMetaOnly::read(text).unwrap();
+        let sent = texts[3];
+        let (first, again) = (read(sent), read(sent));
+        assert!(Arc::ptr_eq(
+            first.client_capabilities.as_ref().unwrap(),
+            again.client_capabilities.as_ref().unwrap()
+        ));
+        assert!(Arc::ptr_eq(
+            first.client_info.as_ref().unwrap(),
+            again.client_info.as_ref().unwrap()
+        ));
+        // Another client's capabilities are its own.
+        let other =
+            read(r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}"#);
+        assert!(other.client_capabilities.unwrap().roots());
     }
 
     #[test]

@@ -35,6 +35,7 @@ pub(crate) mod elicitation;
 mod example_scope;
 pub(crate) mod icon;
 pub(crate) mod implementation;
+pub(crate) mod interned;
 pub(crate) mod jsonrpc;
 #[cfg(test)]
 mod jsonrpc_proptests;

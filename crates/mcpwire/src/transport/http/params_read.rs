@@ -5,7 +5,7 @@
 //! any other method parses its parameters itself, later.
 
 use crate::dispatch::preread::Preread;
-use crate::protocol::meta::{MetaOnly, RequestMeta};
+use crate::protocol::meta::{RawMeta, RawMetaOnly, RequestMeta};
 use crate::protocol::tools::CallToolParams;
 use crate::wire::object::Object;
 use serde::Deserialize;
@@ -47,11 +47,11 @@ pub(super) struct ParamsRead<'a> {
     whole_call: bool,
 }
 
-/// Both readings at once: what [`MetaOnly`] and [`RawNamed`] read, in one pass.
+/// Both readings at once: what [`RawMetaOnly`] and [`RawNamed`] read, in one pass.
 #[derive(Deserialize)]
 pub(super) struct Both<'a> {
-    #[serde(rename = "_meta", default)]
-    meta: Option<RequestMeta>,
+    #[serde(rename = "_meta", default, borrow)]
+    meta: Option<RawMeta<'a>>,
     #[serde(borrow)]
     name: Option<&'a RawValue>,
     #[serde(borrow)]
@@ -79,9 +79,7 @@ impl<'a> ParamsRead<'a> {
             return Self::of_both(both);
         }
         Self {
-            meta: serde_json::from_str::<MetaOnly>(text)
-                .ok()
-                .map(|only| only.meta.unwrap_or_default()),
+            meta: RawMetaOnly::read(text),
             named: RawNamed::of(params),
             whole_call: false,
         }
@@ -92,7 +90,9 @@ impl<'a> ParamsRead<'a> {
         let whole_call =
             both.input_responses.is_none() && both.request_state.is_none() && both.task.is_none();
         Self {
-            meta: Some(both.meta.unwrap_or_default()),
+            meta: both
+                .meta
+                .map_or_else(|| Some(RequestMeta::default()), RawMeta::read),
             named: RawNamed {
                 name: both.name,
                 uri: both.uri,
@@ -164,7 +164,7 @@ mod tests {
 
     /// What the two readings, each on its own, make of `params`.
     fn apart(params: &RawValue) -> (String, [Option<String>; 4]) {
-        let meta = serde_json::from_str::<MetaOnly>(params.get())
+        let meta = serde_json::from_str::<crate::protocol::meta::MetaOnly>(params.get())
             .ok()
             .map(|only| only.meta.unwrap_or_default());
         (format!("{meta:?}"), texts(&RawNamed::of(Some(params))))
