@@ -2,7 +2,7 @@
 //! `elicitation/create`; the answer goes back as a POST on a second connection (the first one is
 //! busy with the stream), and the result follows on the stream.
 
-use super::{Client, Era, Tool, call_body};
+use super::{Client, Era, Meta, Tool, call_body};
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::header;
@@ -14,7 +14,7 @@ impl Client {
     pub(super) async fn confirm_on_session(&mut self, id: u64) -> Result<Bytes, String> {
         let tool = Tool::ConfirmOrder;
         let response = self
-            .send(call_body(id, tool, Era::Legacy), Some(tool))
+            .send(call_body(id, tool, Era::Legacy, Meta::Bare), Some(tool))
             .await?;
         let sse = response
             .headers()

@@ -10,6 +10,9 @@
 //!   (the backend behind a gateway or proxy: `scripts/gateway-bench`).
 //!   - `--era modern`: stateless 2026-07-28 requests (`_meta` with the protocol version and client
 //!     capabilities, and the mirrored `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` headers).
+//!   - `--meta client`: each 2026-07-28 request's `_meta` carries what an SDK client sends with
+//!     every request (form elicitation, sampling and roots declared, and its `clientInfo`),
+//!     where the default (`--meta bare`) declares no capability (`{}`) and no `clientInfo`.
 //!   - `--era legacy`: each connection opens its own 2025-11-25 session (`initialize`,
 //!     `notifications/initialized`), then sends `Mcp-Session-Id` with every call.
 //!   - `--tool confirm_order`: the call whose resolver asks one question. On 2026-07-28, two
@@ -56,11 +59,11 @@ mod stdio;
 const USAGE: &str = "\
 usage:
   mcp-load run --url http://127.0.0.1:PORT/mcp [--era modern|legacy]
-           [--tool add|order_book|confirm_order] [--connections N] [--duration SECS]
-           [--warmup SECS] [--max-calls N] [--server-pid PID] [--backend-pid PID]
-           [--bearer TOKEN]
-  mcp-load stdio [--era modern|legacy] [--tool add|order_book|confirm_order] [--connections N]
-           [--duration SECS] [--warmup SECS] [--max-calls N] -- SERVER_COMMAND [ARGS...]
+           [--tool add|order_book|confirm_order] [--meta bare|client] [--connections N]
+           [--duration SECS] [--warmup SECS] [--max-calls N] [--server-pid PID]
+           [--backend-pid PID] [--bearer TOKEN]
+  mcp-load stdio [--era modern|legacy] [--tool add|order_book|confirm_order] [--meta bare|client]
+           [--connections N] [--duration SECS] [--warmup SECS] [--max-calls N] -- SERVER_COMMAND [ARGS...]
   mcp-load wait --url URL [--timeout SECS]
   mcp-load first-call --url URL [--timeout SECS] [--idle SECS] -- SERVER_COMMAND [ARGS...]";
 
@@ -73,6 +76,16 @@ const LEGACY: &str = "2025-11-25";
 enum Era {
     Modern,
     Legacy,
+}
+
+/// What a 2026-07-28 request's `_meta` carries beside the revision (`--meta`).
+#[derive(Clone, Copy, PartialEq)]
+enum Meta {
+    /// No capability declared (`{}`) and no `clientInfo`.
+    Bare,
+    /// What an SDK client sends with every request: form elicitation, sampling and roots
+    /// declared, and its `clientInfo`.
+    Client,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -116,6 +129,8 @@ struct Target {
     path: String,
     /// `Authorization: Bearer …` sent with every request (`--bearer`), for protected servers.
     authorization: Option<HeaderValue>,
+    /// What each 2026-07-28 call's `_meta` carries.
+    meta: Meta,
 }
 
 impl Target {
@@ -143,6 +158,7 @@ impl Target {
             authority: authority.to_owned(),
             path: path.to_owned(),
             authorization: None,
+            meta: Meta::Bare,
         })
     }
 }
@@ -181,6 +197,7 @@ async fn open(addr: SocketAddr) -> Result<SendRequest<Full<Bytes>>, String> {
 struct Client {
     sender: SendRequest<Full<Bytes>>,
     era: Era,
+    meta: Meta,
     uri: hyper::Uri,
     host: HeaderValue,
     authorization: Option<HeaderValue>,
@@ -207,6 +224,7 @@ impl Client {
         let mut client = Self {
             sender,
             era,
+            meta: target.meta,
             uri: target.path.parse().map_err(|_| "bad path")?,
             host: HeaderValue::from_str(&target.authority).map_err(|_| "bad host")?,
             authorization: target.authorization.clone(),
@@ -252,7 +270,7 @@ impl Client {
             let message = self.confirm_on_session(id).await?;
             return check(200, &message, id, tool);
         }
-        let body = call_body(id, tool, self.era);
+        let body = call_body(id, tool, self.era, self.meta);
         let answer = self.post(body, Some(tool), id).await?;
         let message = answer
             .message
@@ -356,12 +374,16 @@ impl Client {
 
 const MODERN_META: &str = r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
-/// The first (or only) `tools/call` request of `tool`, as sent on `era`.
-fn call_body(id: u64, tool: Tool, era: Era) -> String {
-    let meta = match (era, tool) {
-        (Era::Modern, Tool::ConfirmOrder) => confirm::META,
-        (Era::Modern, _) => MODERN_META,
-        (Era::Legacy, _) => "",
+/// `_meta` as an SDK client sends it with every 2026-07-28 request (`--meta client`).
+const CLIENT_META: &str = r#","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{},"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"mcp-load","version":"0.1.0"}}"#;
+
+/// The first (or only) `tools/call` request of `tool`, as sent on `era` with `meta`.
+fn call_body(id: u64, tool: Tool, era: Era, meta: Meta) -> String {
+    let meta = match (era, tool, meta) {
+        (Era::Modern, Tool::ConfirmOrder, _) => confirm::META,
+        (Era::Modern, _, Meta::Bare) => MODERN_META,
+        (Era::Modern, _, Meta::Client) => CLIENT_META,
+        (Era::Legacy, _, _) => "",
     };
     format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{}","arguments":{}{meta}}}}}"#,
@@ -743,6 +765,7 @@ fn main() -> ExitCode {
     let mut server_pid = None;
     let mut backend_pid = None;
     let mut bearer: Option<String> = None;
+    let mut meta = Meta::Bare;
     let mut server = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -760,6 +783,13 @@ fn main() -> ExitCode {
                     "order_book" => Tool::OrderBook,
                     "confirm_order" => Tool::ConfirmOrder,
                     other => fail(&format!("unknown tool {other:?}")),
+                }
+            }
+            "--meta" => {
+                meta = match value::<String>(&mut args, "--meta").as_str() {
+                    "bare" => Meta::Bare,
+                    "client" => Meta::Client,
+                    other => fail(&format!("unknown meta {other:?}")),
                 }
             }
             "--connections" => connections = value(&mut args, "--connections"),
@@ -785,6 +815,7 @@ fn main() -> ExitCode {
         let options = stdio::Options {
             era,
             tool,
+            meta,
             in_flight: connections,
             duration,
             warmup,
@@ -801,6 +832,7 @@ fn main() -> ExitCode {
         fail("--url is required")
     };
     let mut target = Target::parse(&url).unwrap_or_else(|e| fail(&e));
+    target.meta = meta;
     if let Some(token) = bearer {
         let value = HeaderValue::from_str(&format!("Bearer {token}"));
         target.authorization = Some(value.unwrap_or_else(|_| fail("--bearer: not a header value")));

@@ -9,7 +9,7 @@
 //! is closed and it is given 120 s to exit on its own (a server under valgrind writes its
 //! profile then), else it is killed.
 
-use super::{Era, LEGACY, Measured, Tool, call_body, check, confirm, cpu_ns, rss_kib};
+use super::{Era, LEGACY, Measured, Meta, Tool, call_body, check, confirm, cpu_ns, rss_kib};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -26,6 +26,8 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct Options {
     pub era: Era,
     pub tool: Tool,
+    /// What each 2026-07-28 call's `_meta` carries.
+    pub meta: Meta,
     pub in_flight: usize,
     pub duration: Duration,
     pub warmup: Duration,
@@ -73,9 +75,9 @@ impl Connection {
     }
 
     /// One call of `tool` (both rounds of `confirm_order`), checked.
-    async fn call(&self, tool: Tool, era: Era) -> Result<(), String> {
+    async fn call(&self, tool: Tool, era: Era, meta: Meta) -> Result<(), String> {
         let id = self.id();
-        let message = self.request(id, call_body(id, tool, era)).await?;
+        let message = self.request(id, call_body(id, tool, era, meta)).await?;
         if tool != Tool::ConfirmOrder {
             return check(200, &message, id, tool);
         }
@@ -180,7 +182,7 @@ pub async fn run(options: Options) -> Result<Value, String> {
     let workers: Vec<_> = (0..options.in_flight)
         .map(|_| {
             let connection = connection.clone();
-            let (tool, era) = (options.tool, options.era);
+            let (tool, era, meta) = (options.tool, options.era, options.meta);
             let (started, max_calls) = (started.clone(), options.max_calls);
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
@@ -189,7 +191,7 @@ pub async fn run(options: Options) -> Result<Value, String> {
                     if sent >= until || started.fetch_add(1, Ordering::Relaxed) >= max_calls {
                         return Ok(latencies);
                     }
-                    connection.call(tool, era).await?;
+                    connection.call(tool, era, meta).await?;
                     let done = Instant::now();
                     if sent >= measure_from && done <= until {
                         latencies.push((done - sent).as_nanos() as u64);
