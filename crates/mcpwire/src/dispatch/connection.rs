@@ -96,12 +96,14 @@ async fn dispatch(exchange: &Arc<Exchange>, tasks: &mut JoinSet<()>, line: &str)
                 let id = id.clone();
                 // Boxed before it is spawned: the task's cell then holds a pointer, and the
                 // request's whole future is not copied into it, nor again when it finishes.
-                tasks.spawn(Box::pin(async move {
-                    let line = handle(&task_exchange, request).await;
-                    if task_exchange.session.finish(&id) {
-                        task_exchange.outbound().send(line).await;
-                    }
-                }))
+                tasks
+                    .spawn(Box::pin(async move {
+                        let line = handle(&task_exchange, request).await;
+                        if task_exchange.session.finish(&id) {
+                            task_exchange.outbound().send(line).await;
+                        }
+                    }))
+                    .into()
             });
             if let Err(refused) = started {
                 let error = refused.error(&id);

@@ -3,7 +3,7 @@
 //! the connection (stdio) or the `Mcp-Session-Id` (HTTP). A 2026-07-28 request is served with
 //! an empty one.
 
-use super::in_flight::{InFlight, Refused};
+use super::in_flight::{InFlight, Refused, Stopper};
 use super::watched::{Full, Watched};
 use crate::context::{Change, ClientRequests};
 use crate::context::{SessionEnd, SessionEndHooks};
@@ -16,7 +16,6 @@ use crate::protocol::resources::{ResourceUpdatedParams, UPDATED};
 use crate::protocol::version::LATEST_LEGACY;
 use crate::protocol::{ClientCapabilities, Implementation};
 use std::sync::{Arc, Mutex, RwLock};
-use tokio::task::AbortHandle;
 
 /// What the handshake fixed for the session.
 pub(crate) struct Negotiated {
@@ -206,13 +205,13 @@ impl Handshake {
         *self.log_level.lock().unwrap_or_else(|e| e.into_inner()) = Some(level);
     }
 
-    /// Starts a request's task and remembers it, so the client can cancel it; refused when a
-    /// request with the same id is running, or `limit` requests are (see [`InFlight::start`]).
+    /// Starts a request and remembers what stops it, so the client can cancel it; refused when
+    /// a request with the same id is running, or `limit` requests are (see [`InFlight::start`]).
     pub(crate) fn track_with(
         &self,
         id: RequestId,
         limit: usize,
-        spawn: impl FnOnce() -> AbortHandle,
+        spawn: impl FnOnce() -> Stopper,
     ) -> Result<(), Refused> {
         self.in_flight.start(id, limit, spawn)
     }

@@ -7,12 +7,41 @@ use crate::protocol::jsonrpc::{ErrorObject, RequestId, code};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::{Mutex, MutexGuard};
-use tokio::task::AbortHandle;
 
 /// The running requests of one client, each with the handle that stops it.
 #[derive(Default)]
 pub(crate) struct InFlight {
-    tasks: Mutex<HashMap<RequestId, AbortHandle>>,
+    tasks: Mutex<HashMap<RequestId, Stopper>>,
+}
+
+/// What stops a running request: the task it runs on (stdio), or the future it runs as inside
+/// its response (an HTTP session's).
+pub(crate) enum Stopper {
+    /// A task of its own.
+    Task(tokio::task::AbortHandle),
+    /// A future made abortable.
+    Future(futures_util::future::AbortHandle),
+}
+
+impl Stopper {
+    fn stop(&self) {
+        match self {
+            Stopper::Task(task) => task.abort(),
+            Stopper::Future(future) => future.abort(),
+        }
+    }
+}
+
+impl From<tokio::task::AbortHandle> for Stopper {
+    fn from(task: tokio::task::AbortHandle) -> Self {
+        Stopper::Task(task)
+    }
+}
+
+impl From<futures_util::future::AbortHandle> for Stopper {
+    fn from(future: futures_util::future::AbortHandle) -> Self {
+        Stopper::Future(future)
+    }
 }
 
 /// Why a request was not started.
@@ -44,18 +73,18 @@ impl Refused {
 }
 
 impl InFlight {
-    fn lock(&self) -> MutexGuard<'_, HashMap<RequestId, AbortHandle>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<RequestId, Stopper>> {
         self.tasks.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Starts a request's task with `spawn` and remembers it under `id`, unless `id` is already
-    /// running or `limit` requests are. The task is spawned while the table is locked, so it
-    /// cannot finish before it is remembered.
+    /// Starts a request with `spawn` and remembers what stops it under `id`, unless `id` is
+    /// already running or `limit` requests are. A task is spawned while the table is locked, so
+    /// it cannot finish before it is remembered.
     pub(crate) fn start(
         &self,
         id: RequestId,
         limit: usize,
-        spawn: impl FnOnce() -> AbortHandle,
+        spawn: impl FnOnce() -> Stopper,
     ) -> Result<(), Refused> {
         let mut tasks = self.lock();
         if tasks.len() >= limit && !tasks.contains_key(&id) {
@@ -79,14 +108,14 @@ impl InFlight {
     /// Stops a running request; `false` when none runs under `id`.
     pub(crate) fn cancel(&self, id: &RequestId) -> bool {
         let task = self.lock().remove(id);
-        task.map(|task| task.abort()).is_some()
+        task.map(|task| task.stop()).is_some()
     }
 
     /// Stops every running request (the session ended).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn cancel_all(&self) {
         for (_, task) in self.lock().drain() {
-            task.abort();
+            task.stop();
         }
     }
 }
@@ -95,8 +124,10 @@ impl InFlight {
 mod tests {
     use super::*;
 
-    fn parked() -> AbortHandle {
-        tokio::spawn(std::future::pending::<()>()).abort_handle()
+    fn parked() -> Stopper {
+        tokio::spawn(std::future::pending::<()>())
+            .abort_handle()
+            .into()
     }
 
     #[tokio::test]

@@ -2,10 +2,10 @@
 //! messages must carry that header (missing: `400`; unknown, ended, expired, or opened by
 //! another principal: `404`).
 //!
-//! A request runs as a task of its session, so `notifications/cancelled` stops it and a
-//! dropped stream does not (nor does it keep the session from idling out: only the client's
-//! connection does); its notifications and its requests to the client travel on its own
-//! response stream. The client's responses and notifications are accepted with `202`.
+//! A request runs inside its answer, tracked by its session, so `notifications/cancelled` stops
+//! it and a dropped stream does not (the work is then handed to a task of its own to finish,
+//! [`RunsToEnd`], and does not keep the session from idling out: only the client's connection
+//! does); its notifications and its requests to the client travel on its own response stream. The client's responses and notifications are accepted with `202`.
 
 use super::answer_body::{self, Answer};
 use super::caller::Caller;
@@ -13,6 +13,8 @@ use super::endpoint::Endpoint;
 use super::fleet::Message;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::http_session::HttpSession;
+use super::reply::Work;
+use super::runs_to_end::RunsToEnd;
 use super::session_change::SessionChange;
 use super::sessions::{Full, Lookup};
 use super::{answer_relay, reply, resume};
@@ -26,11 +28,11 @@ use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::response::Response;
-use futures_util::future::Either;
+use futures_util::FutureExt;
+use futures_util::future::{AbortHandle, Abortable, Either};
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use std::future::{Future, Ready, ready};
 use std::sync::Arc;
-use tokio::sync::oneshot;
 
 /// `initialize`: opens a session; its id is echoed only when the handshake succeeds.
 pub(super) async fn initialize(
@@ -115,8 +117,8 @@ pub(super) fn request<'a>(
     }
 }
 
-/// Starts `request` on `session` (its handler on a task of its own), and returns the one
-/// future to wait for: its answer, or a refusal at once.
+/// Starts `request` on `session` (its handler run inside its answer, [`RunsToEnd`]), and
+/// returns the one future to wait for: its answer, or a refusal at once.
 fn start<'a>(
     endpoint: &'a Arc<Endpoint>,
     session: Arc<HttpSession>,
@@ -144,37 +146,36 @@ fn start<'a>(
         mismatch,
     });
     let lines = exchange.lines();
-    // Classified here: the task then holds what the request is served as.
+    // Classified here: the work then holds what the request is served as.
     let served = meta.map(|meta| by_session(meta, &exchange.session));
-    let (answered, answer) = oneshot::channel();
     let id = request.id.clone();
     let saver = change.map(|change| (endpoint.clone(), session.clone(), change));
     let limit = endpoint.core.limits.max_requests_in_flight;
-    let started = session.session.track_with(id.clone(), limit, || {
-        let id = id.clone();
-        // Boxed before it is spawned: the task's cell then holds a pointer, and the request's
-        // work (its whole future) is not copied into the cell, nor again when it finishes.
-        tokio::spawn(Box::pin(async move {
-            let reply = match served {
-                Some(served) => respond_served(&exchange, request, Ok(served), preread).await,
-                None => respond(&exchange, request).await,
-            };
-            if let Some((endpoint, session, change)) = saver
-                && reply.error_code.is_none()
-            {
-                endpoint.sessions.change(&session, change).await;
-            }
-            if exchange.session.finish(&id) {
-                let _ = answered.send(reply);
-            }
-        }))
-        .abort_handle()
-    });
+    // Remembered before it can run, so `notifications/cancelled` finds it from the start.
+    let (stopper, registration) = AbortHandle::new_pair();
+    let started = session
+        .session
+        .track_with(id.clone(), limit, || stopper.into());
     if let Err(refused) = started {
         let refusal = reply::error(StatusCode::OK, Some(&id), &refused.error(&id));
         return Either::Left(ready(answer_body::of(refusal)));
     }
-    let work = Box::pin(async move { answer.await.ok() });
+    let finished = id.clone();
+    let handler = async move {
+        let reply = match served {
+            Some(served) => respond_served(&exchange, request, Ok(served), preread).await,
+            None => respond(&exchange, request).await,
+        };
+        if let Some((endpoint, session, change)) = saver
+            && reply.error_code.is_none()
+        {
+            endpoint.sessions.change(&session, change).await;
+        }
+        // A request cancelled meanwhile sends no answer.
+        exchange.session.finish(&finished).then_some(reply)
+    };
+    let work = RunsToEnd::new(Abortable::new(handler, registration));
+    let work: Work = Box::pin(work.map(|answered| answered.ok().flatten()));
     Either::Right(resume::answer(endpoint, session, activity, id, work, lines))
 }
 

@@ -74,6 +74,7 @@ mod request_queue;
 mod resume;
 mod resumed;
 mod routes;
+mod runs_to_end;
 mod serve;
 mod session_change;
 mod session_settings;

@@ -38,10 +38,36 @@ async fn hang(ctx: Context) -> String {
     unreachable!()
 }
 
+/// What `quiet` saw, and what lets it finish.
+#[derive(Default)]
+struct Gate {
+    open: tokio::sync::Notify,
+    finished: std::sync::atomic::AtomicBool,
+}
+
+/// Sends nothing until the gate opens, then answers.
+#[tool]
+async fn quiet(ctx: Context) -> String {
+    let observed = ctx.state::<Arc<Hang>>().clone();
+    let _guard = SetOnDrop(observed.clone());
+    observed.started.store(true, Ordering::SeqCst);
+    let gate = ctx.state::<Arc<Gate>>().clone();
+    gate.open.notified().await;
+    gate.finished.store(true, Ordering::SeqCst);
+    "done".to_owned()
+}
+
 fn server(observed: Arc<Hang>) -> McpServer {
+    gated_server(observed, Arc::default())
+}
+
+fn gated_server(observed: Arc<Hang>, gate: Arc<Gate>) -> McpServer {
     McpServer::new("legacy-test")
         .version("1.0.0")
         .state(observed)
+        .state(gate)
+        .tool(quiet)
+        .unwrap()
         .tool(add)
         .unwrap()
         .tool(first_root)
@@ -260,6 +286,79 @@ async fn a_session_request_whose_stream_dropped_is_still_cancelled_by_id() {
         observed.dropped.load(Ordering::SeqCst)
     })
     .await;
+}
+
+/// Posts `quiet` as request `id` and closes the connection once it runs, before anything was
+/// sent; then waits long enough for the server to see the connection closed.
+async fn quiet_call_left_before_any_event(server: &Running, session: &str, observed: &Hang) {
+    let body = call(9, "quiet", json!({}));
+    let request = server.legacy(session, &body);
+    tokio::select! {
+        _ = request => panic!("quiet answers only once its gate opens"),
+        () = eventually("the handler started", || observed.started.load(Ordering::SeqCst)) => {}
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+/// A connection closed before the answer's first byte is no cancellation either: the request,
+/// which ran inside the answer, runs on to its end, holding its id meanwhile, and frees it then.
+#[tokio::test]
+async fn a_session_request_whose_connection_closed_before_any_event_runs_to_its_end() {
+    let (observed, gate) = (Arc::new(Hang::default()), Arc::new(Gate::default()));
+    let server = start(gated_server(observed.clone(), gate.clone())).await;
+    let session = server.initialize().await;
+    quiet_call_left_before_any_event(&server, &session, &observed).await;
+    assert!(
+        !observed.dropped.load(Ordering::SeqCst),
+        "the request was dropped"
+    );
+    let again = json_of(
+        server
+            .legacy(&session, &call(9, "add", json!({"a":1,"b":2})))
+            .await,
+    )
+    .await;
+    assert_eq!(again["error"]["code"], -32600, "id 9 still runs: {again}");
+    gate.open.notify_one();
+    eventually("the request finished", || {
+        gate.finished.load(Ordering::SeqCst)
+    })
+    .await;
+    // Its id is freed once its answer is made, a moment after the tool returns.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let reuse = call(9, "add", json!({"a":1,"b":2}));
+        let answer = json_of(server.legacy(&session, &reuse).await).await;
+        if answer["error"]["code"] != -32600 {
+            assert_eq!(
+                answer["result"]["structuredContent"]["result"], 3,
+                "{answer}"
+            );
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "id 9 was never freed"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// ... and the client can still cancel it by id.
+#[tokio::test]
+async fn a_session_request_whose_connection_closed_before_any_event_is_cancelled_by_id() {
+    let (observed, gate) = (Arc::new(Hang::default()), Arc::new(Gate::default()));
+    let server = start(gated_server(observed.clone(), gate.clone())).await;
+    let session = server.initialize().await;
+    quiet_call_left_before_any_event(&server, &session, &observed).await;
+    let cancel =
+        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}});
+    assert_eq!(server.legacy(&session, &cancel).await.status(), 202);
+    eventually("the handler is dropped", || {
+        observed.dropped.load(Ordering::SeqCst)
+    })
+    .await;
+    assert!(!gate.finished.load(Ordering::SeqCst));
 }
 
 #[tokio::test]
