@@ -4,14 +4,15 @@
 //! more than the server's limit at once.
 
 use crate::protocol::jsonrpc::{ErrorObject, RequestId, code};
-use std::collections::HashMap;
+use crate::wire::fast_map::FastMap;
 use std::collections::hash_map::Entry;
 use std::sync::{Mutex, MutexGuard};
 
-/// The running requests of one client, each with the handle that stops it.
+/// The running requests of one client, each with the handle that stops it ([`FastMap`]: each
+/// request is entered and removed).
 #[derive(Default)]
 pub(crate) struct InFlight {
-    tasks: Mutex<HashMap<RequestId, Stopper>>,
+    tasks: Mutex<FastMap<RequestId, Stopper>>,
 }
 
 /// What stops a running request: the task it runs on (stdio), or the future it runs as inside
@@ -73,7 +74,7 @@ impl Refused {
 }
 
 impl InFlight {
-    fn lock(&self) -> MutexGuard<'_, HashMap<RequestId, Stopper>> {
+    fn lock(&self) -> MutexGuard<'_, FastMap<RequestId, Stopper>> {
         self.tasks.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -41,8 +41,8 @@ use super::shared::{SessionRecord, SessionStore, Unavailable};
 use crate::context::SessionEndHooks;
 use crate::dispatch::handshake::{Handshake, HandshakeState};
 use crate::tasks::now_ms;
+use crate::wire::fast_map::FastMap;
 use futures_util::future::Either;
-use std::collections::HashMap;
 use std::future::{Future, Ready, ready};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -101,11 +101,12 @@ impl Lookup {
     }
 }
 
-/// The sessions by id, and how many each owner holds.
+/// The sessions by id, and how many each owner holds: looked up on every request of a session
+/// ([`FastMap`]).
 #[derive(Default)]
 struct Live {
-    by_id: HashMap<Arc<str>, Arc<HttpSession>>,
-    held: HashMap<Owner, usize>,
+    by_id: FastMap<Arc<str>, Arc<HttpSession>>,
+    held: FastMap<Owner, usize>,
 }
 
 impl Live {
