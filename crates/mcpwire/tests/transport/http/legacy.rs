@@ -242,6 +242,17 @@ async fn responses_to_unknown_requests_are_accepted() {
     assert_eq!(server.legacy(&session, &error).await.status(), 202);
 }
 
+/// Cancels request 9 of `session` by id, and waits until its handler is dropped.
+async fn cancel_request_9(server: &Running, session: &str, observed: &Hang) {
+    let cancel =
+        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}});
+    assert_eq!(server.legacy(session, &cancel).await.status(), 202);
+    eventually("the handler is dropped", || {
+        observed.dropped.load(Ordering::SeqCst)
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn notifications_cancelled_stops_the_request() {
     let observed = Arc::new(Hang::default());
@@ -251,13 +262,7 @@ async fn notifications_cancelled_stops_the_request() {
     assert_eq!(content_type(&response), "text/event-stream");
     let log = first_event(&mut response).await;
     assert_eq!(log["method"], "notifications/message");
-    let cancel =
-        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}});
-    assert_eq!(server.legacy(&session, &cancel).await.status(), 202);
-    eventually("the handler is dropped", || {
-        observed.dropped.load(Ordering::SeqCst)
-    })
-    .await;
+    cancel_request_9(&server, &session, &observed).await;
     let rest = tokio::time::timeout(Duration::from_secs(10), response.text())
         .await
         .unwrap()
@@ -279,35 +284,30 @@ async fn a_session_request_whose_stream_dropped_is_still_cancelled_by_id() {
     let mut response = server.legacy(&session, &call(9, "hang", json!({}))).await;
     first_event(&mut response).await;
     drop(response);
-    let cancel =
-        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}});
-    assert_eq!(server.legacy(&session, &cancel).await.status(), 202);
-    eventually("the handler is dropped", || {
-        observed.dropped.load(Ordering::SeqCst)
-    })
-    .await;
+    cancel_request_9(&server, &session, &observed).await;
 }
 
-/// Posts `quiet` as request `id` and closes the connection once it runs, before anything was
-/// sent; then waits long enough for the server to see the connection closed.
-async fn quiet_call_left_before_any_event(server: &Running, session: &str, observed: &Hang) {
+/// A session whose request 9 (`quiet`) runs, its connection closed before anything was sent;
+/// after long enough for the server to see the connection closed.
+async fn left_before_any_event() -> (Running, String, Arc<Hang>, Arc<Gate>) {
+    let (observed, gate) = (Arc::new(Hang::default()), Arc::new(Gate::default()));
+    let server = start(gated_server(observed.clone(), gate.clone())).await;
+    let session = server.initialize().await;
     let body = call(9, "quiet", json!({}));
-    let request = server.legacy(session, &body);
+    let request = server.legacy(&session, &body);
     tokio::select! {
         _ = request => panic!("quiet answers only once its gate opens"),
         () = eventually("the handler started", || observed.started.load(Ordering::SeqCst)) => {}
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
+    (server, session, observed, gate)
 }
 
 /// A connection closed before the answer's first byte is no cancellation either: the request,
 /// which ran inside the answer, runs on to its end, holding its id meanwhile, and frees it then.
 #[tokio::test]
 async fn a_session_request_whose_connection_closed_before_any_event_runs_to_its_end() {
-    let (observed, gate) = (Arc::new(Hang::default()), Arc::new(Gate::default()));
-    let server = start(gated_server(observed.clone(), gate.clone())).await;
-    let session = server.initialize().await;
-    quiet_call_left_before_any_event(&server, &session, &observed).await;
+    let (server, session, observed, gate) = left_before_any_event().await;
     assert!(
         !observed.dropped.load(Ordering::SeqCst),
         "the request was dropped"
@@ -347,17 +347,8 @@ async fn a_session_request_whose_connection_closed_before_any_event_runs_to_its_
 /// ... and the client can still cancel it by id.
 #[tokio::test]
 async fn a_session_request_whose_connection_closed_before_any_event_is_cancelled_by_id() {
-    let (observed, gate) = (Arc::new(Hang::default()), Arc::new(Gate::default()));
-    let server = start(gated_server(observed.clone(), gate.clone())).await;
-    let session = server.initialize().await;
-    quiet_call_left_before_any_event(&server, &session, &observed).await;
-    let cancel =
-        json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}});
-    assert_eq!(server.legacy(&session, &cancel).await.status(), 202);
-    eventually("the handler is dropped", || {
-        observed.dropped.load(Ordering::SeqCst)
-    })
-    .await;
+    let (server, session, observed, gate) = left_before_any_event().await;
+    cancel_request_9(&server, &session, &observed).await;
     assert!(!gate.finished.load(Ordering::SeqCst));
 }
 
