@@ -61,12 +61,14 @@ pub(crate) fn read<T: DeserializeOwned>(
     if text.len() > MAX_TEXT {
         return serde_json::from_str(text).map(Arc::new);
     }
-    // Borrowed only to look and to keep: reading the value happens outside the borrow.
-    if let Some(found) = table.with_borrow(|kept| kept.find(text).cloned()) {
+    // Borrowed only to look and to keep: reading the value happens outside the borrow. A thread
+    // whose table is gone (it is ending) reads the text as it is.
+    let found = table.try_with(|kept| kept.borrow().find(text).cloned());
+    if let Ok(Some(found)) = found {
         return Ok(found);
     }
     let value = Arc::new(serde_json::from_str::<T>(text)?);
-    table.with_borrow_mut(|kept| kept.keep(text, &value));
+    let _ = table.try_with(|kept| kept.borrow_mut().keep(text, &value));
     Ok(value)
 }
 
