@@ -8,12 +8,11 @@
 use super::handshake::Handshake;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::logging::LoggingLevel;
-use crate::protocol::meta::{RawMetaOnly, RequestMeta};
+use crate::protocol::meta::RequestMeta;
 use crate::protocol::progress::ProgressToken;
 use crate::protocol::version::MODERN_VERSIONS;
 use crate::protocol::{ClientCapabilities, Era, ErrorObject, Implementation, TraceContext};
 use serde_json::json;
-use serde_json::value::RawValue;
 use std::sync::{Arc, OnceLock};
 
 /// Who is asking, under which revision: everything a `Context` needs from the request.
@@ -29,21 +28,9 @@ pub(crate) struct Served {
     pub(crate) trace_context: Option<Arc<TraceContext>>,
 }
 
-/// Classifies a request (other than `initialize`).
-pub(crate) fn classify(
-    params: Option<&RawValue>,
-    session: &Handshake,
-) -> Result<Served, ErrorObject> {
-    classify_meta(read_meta(params)?, session)
-}
-
-/// The request's `_meta` (empty when it has none).
-pub(crate) fn read_meta(params: Option<&RawValue>) -> Result<RequestMeta, ErrorObject> {
-    match params {
-        None => Ok(RequestMeta::default()),
-        Some(raw) => RawMetaOnly::read(raw.get())
-            .ok_or_else(|| ErrorObject::invalid_params("Invalid params: malformed _meta")),
-    }
+/// The refusal of a request whose `_meta` does not read as one.
+pub(crate) fn malformed_meta() -> ErrorObject {
+    ErrorObject::invalid_params("Invalid params: malformed _meta")
 }
 
 /// What a request not classified (`initialize`, or one whose `_meta` is malformed) is served as

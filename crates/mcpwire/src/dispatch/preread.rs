@@ -14,9 +14,5 @@ pub(crate) enum Preread {
     #[default]
     Nothing,
     /// A `tools/call`'s parameters, exactly as parsing `params` gives them.
-    #[cfg_attr(
-        not(feature = "http"),
-        allow(dead_code, reason = "made by the HTTP transport")
-    )]
     ToolCall(Box<CallToolParams>),
 }

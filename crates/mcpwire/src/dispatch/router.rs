@@ -2,11 +2,12 @@
 //! names, and writes the response line. The top of the dispatch layer: nothing below imports it.
 
 use super::admitted::Admitted;
-use super::era::{Served, classify};
+use super::era::{Served, classify_meta, malformed_meta};
 use super::exchange::Exchange;
 use super::extension_method;
 use super::methods::{handlers, lifecycle, lists};
 use super::outer::{self, Arrived};
+use super::params_read::ParamsRead;
 use super::pipeline::{Written, write};
 use super::preread::Preread;
 use super::reply::{Reply, reply};
@@ -15,7 +16,7 @@ use crate::context::Context;
 use crate::layer::{McpService, Outcome};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
-use crate::protocol::methods::{INITIALIZE, Method};
+use crate::protocol::methods::{INITIALIZE, Method, TOOLS_CALL};
 use futures_util::future::Either;
 use serde_json::value::RawValue;
 use std::future::{Future, ready};
@@ -27,10 +28,23 @@ pub(crate) async fn handle(exchange: &Arc<Exchange>, request: Request) -> String
 }
 
 /// Handles `request` and returns the response line with its error code.
+///
+/// `params` is read once for its `_meta` and, for a `tools/call`, for the call's parameters
+/// ([`ParamsRead`]), as the HTTP transport reads a request it did not take in one pass.
 pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply {
-    let served = (request.method != INITIALIZE)
-        .then(|| classify(request.params.as_deref(), &exchange.session));
-    answer(exchange, request, served, Preread::Nothing).await
+    if request.method == INITIALIZE {
+        return answer(exchange, request, None, Preread::Nothing).await;
+    }
+    let read = ParamsRead::of(request.params.as_deref());
+    let preread = match request.method == TOOLS_CALL {
+        true => read.tool_call(),
+        false => Preread::Nothing,
+    };
+    let served = match read.meta {
+        Some(meta) => classify_meta(meta, &exchange.session),
+        None => Err(malformed_meta()),
+    };
+    answer(exchange, request, Some(served), preread).await
 }
 
 /// Handles `request` (not `initialize`) as the caller already classified it (`served`, as

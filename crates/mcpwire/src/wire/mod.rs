@@ -15,6 +15,6 @@ pub(crate) mod http_error;
 pub(crate) mod jwt_backend;
 pub(crate) mod line_split;
 pub(crate) mod lines;
-// Readings of JSON objects only: the HTTP server's one pass, the gateway's results.
-#[cfg(any(feature = "http", feature = "gateway"))]
+// Readings of JSON objects only: the server's one pass of `params`, the gateway's results.
+#[cfg(any(feature = "server", feature = "gateway"))]
 pub(crate) mod object;

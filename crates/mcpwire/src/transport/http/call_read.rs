@@ -9,7 +9,7 @@
 //!
 //! [`Incoming::parse`]: crate::protocol::jsonrpc::Incoming::parse
 
-use super::params_read::{Both, ParamsRead};
+use crate::dispatch::params_read::{Both, ParamsRead};
 use crate::dispatch::preread::Preread;
 use crate::protocol::jsonrpc::{Request, RequestId};
 use crate::protocol::methods::TOOLS_CALL;

@@ -8,7 +8,7 @@
 //! `"x-mcp-header": "{Name}"`: an argument present in the body needs its header, with the same
 //! value (integers compared as numbers).
 
-use super::params_read::RawNamed;
+use crate::dispatch::params_read::RawNamed;
 use crate::dispatch::table::{Target, row_of};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;

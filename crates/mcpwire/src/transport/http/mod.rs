@@ -64,7 +64,6 @@ mod http_session;
 mod legacy;
 mod modern;
 mod origin;
-mod params_read;
 mod post;
 mod proxies;
 mod proxies_env;

@@ -5,10 +5,10 @@
 use super::answer_body::{self, Answer};
 use super::caller::Caller;
 use super::endpoint::Endpoint;
-use super::params_read::RawNamed;
 use super::{headers, reply};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::{Exchange, Sink};
+use crate::dispatch::params_read::RawNamed;
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::respond_served;
 use crate::protocol::jsonrpc::Request;

@@ -1,6 +1,6 @@
-//! What the endpoint reads of a request's `params` before the method does, in one pass: its
+//! What a transport reads of a request's `params` before the method does, in one pass: its
 //! `_meta` (the revision and what the request's context needs) and the values the 2026-07-28
-//! headers mirror (`name`, `uri`, `taskId`, `arguments`), these kept raw. A `tools/call`'s
+//! HTTP headers mirror (`name`, `uri`, `taskId`, `arguments`), these kept raw. A `tools/call`'s
 //! parameters are made from that reading when it holds all of them ([`ParamsRead::tool_call`]);
 //! any other method parses its parameters itself, later.
 
@@ -13,21 +13,29 @@ use serde_json::value::RawValue;
 
 /// The fields of `params` the mirrored headers compare, each kept raw (borrowed from the body).
 #[derive(Default, Deserialize)]
-pub(super) struct RawNamed<'a> {
+pub(crate) struct RawNamed<'a> {
     #[serde(borrow)]
-    pub(super) name: Option<&'a RawValue>,
+    pub(crate) name: Option<&'a RawValue>,
     #[serde(borrow)]
-    pub(super) uri: Option<&'a RawValue>,
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP headers mirror it")
+    )]
+    pub(crate) uri: Option<&'a RawValue>,
     #[serde(borrow, rename = "taskId")]
-    pub(super) task_id: Option<&'a RawValue>,
+    #[cfg_attr(
+        not(feature = "http"),
+        allow(dead_code, reason = "the HTTP headers mirror it")
+    )]
+    pub(crate) task_id: Option<&'a RawValue>,
     #[serde(borrow)]
-    pub(super) arguments: Option<&'a RawValue>,
+    pub(crate) arguments: Option<&'a RawValue>,
 }
 
 impl<'a> RawNamed<'a> {
     /// The fields of `params`; none when they cannot be read (the parameter types ignore
     /// unknown fields, so this reading must not fail where theirs succeeds).
-    pub(super) fn of(params: Option<&'a RawValue>) -> Self {
+    pub(crate) fn of(params: Option<&'a RawValue>) -> Self {
         params
             .and_then(|raw| serde_json::from_str(raw.get()).ok())
             .unwrap_or_default()
@@ -35,12 +43,12 @@ impl<'a> RawNamed<'a> {
 }
 
 /// `params`, read once.
-pub(super) struct ParamsRead<'a> {
+pub(crate) struct ParamsRead<'a> {
     /// `_meta` (empty when there is none), or `None` when it is malformed: refused where the
     /// request is classified, as the revision it came on answers it.
-    pub(super) meta: Option<RequestMeta>,
+    pub(crate) meta: Option<RequestMeta>,
     /// The values the headers mirror.
-    pub(super) named: RawNamed<'a>,
+    pub(crate) named: RawNamed<'a>,
     /// Whether this one reading saw every field of a `tools/call`'s parameters: `params` was
     /// read in one pass (an object, each field once) and carries none of a later round's
     /// fields (`inputResponses`, `requestState`) nor `task`, other than as `null`.
@@ -49,7 +57,7 @@ pub(super) struct ParamsRead<'a> {
 
 /// Both readings at once: what [`RawMetaOnly`] and [`RawNamed`] read, in one pass.
 #[derive(Deserialize)]
-pub(super) struct Both<'a> {
+pub(crate) struct Both<'a> {
     #[serde(rename = "_meta", default, borrow)]
     meta: Option<RawMeta<'a>>,
     #[serde(borrow)]
@@ -73,7 +81,7 @@ impl<'a> ParamsRead<'a> {
     /// Reads `params` (no params reads as `{}`). An object both readings accept is read once;
     /// anything else (an array, a malformed `_meta`, a field given twice) is read by each
     /// reading on its own, so that one's failure leaves the other's answer as it was.
-    pub(super) fn of(params: Option<&'a RawValue>) -> Self {
+    pub(crate) fn of(params: Option<&'a RawValue>) -> Self {
         let text = params.map_or("{}", RawValue::get);
         if let Ok(Object(both)) = serde_json::from_str::<Object<Both<'a>>>(text) {
             return Self::of_both(both);
@@ -86,7 +94,7 @@ impl<'a> ParamsRead<'a> {
     }
 
     /// What one reading of `params` as an object gave.
-    pub(super) fn of_both(both: Both<'a>) -> Self {
+    pub(crate) fn of_both(both: Both<'a>) -> Self {
         let whole_call =
             both.input_responses.is_none() && both.request_state.is_none() && both.task.is_none();
         Self {
@@ -107,7 +115,7 @@ impl<'a> ParamsRead<'a> {
     /// [`CallToolParams`] gives them, when this reading holds them all: read in one pass, no
     /// later round's fields nor `task`, and `name` a string without escapes (else
     /// [`Preread::Nothing`]: the method parses them itself, and says what is wrong with them).
-    pub(super) fn tool_call(&self) -> Preread {
+    pub(crate) fn tool_call(&self) -> Preread {
         let name = self.named.name.map(RawValue::get).and_then(unescaped);
         match name {
             Some(name) if self.whole_call => Preread::ToolCall(Box::new(CallToolParams {
