@@ -6,6 +6,7 @@
 
 use crate::dispatch::preread::Preread;
 use crate::protocol::meta::{RawMeta, RawMetaOnly, RequestMeta};
+use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::tools::CallToolParams;
 use crate::wire::object::Object;
 use serde::Deserialize;
@@ -108,6 +109,15 @@ impl<'a> ParamsRead<'a> {
                 arguments: both.arguments,
             },
             whole_call,
+        }
+    }
+
+    /// What this reading hands on to a `method` request's method: a `tools/call`'s parameters
+    /// ([`ParamsRead::tool_call`]), nothing for any other method.
+    pub(crate) fn preread(&self, method: &str) -> Preread {
+        match method == TOOLS_CALL {
+            true => self.tool_call(),
+            false => Preread::Nothing,
         }
     }
 

@@ -16,7 +16,7 @@ use crate::context::Context;
 use crate::layer::{McpService, Outcome};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Request, RequestId, result_line};
-use crate::protocol::methods::{INITIALIZE, Method, TOOLS_CALL};
+use crate::protocol::methods::{INITIALIZE, Method};
 use futures_util::future::Either;
 use serde_json::value::RawValue;
 use std::future::{Future, ready};
@@ -36,10 +36,7 @@ pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply
         return answer(exchange, request, None, Preread::Nothing).await;
     }
     let read = ParamsRead::of(request.params.as_deref());
-    let preread = match request.method == TOOLS_CALL {
-        true => read.tool_call(),
-        false => Preread::Nothing,
-    };
+    let preread = read.preread(&request.method);
     let served = match read.meta {
         Some(meta) => classify_meta(meta, &exchange.session),
         None => Err(malformed_meta()),

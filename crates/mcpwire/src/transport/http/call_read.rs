@@ -93,11 +93,7 @@ mod tests {
             return None;
         };
         let read = ParamsRead::of(request.params.as_deref());
-        let preread = if request.method == TOOLS_CALL {
-            read.tool_call()
-        } else {
-            Preread::Nothing
-        };
+        let preread = read.preread(&request.method);
         let written = written(&request.id, &request.method, &read, &preread);
         Some((written, request.params.map(|p| p.get().to_owned())?))
     }

@@ -18,7 +18,7 @@ use crate::dispatch::params_read::ParamsRead;
 use crate::dispatch::preread::Preread;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
-use crate::protocol::methods::{INITIALIZE, TOOLS_CALL};
+use crate::protocol::methods::INITIALIZE;
 use crate::protocol::version::LEGACY_VERSIONS;
 use axum::body::HttpBody;
 use axum::extract::{ConnectInfo, State};
@@ -140,11 +140,7 @@ fn answer<'a>(
     // A `tools/call`'s parameters are taken from that reading when it holds them all, so that
     // the method does not parse them again.
     let read = ParamsRead::of(request.params.as_deref());
-    let preread = if request.method == TOOLS_CALL {
-        read.tool_call()
-    } else {
-        Preread::Nothing
-    };
+    let preread = read.preread(&request.method);
     let route = Route::of(endpoint, &request.method, read, &headers);
     Either::Left(route_decided(
         endpoint, request, route, preread, headers, caller,
