@@ -5,7 +5,8 @@
 //! A request runs inside its answer, tracked by its session, so `notifications/cancelled` stops
 //! it and a dropped stream does not (the work is then handed to a task of its own to finish,
 //! [`RunsToEnd`], and does not keep the session from idling out: only the client's connection
-//! does); its notifications and its requests to the client travel on its own response stream. The client's responses and notifications are accepted with `202`.
+//! does); its notifications and its requests to the client travel on its own response stream.
+//! The client's responses and notifications are accepted with `202`.
 
 use super::answer_body::{self, Answer};
 use super::caller::Caller;
@@ -20,7 +21,7 @@ use super::sessions::{Full, Lookup};
 use super::{answer_relay, reply, resume};
 use crate::context::Outbound;
 use crate::dispatch::connection::notify;
-use crate::dispatch::era::{SessionMeta, by_session};
+use crate::dispatch::era::{SessionMeta, by_session, malformed_meta};
 use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::{respond, respond_served};
@@ -162,10 +163,10 @@ fn start<'a>(
     }
     let finished = id.clone();
     let handler = async move {
-        let reply = match served {
-            Some(served) => respond_served(&exchange, request, Ok(served), preread).await,
-            None => respond(&exchange, request).await,
-        };
+        // A malformed `_meta` (`None`, as the POST read it) is refused where the request is
+        // classified, from that one reading.
+        let served = served.ok_or_else(malformed_meta);
+        let reply = respond_served(&exchange, request, served, preread).await;
         if let Some((endpoint, session, change)) = saver
             && reply.error_code.is_none()
         {
