@@ -99,9 +99,7 @@ impl<'a> ParamsRead<'a> {
         let whole_call =
             both.input_responses.is_none() && both.request_state.is_none() && both.task.is_none();
         Self {
-            meta: both
-                .meta
-                .map_or_else(|| Some(RequestMeta::default()), RawMeta::read),
+            meta: RawMeta::read_or_empty(both.meta),
             named: RawNamed {
                 name: both.name,
                 uri: both.uri,

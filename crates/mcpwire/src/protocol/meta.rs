@@ -122,6 +122,11 @@ impl RawMeta<'_> {
         )
         .ok()
     }
+
+    /// `_meta` as [`RawMeta::read`] gives it, an absent one read as empty.
+    pub(crate) fn read_or_empty(meta: Option<Self>) -> Option<RequestMeta> {
+        meta.map_or_else(|| Some(RequestMeta::default()), RawMeta::read)
+    }
 }
 
 /// A protocol revision's name: one this SDK knows as its static name, any other as sent. Read
@@ -206,8 +211,7 @@ impl RawMetaOnly<'_> {
     /// malformed, as [`MetaOnly`] would fail to read it.
     pub(crate) fn read(text: &str) -> Option<RequestMeta> {
         let only = serde_json::from_str::<RawMetaOnly<'_>>(text).ok()?;
-        only.meta
-            .map_or_else(|| Some(RequestMeta::default()), RawMeta::read)
+        RawMeta::read_or_empty(only.meta)
     }
 }
 
