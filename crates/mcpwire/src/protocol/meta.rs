@@ -49,6 +49,9 @@ pub struct RequestMeta {
     pub tracestate: Option<String>,
 }
 
+/// `_meta` read by serde alone, its values made anew each time: the reading the tests hold
+/// the server's ([`RawMeta::read`]) to. The server reads no `_meta` this way.
+#[cfg(test)]
 impl<'de> Deserialize<'de> for RequestMeta {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         MetaFields::<ClientCapabilities, Implementation>::deserialize(deserializer)?.into_meta(
@@ -59,7 +62,8 @@ impl<'de> Deserialize<'de> for RequestMeta {
 }
 
 /// `_meta`'s fields, with the client's capabilities read as `C` and who it is as `I`: their
-/// own types, for [`RequestMeta`]'s reading; their text, for the server's ([`RawMeta`]).
+/// text, for the server's reading ([`RawMeta`]); their own types, for the reading the tests hold
+/// it to (`RequestMeta`'s `Deserialize`).
 #[derive(Deserialize)]
 pub(crate) struct MetaFields<C, I> {
     #[serde(
