@@ -26,8 +26,9 @@ const QUESTION_TIMEOUT: Duration = Duration::from_secs(2);
 const SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long `slow` sleeps after each progress report.
 const SLOW_STEP: Duration = Duration::from_millis(40);
-/// The most steps one `slow` call may take.
-const MAX_STEPS: u32 = 20;
+/// The most steps one `slow` call may take (two seconds of sleep: room for a client to give a
+/// call up and tell the server, in `tests/http_peers.rs`).
+const MAX_STEPS: u32 = 50;
 
 /// What the tools served, counted by their bodies.
 #[derive(Default)]

@@ -322,3 +322,68 @@ fn the_sdk_clients_come_back_after_the_server_closed_their_idle_connection() {
         both_answered(&run, &format!("typescript {sdk} {mode}"));
     }
 }
+
+/// What each client runs against the soak server: a `slow` call (2 s) it gives up after
+/// 200 ms, a pause longer than the call would have run, and `soak_stats`.
+const GIVE_UP_THEN_LOOK: [&str; 11] = [
+    "call-within",
+    "0.2",
+    "slow",
+    r#"{"steps":50}"#,
+    "pause",
+    "2.5",
+    "call",
+    "soak_stats",
+    "{}",
+    // A call waited for, to show that the counts see a `slow` that runs to its end.
+    "call",
+    "slow",
+];
+
+/// A call an official SDK client gives up on (its own timeout expired) stops on the server: the
+/// SDK tells the server (`notifications/cancelled`, or on 2026-07-28 whatever it does), and the
+/// tool's body is dropped before its end. The TypeScript SDK 1.x (2025-11-25 sessions, what most
+/// hosts run) and 2.x on both revisions, the Python SDK 2.x on both. Each gets its own
+/// `soak_server`, whose `soak_stats` counts the `slow` bodies started, finished and alive.
+///
+/// The Python SDK 1.x is left out: it gives a call up without telling the server, which then
+/// runs the call to its end, as the spec has it.
+#[test]
+fn a_call_the_sdk_clients_give_up_on_stops_on_the_server() {
+    let mut steps = GIVE_UP_THEN_LOOK.to_vec();
+    steps.push(r#"{"steps":1}"#);
+    let clients = [
+        ("python", "legacy"),
+        ("python", MODERN),
+        ("v1", "legacy"),
+        ("v2", "legacy"),
+        ("v2", MODERN),
+    ];
+    std::thread::scope(|scope| {
+        for (sdk, mode) in clients {
+            let steps = &steps;
+            scope.spawn(move || {
+                let server = HttpExample::start("soak_server");
+                let run = match sdk {
+                    "python" => python_client_http(mode, &server.url, steps),
+                    _ => common::ts_client_http(sdk, mode, &server.url, steps),
+                };
+                let who = format!("{sdk} {mode}");
+                let [given_up, _paused, stats, waited] = run.results();
+                assert!(
+                    given_up.get("error").is_some(),
+                    "[{who}] the call was not given up: {given_up}"
+                );
+                let stats = &stats["structuredContent"];
+                assert_eq!(stats["slow_started"], json!(1), "[{who}] {stats}");
+                assert_eq!(
+                    (&stats["slow_finished"], &stats["slow_running"]),
+                    (&json!(0), &json!(0)),
+                    "[{who}] the given-up call ran on: {stats}\nserver: {}",
+                    server.stderr()
+                );
+                assert_eq!(only_text(waited), "slept 1 steps", "[{who}]");
+            });
+        }
+    });
+}

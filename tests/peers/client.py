@@ -44,6 +44,9 @@ declared capabilities are {}.
 STEP (run in order over ONE connection):
     list-tools | list-prompts | list-resources | list-resource-templates
     call NAME ARGS_JSON         tools/call   (ARGS_JSON is an object, e.g. '{"text":"hi"}')
+    call-within SECS NAME ARGS_JSON
+                                tools/call with its own read timeout of SECS: when it expires the
+                                SDK gives the call up (and tells the server, as it does)
     get-prompt NAME ARGS_JSON   prompts/get  (an object of strings)
     read-resource URI           resources/read
     discover                    send one raw server/discover (2026-07-28 _meta) and print its result
@@ -92,6 +95,7 @@ USAGE = (
 STEPS = {
     "list-tools": 0,
     "call": 2,
+    "call-within": 3,
     "list-prompts": 0,
     "get-prompt": 2,
     "list-resources": 0,
@@ -191,6 +195,8 @@ def parse_args(argv: list[str]) -> Options:
         raise UsageError("give exactly one of --stdio CMD... -- or --http URL")
     for name, args in opts.steps:
         if name in ("call", "get-prompt") and not isinstance(_json_arg(name, args[1]), dict):
+            raise UsageError(f"{name}: ARGS_JSON must be a JSON object")
+        if name == "call-within" and not isinstance(_json_arg(name, args[2]), dict):
             raise UsageError(f"{name}: ARGS_JSON must be a JSON object")
     return opts
 
@@ -399,6 +405,9 @@ async def run(opts: Options) -> int:
             return dump(await c.list_tools())
         if name == "call":
             return dump(await c.call_tool(args[0], json.loads(args[1])))
+        if name == "call-within":
+            within = float(args[0])
+            return dump(await c.call_tool(args[1], json.loads(args[2]), read_timeout_seconds=within))
         if name == "list-prompts":
             return dump(await c.list_prompts())
         if name == "get-prompt":

@@ -12,7 +12,9 @@
 //   node ts_client.mjs --peers DIR --url URL [--sdk v1|v2] [--mode legacy|2026-07-28]
 //                      [--elicit JSON]... [--sample TEXT]... [--timeout SECS] STEP...
 //   DIR is the folder holding node_modules (target/peers). STEP: call NAME ARGS_JSON,
-//   list-tools, or pause SECONDS (the connection kept idle; prints {"paused": SECONDS}).
+//   call-within SECS NAME ARGS_JSON (a call with its own timeout of SECS: when it expires the
+//   SDK gives the call up and tells the server, as it does), list-tools, or pause SECONDS (the
+//   connection kept idle; prints {"paused": SECONDS}).
 //   --elicit declares `elicitation` and answers the next elicitation with JSON (an ElicitResult);
 //   --sample declares `sampling` and answers the next sampling request with an assistant text.
 //
@@ -53,6 +55,10 @@ for (let i = 0; i < argv.length; i++) {
     if (i + 2 >= argv.length) usage('call NAME ARGS_JSON');
     opts.steps.push([argv[i + 1], JSON.parse(argv[i + 2])]);
     i += 2;
+  } else if (arg === 'call-within') {
+    if (i + 3 >= argv.length) usage('call-within SECS NAME ARGS_JSON');
+    opts.steps.push([argv[i + 2], JSON.parse(argv[i + 3]), Number(argv[i + 1]) * 1000]);
+    i += 3;
   } else usage(`unknown argument ${arg}`);
 }
 if (!opts.peers || !opts.url) usage('--peers and --url are required');
@@ -120,12 +126,12 @@ for (const step of opts.steps) {
       emit({ paused: step.pause });
       continue;
     }
-    const [name, args] = step;
+    const [name, args, within = timeoutMs] = step;
     const params = { name, arguments: args };
     // The SDK 1.x takes (params, resultSchema, options); 2.x takes (params, options).
     const result = opts.sdk === 'v1'
-      ? await client.callTool(params, undefined, { timeout: timeoutMs })
-      : await client.callTool(params, { timeout: timeoutMs });
+      ? await client.callTool(params, undefined, { timeout: within })
+      : await client.callTool(params, { timeout: within });
     emit(result);
   } catch (e) {
     emit({ error: errorOf(e) });
