@@ -14,10 +14,15 @@
 //! JSON-RPC error. The runtime is the bookshop's (`#[tokio::main]`, `TOKIO_WORKER_THREADS`
 //! honoured), and every accepted socket gets `TCP_NODELAY`, as ours. Stops on SIGINT.
 //!
+//! With `MCP_FLOOR_CHECKED=1` it is the checked floor (`checked.rs`): the same, plus the checks
+//! the protocol asks of a server before it answers a 2026-07-28 request (`Host`/`Origin`, the
+//! mirrored headers, the revision and capabilities in `_meta`).
+//!
 //! Build: `cargo build --release --bin mcp-floor`. Not a server to deploy: a benchmark's baseline.
 
 #[path = "../bare_listener.rs"]
 mod bare_listener;
+mod checked;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -111,18 +116,23 @@ fn answer(body: &[u8], modern: bool) -> Response<Full<Bytes>> {
                 name: Some("add"),
                 arguments: Some(Arguments { a, b }),
             }),
-        ) => {
-            let sum = a.wrapping_add(b);
-            let tail = if modern { MODERN_TAIL } else { "" };
-            json(
-                StatusCode::OK,
-                format!(
-                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{sum}"}}],"structuredContent":{{"result":{sum}}}{tail}}}}}"#
-                ),
-            )
-        }
+        ) => added(id, a, b, modern),
         _ => error(id, -32601, "the floor answers initialize and add only"),
     }
+}
+
+/// The answer to `add` of `a` and `b` under `id`, in the 2026-07-28 form when `modern`, as the
+/// bookshop writes it. Inlined, as it was written in place before the checked floor shared it.
+#[inline(always)]
+fn added(id: &str, a: i64, b: i64, modern: bool) -> Response<Full<Bytes>> {
+    let sum = a.wrapping_add(b);
+    let tail = if modern { MODERN_TAIL } else { "" };
+    json(
+        StatusCode::OK,
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{sum}"}}],"structuredContent":{{"result":{sum}}}{tail}}}}}"#
+        ),
+    )
 }
 
 async fn serve(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
@@ -153,6 +163,14 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if std::env::var_os("MCP_FLOOR_CHECKED").is_some_and(|v| v == "1") {
+        return bare_listener::serve_until_interrupted("mcp-floor", addr, |tcp| async move {
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(tcp), service_fn(checked::serve))
+                .await;
+        })
+        .await;
+    }
     bare_listener::serve_until_interrupted("mcp-floor", addr, |tcp| async move {
         let _ = http1::Builder::new()
             .serve_connection(TokioIo::new(tcp), service_fn(serve))
