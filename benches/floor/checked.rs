@@ -1,6 +1,6 @@
 //! The checked floor (`MCP_FLOOR_CHECKED=1`): the floor, plus what the protocol itself asks of a
-//! server before it answers a 2026-07-28 request, written as leanly as a hand-made server could.
-//! What is left between it and our server is what the SDK adds (its context, layers, registry,
+//! server before it answers a request, written as leanly as a hand-made server could. What is
+//! left between it and our server is what the SDK adds (its context, layers, registry,
 //! resolvers, extensions), not what MCP asks for (docs/benchmarks.md, "The floor, with the
 //! protocol's checks").
 //!
@@ -17,8 +17,9 @@
 //! - the mirrored headers agree with the body: `Mcp-Method` is `method`, and `Mcp-Name` is
 //!   `params.name`, else `-32020` (header mismatch);
 //!
-//! each refusal with status `400`. A 2025-11-25 request is answered as the plain floor answers
-//! it: a session's own checks (its id looked up) have no lean stand-in here.
+//! each refusal with status `400`; and for any other (a 2025-11-25 session's):
+//! - `Mcp-Session-Id` names a session this floor opened (looked up in a set under a lock), else
+//!   `404`; without it, only `initialize` is answered (its session id then kept), else `400`.
 
 use super::{Arguments, added, error};
 use bytes::Bytes;
@@ -29,11 +30,14 @@ use hyper::http::HeaderMap;
 use hyper::{Request, Response, StatusCode};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::collections::HashSet;
 use std::convert::Infallible;
+use std::sync::{LazyLock, Mutex};
 
 const PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 const METHOD: HeaderName = HeaderName::from_static("mcp-method");
 const NAME: HeaderName = HeaderName::from_static("mcp-name");
+const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 const MODERN: &str = "2026-07-28";
 
 /// A 2026-07-28 message, as the checks read it, borrowed from the body.
@@ -85,9 +89,36 @@ pub async fn serve(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, 
         Err(_) => return Ok(error("null", -32700, "unreadable body")),
     };
     if !modern {
-        return Ok(super::answer(&body, false));
+        return Ok(in_session(&body, &parts.headers));
     }
     Ok(answer(&body, &parts.headers))
+}
+
+/// The sessions this floor opened, by id.
+static OPENED: LazyLock<Mutex<HashSet<u128>>> = LazyLock::new(Mutex::default);
+
+/// The answer to a 2025-11-25 message: in a session this floor opened, or one that opens it.
+fn in_session(body: &[u8], headers: &HeaderMap) -> Response<Full<Bytes>> {
+    let id_of = |value: &hyper::header::HeaderValue| {
+        std::str::from_utf8(value.as_bytes())
+            .ok()
+            .and_then(|text| u128::from_str_radix(text, 16).ok())
+    };
+    let Some(session) = headers.get(SESSION_ID) else {
+        let response = super::answer(body, false);
+        return match response.headers().get(SESSION_ID).and_then(id_of) {
+            Some(opened) => {
+                OPENED.lock().unwrap().insert(opened);
+                response
+            }
+            None => refused(StatusCode::BAD_REQUEST, "null", -32600, "no session"),
+        };
+    };
+    let known = id_of(session).is_some_and(|id| OPENED.lock().unwrap().contains(&id));
+    if !known {
+        return refused(StatusCode::NOT_FOUND, "null", -32001, "unknown session");
+    }
+    super::answer(body, false)
 }
 
 /// The answer to a 2026-07-28 message whose headers are `headers`.
@@ -202,6 +233,28 @@ mod tests {
         let old_jsonrpc = br#"{"jsonrpc":"1.0","id":7,"method":"tools/call","params":{}}"#;
         assert_eq!(
             answer(old_jsonrpc, &headers(&MIRRORED)).status(),
+            StatusCode::BAD_REQUEST
+        );
+    }
+
+    #[test]
+    fn a_session_opened_by_initialize_is_known_and_any_other_refused() {
+        let opened = in_session(
+            br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
+            &HeaderMap::new(),
+        );
+        let session = opened.headers()[SESSION_ID].clone();
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#;
+        let mut headers = HeaderMap::new();
+        headers.insert(SESSION_ID, session);
+        assert_eq!(in_session(call, &headers).status(), StatusCode::OK);
+        headers.insert(
+            SESSION_ID,
+            "ffffffffffffffffffffffffffffffff".parse().unwrap(),
+        );
+        assert_eq!(in_session(call, &headers).status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            in_session(call, &HeaderMap::new()).status(),
             StatusCode::BAD_REQUEST
         );
     }

@@ -15,8 +15,8 @@
 //! honoured), and every accepted socket gets `TCP_NODELAY`, as ours. Stops on SIGINT.
 //!
 //! With `MCP_FLOOR_CHECKED=1` it is the checked floor (`checked.rs`): the same, plus the checks
-//! the protocol asks of a server before it answers a 2026-07-28 request (`Host`/`Origin`, the
-//! mirrored headers, the revision and capabilities in `_meta`).
+//! the protocol asks of a server before it answers (`Host`/`Origin`; on 2026-07-28 the mirrored
+//! headers and the revision and capabilities in `_meta`; on 2025-11-25 the session looked up).
 //!
 //! Build: `cargo build --release --bin mcp-floor`. Not a server to deploy: a benchmark's baseline.
 
