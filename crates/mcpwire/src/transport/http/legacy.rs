@@ -4,8 +4,9 @@
 //!
 //! A request runs inside its answer, tracked by its session, so `notifications/cancelled` stops
 //! it and a dropped stream does not (the work is then handed to a task of its own to finish,
-//! [`RunsToEnd`], and does not keep the session from idling out: only the client's connection
-//! does); its notifications and its requests to the client travel on its own response stream.
+//! [`Work::runs_to_end`], and does not keep the session from idling out: only the client's
+//! connection does); its notifications and its requests to the client travel on its own response
+//! stream.
 //! The client's responses and notifications are accepted with `202`.
 
 use super::answer_body::{self, Answer};
@@ -14,8 +15,7 @@ use super::endpoint::Endpoint;
 use super::fleet::Message;
 use super::headers::{PROTOCOL_VERSION, SESSION_ID};
 use super::http_session::HttpSession;
-use super::reply::Work;
-use super::runs_to_end::RunsToEnd;
+use super::response_work::Work;
 use super::session_change::SessionChange;
 use super::sessions::{Full, Lookup};
 use super::{answer_relay, reply, resume};
@@ -118,7 +118,7 @@ pub(super) fn request<'a>(
     }
 }
 
-/// Starts `request` on `session` (its handler run inside its answer, [`RunsToEnd`]), and
+/// Starts `request` on `session` (its handler run inside its answer, [`Work::runs_to_end`]), and
 /// returns the one future to wait for: its answer, or a refusal at once.
 fn start<'a>(
     endpoint: &'a Arc<Endpoint>,
@@ -175,8 +175,8 @@ fn start<'a>(
         // A request cancelled meanwhile sends no answer.
         exchange.session.finish(&finished).then_some(reply)
     };
-    let work = RunsToEnd::new(Abortable::new(handler, registration));
-    let work: Work = Box::pin(work.map(|answered| answered.ok().flatten()));
+    let work = Abortable::new(handler, registration).map(|answered| answered.ok().flatten());
+    let work = Work::runs_to_end(work);
     Either::Right(resume::answer(endpoint, session, activity, id, work, lines))
 }
 

@@ -5,6 +5,7 @@
 use super::answer_body::{self, Answer};
 use super::caller::Caller;
 use super::endpoint::Endpoint;
+use super::response_work::Work;
 use super::{headers, reply};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::{Exchange, Sink};
@@ -45,7 +46,9 @@ pub(super) fn check_headers(
 ///
 /// A plain function returning the one future to wait for: a refusal is answered at once, and a
 /// request's future holds only the answer's (not this function's arguments beside it), as every
-/// POST's future is boxed whole.
+/// POST's future is boxed whole. Inlined into its one caller, so that the answer's future is
+/// made where it is kept, not returned and moved there.
+#[inline(always)]
 pub(super) fn handle(
     endpoint: &Arc<Endpoint>,
     request: Request,
@@ -84,7 +87,7 @@ pub(super) fn handle(
     let lines = exchange.lines();
     // Boxed where it is made: the futures around this one (the HTTP handler's, moved whole
     // by each service wrapper on the way in) then hold a pointer, not the request's whole work.
-    let work = Box::pin(async move {
+    let work = Work::cancelled_on_drop(async move {
         let unfinished = Unfinished;
         let reply = respond_served(&exchange, request, Ok(served), preread).await;
         std::mem::forget(unfinished);

@@ -8,6 +8,7 @@
 //! stop (the spec asks for `notifications/cancelled` there).
 
 use super::answer_body::{self, Answer};
+use super::response_work::Work;
 use super::{challenge, sse};
 use crate::context::LazyLines;
 use crate::dispatch::reply::Reply;
@@ -16,8 +17,6 @@ use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
 /// The HTTP status of a JSON response: the 2026-07-28 mapping (unknown method `404`; header,
@@ -66,9 +65,6 @@ pub(super) fn error(status: StatusCode, id: Option<&RequestId>, error: &ErrorObj
 pub(super) fn empty(status: StatusCode) -> Response {
     status.into_response()
 }
-
-/// A handler's future, boxed.
-pub(super) type Work = Pin<Box<dyn Future<Output = Option<Reply>> + Send>>;
 
 /// How a request is answered, decided by what comes first: the handler's reply, or a line it
 /// sends (a notification, or a request to the client) before it.
