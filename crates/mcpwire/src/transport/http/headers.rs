@@ -95,10 +95,10 @@ pub(super) fn check_read<'t>(
         None => {}
     }
     expect(mirrors.method, "Mcp-Method", Some(method))?;
-    let Some(named) = named_by(method, fields) else {
+    let Some((named, target)) = named_by(method, fields) else {
         return Ok(());
     };
-    let value = named_value(method, &named);
+    let value = named.value(target);
     expect(mirrors.name, "Mcp-Name", value)?;
     if method == TOOLS_CALL
         && let Some(tool) = named.name.as_deref()
@@ -127,26 +127,29 @@ pub(super) fn check_sent(
         expect(mirrors.method, "Mcp-Method", Some(method))?;
     }
     if mirrors.name.is_some()
-        && let Some(named) = named_by(method, fields)
+        && let Some((named, target)) = named_by(method, fields)
     {
-        expect(mirrors.name, "Mcp-Name", named_value(method, &named))?;
+        expect(mirrors.name, "Mcp-Name", named.value(target))?;
     }
     Ok(())
 }
 
-/// The body's values `Mcp-Name` mirrors, for the methods that have one (the method table's
-/// `mirrored`).
-fn named_by<'p>(method: &str, fields: &RawNamed<'p>) -> Option<Named<'p>> {
-    row_of(method).mirrored.then(|| named(fields))
+/// The body's values, and which of them `Mcp-Name` mirrors, for the methods that have one (the
+/// method table's `mirrored`): the method's row looked up once.
+fn named_by<'p>(method: &str, fields: &RawNamed<'p>) -> Option<(Named<'p>, Target)> {
+    let row = row_of(method);
+    row.mirrored.then(|| (named(fields), row.target))
 }
 
-/// The value `Mcp-Name` mirrors for `method`: its target (`uri` of `resources/read`, `taskId`
-/// of the tasks methods, `name` otherwise).
-fn named_value<'n>(method: &str, named: &'n Named<'_>) -> Option<&'n str> {
-    match row_of(method).target {
-        Target::Uri => named.uri.as_deref(),
-        Target::TaskId => named.task_id.as_deref(),
-        Target::Name | Target::None => named.name.as_deref(),
+impl Named<'_> {
+    /// The value `Mcp-Name` mirrors for a method whose target is `target`: `uri` for
+    /// `resources/read`, `taskId` for the tasks methods, `name` otherwise.
+    fn value(&self, target: Target) -> Option<&str> {
+        match target {
+            Target::Uri => self.uri.as_deref(),
+            Target::TaskId => self.task_id.as_deref(),
+            Target::Name | Target::None => self.name.as_deref(),
+        }
     }
 }
 
