@@ -137,6 +137,7 @@ pub(crate) trait HeldHeaders: Send + Sync {
 }
 
 impl Context {
+    #[inline(always)]
     pub(crate) fn new(scope: RequestScope) -> Self {
         Self {
             inner: Arc::new(scope),

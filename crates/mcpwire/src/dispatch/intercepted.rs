@@ -80,7 +80,12 @@ impl InterceptedCall for Intercepted<'_> {
         // No back channel: a task's progress becomes its status message, it sends no
         // notifications and asks the client nothing directly.
         let outbound = Outbound::nowhere();
-        let scope = request_scope(self.exchange, self.id, self.served.clone());
+        let scope = request_scope(
+            self.exchange,
+            self.id,
+            self.served.clone(),
+            Default::default(),
+        );
         Context::new(RequestScope {
             progress_token: None,
             log_level: None,

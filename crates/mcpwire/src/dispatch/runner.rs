@@ -82,7 +82,7 @@ pub(crate) fn start_in(
 
 /// The `Context` of the request `id`, served as `served`.
 pub(crate) fn request_context(exchange: &Arc<Exchange>, id: &RequestId, served: Served) -> Context {
-    Context::new(request_scope(exchange, id, served))
+    Context::new(request_scope(exchange, id, served, Default::default()))
 }
 
 /// [`request_context`] of a request its method already admitted to `target` (a tool's or a
@@ -95,17 +95,22 @@ pub(crate) fn reaching_context(
     served: Served,
     target: &'static str,
 ) -> Context {
-    let mut scope = request_scope(exchange, id, served);
-    scope.reached = std::sync::OnceLock::from(std::borrow::Cow::Borrowed(target));
-    Context::new(scope)
+    let reached = std::sync::OnceLock::from(std::borrow::Cow::Borrowed(target));
+    Context::new(request_scope(exchange, id, served, reached))
 }
 
 /// What a `Context` of the request `id`, served as `served`, holds: the request's identity,
-/// capabilities and back channel (the client's requests only on a 2025-11-25 session).
+/// capabilities and back channel (the client's requests only on a 2025-11-25 session), and what
+/// it `reached`, when that is known as it is made.
+///
+/// Inlined, so that the scope is written where the context keeps it, not made and then moved
+/// there.
+#[inline(always)]
 pub(crate) fn request_scope(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     served: Served,
+    reached: std::sync::OnceLock<std::borrow::Cow<'static, str>>,
 ) -> RequestScope {
     let core = &exchange.core;
     let era = served.era;
@@ -129,7 +134,7 @@ pub(crate) fn request_scope(
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
-        reached: Default::default(),
+        reached,
         trace_context: served.trace_context,
         observer: Default::default(),
         extensions: Default::default(),
