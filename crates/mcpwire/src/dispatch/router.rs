@@ -123,7 +123,9 @@ type Params = (Option<Box<RawValue>>, Preread);
 /// `context` when the outer tier made it. `Err` when it was refused before its method ran.
 ///
 /// A plain function returning the one future to wait for: an `async fn` would keep its
-/// arguments beside the method's future in every request's.
+/// arguments beside the method's future in every request's. Inlined where it is awaited, so
+/// that the method's future is made where it is kept, not returned and moved there.
+#[inline(always)]
 fn serve<'a>(
     exchange: &'a Arc<Exchange>,
     (id, method, (params, preread)): (&'a RequestId, &'a str, Params),
