@@ -137,6 +137,8 @@ pub(crate) trait HeldHeaders: Send + Sync {
 }
 
 impl Context {
+    /// The context holding `scope`; inlined, so that a scope made in the call is written into
+    /// the context's allocation rather than moved there.
     #[inline(always)]
     pub(crate) fn new(scope: RequestScope) -> Self {
         Self {

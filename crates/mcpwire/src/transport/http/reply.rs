@@ -2,10 +2,10 @@
 //! anything else, or a `text/event-stream` carrying its notifications (and, on a 2025-11-25
 //! session, its requests to the client) and then its response.
 //!
-//! The handler's future lives inside the response: when the client closes the stream, the
-//! future is dropped. On 2026-07-28 that future is the handler itself (closing is
-//! cancellation); on a session it only waits for a spawned handler, which a disconnect does not
-//! stop (the spec asks for `notifications/cancelled` there).
+//! The handler's future lives inside the response, as its [`Work`]: when the client closes the
+//! stream, the work is dropped. On 2026-07-28 that cancels the request; on a session the rest of
+//! the work is handed to a task of its own, as a disconnect does not stop it there (the spec
+//! asks for `notifications/cancelled`).
 
 use super::answer_body::{self, Answer};
 use super::response_work::Work;
