@@ -19,7 +19,8 @@
 //!
 //! each refusal with status `400`; and for any other (a 2025-11-25 session's):
 //! - `Mcp-Session-Id` names a session this floor opened (looked up in a set under a lock), else
-//!   `404`; without it, only `initialize` is answered (its session id then kept), else `400`.
+//!   `404`; without it, only `initialize` is answered (its session id then kept, up to
+//!   [`MAX_OPENED`], past which it is refused with `503`), else `400`.
 
 use super::{Arguments, added, error};
 use bytes::Bytes;
@@ -94,8 +95,10 @@ pub async fn serve(request: Request<Incoming>) -> Result<Response<Full<Bytes>>, 
     Ok(answer(&body, &parts.headers))
 }
 
-/// The sessions this floor opened, by id.
+/// The sessions this floor opened, by id: at most [`MAX_OPENED`].
 static OPENED: LazyLock<Mutex<HashSet<u128>>> = LazyLock::new(Mutex::default);
+/// The most sessions it keeps: past them, `initialize` is refused (`503`).
+const MAX_OPENED: usize = 100_000;
 
 /// The answer to a 2025-11-25 message: in a session this floor opened, or one that opens it.
 fn in_session(body: &[u8], headers: &HeaderMap) -> Response<Full<Bytes>> {
@@ -108,7 +111,11 @@ fn in_session(body: &[u8], headers: &HeaderMap) -> Response<Full<Bytes>> {
         let response = super::answer(body, false);
         return match response.headers().get(SESSION_ID).and_then(id_of) {
             Some(opened) => {
-                OPENED.lock().unwrap().insert(opened);
+                let mut kept = OPENED.lock().unwrap();
+                if kept.len() >= MAX_OPENED {
+                    return refused(StatusCode::SERVICE_UNAVAILABLE, "null", -32000, "busy");
+                }
+                kept.insert(opened);
                 response
             }
             None => refused(StatusCode::BAD_REQUEST, "null", -32600, "no session"),
