@@ -324,8 +324,8 @@ fn the_sdk_clients_come_back_after_the_server_closed_their_idle_connection() {
 }
 
 /// What each client runs against the soak server: a `slow` call (2 s) it gives up after
-/// 200 ms, a pause longer than the call would have run, and `soak_stats`.
-const GIVE_UP_THEN_LOOK: [&str; 11] = [
+/// 200 ms, a pause longer than the call would have run, `soak_stats`, and a last call waited for.
+const GIVE_UP_THEN_LOOK: [&str; 12] = [
     "call-within",
     "0.2",
     "slow",
@@ -338,11 +338,12 @@ const GIVE_UP_THEN_LOOK: [&str; 11] = [
     // A call waited for, to show that the counts see a `slow` that runs to its end.
     "call",
     "slow",
+    r#"{"steps":1}"#,
 ];
 
 /// A call an official SDK client gives up on (its own timeout expired) stops on the server: the
-/// SDK tells the server (`notifications/cancelled`, or on 2026-07-28 whatever it does), and the
-/// tool's body is dropped before its end. The TypeScript SDK 1.x (2025-11-25 sessions, what most
+/// SDK tells the server (`notifications/cancelled` on a session; on 2026-07-28 it closes its
+/// response), and the tool's body is dropped before its end. The TypeScript SDK 1.x (2025-11-25 sessions, what most
 /// hosts run) and 2.x on both revisions, the Python SDK 2.x on both. Each gets its own
 /// `soak_server`, whose `soak_stats` counts the `slow` bodies started, finished and alive.
 ///
@@ -350,8 +351,6 @@ const GIVE_UP_THEN_LOOK: [&str; 11] = [
 /// runs the call to its end, as the spec has it.
 #[test]
 fn a_call_the_sdk_clients_give_up_on_stops_on_the_server() {
-    let mut steps = GIVE_UP_THEN_LOOK.to_vec();
-    steps.push(r#"{"steps":1}"#);
     let clients = [
         ("python", "legacy"),
         ("python", MODERN),
@@ -361,12 +360,11 @@ fn a_call_the_sdk_clients_give_up_on_stops_on_the_server() {
     ];
     std::thread::scope(|scope| {
         for (sdk, mode) in clients {
-            let steps = &steps;
             scope.spawn(move || {
                 let server = HttpExample::start("soak_server");
                 let run = match sdk {
-                    "python" => python_client_http(mode, &server.url, steps),
-                    _ => common::ts_client_http(sdk, mode, &server.url, steps),
+                    "python" => python_client_http(mode, &server.url, &GIVE_UP_THEN_LOOK),
+                    _ => common::ts_client_http(sdk, mode, &server.url, &GIVE_UP_THEN_LOOK),
                 };
                 let who = format!("{sdk} {mode}");
                 let [given_up, _paused, stats, waited] = run.results();

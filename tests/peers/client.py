@@ -87,7 +87,8 @@ USAGE = (
     "usage: client.py --mode legacy|2026-07-28|auto (--stdio CMD [ARG...] -- | --http URL)\n"
     "                 [--elicit JSON]... [--sample TEXT]... [--sample-json JSON]... [--roots JSON]\n"
     "                 [--timeout SECS] [--max-rounds N] [--cache] [--wire-log FILE] STEP...\n"
-    "steps: list-tools | call NAME ARGS_JSON | list-prompts | get-prompt NAME ARGS_JSON |\n"
+    "steps: list-tools | call NAME ARGS_JSON | call-within SECS NAME ARGS_JSON |\n"
+    "       list-prompts | get-prompt NAME ARGS_JSON |\n"
     "       list-resources | list-resource-templates | read-resource URI | discover | ping"
 )
 
@@ -105,6 +106,8 @@ STEPS = {
     "ping": 0,
     "pause": 1,
 }
+# step name -> which of its arguments is ARGS_JSON (a JSON object)
+ARGS_JSON_AT = {"call": 1, "call-within": 2, "get-prompt": 1}
 
 
 class UsageError(Exception):
@@ -194,9 +197,8 @@ def parse_args(argv: list[str]) -> Options:
     if (opts.stdio is None) == (opts.http is None):
         raise UsageError("give exactly one of --stdio CMD... -- or --http URL")
     for name, args in opts.steps:
-        if name in ("call", "get-prompt") and not isinstance(_json_arg(name, args[1]), dict):
-            raise UsageError(f"{name}: ARGS_JSON must be a JSON object")
-        if name == "call-within" and not isinstance(_json_arg(name, args[2]), dict):
+        at = ARGS_JSON_AT.get(name)
+        if at is not None and not isinstance(_json_arg(name, args[at]), dict):
             raise UsageError(f"{name}: ARGS_JSON must be a JSON object")
     return opts
 
