@@ -113,9 +113,10 @@ impl<'a> ParamsRead<'a> {
     /// What this reading hands on to a `method` request's method: a `tools/call`'s parameters
     /// ([`ParamsRead::tool_call`]), nothing for any other method.
     pub(crate) fn preread(&self, method: &str) -> Preread {
-        match method == TOOLS_CALL {
-            true => self.tool_call(),
-            false => Preread::Nothing,
+        if method == TOOLS_CALL {
+            self.tool_call()
+        } else {
+            Preread::Nothing
         }
     }
 

@@ -6,8 +6,7 @@
 //! it and a dropped stream does not (the work is then handed to a task of its own to finish,
 //! [`Work::runs_to_end`], and does not keep the session from idling out: only the client's
 //! connection does); its notifications and its requests to the client travel on its own response
-//! stream.
-//! The client's responses and notifications are accepted with `202`.
+//! stream. The client's responses and notifications are accepted with `202`.
 
 use super::answer_body::{self, Answer};
 use super::caller::Caller;
