@@ -22,37 +22,53 @@ use std::borrow::Cow;
 // Header names as `HeaderName`s, not strings: a lookup by a string parses it into a name first,
 // on every request.
 /// The header carrying the request's protocol revision.
-pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static(VERSION_HEADER);
+#[cfg(test)]
+const PROTOCOL_VERSION: HeaderName = HeaderName::from_static(VERSION_HEADER);
 /// The header naming the legacy session.
-pub(super) const SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+pub(super) const SESSION_ID: HeaderName = HeaderName::from_static(SESSION_HEADER);
 #[cfg(test)]
 const METHOD: HeaderName = HeaderName::from_static(METHOD_HEADER);
 #[cfg(test)]
 const NAME: HeaderName = HeaderName::from_static(NAME_HEADER);
 
-// The mirrored headers' names as text, which [`Mirrors::of`] matches.
+// The headers' names as text, which [`McpHeaders::of`] matches.
 const VERSION_HEADER: &str = "mcp-protocol-version";
 const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
+const SESSION_HEADER: &str = "mcp-session-id";
 
-/// The first value of each header that mirrors the body, as [`HeaderMap::get`] gives it, found
-/// in one pass over the request's few headers: a lookup by name hashes the name first, and a
-/// request would look up three.
+/// The first value of each MCP header a POST is routed and checked by (those that mirror the
+/// body, and the session's id), as [`HeaderMap::get`] gives it, found in one pass over the
+/// request's few headers: a lookup by name hashes the name first, and a session's request
+/// would look up five.
 #[derive(Default)]
-struct Mirrors<'h> {
-    version: Option<&'h HeaderValue>,
+pub(super) struct McpHeaders<'h> {
+    /// `MCP-Protocol-Version`.
+    pub(super) version: Option<&'h HeaderValue>,
+    /// `Mcp-Method`.
     method: Option<&'h HeaderValue>,
+    /// `Mcp-Name`.
     name: Option<&'h HeaderValue>,
+    /// `Mcp-Session-Id`.
+    pub(super) session_id: Option<&'h HeaderValue>,
 }
 
-impl<'h> Mirrors<'h> {
-    fn of(headers: &'h HeaderMap) -> Self {
-        let mut found = Mirrors::default();
+impl<'h> McpHeaders<'h> {
+    /// The MCP headers among `headers`.
+    pub(super) fn of(headers: &'h HeaderMap) -> Self {
+        let mut found = McpHeaders::default();
         for (key, value) in headers {
-            let slot = match key.as_str() {
+            let name = key.as_str();
+            // All four begin with `m`: most other headers are passed over on their first byte,
+            // not compared whole with a name of their length (`content-length`, `user-agent`).
+            if !name.starts_with('m') {
+                continue;
+            }
+            let slot = match name {
                 VERSION_HEADER => &mut found.version,
                 METHOD_HEADER => &mut found.method,
                 NAME_HEADER => &mut found.name,
+                SESSION_HEADER => &mut found.session_id,
                 _ => continue,
             };
             slot.get_or_insert(value);
@@ -70,36 +86,44 @@ fn check<'t>(
     params: Option<&RawValue>,
     mirrored: impl Fn(&str) -> &'t [HeaderParam],
 ) -> Result<(), ErrorObject> {
-    check_read(headers, version, method, &RawNamed::of(params), mirrored)
+    let mcp = McpHeaders::of(headers);
+    check_read(
+        headers,
+        &mcp,
+        version,
+        method,
+        &RawNamed::of(params),
+        mirrored,
+    )
 }
 
-/// Checks the mirrored headers of a 2026-07-28 request against the values its body carries
-/// (`fields`, as the endpoint read them from `params`).
+/// Checks the mirrored headers of a 2026-07-28 request (`mcp`, read from its `headers`)
+/// against the values its body carries (`fields`, as the endpoint read them from `params`).
 ///
 /// Without a version in `_meta` (a malformed request, answered `-32602` next) the version header
 /// is only required, not compared.
 pub(super) fn check_read<'t>(
     headers: &HeaderMap,
+    mcp: &McpHeaders<'_>,
     version: Option<&str>,
     method: &str,
     fields: &RawNamed<'_>,
     mirrored: impl Fn(&str) -> &'t [HeaderParam],
 ) -> Result<(), ErrorObject> {
     let shown = "MCP-Protocol-Version";
-    let mirrors = Mirrors::of(headers);
     match version {
-        Some(version) => expect(mirrors.version, shown, Some(version))?,
-        None if mirrors.version.is_none() => {
+        Some(version) => expect(mcp.version, shown, Some(version))?,
+        None if mcp.version.is_none() => {
             return Err(mismatch(format!("missing required header {shown}")));
         }
         None => {}
     }
-    expect(mirrors.method, "Mcp-Method", Some(method))?;
+    expect(mcp.method, "Mcp-Method", Some(method))?;
     let Some((named, target)) = named_by(method, fields) else {
         return Ok(());
     };
     let value = named.value(target);
-    expect(mirrors.name, "Mcp-Name", value)?;
+    expect(mcp.name, "Mcp-Name", value)?;
     if method == TOOLS_CALL
         && let Some(tool) = named.name.as_deref()
     {
@@ -114,22 +138,21 @@ pub(super) fn check_read<'t>(
     Ok(())
 }
 
-/// Checks the mirrored headers a 2025-11-25 session request chose to send (they are optional
-/// there): each one present must agree with the body (the values of `params` the endpoint
-/// read: `fields`), decoded, as on 2026-07-28.
+/// Checks the mirrored headers a 2025-11-25 session request chose to send (`mcp`; they are
+/// optional there): each one present must agree with the body (the values of `params` the
+/// endpoint read: `fields`), decoded, as on 2026-07-28.
 pub(super) fn check_sent(
-    headers: &HeaderMap,
+    mcp: &McpHeaders<'_>,
     method: &str,
     fields: &RawNamed<'_>,
 ) -> Result<(), ErrorObject> {
-    let mirrors = Mirrors::of(headers);
-    if mirrors.method.is_some() {
-        expect(mirrors.method, "Mcp-Method", Some(method))?;
+    if mcp.method.is_some() {
+        expect(mcp.method, "Mcp-Method", Some(method))?;
     }
-    if mirrors.name.is_some()
+    if mcp.name.is_some()
         && let Some((named, target)) = named_by(method, fields)
     {
-        expect(mirrors.name, "Mcp-Name", named.value(target))?;
+        expect(mcp.name, "Mcp-Name", named.value(target))?;
     }
     Ok(())
 }
@@ -288,6 +311,30 @@ mod tests {
         RawValue::from_string(json.to_owned()).unwrap()
     }
 
+    proptest::proptest! {
+        /// The one pass finds, for each MCP header, the value a lookup by its name gives: the
+        /// first one sent, whatever the other headers, their order and their repeats.
+        #[test]
+        fn one_pass_finds_what_a_lookup_by_name_finds(
+            pairs in proptest::collection::vec((0..9usize, "[a-z0-9]{0,3}"), 0..12)
+        ) {
+            const NAMES: [&str; 9] = [
+                VERSION_HEADER, METHOD_HEADER, NAME_HEADER, SESSION_HEADER, "host",
+                "content-length", "mcp-param-a", "max-forwards", "mcp-names",
+            ];
+            let mut headers = HeaderMap::new();
+            for (name, value) in &pairs {
+                let name = HeaderName::from_static(NAMES[*name]);
+                headers.append(name, HeaderValue::from_str(value).unwrap());
+            }
+            let mcp = McpHeaders::of(&headers);
+            let found = [mcp.version, mcp.method, mcp.name, mcp.session_id];
+            for (name, found) in NAMES.iter().zip(found) {
+                proptest::prop_assert_eq!(found, headers.get(*name), "{}", name);
+            }
+        }
+    }
+
     #[test]
     fn matching_headers_pass_plain_or_base64() {
         let call = params(r#"{"name":"café","arguments":{}}"#);
@@ -370,9 +417,15 @@ mod tests {
         assert_eq!(error.code, code::HEADER_MISMATCH);
         assert!(error.message.contains("Mcp-Method"), "{}", error.message);
         // On a session, a mirrored header is optional, but the first one sent is compared.
-        let sent = check_sent(&first_wrong, "tools/call", &RawNamed::of(Some(&call)));
-        assert_eq!(sent.unwrap_err().code, code::HEADER_MISMATCH);
-        assert!(check_sent(&first_right, "tools/call", &RawNamed::of(Some(&call))).is_ok());
+        let sent = |headers| {
+            check_sent(
+                &McpHeaders::of(headers),
+                "tools/call",
+                &RawNamed::of(Some(&call)),
+            )
+        };
+        assert_eq!(sent(&first_wrong).unwrap_err().code, code::HEADER_MISMATCH);
+        assert!(sent(&first_right).is_ok());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::answer_body::{self, Answer};
 use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::fleet::Message;
-use super::headers::{PROTOCOL_VERSION, SESSION_ID};
+use super::headers::{McpHeaders, SESSION_ID};
 use super::http_session::HttpSession;
 use super::response_work::Work;
 use super::session_change::SessionChange;
@@ -90,8 +90,9 @@ pub(super) async fn initialize(
 }
 
 /// A request of an open session, with what the endpoint read of its `_meta` (`None`: malformed,
-/// refused where the request is classified), of its parameters (`preread`), and of the mirrored
-/// headers it chose to send (a disagreement with the body, refused when the request is served).
+/// refused where the request is classified), of its parameters (`preread`), of the mirrored
+/// headers it chose to send (a disagreement with the body, refused when the request is served),
+/// and of the session its headers name (`named`).
 ///
 /// Its future holds the session's lookup, then only what [`start`] returns: every POST's
 /// future is boxed whole, and an `async fn` would keep its arguments beside the futures it
@@ -108,9 +109,10 @@ pub(super) fn request<'a>(
     headers: HeaderMap,
     caller: &'a Caller,
     read: (Option<SessionMeta>, Preread, Option<ErrorObject>),
+    named: SessionNamed,
 ) -> impl Future<Output = Answer> + Send + 'a {
     async move {
-        match lookup(endpoint, &headers, caller).await {
+        match lookup(endpoint, &named, caller).await {
             Ok(session) => start(endpoint, session, request, headers, caller, read).await,
             Err(refusal) => answer_body::of(refusal.into_response(Some(&request.id))),
         }
@@ -187,10 +189,11 @@ pub(super) async fn notification(
     caller: &Caller,
     notification: Notification,
 ) -> Response {
-    if !headers.contains_key(SESSION_ID) {
+    let named = SessionNamed::of(&McpHeaders::of(headers));
+    if !named.names_session() {
         return reply::empty(StatusCode::ACCEPTED);
     }
-    match lookup(endpoint, headers, caller).await {
+    match lookup(endpoint, &named, caller).await {
         Ok(session) => {
             if let Some(elsewhere) = notify(&session.session, notification)
                 && session.shared
@@ -215,7 +218,8 @@ pub(super) async fn response(
     caller: &Caller,
     response: ResponseIn,
 ) -> Response {
-    match lookup(endpoint, headers, caller).await {
+    let named = SessionNamed::of(&McpHeaders::of(headers));
+    match lookup(endpoint, &named, caller).await {
         Ok(session) => {
             let id = response.id.clone();
             match session.session.client_requests().deliver(response) {
@@ -286,21 +290,74 @@ impl Refusal {
     }
 }
 
-/// The session a POST names, when `caller` may use it.
+/// What a message's headers say of its session, as one pass over them read it
+/// ([`McpHeaders`]): the `Mcp-Session-Id` it names, and the revision `MCP-Protocol-Version`
+/// announces. Kept apart from the headers, so that the session is looked up after they moved on
+/// with the request.
+pub(super) struct SessionNamed {
+    /// `Mcp-Session-Id`, as sent (its first value).
+    id: Option<HeaderValue>,
+    /// What `MCP-Protocol-Version` announces.
+    announced: Announced,
+}
+
+/// The revision a message's `MCP-Protocol-Version` announces, as sessions see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Announced {
+    /// No `MCP-Protocol-Version`.
+    Nothing,
+    /// A revision that has sessions.
+    Sessions,
+    /// Another revision (2026-07-28, or one unknown), or a value that is not text.
+    Other,
+}
+
+impl SessionNamed {
+    /// What the MCP headers `mcp` say of the session.
+    pub(super) fn of(mcp: &McpHeaders<'_>) -> Self {
+        // Compared as bytes: the revisions' names are ASCII, so a value equals one as text
+        // exactly when it does as bytes (and one that is not text equals none).
+        let announced = match mcp.version.map(HeaderValue::as_bytes) {
+            None => Announced::Nothing,
+            Some(version) if LEGACY_VERSIONS.iter().any(|v| v.as_bytes() == version) => {
+                Announced::Sessions
+            }
+            Some(_) => Announced::Other,
+        };
+        SessionNamed {
+            id: mcp.session_id.cloned(),
+            announced,
+        }
+    }
+
+    /// Whether the message carries an `Mcp-Session-Id`.
+    pub(super) fn names_session(&self) -> bool {
+        self.id.is_some()
+    }
+
+    /// Whether `MCP-Protocol-Version` announces a revision that has sessions.
+    pub(super) fn announces_sessions(&self) -> bool {
+        self.announced == Announced::Sessions
+    }
+
+    /// The id to look up, or why there is none to: the revision announced has no sessions, no
+    /// id was sent, or it is not text (no session has such an id).
+    fn id(&self) -> Result<&str, Refusal> {
+        if self.announced == Announced::Other {
+            return Err(Refusal::UnsupportedVersion);
+        }
+        let id = self.id.as_ref().ok_or(Refusal::Missing)?;
+        id.to_str().map_err(|_| Refusal::Unknown)
+    }
+}
+
+/// The session a message names (`named`), when `caller` may use it.
 async fn lookup(
     endpoint: &Endpoint,
-    headers: &HeaderMap,
+    named: &SessionNamed,
     caller: &Caller,
 ) -> Result<Arc<HttpSession>, Refusal> {
-    let version = headers
-        .get(PROTOCOL_VERSION)
-        .map(|v| v.to_str().unwrap_or_default());
-    if version.is_some_and(|v| !LEGACY_VERSIONS.contains(&v)) {
-        return Err(Refusal::UnsupportedVersion);
-    }
-    let name = headers.get(SESSION_ID).ok_or(Refusal::Missing)?;
-    let name = name.to_str().map_err(|_| Refusal::Unknown)?;
-    match endpoint.sessions.get(name, caller).await {
+    match endpoint.sessions.get(named.id()?, caller).await {
         Lookup::Found(session) => Ok(session),
         Lookup::Unknown => Err(Refusal::Unknown),
         Lookup::Unavailable => Err(Refusal::Unavailable),
@@ -314,11 +371,54 @@ pub(super) async fn session_of(
     headers: &HeaderMap,
     caller: &Caller,
 ) -> Result<Arc<HttpSession>, Refusal> {
-    let modern = headers
-        .get(PROTOCOL_VERSION)
-        .is_some_and(|v| !LEGACY_VERSIONS.contains(&v.to_str().unwrap_or_default()));
-    if modern || !headers.contains_key(SESSION_ID) {
+    let named = SessionNamed::of(&McpHeaders::of(headers));
+    if named.announced == Announced::Other || !named.names_session() {
         return Err(Refusal::NotAllowed);
     }
-    lookup(endpoint, headers, caller).await
+    lookup(endpoint, &named, caller).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::HeaderName;
+
+    const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+
+    /// What `SessionNamed` makes of headers with these (name, value) pairs, in order.
+    fn named(pairs: &[(HeaderName, &[u8])]) -> Result<String, &'static str> {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.append(name, HeaderValue::from_bytes(value).unwrap());
+        }
+        let named = SessionNamed::of(&McpHeaders::of(&headers));
+        match named.id() {
+            Ok(id) => Ok(id.to_owned()),
+            Err(Refusal::UnsupportedVersion) => Err("unsupported version"),
+            Err(Refusal::Missing) => Err("missing"),
+            Err(Refusal::Unknown) => Err("unknown"),
+            Err(Refusal::NotAllowed | Refusal::Unavailable) => Err("other"),
+        }
+    }
+
+    #[test]
+    fn a_session_is_named_by_its_first_id_on_a_revision_that_has_sessions() {
+        assert_eq!(named(&[(SESSION_ID, b"abc")]), Ok("abc".into()));
+        for version in ["2025-11-25", "2025-06-18", "2025-03-26"] {
+            let pairs = [(VERSION, version.as_bytes()), (SESSION_ID, b"abc")];
+            assert_eq!(named(&pairs), Ok("abc".into()), "{version}");
+        }
+        let repeated = [(SESSION_ID, &b"first"[..]), (SESSION_ID, b"second")];
+        assert_eq!(named(&repeated), Ok("first".into()));
+    }
+
+    #[test]
+    fn another_revision_no_id_or_an_id_that_is_not_text_names_no_session() {
+        for version in [&b"2026-07-28"[..], b"2025-11-25 ", b"\xff2025-11-25", b""] {
+            let pairs = [(VERSION, version), (SESSION_ID, b"abc")];
+            assert_eq!(named(&pairs), Err("unsupported version"), "{version:?}");
+        }
+        assert_eq!(named(&[(VERSION, b"2025-11-25")]), Err("missing"));
+        assert_eq!(named(&[(SESSION_ID, b"caf\xc3\xa9")]), Err("unknown"));
+    }
 }

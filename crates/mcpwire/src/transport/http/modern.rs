@@ -5,8 +5,9 @@
 use super::answer_body::{self, Answer};
 use super::caller::Caller;
 use super::endpoint::Endpoint;
+use super::headers::{self, McpHeaders};
+use super::reply;
 use super::response_work::Work;
-use super::{headers, reply};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::params_read::RawNamed;
@@ -21,11 +22,12 @@ use http::{HeaderMap, StatusCode};
 use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 
-/// Checks the headers that mirror the body of a `method` request: its `_meta` (`meta`) and the
-/// values of `params` the endpoint read (`fields`).
+/// Checks the headers that mirror the body of a `method` request (`mcp`, read from its
+/// `headers`): its `_meta` (`meta`) and the values of `params` the endpoint read (`fields`).
 pub(super) fn check_headers(
     endpoint: &Endpoint,
     headers: &HeaderMap,
+    mcp: &McpHeaders<'_>,
     meta: &RequestMeta,
     method: &str,
     fields: &RawNamed<'_>,
@@ -33,6 +35,7 @@ pub(super) fn check_headers(
     let snapshot = endpoint.core.snapshot();
     headers::check_read(
         headers,
+        mcp,
         meta.protocol_version.as_deref(),
         method,
         fields,

@@ -11,7 +11,8 @@ use super::answer_body::{self, Answer};
 use super::call_read::CallRead;
 use super::caller::Caller;
 use super::endpoint::Endpoint;
-use super::headers::{PROTOCOL_VERSION, SESSION_ID, check_sent};
+use super::headers::{McpHeaders, check_sent};
+use super::legacy::SessionNamed;
 use super::{legacy, modern, reply};
 use crate::dispatch::era::{Served, SessionMeta, classify_meta, names_revision};
 use crate::dispatch::params_read::ParamsRead;
@@ -19,7 +20,6 @@ use crate::dispatch::preread::Preread;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::methods::INITIALIZE;
-use crate::protocol::version::LEGACY_VERSIONS;
 use axum::body::HttpBody;
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
@@ -155,11 +155,12 @@ enum Route {
         served: Result<Served, ErrorObject>,
         checked: Result<(), ErrorObject>,
     },
-    /// Any other: what its session does not decide (`None` when `_meta` is malformed), and
-    /// the disagreement of a mirrored header it chose to send.
+    /// Any other: what its session does not decide (`None` when `_meta` is malformed), the
+    /// disagreement of a mirrored header it chose to send, and the session its headers name.
     Legacy {
         meta: Option<SessionMeta>,
         mismatch: Option<ErrorObject>,
+        named: SessionNamed,
     },
 }
 
@@ -168,15 +169,19 @@ impl Route {
         // Classified here, so that what is served next holds what the request is served as,
         // not its whole `_meta`: a 2026-07-28 request's once its headers are checked against
         // it; for a session's, what its session does not decide.
+        // The MCP headers are read here, in one pass, for either.
+        let mcp = McpHeaders::of(headers);
         match read.meta {
             Some(meta) if names_revision(&meta) => {
-                let checked = modern::check_headers(endpoint, headers, &meta, method, &read.named);
+                let fields = &read.named;
+                let checked = modern::check_headers(endpoint, headers, &mcp, &meta, method, fields);
                 let served = classify_meta(meta, &endpoint.stateless);
                 Route::Modern { served, checked }
             }
             meta => Route::Legacy {
                 meta: meta.map(SessionMeta::of),
-                mismatch: check_sent(headers, method, &read.named).err(),
+                mismatch: check_sent(&mcp, method, &read.named).err(),
+                named: SessionNamed::of(&mcp),
             },
         }
     }
@@ -192,7 +197,7 @@ fn route_decided<'a>(
     headers: HeaderMap,
     caller: &'a Caller,
 ) -> impl Future<Output = Answer> + Send + 'a {
-    let (meta, mismatch) = match route {
+    let (meta, mismatch, named) = match route {
         Route::Modern { served, checked } => {
             let modern = modern::handle(
                 endpoint,
@@ -204,7 +209,11 @@ fn route_decided<'a>(
             );
             return Either::Left(modern);
         }
-        Route::Legacy { meta, mismatch } => (meta, mismatch),
+        Route::Legacy {
+            meta,
+            mismatch,
+            named,
+        } => (meta, mismatch, named),
     };
     if request.method == INITIALIZE {
         // Boxed: a session's first request is served once, and its future is the largest
@@ -213,18 +222,14 @@ fn route_decided<'a>(
         let initialize = async move { answer_body::of(initialize.await) };
         return Either::Right(Either::Left(Box::pin(initialize) as Boxed<'a>));
     }
-    if headers.contains_key(SESSION_ID) {
+    if named.names_session() {
         // Boxed too: its future (the session's lookup, then the answer's stream) is larger than
         // a 2026-07-28 request's, and every POST's future has room for the largest way.
         let read = (meta, preread, mismatch);
-        let session = legacy::request(endpoint, request, headers, caller, read);
+        let session = legacy::request(endpoint, request, headers, caller, read, named);
         return Either::Right(Either::Right(Either::Left(Box::pin(session) as Boxed<'a>)));
     }
-    let announces_legacy = headers
-        .get(PROTOCOL_VERSION)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| LEGACY_VERSIONS.contains(&v));
-    let error = if announces_legacy {
+    let error = if named.announces_sessions() {
         ErrorObject::new(
             code::INVALID_REQUEST,
             "Bad Request: missing Mcp-Session-Id header",
