@@ -157,7 +157,12 @@ impl HttpSession {
 
     /// Records client activity now.
     pub(super) fn touch(&self) {
-        self.last_seen.store(self.clock.now_ms(), Ordering::Relaxed);
+        self.touch_at(self.clock.now_ms());
+    }
+
+    /// Records client activity at `now` (the table's milliseconds, just read by the caller).
+    pub(super) fn touch_at(&self, now: u64) {
+        self.last_seen.store(now, Ordering::Relaxed);
         self.recency.store(self.clock.tick(), Ordering::Relaxed);
     }
 

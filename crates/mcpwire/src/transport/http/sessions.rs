@@ -440,13 +440,15 @@ impl Sessions {
         caller: &'a Caller,
     ) -> Either<Ready<Lookup>, Pin<Box<dyn Future<Output = Lookup> + Send + 'a>>> {
         let table = &self.table;
+        // Read once: what the session is checked against is when it is touched.
+        let now = table.clock.now_ms();
         let found = {
             let mut live = table.lock();
             match live.by_id.get(id).cloned() {
                 Some(session) if !session.serves(caller) => {
                     return Either::Left(ready(Lookup::Unknown));
                 }
-                Some(session) if table.expired(&session, table.clock.now_ms()) => {
+                Some(session) if table.expired(&session, now) => {
                     live.remove(id);
                     if session.shared && !table.past_lifetime(&session) {
                         session.release();
@@ -463,14 +465,14 @@ impl Sessions {
             return Either::Left(ready(match found {
                 Some(session) => {
                     // Any message from the client is activity (a notification, an answer).
-                    session.touch();
+                    session.touch_at(now);
                     Lookup::Found(session)
                 }
                 None => Lookup::Unknown,
             }));
         };
         if let Some(session) = &found {
-            session.touch();
+            session.touch_at(now);
         }
         match found {
             Some(session) if !session.due_for_validation(table.validation_every_ms()) => {
