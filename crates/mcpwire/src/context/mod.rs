@@ -28,6 +28,7 @@ mod lazy_lines;
 mod observer;
 mod outbound;
 mod principal;
+mod reached;
 mod scope_decision;
 mod session_end;
 pub(crate) mod state;
@@ -51,6 +52,7 @@ pub(crate) use outbound::Outbound;
 #[cfg(all(feature = "auth", feature = "http"))]
 pub(crate) use principal::binding;
 pub use principal::{Issuer, Principal};
+pub(crate) use reached::Reached;
 pub(crate) use scope_decision::authorize;
 pub use session_end::SessionEnd;
 pub(crate) use session_end::{SessionEndHook, SessionEndHooks};
@@ -119,7 +121,7 @@ pub(crate) struct RequestScope {
     pub(crate) task: Option<task::TaskLink>,
     /// What the request reached once authorization admitted it (a tool's or a prompt's name,
     /// a resource's URI), as its method parsed it: what telemetry names the request by.
-    pub(crate) reached: std::sync::OnceLock<std::borrow::Cow<'static, str>>,
+    pub(crate) reached: Reached,
     /// The caller's trace context, as its `_meta` carried it.
     pub(crate) trace_context: Option<Arc<crate::protocol::TraceContext>>,
     /// What watches the work done below the layers (attached by a layer: telemetry).
@@ -582,7 +584,7 @@ impl Context {
 
     /// Records what the request reached, once its method admitted it.
     pub(crate) fn set_reached(&self, target: std::borrow::Cow<'static, str>) {
-        let _ = self.inner.reached.set(target);
+        self.inner.reached.set(target);
     }
 
     /// What the request reached (a tool's or a prompt's name, a resource's URI), as its method
@@ -605,7 +607,7 @@ impl Context {
     /// # let _ = mcpwire::McpServer::new("demo").outer_layer(audit);
     /// ```
     pub fn reached_target(&self) -> Option<&str> {
-        self.inner.reached.get().map(|target| &**target)
+        self.inner.reached.get()
     }
 
     /// The W3C trace context the request carried in `params._meta` (`traceparent`,

@@ -5,7 +5,7 @@ use super::envelope::MethodResult;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::rounds::{self, Target};
-use crate::context::{Context, HeldHeaders, RequestScope};
+use crate::context::{Context, HeldHeaders, Reached, RequestScope};
 use crate::error::ToolError;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
@@ -86,17 +86,16 @@ pub(crate) fn request_context(exchange: &Arc<Exchange>, id: &RequestId, served: 
 }
 
 /// [`request_context`] of a request its method already admitted to `target` (a tool's or a
-/// prompt's name): what it reached is made with the context, not recorded in it after by
-/// [`run_handler`](super::pipeline::run_handler) (a `OnceLock` set once costs a call into its
-/// `Once`). A resource's URI is the request's own text: it is recorded after, not copied twice.
+/// prompt's name): what it reached is made with the context ([`Reached::known`]), not recorded
+/// in it after by [`run_handler`](super::pipeline::run_handler). A resource's URI is the
+/// request's own text: it is recorded after, not copied twice.
 pub(crate) fn reaching_context(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     served: Served,
     target: &'static str,
 ) -> Context {
-    let reached = std::sync::OnceLock::from(std::borrow::Cow::Borrowed(target));
-    Context::new(request_scope(exchange, id, served, reached))
+    Context::new(request_scope(exchange, id, served, Reached::known(target)))
 }
 
 /// What a `Context` of the request `id`, served as `served`, holds: the request's identity,
@@ -110,7 +109,7 @@ pub(crate) fn request_scope(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     served: Served,
-    reached: std::sync::OnceLock<std::borrow::Cow<'static, str>>,
+    reached: Reached,
 ) -> RequestScope {
     let core = &exchange.core;
     let era = served.era;
