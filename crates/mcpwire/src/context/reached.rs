@@ -12,7 +12,10 @@ use std::sync::OnceLock;
 /// its `Once`, on every call.
 #[derive(Debug, Default)]
 pub(crate) struct Reached {
-    known: Option<Cow<'static, str>>,
+    /// A tool's or a prompt's name, given as the context is made.
+    known: Option<&'static str>,
+    /// A target recorded after the context was made (a resource's URI, or the target of a
+    /// context the outer tier made before the method ran).
     later: OnceLock<Cow<'static, str>>,
 }
 
@@ -20,7 +23,7 @@ impl Reached {
     /// `target`, known as the context is made.
     pub(crate) fn known(target: &'static str) -> Self {
         Reached {
-            known: Some(Cow::Borrowed(target)),
+            known: Some(target),
             later: OnceLock::new(),
         }
     }
@@ -34,9 +37,7 @@ impl Reached {
 
     /// The target, once known.
     pub(crate) fn get(&self) -> Option<&str> {
-        self.known
-            .as_deref()
-            .or_else(|| self.later.get().map(|t| &**t))
+        self.known.or_else(|| self.later.get().map(|t| &**t))
     }
 }
 
