@@ -23,7 +23,7 @@ use std::borrow::Cow;
 // on every request.
 /// The header carrying the request's protocol revision.
 #[cfg(test)]
-const PROTOCOL_VERSION: HeaderName = HeaderName::from_static(VERSION_HEADER);
+pub(super) const PROTOCOL_VERSION: HeaderName = HeaderName::from_static(VERSION_HEADER);
 /// The header naming the legacy session.
 pub(super) const SESSION_ID: HeaderName = HeaderName::from_static(SESSION_HEADER);
 #[cfg(test)]

@@ -189,7 +189,7 @@ pub(super) async fn notification(
     caller: &Caller,
     notification: Notification,
 ) -> Response {
-    let named = SessionNamed::of(&McpHeaders::of(headers));
+    let named = SessionNamed::in_headers(headers);
     if !named.names_session() {
         return reply::empty(StatusCode::ACCEPTED);
     }
@@ -218,7 +218,7 @@ pub(super) async fn response(
     caller: &Caller,
     response: ResponseIn,
 ) -> Response {
-    let named = SessionNamed::of(&McpHeaders::of(headers));
+    let named = SessionNamed::in_headers(headers);
     match lookup(endpoint, &named, caller).await {
         Ok(session) => {
             let id = response.id.clone();
@@ -330,6 +330,11 @@ impl SessionNamed {
         }
     }
 
+    /// What `headers` say of the session, for a message whose MCP headers were not read yet.
+    pub(super) fn in_headers(headers: &HeaderMap) -> Self {
+        Self::of(&McpHeaders::of(headers))
+    }
+
     /// Whether the message carries an `Mcp-Session-Id`.
     pub(super) fn names_session(&self) -> bool {
         self.id.is_some()
@@ -371,7 +376,7 @@ pub(super) async fn session_of(
     headers: &HeaderMap,
     caller: &Caller,
 ) -> Result<Arc<HttpSession>, Refusal> {
-    let named = SessionNamed::of(&McpHeaders::of(headers));
+    let named = SessionNamed::in_headers(headers);
     if named.announced == Announced::Other || !named.names_session() {
         return Err(Refusal::NotAllowed);
     }
@@ -380,10 +385,9 @@ pub(super) async fn session_of(
 
 #[cfg(test)]
 mod tests {
+    use super::super::headers::PROTOCOL_VERSION as VERSION;
     use super::*;
     use http::HeaderName;
-
-    const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
 
     /// What `SessionNamed` makes of headers with these (name, value) pairs, in order.
     fn named(pairs: &[(HeaderName, &[u8])]) -> Result<String, &'static str> {
@@ -391,7 +395,7 @@ mod tests {
         for (name, value) in pairs {
             headers.append(name, HeaderValue::from_bytes(value).unwrap());
         }
-        let named = SessionNamed::of(&McpHeaders::of(&headers));
+        let named = SessionNamed::in_headers(&headers);
         match named.id() {
             Ok(id) => Ok(id.to_owned()),
             Err(Refusal::UnsupportedVersion) => Err("unsupported version"),
