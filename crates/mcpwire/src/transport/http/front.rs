@@ -7,24 +7,23 @@
 //! peer address as a request extension: about 20 allocations and several thousand instructions
 //! for a call that does not need them. The front decides the one case it takes from the request
 //! line alone (method and path, which the router matches the same way) and runs what the router
-//! would: the authorization's gate first (`Guard::admit`), when there is one,
-//! then the `Host`/`Origin` check ([`routes::host_refusal`]), then the POST handler
-//! ([`post::serve`]). A request it does not take goes to the router with its peer address, as
+//! would: the authorization's gate first (`Guard::admit`), when there is one, then the POST
+//! handler ([`post::serve`]), which makes the `Host`/`Origin` check itself. A request it does not take goes to the router with its peer address, as
 //! `into_make_service_with_connect_info` would have added it.
 
 use super::activity::{Activity, Answering, Counted, Read};
 use super::answer_body::{self, Answer};
 use super::endpoint::Endpoint;
 use super::guard::Guard;
+use super::post;
 use super::proxies::TrustedProxies;
-use super::{post, routes};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use http::Method;
 use http::request::Parts;
 use std::convert::Infallible;
-use std::future::{Future, ready};
+use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -121,14 +120,11 @@ impl Shared {
     /// block around it would hold the request beside it.
     fn post(self: Arc<Self>, parts: Parts, body: Incoming, peer: SocketAddr) -> Pending {
         if self.guard.is_open() {
-            return match routes::host_refusal(&self.endpoint, &parts.headers) {
-                Some(refusal) => Box::pin(ready(Ok(answer_body::of(refusal)))),
-                None => Box::pin(post::serve(
-                    self.endpoint.clone(),
-                    (parts, body),
-                    Some(peer),
-                )),
-            };
+            return Box::pin(post::serve(
+                self.endpoint.clone(),
+                (parts, body),
+                Some(peer),
+            ));
         }
         Box::pin(async move {
             let request = http::Request::from_parts(parts, Body::new(body));
@@ -136,9 +132,6 @@ impl Shared {
                 Ok(admitted) => admitted,
                 Err(refusal) => return Ok(answer_body::of(refusal)),
             };
-            if let Some(refusal) = routes::host_refusal(&self.endpoint, request.headers()) {
-                return Ok(answer_body::of(refusal));
-            }
             let request = request.into_parts();
             post::serve(self.endpoint.clone(), request, Some(peer)).await
         })

@@ -15,6 +15,7 @@ use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::TOOLS_CALL;
 use crate::wire::header_params::{HeaderParam, HeaderValueKind};
 use crate::wire::header_value::{decode, is_sentinel};
+use http::header::{HOST, ORIGIN};
 use http::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -37,12 +38,16 @@ const METHOD_HEADER: &str = "mcp-method";
 const NAME_HEADER: &str = "mcp-name";
 const SESSION_HEADER: &str = "mcp-session-id";
 
-/// The first value of each MCP header a POST is routed and checked by (those that mirror the
-/// body, and the session's id), as [`HeaderMap::get`] gives it, found in one pass over the
-/// request's few headers: a lookup by name hashes the name first, and a session's request
-/// would look up five.
+/// The first value of each header a POST is routed and checked by (`Host` and `Origin`, those
+/// that mirror the body, and the session's id), as [`HeaderMap::get`] gives it, found in one
+/// pass over the request's few headers: a lookup by name hashes the name first, and a session's
+/// request would look up seven.
 #[derive(Default)]
 pub(super) struct McpHeaders<'h> {
+    /// `Host`.
+    pub(super) host: Option<&'h HeaderValue>,
+    /// `Origin`.
+    pub(super) origin: Option<&'h HeaderValue>,
     /// `MCP-Protocol-Version`.
     pub(super) version: Option<&'h HeaderValue>,
     /// `Mcp-Method`.
@@ -54,14 +59,23 @@ pub(super) struct McpHeaders<'h> {
 }
 
 impl<'h> McpHeaders<'h> {
-    /// The MCP headers among `headers`.
+    /// The MCP headers among `headers`, with `Host` and `Origin`.
     pub(super) fn of(headers: &'h HeaderMap) -> Self {
         let mut found = McpHeaders::default();
         for (key, value) in headers {
             let name = key.as_str();
-            // All four begin with `m`: most other headers are passed over on their first byte,
-            // not compared whole with a name of their length (`content-length`, `user-agent`).
+            // All four MCP headers begin with `m`: most other headers are passed over on their
+            // first byte, not compared whole with a name of their length (`content-length`,
+            // `user-agent`). `Host` and `Origin` are standard names, compared as such.
             if !name.starts_with('m') {
+                let slot = if *key == HOST {
+                    &mut found.host
+                } else if *key == ORIGIN {
+                    &mut found.origin
+                } else {
+                    continue;
+                };
+                slot.get_or_insert(value);
                 continue;
             }
             let slot = match name {
@@ -312,15 +326,16 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The one pass finds, for each MCP header, the value a lookup by its name gives: the
-        /// first one sent, whatever the other headers, their order and their repeats.
+        /// The one pass finds, for `Host`, `Origin` and each MCP header, the value a lookup by
+        /// its name gives: the first one sent, whatever the other headers, their order and
+        /// their repeats.
         #[test]
         fn one_pass_finds_what_a_lookup_by_name_finds(
-            pairs in proptest::collection::vec((0..9usize, "[a-z0-9]{0,3}"), 0..12)
+            pairs in proptest::collection::vec((0..11usize, "[a-z0-9]{0,3}"), 0..14)
         ) {
-            const NAMES: [&str; 9] = [
-                VERSION_HEADER, METHOD_HEADER, NAME_HEADER, SESSION_HEADER, "host",
-                "content-length", "mcp-param-a", "max-forwards", "mcp-names",
+            const NAMES: [&str; 11] = [
+                VERSION_HEADER, METHOD_HEADER, NAME_HEADER, SESSION_HEADER, "host", "origin",
+                "content-length", "mcp-param-a", "max-forwards", "mcp-names", "hosts",
             ];
             let mut headers = HeaderMap::new();
             for (name, value) in &pairs {
@@ -328,7 +343,7 @@ mod tests {
                 headers.append(name, HeaderValue::from_str(value).unwrap());
             }
             let mcp = McpHeaders::of(&headers);
-            let found = [mcp.version, mcp.method, mcp.name, mcp.session_id];
+            let found = [mcp.version, mcp.method, mcp.name, mcp.session_id, mcp.host, mcp.origin];
             for (name, found) in NAMES.iter().zip(found) {
                 proptest::prop_assert_eq!(found, headers.get(*name), "{}", name);
             }

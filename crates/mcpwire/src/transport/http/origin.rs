@@ -4,8 +4,8 @@
 //! A request without `Origin` (any non-browser client) passes the `Origin` check; a request
 //! without `Host` (not HTTP/1.1) passes the `Host` check.
 
-use http::HeaderMap;
 use http::header::{HOST, ORIGIN};
+use http::{HeaderMap, HeaderValue};
 
 /// Which hosts a request may name.
 #[derive(Clone, Debug)]
@@ -47,8 +47,20 @@ impl HostPolicy {
         Self::Only(AllowedHosts { names, plain })
     }
 
-    /// `Ok` when both headers name allowed hosts; otherwise which header did not.
+    /// `Ok` when both headers name allowed hosts; otherwise which header did not. Each is
+    /// looked up by name: for a request whose headers are not read in one pass
+    /// ([`McpHeaders`](super::headers::McpHeaders) reads a POST's).
     pub(super) fn check(&self, headers: &HeaderMap) -> Result<(), &'static str> {
+        self.check_found(headers.get(HOST), headers.get(ORIGIN))
+    }
+
+    /// [`check`](Self::check), on the first `Host` and `Origin` values of a request's headers,
+    /// already found.
+    pub(super) fn check_found(
+        &self,
+        host: Option<&HeaderValue>,
+        origin: Option<&HeaderValue>,
+    ) -> Result<(), &'static str> {
         let Self::Only(AllowedHosts { names, plain }) = self else {
             return Ok(());
         };
@@ -59,7 +71,7 @@ impl HostPolicy {
                 .iter()
                 .any(|a| a.as_bytes() == host.as_bytes() || a.eq_ignore_ascii_case(host))
         };
-        if let Some(host) = headers.get(HOST)
+        if let Some(host) = host
             && !plainly_allowed(plain, host.as_bytes())
         {
             let host = host.to_str().map(host_of_authority).unwrap_or_default();
@@ -67,7 +79,7 @@ impl HostPolicy {
                 return Err("Host");
             }
         }
-        if let Some(origin) = headers.get(ORIGIN) {
+        if let Some(origin) = origin {
             let host = origin.to_str().ok().and_then(host_of_origin);
             if !host.is_some_and(allowed) {
                 return Err("Origin");
@@ -141,7 +153,6 @@ fn host_of_origin(origin: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http::HeaderValue;
 
     fn headers(host: Option<&'static str>, origin: Option<&'static str>) -> HeaderMap {
         let mut headers = HeaderMap::new();

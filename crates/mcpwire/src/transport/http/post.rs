@@ -3,6 +3,9 @@
 //! client capabilities to the 2026-07-28 side (even `initialize`, which is not a 2026-07-28
 //! method), other requests (`initialize`, requests naming a session) to the 2025-11-25 side.
 //!
+//! The `Host`/`Origin` check is made here, in the pass that reads the MCP headers: its `403`
+//! wins over any answer the body would get (a refusal of the body included).
+//!
 //! A request with neither is refused with `400`: `-32602` (missing `_meta`) when it announces a
 //! 2026-07-28 `MCP-Protocol-Version` or none, `-32600` (missing session) when it announces a
 //! 2025 one.
@@ -13,7 +16,7 @@ use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{McpHeaders, check_sent};
 use super::legacy::SessionNamed;
-use super::{legacy, modern, reply};
+use super::{legacy, modern, reply, routes};
 use crate::dispatch::era::{Served, SessionMeta, classify_meta, names_revision};
 use crate::dispatch::params_read::ParamsRead;
 use crate::dispatch::preread::Preread;
@@ -72,17 +75,22 @@ where
         let drained = endpoint.max_drained_body_bytes;
         let body = match read_body(body, limit, drained).await {
             Ok(body) => body,
-            Err(response) => return Ok(answer_body::of(response)),
+            Err(response) => return Ok(unless_host_refused(&endpoint, &headers, response)),
         };
         let Ok(text) = std::str::from_utf8(&body) else {
             let error = ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8");
             let refusal = reply::error(StatusCode::BAD_REQUEST, None, &error);
-            return Ok(answer_body::of(refusal));
+            return Ok(unless_host_refused(&endpoint, &headers, refusal));
         };
         let answer = answer(&endpoint, text, headers, &caller);
         drop(body);
         Ok(answer.await)
     }
+}
+
+/// `refusal` (of the body), unless the request's `Host` or `Origin` is refused: that `403` wins.
+fn unless_host_refused(endpoint: &Endpoint, headers: &HeaderMap, refusal: Response) -> Answer {
+    answer_body::of(routes::host_refusal(endpoint, headers).unwrap_or(refusal))
 }
 
 /// A future of a response, boxed: the rarer ways (a session's first request, a client's
@@ -96,6 +104,12 @@ fn answer<'a>(
     headers: HeaderMap,
     caller: &'a Caller,
 ) -> impl Future<Output = Answer> + Send + 'a {
+    // `Host`, `Origin` and the MCP headers, read in one pass; the first two checked first.
+    let mcp = McpHeaders::of(&headers);
+    let hosts = endpoint.hosts.check_found(mcp.host, mcp.origin);
+    if let Some(refusal) = routes::host_refusal_of(hosts) {
+        return Either::Right(Either::Left(ready(answer_body::of(refusal))));
+    }
     // A plain tool call is read in one pass, unless an outer tier wants its raw `params`.
     if endpoint.core.layers.outer().is_none()
         && let Some(call) = CallRead::of(text)
@@ -105,7 +119,7 @@ fn answer<'a>(
             read,
             preread,
         } = call;
-        let route = Route::of(endpoint, &request.method, read, &headers);
+        let route = Route::of(endpoint, &request.method, read, &headers, &mcp);
         let routed = route_decided(endpoint, request, route, preread, headers, caller);
         return Either::Left(routed);
     }
@@ -141,7 +155,7 @@ fn answer<'a>(
     // the method does not parse them again.
     let read = ParamsRead::of(request.params.as_deref());
     let preread = read.preread(&request.method);
-    let route = Route::of(endpoint, &request.method, read, &headers);
+    let route = Route::of(endpoint, &request.method, read, &headers, &mcp);
     Either::Left(route_decided(
         endpoint, request, route, preread, headers, caller,
     ))
@@ -165,23 +179,29 @@ enum Route {
 }
 
 impl Route {
-    fn of(endpoint: &Endpoint, method: &str, read: ParamsRead<'_>, headers: &HeaderMap) -> Self {
+    /// The route of a `method` request, as `read` of its `params` and its MCP headers (`mcp`,
+    /// read from its `headers`) decide.
+    fn of(
+        endpoint: &Endpoint,
+        method: &str,
+        read: ParamsRead<'_>,
+        headers: &HeaderMap,
+        mcp: &McpHeaders<'_>,
+    ) -> Self {
         // Classified here, so that what is served next holds what the request is served as,
         // not its whole `_meta`: a 2026-07-28 request's once its headers are checked against
         // it; for a session's, what its session does not decide.
-        // The MCP headers are read here, in one pass, for either.
-        let mcp = McpHeaders::of(headers);
         match read.meta {
             Some(meta) if names_revision(&meta) => {
                 let fields = &read.named;
-                let checked = modern::check_headers(endpoint, headers, &mcp, &meta, method, fields);
+                let checked = modern::check_headers(endpoint, headers, mcp, &meta, method, fields);
                 let served = classify_meta(meta, &endpoint.stateless);
                 Route::Modern { served, checked }
             }
             meta => Route::Legacy {
                 meta: meta.map(SessionMeta::of),
-                mismatch: check_sent(&mcp, method, &read.named).err(),
-                named: SessionNamed::of(&mcp),
+                mismatch: check_sent(mcp, method, &read.named).err(),
+                named: SessionNamed::of(mcp),
             },
         }
     }

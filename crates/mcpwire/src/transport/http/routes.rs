@@ -1,5 +1,6 @@
-//! The MCP endpoint as an axum `Router`: POST, GET and DELETE on one path, behind the
-//! `Host`/`Origin` check, sharing one [`Endpoint`].
+//! The MCP endpoint as an axum `Router`: POST, GET and DELETE on one path, sharing one
+//! [`Endpoint`]. GET and DELETE are behind the `Host`/`Origin` check as middleware; a POST makes
+//! it where its other headers are read ([`post::serve`]), in the same pass.
 
 use super::endpoint::Endpoint;
 use super::{delete, get, post, reply};
@@ -9,7 +10,7 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::post as on_post;
+use axum::routing::{get as on_get, post as on_post};
 use http::StatusCode;
 use std::sync::Arc;
 
@@ -18,11 +19,12 @@ pub(super) fn router(endpoint: Arc<Endpoint>, path: &str) -> Router {
     Router::new()
         .route(
             path,
-            on_post(post::handle)
-                .get(get::handle)
-                .delete(delete::handle),
+            on_post(post::handle).merge(
+                on_get(get::handle)
+                    .delete(delete::handle)
+                    .route_layer(middleware::from_fn_with_state(endpoint.clone(), check_host)),
+            ),
         )
-        .route_layer(middleware::from_fn_with_state(endpoint.clone(), check_host))
         .with_state(endpoint)
 }
 
@@ -38,9 +40,15 @@ async fn check_host(
 }
 
 /// The `403` for a request whose `Host` or `Origin` the endpoint does not allow; `None` when
-/// it allows them. The one check, for the router and for [`super::front`] alike.
+/// it allows them.
 pub(super) fn host_refusal(endpoint: &Endpoint, headers: &http::HeaderMap) -> Option<Response> {
-    let header = endpoint.hosts.check(headers).err()?;
+    host_refusal_of(endpoint.hosts.check(headers))
+}
+
+/// The `403` for a request whose `Host` or `Origin` the endpoint refused (`verdict`, which
+/// header it refused); `None` when it allowed them.
+pub(super) fn host_refusal_of(verdict: Result<(), &'static str>) -> Option<Response> {
+    let header = verdict.err()?;
     tracing::warn!(header, "request from a host that is not allowed; refused");
     let error = ErrorObject::new(
         code::INVALID_REQUEST,

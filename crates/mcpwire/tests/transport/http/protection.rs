@@ -321,3 +321,254 @@ async fn a_modern_client_posting_a_response_is_told_it_has_no_session() {
     assert_eq!(json_of(response).await["error"]["code"], -32600);
     still_serving(&server).await;
 }
+
+/// How many times [`record`] ran: a request refused for its `Host` or `Origin` must never run
+/// it.
+static RECORDED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Records that it ran.
+#[tool]
+async fn record() -> i64 {
+    RECORDED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    1
+}
+
+/// A body of one of the shapes a POST can carry, each answered its own way when the hosts are
+/// allowed: a call on either revision, a session's first request, a notification, a client's
+/// response, and the bodies refused before they are read as a message.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    ModernCall,
+    SessionCall,
+    UnknownSessionCall,
+    Initialize,
+    Notification,
+    Response,
+    Garbage,
+    NotUtf8,
+    Oversized,
+    Batch,
+    Empty,
+}
+
+/// The value a case sets its `Host` or `Origin` header to (`Unset`: the client's own `Host`,
+/// the server's address; no `Origin`).
+#[derive(Clone, Copy, Debug)]
+enum Named {
+    Unset,
+    Allowed,
+    AllowedUppercase,
+    Foreign,
+    LookalikeSuffix,
+    NullOrigin,
+}
+
+impl Named {
+    fn host(self, port: &str) -> Option<String> {
+        match self {
+            Named::Unset => None,
+            Named::Allowed => Some(format!("127.0.0.1:{port}")),
+            Named::AllowedUppercase => Some(format!("LOCALHOST:{port}")),
+            Named::Foreign => Some("attacker.example".to_owned()),
+            Named::LookalikeSuffix => Some("localhost.attacker.example".to_owned()),
+            Named::NullOrigin => Some("null".to_owned()),
+        }
+    }
+
+    fn origin(self) -> Option<String> {
+        match self {
+            Named::Unset => None,
+            Named::Allowed => Some("http://localhost:6274".to_owned()),
+            Named::AllowedUppercase => Some("http://LOCALHOST".to_owned()),
+            Named::Foreign => Some("https://attacker.example".to_owned()),
+            Named::LookalikeSuffix => Some("http://localhost.attacker.example".to_owned()),
+            Named::NullOrigin => Some("null".to_owned()),
+        }
+    }
+
+    fn allowed(self) -> bool {
+        matches!(
+            self,
+            Named::Unset | Named::Allowed | Named::AllowedUppercase
+        )
+    }
+}
+
+/// The servers every case goes to, in front of the same kind of server: `HttpServer::serve`
+/// (its front takes a POST straight to the endpoint) and `into_router` served by axum; each
+/// with an open session.
+struct Hosts {
+    runtime: tokio::runtime::Runtime,
+    servers: Vec<(Running, String)>,
+}
+
+fn hosts() -> &'static Hosts {
+    static HOSTS: std::sync::OnceLock<Hosts> = std::sync::OnceLock::new();
+    HOSTS.get_or_init(|| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let servers = runtime.block_on(async {
+            let made = || {
+                McpServer::new("hosts")
+                    .tool(record)
+                    .unwrap()
+                    .http()
+                    .max_body_bytes(1024)
+            };
+            let front = start_http(made()).await;
+            let router = start_router(made().into_router().await.unwrap()).await;
+            let mut servers = Vec::new();
+            for server in [front, router] {
+                let session = server.initialize().await;
+                servers.push((server, session));
+            }
+            servers
+        });
+        Hosts { runtime, servers }
+    })
+}
+
+/// Sends `shape` with `host` and `origin` to `server`: the status and the JSON-RPC error's
+/// message, if any.
+async fn send_shaped(
+    (server, session): &(Running, String),
+    shape: Shape,
+    host: Named,
+    origin: Named,
+) -> (u16, Option<String>) {
+    let call = json!({"name": "record", "arguments": {}});
+    let port = server
+        .url
+        .split(':')
+        .nth(2)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let mut headers: Vec<(String, String)> = Vec::new();
+    let body: Vec<u8> = match shape {
+        Shape::ModernCall => {
+            let body = modern_body(1, "tools/call", call);
+            for (name, value) in &modern_headers(&body) {
+                headers.push((name.to_string(), value.to_str().unwrap().to_owned()));
+            }
+            body.to_string().into_bytes()
+        }
+        Shape::SessionCall | Shape::UnknownSessionCall => {
+            let id = match shape {
+                Shape::SessionCall => session.clone(),
+                _ => "no-such-session".to_owned(),
+            };
+            headers.push(("mcp-session-id".to_owned(), id));
+            headers.push(("mcp-protocol-version".to_owned(), LEGACY.to_owned()));
+            legacy_call(1, "record", json!({})).to_string().into_bytes()
+        }
+        Shape::Initialize => initialize_body().to_string().into_bytes(),
+        Shape::Notification => {
+            headers.push(("mcp-session-id".to_owned(), session.clone()));
+            headers.push(("mcp-protocol-version".to_owned(), LEGACY.to_owned()));
+            br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#
+                .to_vec()
+        }
+        Shape::Response => br#"{"jsonrpc":"2.0","id":"s-1","result":{}}"#.to_vec(),
+        Shape::Garbage => b"{nope".to_vec(),
+        Shape::NotUtf8 => b"\xff\xfe".to_vec(),
+        Shape::Oversized => modern_body(1, "tools/call", json!({"pad": "x".repeat(2048)}))
+            .to_string()
+            .into_bytes(),
+        Shape::Batch => format!("[{}]", legacy_call(1, "record", json!({}))).into_bytes(),
+        Shape::Empty => Vec::new(),
+    };
+    if let Some(value) = host.host(port) {
+        headers.push(("host".to_owned(), value));
+    }
+    if let Some(value) = origin.origin() {
+        headers.push(("origin".to_owned(), value));
+    }
+    let headers: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let response = server.post_raw(body, &headers).await;
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    let json = text
+        .lines()
+        .find_map(|line| line.strip_prefix("data: "))
+        .unwrap_or(&text);
+    let answer: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+    let message = answer["error"]["message"].as_str().map(str::to_owned);
+    (status, message)
+}
+
+fn shapes() -> impl proptest::strategy::Strategy<Value = Shape> {
+    proptest::sample::select(vec![
+        Shape::ModernCall,
+        Shape::SessionCall,
+        Shape::UnknownSessionCall,
+        Shape::Initialize,
+        Shape::Notification,
+        Shape::Response,
+        Shape::Garbage,
+        Shape::NotUtf8,
+        Shape::Oversized,
+        Shape::Batch,
+        Shape::Empty,
+    ])
+}
+
+fn named() -> impl proptest::strategy::Strategy<Value = Named> {
+    proptest::sample::select(vec![
+        Named::Unset,
+        Named::Allowed,
+        Named::AllowedUppercase,
+        Named::Foreign,
+        Named::LookalikeSuffix,
+        Named::NullOrigin,
+    ])
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: 256, failure_persistence: None, ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Whatever the body, a foreign `Host` or `Origin` is refused with `403` before anything
+    /// the body asks for runs (`Host` named when both are foreign), on the front and on the
+    /// router alike; allowed ones are never refused so.
+    #[test]
+    fn a_foreign_host_or_origin_is_refused_whatever_the_body(
+        shape in shapes(),
+        host in named(),
+        origin in named(),
+        through_router in proptest::bool::ANY,
+    ) {
+        let world = hosts();
+        let server = &world.servers[usize::from(through_router)];
+        let before = RECORDED.load(std::sync::atomic::Ordering::SeqCst);
+        let (status, message) = world.runtime.block_on(send_shaped(server, shape, host, origin));
+        let ran = RECORDED.load(std::sync::atomic::Ordering::SeqCst) - before;
+        let refused = if !host.allowed() {
+            Some("Forbidden: Host not allowed")
+        } else if !origin.allowed() {
+            Some("Forbidden: Origin not allowed")
+        } else {
+            None
+        };
+        match refused {
+            Some(why) => {
+                proptest::prop_assert_eq!(status, 403, "{:?}", (shape, host, origin));
+                proptest::prop_assert_eq!(message.as_deref(), Some(why));
+                proptest::prop_assert_eq!(ran, 0, "a refused request ran the tool");
+            }
+            None => {
+                proptest::prop_assert_ne!(status, 403, "{:?}: {:?}", (shape, host, origin), message);
+                let runs = matches!(shape, Shape::ModernCall | Shape::SessionCall);
+                proptest::prop_assert_eq!(ran, usize::from(runs), "{:?}: {:?}", (shape, host, origin), message);
+            }
+        }
+    }
+}
