@@ -4,10 +4,9 @@
 //! parameters are made from that reading when it holds all of them ([`ParamsRead::tool_call`]);
 //! any other method parses its parameters itself, later.
 
-use crate::dispatch::preread::Preread;
+use crate::dispatch::preread::{PlainCall, Preread};
 use crate::protocol::meta::{RawMeta, RawMetaOnly, RequestMeta};
 use crate::protocol::methods::TOOLS_CALL;
-use crate::protocol::tools::CallToolParams;
 use crate::wire::object::Object;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -121,19 +120,17 @@ impl<'a> ParamsRead<'a> {
     }
 
     /// The parameters of a `tools/call` with these `params`, exactly as parsing them as
-    /// [`CallToolParams`] gives them, when this reading holds them all: read in one pass, no
-    /// later round's fields nor `task`, and `name` a string without escapes (else
-    /// [`Preread::Nothing`]: the method parses them itself, and says what is wrong with them).
+    /// [`CallToolParams`](crate::protocol::tools::CallToolParams) gives them, when this reading
+    /// holds them all: read in one pass, no later round's fields nor `task`, and `name` a string
+    /// without escapes (else [`Preread::Nothing`]: the method parses them itself, and says what
+    /// is wrong with them).
     pub(crate) fn tool_call(&self) -> Preread {
         let name = self.named.name.map(RawValue::get).and_then(unescaped);
         match name {
-            Some(name) if self.whole_call => Preread::ToolCall(Box::new(CallToolParams {
+            Some(name) if self.whole_call => Preread::ToolCall(PlainCall {
                 name: name.to_owned(),
                 arguments: self.named.arguments.map(ToOwned::to_owned),
-                input_responses: None,
-                request_state: None,
-                task: None,
-            })),
+            }),
             _ => Preread::Nothing,
         }
     }
@@ -195,7 +192,7 @@ mod tests {
     fn parsed(params: &RawValue) -> String {
         format!(
             "{:?}",
-            crate::protocol::params::parse::<CallToolParams>(Some(params))
+            crate::protocol::params::parse::<crate::protocol::tools::CallToolParams>(Some(params))
         )
     }
 
@@ -209,7 +206,9 @@ mod tests {
         ] {
             let params = raw(json);
             match ParamsRead::of(Some(&params)).tool_call() {
-                Preread::ToolCall(read) => assert_eq!(format!("Ok({read:?})"), parsed(&params)),
+                Preread::ToolCall(read) => {
+                    assert_eq!(format!("Ok({:?})", read.into_params()), parsed(&params));
+                }
                 Preread::Nothing => panic!("not read in one pass: {json}"),
             }
         }

@@ -42,7 +42,7 @@ pub(crate) fn serve(
     match method {
         HandlerMethod::Tool => {
             let params = match preread {
-                Preread::ToolCall(read) => *read,
+                Preread::ToolCall(read) => read.into_params(),
                 Preread::Nothing => parse(params.as_deref())?,
             };
             let call = tools::call_tool(exchange, id, params, served, context)?;
