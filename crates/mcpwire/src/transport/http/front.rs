@@ -8,8 +8,9 @@
 //! for a call that does not need them. The front decides the one case it takes from the request
 //! line alone (method and path, which the router matches the same way) and runs what the router
 //! would: the authorization's gate first (`Guard::admit`), when there is one, then the POST
-//! handler ([`post::serve`]), which makes the `Host`/`Origin` check itself. A request it does not take goes to the router with its peer address, as
-//! `into_make_service_with_connect_info` would have added it.
+//! handler ([`post::serve`]), which makes the `Host`/`Origin` check itself. A request it does
+//! not take goes to the router with its peer address, as `into_make_service_with_connect_info`
+//! would have added it.
 
 use super::activity::{Activity, Answering, Counted, Read};
 use super::answer_body::{self, Answer};

@@ -4,8 +4,12 @@
 //! A request without `Origin` (any non-browser client) passes the `Origin` check; a request
 //! without `Host` (not HTTP/1.1) passes the `Host` check.
 
+use super::reply;
+use crate::protocol::ErrorObject;
+use crate::protocol::jsonrpc::code;
+use axum::response::Response;
 use http::header::{HOST, ORIGIN};
-use http::{HeaderMap, HeaderValue};
+use http::{HeaderMap, HeaderValue, StatusCode};
 
 /// Which hosts a request may name.
 #[derive(Clone, Debug)]
@@ -87,6 +91,19 @@ impl HostPolicy {
         }
         Ok(())
     }
+}
+
+/// The `403` for a request whose `Host` or `Origin` the endpoint refused (`verdict`, from
+/// [`HostPolicy::check`] or [`HostPolicy::check_found`]: which header it refused); `None` when it
+/// allowed them.
+pub(super) fn refusal(verdict: Result<(), &'static str>) -> Option<Response> {
+    let header = verdict.err()?;
+    tracing::warn!(header, "request from a host that is not allowed; refused");
+    let error = ErrorObject::new(
+        code::INVALID_REQUEST,
+        format!("Forbidden: {header} not allowed"),
+    );
+    Some(reply::error(StatusCode::FORBIDDEN, None, &error))
 }
 
 /// Whether `authority` (a `Host` header's bytes) is one of the `plain` allowed names as

@@ -16,7 +16,7 @@ use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{McpHeaders, check_sent};
 use super::legacy::SessionNamed;
-use super::{legacy, modern, reply, routes};
+use super::{legacy, modern, origin, reply};
 use crate::dispatch::era::{Served, SessionMeta, classify_meta, names_revision};
 use crate::dispatch::params_read::ParamsRead;
 use crate::dispatch::preread::Preread;
@@ -90,7 +90,7 @@ where
 
 /// `refusal` (of the body), unless the request's `Host` or `Origin` is refused: that `403` wins.
 fn unless_host_refused(endpoint: &Endpoint, headers: &HeaderMap, refusal: Response) -> Answer {
-    answer_body::of(routes::host_refusal(endpoint, headers).unwrap_or(refusal))
+    answer_body::of(origin::refusal(endpoint.hosts.check(headers)).unwrap_or(refusal))
 }
 
 /// A future of a response, boxed: the rarer ways (a session's first request, a client's
@@ -107,7 +107,7 @@ fn answer<'a>(
     // `Host`, `Origin` and the MCP headers, read in one pass; the first two checked first.
     let mcp = McpHeaders::of(&headers);
     let hosts = endpoint.hosts.check_found(mcp.host, mcp.origin);
-    if let Some(refusal) = routes::host_refusal_of(hosts) {
+    if let Some(refusal) = origin::refusal(hosts) {
         return Either::Right(Either::Left(ready(answer_body::of(refusal))));
     }
     // A plain tool call is read in one pass, unless an outer tier wants its raw `params`.
