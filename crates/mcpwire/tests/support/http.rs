@@ -286,6 +286,18 @@ pub fn legacy_call(id: u64, name: &str, arguments: Value) -> Value {
     json!({"jsonrpc":"2.0","id":id,"method":"tools/call","params":{"name":name,"arguments":arguments}})
 }
 
+/// A response's status and its JSON-RPC message: the body when it is JSON, or the one message
+/// of an event stream; `Value::Null` when it is neither.
+pub async fn status_and_message(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    let json = text
+        .lines()
+        .find_map(|line| line.strip_prefix("data: "))
+        .unwrap_or(&text);
+    (status, serde_json::from_str(json).unwrap_or(Value::Null))
+}
+
 /// The body as JSON.
 pub async fn json_of(response: reqwest::Response) -> Value {
     let text = response.text().await.unwrap();

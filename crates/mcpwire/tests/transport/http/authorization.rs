@@ -382,13 +382,7 @@ fn send(case: &Case) -> (u16, Value) {
         }
         let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let response = world.server.post_raw(body.to_string(), &headers).await;
-        let status = response.status().as_u16();
-        let text = response.text().await.unwrap();
-        let json = text
-            .lines()
-            .find_map(|line| line.strip_prefix("data: "))
-            .unwrap_or(&text);
-        (status, serde_json::from_str(json).unwrap_or(Value::Null))
+        status_and_message(response).await
     })
 }
 

@@ -363,7 +363,32 @@ enum Named {
     NullOrigin,
 }
 
+impl Shape {
+    const ALL: [Shape; 11] = [
+        Shape::ModernCall,
+        Shape::SessionCall,
+        Shape::UnknownSessionCall,
+        Shape::Initialize,
+        Shape::Notification,
+        Shape::Response,
+        Shape::Garbage,
+        Shape::NotUtf8,
+        Shape::Oversized,
+        Shape::Batch,
+        Shape::Empty,
+    ];
+}
+
 impl Named {
+    const ALL: [Named; 6] = [
+        Named::Unset,
+        Named::Allowed,
+        Named::AllowedUppercase,
+        Named::Foreign,
+        Named::LookalikeSuffix,
+        Named::NullOrigin,
+    ];
+
     fn host(self, port: &str) -> Option<String> {
         match self {
             Named::Unset => None,
@@ -492,43 +517,9 @@ async fn send_shaped(
         .iter()
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    let response = server.post_raw(body, &headers).await;
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    let json = text
-        .lines()
-        .find_map(|line| line.strip_prefix("data: "))
-        .unwrap_or(&text);
-    let answer: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+    let (status, answer) = status_and_message(server.post_raw(body, &headers).await).await;
     let message = answer["error"]["message"].as_str().map(str::to_owned);
     (status, message)
-}
-
-fn shapes() -> impl proptest::strategy::Strategy<Value = Shape> {
-    proptest::sample::select(vec![
-        Shape::ModernCall,
-        Shape::SessionCall,
-        Shape::UnknownSessionCall,
-        Shape::Initialize,
-        Shape::Notification,
-        Shape::Response,
-        Shape::Garbage,
-        Shape::NotUtf8,
-        Shape::Oversized,
-        Shape::Batch,
-        Shape::Empty,
-    ])
-}
-
-fn named() -> impl proptest::strategy::Strategy<Value = Named> {
-    proptest::sample::select(vec![
-        Named::Unset,
-        Named::Allowed,
-        Named::AllowedUppercase,
-        Named::Foreign,
-        Named::LookalikeSuffix,
-        Named::NullOrigin,
-    ])
 }
 
 proptest::proptest! {
@@ -541,9 +532,9 @@ proptest::proptest! {
     /// router alike; allowed ones are never refused so.
     #[test]
     fn a_foreign_host_or_origin_is_refused_whatever_the_body(
-        shape in shapes(),
-        host in named(),
-        origin in named(),
+        shape in proptest::sample::select(&Shape::ALL[..]),
+        host in proptest::sample::select(&Named::ALL[..]),
+        origin in proptest::sample::select(&Named::ALL[..]),
         through_router in proptest::bool::ANY,
     ) {
         let world = hosts();
