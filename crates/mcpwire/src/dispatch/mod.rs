@@ -3,7 +3,7 @@
 //! Bottom to top: [`handshake`] (what a 2025-11-25 handshake left), [`exchange`] (what a
 //! request is served with), [`envelope`] and [`errors`] (what answers look like), [`era`],
 //! [`rounds`], [`watched`], [`authorize`] (the one authorization decision), [`runner`] (running
-//! a handler), [`pipeline`] (through the server's middleware, the empty stack without any),
+//! a handler; its run is one future, [`running`]), [`pipeline`] (through the server's middleware, the empty stack without any),
 //! [`admitted`] (a request admitted to its method), [`methods`] (one file per method family),
 //! [`table`] (one row per method: how the core treats it, and what serves it),
 //! [`extension_method`] (what no row serves: the extensions' methods, and unknown ones),
@@ -32,5 +32,6 @@ pub(crate) mod reply;
 pub(crate) mod rounds;
 pub(crate) mod router;
 pub(crate) mod runner;
+pub(crate) mod running;
 pub(crate) mod table;
 pub(crate) mod watched;

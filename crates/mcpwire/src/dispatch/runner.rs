@@ -5,8 +5,8 @@ use super::envelope::MethodResult;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::rounds::{self, Target};
+use super::running::Running;
 use crate::context::{Context, HeldHeaders, Reached, RequestScope};
-use crate::error::ToolError;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
@@ -142,41 +142,32 @@ pub(crate) fn request_scope(
 }
 
 /// Runs a handler on `call`, turning a panic into a failure (the panic message goes to the
-/// log) and a body's [`ToolError::protocol`] into its JSON-RPC error; then owes the client
-/// nothing: URL-mode elicitations the call left open are completed.
+/// log) and a body's [`ToolError::protocol`](crate::error::ToolError::protocol) into its
+/// JSON-RPC error; then owes the client nothing: URL-mode elicitations the call left open are
+/// completed.
 ///
-/// A plain function: the handler is called here, and the future returned holds what the call
-/// needs after it (its context, its kept arguments) beside the handler's future, not the whole
-/// `call` the handler took (an `async fn` keeps its arguments for as long as it runs, and every
-/// future up to the request's holds this one). A panic while the handler makes its future is
-/// caught as one while it runs.
+/// A plain function: the handler is called here, and the future returned ([`Running`]) holds
+/// what the call needs after it (its context, its kept arguments) beside the handler's future,
+/// not the whole `call` the handler took. A panic while the handler makes its future fails the
+/// run as one while it runs does.
 pub(crate) fn run<T, F>(
     handler: fn(HandlerCall) -> F,
     call: HandlerCall,
     what: &'static str,
-) -> impl Future<Output = Result<T, Stop>>
+) -> Running<F>
 where
-    F: Future<Output = Result<T, Stop>>,
+    F: Future<Output = Result<T, Stop>> + Unpin,
 {
     let context = call.context();
     let kept = Arc::clone(&call.kept);
-    let started = std::panic::catch_unwind(AssertUnwindSafe(|| handler(call)));
-    async move {
-        let outcome = match started {
-            Ok(running) => caught(running, what).await,
-            Err(panic) => {
-                tracing::error!(what, panic = panic_message(&panic), "handler panicked");
-                None
-            }
-        };
-        let outcome = outcome
-            .unwrap_or_else(|| Err(Stop::Failed(ToolError::new(format!("{what} panicked")))));
-        context.complete_open_elicitations();
-        match kept.raised.get() {
-            Some(error) if outcome.is_ok() => Err(Stop::Protocol(error.clone())),
-            _ => outcome,
+    let started = match std::panic::catch_unwind(AssertUnwindSafe(|| handler(call))) {
+        Ok(future) => Some(future),
+        Err(panic) => {
+            tracing::error!(what, panic = panic_message(&panic), "handler panicked");
+            None
         }
-    }
+    };
+    Running::new(started, what, context, kept)
 }
 
 /// `future`'s output, or `None` when it panicked (the panic message goes to the log only).
