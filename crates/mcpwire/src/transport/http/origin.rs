@@ -52,8 +52,9 @@ impl HostPolicy {
     }
 
     /// `Ok` when both headers name allowed hosts; otherwise which header did not. Each is
-    /// looked up by name: for a request whose headers are not read in one pass
-    /// ([`McpHeaders`](super::headers::McpHeaders) reads a POST's).
+    /// looked up by name: for a GET or a DELETE, whose headers are not read in one pass
+    /// ([`McpHeaders`](super::headers::McpHeaders) reads a POST's, which
+    /// [`check_found`](Self::check_found) decides).
     pub(super) fn check(&self, headers: &HeaderMap) -> Result<(), &'static str> {
         self.check_found(headers.get(HOST), headers.get(ORIGIN))
     }

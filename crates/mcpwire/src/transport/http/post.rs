@@ -89,8 +89,16 @@ where
 }
 
 /// `refusal` (of the body), unless the request's `Host` or `Origin` is refused: that `403` wins.
+/// Read in the same pass as a request whose body is read ([`host_refusal`]).
 fn unless_host_refused(endpoint: &Endpoint, headers: &HeaderMap, refusal: Response) -> Answer {
-    answer_body::of(origin::refusal(endpoint.hosts.check(headers)).unwrap_or(refusal))
+    answer_body::of(host_refusal(endpoint, &McpHeaders::of(headers)).unwrap_or(refusal))
+}
+
+/// The `403` for a POST whose `Host` or `Origin` (as the one pass over its headers found them:
+/// `mcp`) the endpoint does not allow; `None` when it allows them. Every POST is decided here,
+/// whether its body was read or refused.
+fn host_refusal(endpoint: &Endpoint, mcp: &McpHeaders<'_>) -> Option<Response> {
+    origin::refusal(endpoint.hosts.check_found(mcp.host, mcp.origin))
 }
 
 /// A future of a response, boxed: the rarer ways (a session's first request, a client's
@@ -106,8 +114,7 @@ fn answer<'a>(
 ) -> impl Future<Output = Answer> + Send + 'a {
     // `Host`, `Origin` and the MCP headers, read in one pass; the first two checked first.
     let mcp = McpHeaders::of(&headers);
-    let hosts = endpoint.hosts.check_found(mcp.host, mcp.origin);
-    if let Some(refusal) = origin::refusal(hosts) {
+    if let Some(refusal) = host_refusal(endpoint, &mcp) {
         return Either::Right(Either::Left(ready(answer_body::of(refusal))));
     }
     // A plain tool call is read in one pass, unless an outer tier wants its raw `params`.
