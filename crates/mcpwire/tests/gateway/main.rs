@@ -3,7 +3,11 @@
 //! changes, header parameters, skills). The gateway in front of servers nobody here wrote is tested
 //! from the workspace's root `tests/`.
 //!
-//! One test binary; each module is one concern.
+//! One test binary; each module is one concern, and `support` is the test tree's one support
+//! module.
+
+#[path = "../support/mod.rs"]
+mod support;
 
 mod completion;
 mod logging;

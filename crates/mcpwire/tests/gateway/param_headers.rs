@@ -7,6 +7,7 @@
 #![cfg(feature = "gateway")]
 
 use crate::serving::{Serving, behind_gateway, front_client};
+use crate::support::http::status_and_message;
 use mcpwire::client::EraChoice;
 use mcpwire::gateway::Backend;
 use mcpwire::prelude::*;
@@ -54,15 +55,7 @@ async fn post(url: &str, arguments: Value, params: &[(&str, &str)]) -> (u16, Val
     for (name, value) in params {
         request = request.header(*name, *value);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    // A JSON body, or the one message of an event stream.
-    let json = text
-        .lines()
-        .find_map(|line| line.strip_prefix("data: "))
-        .unwrap_or(&text);
-    (status, serde_json::from_str(json).unwrap())
+    status_and_message(request.send().await.unwrap()).await
 }
 
 #[tokio::test]

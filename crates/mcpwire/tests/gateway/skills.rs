@@ -6,11 +6,8 @@
 //! naming both.
 #![cfg(feature = "skills")]
 
-#[path = "../support/skills.rs"]
-mod check;
-
 use super::serving::serve;
-use check::read_checked;
+use crate::support::skills::read_checked;
 use mcpwire::client::{Client, ClientError, EraChoice};
 use mcpwire::gateway::{Backend, Gateway};
 use mcpwire::prelude::*;
