@@ -5,16 +5,18 @@
 
 use super::envelope::{self, MethodResult};
 use super::exchange::Exchange;
-use crate::context::Context;
+use crate::context::Context as RequestContext;
+use crate::layer::service::Call;
 use crate::layer::{Answer, Handed, McpRequest, McpResponse, McpService, Outcome, Work};
 use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::server::core::ServerCore;
-use futures_util::future::Either;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 
 /// A handler method's request (`tools/call`, `prompts/get`, `resources/read`), as its layers
 /// see it.
@@ -24,7 +26,7 @@ pub(crate) struct HandlerRequest {
     pub(crate) arguments: Option<Box<RawValue>>,
     /// A later round of a multi-round call.
     pub(crate) retried: bool,
-    pub(crate) context: Context,
+    pub(crate) context: RequestContext,
     /// The handler's own layers.
     pub(crate) own: Option<McpService>,
 }
@@ -33,14 +35,14 @@ pub(crate) struct HandlerRequest {
 /// gives the outcome and whether it is a tool's `isError` result) through the server-wide
 /// layers, then the handler's own; their answer, marked as having reached its method.
 ///
-/// A plain function returning the stack's future: an `async fn` would keep `request` and
-/// `handler` in its future (the handler moved into the work, its space still there) beside the
-/// stack's, and every method's future holds this one.
+/// A plain function returning a named future ([`HandlerRun`]): an `async fn` would keep
+/// `request` and `handler` in its future (the handler moved into the work, its space still
+/// there) beside the stack's, and a caller holds a named `Unpin` future as it is.
 pub(crate) fn run_handler<H, F>(
     exchange: &Exchange,
     request: HandlerRequest,
     handler: H,
-) -> impl Future<Output = McpResponse> + Send + use<H, F>
+) -> HandlerRun
 where
     H: FnOnce(Handed) -> F + Send + 'static,
     F: Future<Output = (MethodResult, bool)> + Send + 'static,
@@ -66,8 +68,7 @@ where
             context,
             kept: None,
         };
-        let run = Box::pin(handler(handed));
-        return Either::Left(futures_util::FutureExt::map(run, answered));
+        return HandlerRun::Bottom(Box::pin(handler(handed)));
     }
     // The handler's future, mapped: an `async` block here would keep the handler beside it.
     let work = Work::new(move |handed| futures_util::FutureExt::map(handler(handed), response));
@@ -82,11 +83,34 @@ where
         work: Some(work),
         kept: None,
     };
-    Either::Right(futures_util::FutureExt::map(layers.run(request), reached))
+    HandlerRun::Layered(layers.call_next(request))
+}
+
+/// A handler method's run ([`run_handler`]), giving the layers' answer, marked as having
+/// reached its method. `Unpin`.
+pub(crate) enum HandlerRun {
+    /// No layer to go through: the handler's own run, boxed.
+    Bottom(Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>),
+    /// Through the server-wide layers, then the handler's own.
+    Layered(Call),
+}
+
+impl Future for HandlerRun {
+    type Output = McpResponse;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<McpResponse> {
+        Poll::Ready(match self.get_mut() {
+            HandlerRun::Bottom(run) => answered(ready!(run.as_mut().poll(cx))),
+            HandlerRun::Layered(call) => {
+                let Ok(response) = ready!(Pin::new(call).poll(cx));
+                reached(response)
+            }
+        })
+    }
 }
 
 /// A handler method's outcome, as the layers would have answered it: reached its method.
-fn answered(outcome: (MethodResult, bool)) -> McpResponse {
+pub(crate) fn answered(outcome: (MethodResult, bool)) -> McpResponse {
     reached(response(outcome))
 }
 
@@ -144,7 +168,7 @@ pub(crate) struct MethodRequest<'a> {
     pub(crate) known: Option<Method>,
     /// What the layers see as the request's target.
     pub(crate) target: Option<&'a str>,
-    pub(crate) context: Context,
+    pub(crate) context: RequestContext,
 }
 
 /// Runs `work`, which writes the method's response line, through the server-wide layers; their

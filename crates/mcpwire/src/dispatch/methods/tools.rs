@@ -8,25 +8,26 @@ use crate::dispatch::era::Served;
 use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::intercepted::{Intercepted, called_tool};
-use crate::dispatch::pipeline::{HandlerRequest, run_handler};
+use crate::dispatch::pipeline::{HandlerRequest, HandlerRun, run_handler};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{Invocation, reaching_context, run, start_in, stopped};
+use crate::dispatch::running::Running;
+use crate::layer::Handed;
 use crate::layer::service::HandlerKind;
-use crate::layer::{Handed, McpResponse};
 use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tools::CallToolParams;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::{CallKept, failure};
-use crate::server::tool::RegisteredTool;
+use crate::server::tool::{RegisteredTool, ToolFuture};
 use crate::server::tool_output::ToolOutput;
-use futures_util::FutureExt;
 use futures_util::future::Either;
 use std::borrow::Cow;
-use std::future::{Future, ready};
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Poll, ready};
 
 /// Runs the tool `params` names.
 /// `Err` when it is refused before it reaches the tool's layers; else the future of their
@@ -38,7 +39,7 @@ pub(crate) fn call_tool(
     mut params: CallToolParams,
     served: Served,
     context: Option<Context>,
-) -> Result<impl Future<Output = McpResponse> + Send + use<>, ErrorObject> {
+) -> Result<HandlerRun, ErrorObject> {
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(errors::unknown("tool", &params.name));
     };
@@ -98,17 +99,15 @@ pub(crate) fn call_tool(
 /// The future of a call an extension may take over.
 type Intercepting = Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>;
 
-/// Runs an admitted tool as a plain call; the outcome, and whether it is an `isError` result.
-///
-/// A plain function: what it does before the tool runs is done here, and its future is the
-/// tool's run and the reading of its outcome, nothing of this step's beside them.
-fn run_plain(
+/// Runs an admitted tool as a plain call: what it does before the tool runs is done here, and
+/// the future returned ([`PlainRun`]) is the tool's run and the reading of its outcome.
+pub(crate) fn run_plain(
     exchange: Arc<Exchange>,
     params: CallToolParams,
     tool: Arc<RegisteredTool>,
     era: Era,
     context: Context,
-) -> impl Future<Output = (MethodResult, bool)> + Send + use<> {
+) -> PlainRun {
     let kept = CallKept::new(params.arguments);
     let name = tool.definition.name;
     let invocation = Invocation {
@@ -123,9 +122,63 @@ fn run_plain(
     };
     let call = match start_in(&exchange, era, invocation, |_| context) {
         Ok(call) => call,
-        Err(error) => return Either::Left(ready((Err(error), false))),
+        Err(error) => return PlainRun::Refused(Some(error)),
     };
-    let outcome = move |outcome: Result<ToolOutput, Stop>| match outcome {
+    PlainRun::Running {
+        running: run(tool.definition.call, call, "the tool"),
+        name,
+        kept,
+        exchange,
+    }
+}
+
+/// A plain call of a tool, as one future: the outcome, and whether it is an `isError` result.
+///
+/// Named (not a mapped future) so that a caller can hold it as it is: it is `Unpin`, as the
+/// tool's own future is boxed.
+pub(crate) enum PlainRun {
+    /// Refused before the tool ran (its round's inputs did not verify); `None` once answered.
+    Refused(Option<ErrorObject>),
+    /// The tool running, and what reading its outcome needs.
+    Running {
+        running: Running<ToolFuture>,
+        name: &'static str,
+        kept: Arc<CallKept>,
+        exchange: Arc<Exchange>,
+    },
+}
+
+impl Future for PlainRun {
+    type Output = (MethodResult, bool);
+
+    fn poll(self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            PlainRun::Refused(error) => {
+                let error = error.take().expect("polled after it finished");
+                Poll::Ready((Err(error), false))
+            }
+            PlainRun::Running {
+                running,
+                name,
+                kept,
+                exchange,
+            } => {
+                let outcome = ready!(Pin::new(running).poll(cx));
+                Poll::Ready(read_outcome(outcome, name, kept, exchange))
+            }
+        }
+    }
+}
+
+/// What the call of tool `name` (with the arguments in `kept`) ended in: the result, and
+/// whether it is an `isError` one.
+fn read_outcome(
+    outcome: Result<ToolOutput, Stop>,
+    name: &'static str,
+    kept: &CallKept,
+    exchange: &Exchange,
+) -> (MethodResult, bool) {
+    match outcome {
         Ok(result) => {
             let failed = result.is_error();
             (Ok((result.into_json(), ResultKind::Complete)), failed)
@@ -135,11 +188,10 @@ fn run_plain(
             true,
         ),
         Err(stop) => (
-            stopped(&exchange, bound_to(name, &kept, &exchange), stop),
+            stopped(exchange, bound_to(name, kept, exchange), stop),
             false,
         ),
-    };
-    Either::Right(run(tool.definition.call, call, "the tool").map(outcome))
+    }
 }
 
 /// What a call of tool `name` with the arguments in `kept` binds its round's `requestState` to.
