@@ -8,8 +8,9 @@
 //! [`table`] (one row per method: how the core treats it, and what serves it),
 //! [`extension_method`] (what no row serves: the extensions' methods, and unknown ones),
 //! [`reply`], [`peek`] and [`outer`] (the outer tier, around every message), [`preread`] (what a
-//! transport already read of a request's parameters), then [`router`] on top, and
-//! [`connection`] (stdio and in-memory) above it.
+//! transport already read of a request's parameters), then [`router`] on top, with
+//! [`tool_call`] beside it (a `tools/call` as one future, which the HTTP transport holds when it
+//! read the call's parameters), and [`connection`] (stdio and in-memory) above it.
 
 pub(crate) mod admitted;
 pub(crate) mod authorize;
@@ -34,4 +35,5 @@ pub(crate) mod router;
 pub(crate) mod runner;
 pub(crate) mod running;
 pub(crate) mod table;
+pub(crate) mod tool_call;
 pub(crate) mod watched;

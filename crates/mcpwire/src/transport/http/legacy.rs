@@ -14,7 +14,7 @@ use super::endpoint::Endpoint;
 use super::fleet::Message;
 use super::headers::{McpHeaders, SESSION_ID};
 use super::http_session::HttpSession;
-use super::response_work::Work;
+use super::response_work::{Work, boxed};
 use super::session_change::SessionChange;
 use super::sessions::{Full, Lookup};
 use super::{answer_relay, reply, resume};
@@ -24,6 +24,7 @@ use crate::dispatch::era::{SessionMeta, by_session, malformed_meta};
 use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::{respond, respond_served};
+use crate::dispatch::tool_call;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
 use crate::protocol::version::LEGACY_VERSIONS;
@@ -163,6 +164,24 @@ fn start<'a>(
         return Either::Left(ready(answer_body::of(refusal)));
     }
     let finished = id.clone();
+    // A tool call is one `Unpin` future, held as it is; it changes nothing other replicas see.
+    let (request, served, preread) = match served {
+        Some(served) if saver.is_none() => {
+            match tool_call::prepare(&exchange, request, served, preread) {
+                Ok(call) => {
+                    let handshake = Arc::clone(&exchange.session);
+                    // A request cancelled meanwhile sends no answer.
+                    let work = Abortable::new(call, registration)
+                        .map(move |answered| answered.ok().filter(|_| handshake.finish(&finished)));
+                    let work = Work::runs_to_end(work);
+                    let answer = resume::answer(endpoint, session, activity, id, work, lines);
+                    return Either::Right(Either::Left(answer));
+                }
+                Err((request, served, preread)) => (request, Some(served), preread),
+            }
+        }
+        served => (request, served, preread),
+    };
     let handler = async move {
         // A malformed `_meta` (`None`, as the POST read it) is refused where the request is
         // classified, from that one reading.
@@ -177,8 +196,9 @@ fn start<'a>(
         exchange.session.finish(&finished).then_some(reply)
     };
     let work = Abortable::new(handler, registration).map(|answered| answered.ok().flatten());
-    let work = Work::runs_to_end(work);
-    Either::Right(resume::answer(endpoint, session, activity, id, work, lines))
+    let work = Work::runs_to_end(boxed(work));
+    let answer = resume::answer(endpoint, session, activity, id, work, lines);
+    Either::Right(Either::Right(answer))
 }
 
 /// A notification: `notifications/cancelled` stops the request it names. Without a session (a

@@ -7,12 +7,13 @@ use super::caller::Caller;
 use super::endpoint::Endpoint;
 use super::headers::{self, McpHeaders};
 use super::reply;
-use super::response_work::Work;
+use super::response_work::{Work, boxed};
 use crate::dispatch::era::Served;
 use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::params_read::RawNamed;
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::respond_served;
+use crate::dispatch::tool_call;
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::INITIALIZE;
@@ -88,23 +89,26 @@ pub(super) fn handle(
         mismatch: None,
     });
     let lines = exchange.lines();
-    // Boxed where it is made: the futures around this one (the HTTP handler's, moved whole
-    // by each service wrapper on the way in) then hold a pointer, not the request's whole work.
-    let work = Work::cancelled_on_drop(async move {
-        let unfinished = Unfinished;
-        let reply = respond_served(&exchange, request, Ok(served), preread).await;
-        std::mem::forget(unfinished);
-        Some(reply)
-    });
-    Either::Right(reply::answer(work, lines, Era::Modern, endpoint.keep_alive))
-}
-
-/// Says, when dropped before the request finished, that it was cancelled: its client closed the
-/// response (or the connection) before the answer.
-struct Unfinished;
-
-impl Drop for Unfinished {
-    fn drop(&mut self) {
-        tracing::debug!("the client closed its response; the request is cancelled");
+    let keep_alive = endpoint.keep_alive;
+    // A tool call is one `Unpin` future, held unboxed; any other request's work is boxed
+    // where it is made: the futures around this one (the HTTP handler's, moved whole by each
+    // service wrapper on the way in) then hold a pointer, not the request's whole work.
+    match tool_call::prepare(&exchange, request, served, preread) {
+        Ok(call) => {
+            let work = Work::cancelled_on_drop(call);
+            Either::Right(Either::Left(reply::answer(
+                work,
+                lines,
+                Era::Modern,
+                keep_alive,
+            )))
+        }
+        Err((request, served, preread)) => {
+            let work = Work::cancelled_on_drop(boxed(async move {
+                Some(respond_served(&exchange, request, Ok(served), preread).await)
+            }));
+            let answer = reply::answer(work, lines, Era::Modern, keep_alive);
+            Either::Right(Either::Right(answer))
+        }
     }
 }

@@ -8,7 +8,7 @@
 //! asks for `notifications/cancelled`).
 
 use super::answer_body::{self, Answer};
-use super::response_work::Work;
+use super::response_work::{Boxed, Work};
 use super::{challenge, sse};
 use crate::context::LazyLines;
 use crate::dispatch::reply::Reply;
@@ -17,6 +17,7 @@ use crate::protocol::jsonrpc::{ErrorObject, RequestId, code, error_line};
 use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use std::collections::VecDeque;
+use std::future::Future;
 use std::time::Duration;
 
 /// The HTTP status of a JSON response: the 2026-07-28 mapping (unknown method `404`; header,
@@ -66,21 +67,30 @@ pub(super) fn empty(status: StatusCode) -> Response {
     status.into_response()
 }
 
+/// A request's work as the response polls it: `Unpin`, giving the reply (`None`, or no reply
+/// at all, when the request was cancelled).
+pub(super) trait Working:
+    Future<Output: Into<Option<Reply>> + Send> + Unpin + Send + 'static
+{
+}
+
+impl<F> Working for F where F: Future<Output: Into<Option<Reply>> + Send> + Unpin + Send + 'static {}
+
 /// How a request is answered, decided by what comes first: the handler's reply, or a line it
 /// sends (a notification, or a request to the client) before it.
-pub(super) enum Decision {
+pub(super) enum Decision<F: Working = Boxed> {
     /// The handler finished first and sent nothing: a JSON response.
     Json(Reply),
     /// An event stream: the lines so far, the handler if it still runs, and its line source.
     Stream {
         queue: VecDeque<String>,
-        work: Option<Work>,
+        work: Option<Work<F>>,
         lines: LazyLines,
     },
 }
 
 /// Waits for the handler's reply or its first line.
-pub(super) async fn decide(mut work: Work, mut lines: LazyLines) -> Decision {
+pub(super) async fn decide<F: Working>(mut work: Work<F>, mut lines: LazyLines) -> Decision<F> {
     let mut queue = VecDeque::new();
     tokio::select! {
         biased;
@@ -88,7 +98,7 @@ pub(super) async fn decide(mut work: Work, mut lines: LazyLines) -> Decision {
             while let Some(line) = lines.try_recv() {
                 queue.push_back(line);
             }
-            match reply {
+            match reply.into() {
                 Some(reply) if queue.is_empty() => Decision::Json(reply),
                 Some(reply) => {
                     queue.push_back(reply.line);
@@ -106,7 +116,12 @@ pub(super) async fn decide(mut work: Work, mut lines: LazyLines) -> Decision {
 
 /// Answers with JSON when `work` finishes before `lines` yields, else with SSE. `work` yields
 /// `None` when the request was cancelled: the stream then ends without a response.
-pub(super) async fn answer(work: Work, lines: LazyLines, era: Era, keep_alive: Duration) -> Answer {
+pub(super) async fn answer<F: Working>(
+    work: Work<F>,
+    lines: LazyLines,
+    era: Era,
+    keep_alive: Duration,
+) -> Answer {
     match decide(work, lines).await {
         Decision::Json(reply) => finished(era, reply),
         Decision::Stream { queue, work, lines } => {
@@ -117,9 +132,9 @@ pub(super) async fn answer(work: Work, lines: LazyLines, era: Era, keep_alive: D
 }
 
 /// Lines to send, the handler still running (if it is), and its outbound lines.
-struct Pump {
+struct Pump<F: Working> {
     queue: VecDeque<String>,
-    work: Option<Work>,
+    work: Option<Work<F>>,
     lines: LazyLines,
 }
 
@@ -128,7 +143,7 @@ enum Step {
     Done(Option<Reply>),
 }
 
-impl Pump {
+impl<F: Working> Pump<F> {
     fn into_stream(self) -> impl futures_util::Stream<Item = String> + Send + 'static {
         futures_util::stream::unfold(self, |mut pump| async move {
             loop {
@@ -139,7 +154,7 @@ impl Pump {
                 let step = tokio::select! {
                     biased;
                     Some(line) = pump.lines.recv() => Step::Line(line),
-                    reply = work => Step::Done(reply),
+                    reply = work => Step::Done(reply.into()),
                 };
                 match step {
                     Step::Line(line) => return Some((line, pump)),

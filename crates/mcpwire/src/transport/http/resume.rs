@@ -14,7 +14,7 @@ use super::answer_body::{self, Answer};
 use super::endpoint::Endpoint;
 use super::events::EventStore;
 use super::http_session::{Activity, HttpSession};
-use super::reply::{self, Decision};
+use super::reply::{self, Decision, Working};
 use super::response_work::Work;
 use super::sse;
 use crate::context::{CLOSE_STREAM, LazyLines};
@@ -33,12 +33,12 @@ const RETRY: Duration = Duration::from_secs(1);
 
 /// Answers a session request: JSON when the handler finishes before sending anything, else a
 /// resumable event stream. `activity` (the client's connection) lasts as long as the response.
-pub(super) async fn answer(
+pub(super) async fn answer<F: Working>(
     endpoint: &Endpoint,
     session: Arc<HttpSession>,
     activity: Activity,
     request_id: RequestId,
-    work: Work,
+    work: Work<F>,
     lines: LazyLines,
 ) -> Answer {
     let (queue, work, lines) = match reply::decide(work, lines).await {
@@ -66,12 +66,12 @@ pub(super) async fn answer(
 }
 
 /// Stores and forwards every event of one stream until the handler finished.
-async fn relay(
+async fn relay<F: Working>(
     session: Arc<HttpSession>,
     store: Arc<dyn EventStore>,
     stream: u64,
     mut queue: VecDeque<String>,
-    mut work: Option<Work>,
+    mut work: Option<Work<F>>,
     mut lines: LazyLines,
 ) {
     let mut ended = false;
@@ -87,6 +87,7 @@ async fn relay(
                     while let Some(line) = lines.try_recv() {
                         queue.push_back(line);
                     }
+                    let finished: Option<_> = finished.into();
                     queue.extend(finished.map(|reply| reply.line));
                     continue;
                 }

@@ -1,0 +1,149 @@
+//! A `tools/call` as one future ([`ToolCall`]): the request most requests are, served without
+//! the router's futures around it.
+//!
+//! The router ([`router`](super::router)) serves every request through a stack of futures (the
+//! answer, the route, the handler method), each polled on every wake-up and each moved whole
+//! into the next, with the method's own run boxed inside. A `tools/call` whose parameters the
+//! transport already read, on a server without an outer tier, needs none of them: its method
+//! is known, and what it runs is [`call_tool`]'s. So it is that run, held here, then its line
+//! written, as the router writes it.
+//!
+//! When nothing stands between the request and its tool (no layers of the server's or the
+//! tool's own, no extension that wants the call, a caller that may use it), the run is the
+//! tool's own ([`PlainRun`]), held as it is: nothing is boxed but the tool's future. Otherwise it
+//! is [`call_tool`]'s run through the layers ([`HandlerRun`], held as it is too), or its
+//! refusal. Every decision is the
+//! router's, made by the same functions on the same values; a request this does not take is
+//! handed back untouched, for the router.
+
+use super::authorize;
+use super::era::Served;
+use super::exchange::Exchange;
+use super::intercepted::called_tool;
+use super::methods::handlers::HandlerMethod;
+use super::methods::tools::{PlainRun, call_tool, run_plain};
+use super::pipeline::{HandlerRun, answered, write};
+use super::preread::{PlainCall, Preread};
+use super::reply::{Reply, reply};
+use super::runner::reaching_context;
+use super::table::{Serve, row};
+use crate::layer::service::HandlerKind;
+use crate::protocol::jsonrpc::Request;
+use crate::protocol::methods::{Method, TOOLS_CALL};
+use crate::protocol::{Era, ErrorObject, RequestId};
+use crate::server::tool::RegisteredTool;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, ready};
+
+/// A `tools/call`, running: its run, then its response line. `Unpin`, so that a transport holds
+/// it as it is, not boxed.
+pub(crate) struct ToolCall {
+    run: Run,
+    id: RequestId,
+    era: Era,
+    exchange: Arc<Exchange>,
+}
+
+/// What a [`ToolCall`] runs.
+enum Run {
+    /// The tool's own run: nothing stands between the request and the tool.
+    Plain(PlainRun),
+    /// [`call_tool`]'s run, through the layers (or an extension that takes the call over).
+    Stacked(HandlerRun),
+    /// Refused before its layers (an unknown tool, a scope the caller lacks); `None` once
+    /// answered.
+    Refused(Option<ErrorObject>),
+}
+
+/// A request the router serves: what [`prepare`] was given, given back.
+pub(crate) type NotTaken = (Request, Served, Preread);
+
+/// `request` (served as `served`, with what the transport read of its parameters, `preread`)
+/// started as a [`ToolCall`], when it is a `tools/call` whose parameters were read, on a server
+/// without an outer tier; else everything given back, untouched.
+pub(crate) fn prepare(
+    exchange: &Arc<Exchange>,
+    request: Request,
+    served: Served,
+    preread: Preread,
+) -> Result<ToolCall, NotTaken> {
+    let core = &exchange.core;
+    let era = served.era;
+    let taken = request.method == TOOLS_CALL
+        && core.layers.outer().is_none()
+        && matches!(
+            row(Method::ToolsCall).served(era, core),
+            Some(Serve::Handler(HandlerMethod::Tool))
+        );
+    let call = match preread {
+        Preread::ToolCall(call) if taken => call,
+        preread => return Err((request, served, preread)),
+    };
+    let id = request.id;
+    let run = match plain_tool(exchange, &call, era) {
+        Some(tool) => {
+            let context = reaching_context(exchange, &id, served, tool.definition.name);
+            Run::Plain(run_plain(
+                Arc::clone(exchange),
+                call.into_params(),
+                tool,
+                era,
+                context,
+            ))
+        }
+        None => match call_tool(exchange, &id, call.into_params(), served, None) {
+            Ok(stacked) => Run::Stacked(stacked),
+            Err(error) => Run::Refused(Some(error)),
+        },
+    };
+    Ok(ToolCall {
+        run,
+        id,
+        era,
+        exchange: Arc::clone(exchange),
+    })
+}
+
+/// The tool `call` names, when nothing stands between it and the call: the caller may use it
+/// (and the request's headers agree with its body), and no layer (the server's, the tool's
+/// own) nor extension has the call to run.
+fn plain_tool(exchange: &Exchange, call: &PlainCall, era: Era) -> Option<Arc<RegisteredTool>> {
+    let core = &exchange.core;
+    let layers = &core.layers;
+    if !layers.server().is_endpoint() {
+        return None;
+    }
+    let tool = core.snapshot().tools.get(&call.name).cloned()?;
+    let definition = &tool.definition;
+    let plain = authorize::admit(exchange, definition.scopes).is_ok()
+        && layers.handler(HandlerKind::Tool, definition.name).is_none()
+        && (core.extensions)
+            .interceptors_of(&called_tool(&tool), era)
+            .is_none();
+    plain.then_some(tool)
+}
+
+impl Future for ToolCall {
+    type Output = Reply;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Reply> {
+        let this = self.get_mut();
+        let grant = this.exchange.grant.as_deref();
+        let response = match &mut this.run {
+            Run::Plain(run) => answered(ready!(Pin::new(run).poll(cx))),
+            Run::Stacked(run) => ready!(Pin::new(run).poll(cx)),
+            Run::Refused(error) => {
+                let error = error.take().expect("polled after it finished");
+                return Poll::Ready(reply(&this.id, Err(error), grant));
+            }
+        };
+        let written = write(
+            &this.exchange.core,
+            (&this.id, this.era, TOOLS_CALL),
+            response,
+        );
+        Poll::Ready(reply(&this.id, written.map(|(line, _)| line), grant))
+    }
+}
