@@ -12,7 +12,7 @@
 //! not take goes to the router with its peer address, as `into_make_service_with_connect_info`
 //! would have added it.
 
-use super::activity::{Activity, Answering, Counted, Read};
+use super::activity::{Activity, Answering, Read};
 use super::answer_body::{self, Answer};
 use super::endpoint::Endpoint;
 use super::guard::Guard;
@@ -21,6 +21,7 @@ use super::proxies::TrustedProxies;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
+use futures_util::future::Either;
 use http::Method;
 use http::request::Parts;
 use std::convert::Infallible;
@@ -79,55 +80,69 @@ pub(super) struct FrontConnection {
     activity: Arc<Activity>,
 }
 
-/// A request's answer to come, on either way.
+/// A request's answer to come, boxed: a request the router serves, or a POST behind the
+/// authorization's gate.
 type Pending = Pin<Box<dyn Future<Output = Result<Answer, Infallible>> + Send>>;
-
-impl hyper::service::Service<http::Request<hyper::body::Incoming>> for FrontConnection {
-    type Response = http::Response<Counted>;
-    type Error = Infallible;
-    type Future = Answering<Pending>;
-
-    fn call(&self, request: http::Request<hyper::body::Incoming>) -> Answering<Pending> {
-        let finishing = self.activity.start();
-        let (parts, body) = request.into_parts();
-        let body = self.activity.reading(body);
-        Answering::new(self.answer(parts, body), finishing)
-    }
-}
 
 /// A request's body, as the connection counts it while it is read.
 type Incoming = Read<hyper::body::Incoming>;
 
 impl FrontConnection {
+    /// The answer to `request`, counted by the connection: what the connection's hyper service
+    /// ([`hyper::service::service_fn`] over this) returns.
+    ///
+    /// Not boxed on the common way (a POST to the MCP path, without authorization): hyper keeps
+    /// the future of a connection's request in flight in one place of its own, made once per
+    /// connection, so the POST's future goes there as it is.
+    pub(super) fn serve(
+        &self,
+        request: http::Request<hyper::body::Incoming>,
+    ) -> Answering<impl Future<Output = Result<Answer, Infallible>> + Send + use<>> {
+        let finishing = self.activity.start();
+        let (parts, body) = request.into_parts();
+        let body = self.activity.reading(body);
+        Answering::new(self.answer(parts, body), finishing)
+    }
+
     /// The answer to the request with `parts` and `body`: taken apart once, where the body is
     /// wrapped, and put together again only for the router.
-    fn answer(&self, parts: Parts, body: Incoming) -> Pending {
+    fn answer(
+        &self,
+        parts: Parts,
+        body: Incoming,
+    ) -> Either<impl Future<Output = Result<Answer, Infallible>> + Send + use<>, Pending> {
         let shared = Arc::clone(&self.shared);
         let peer = self.peer;
         if parts.method == Method::POST && parts.uri.path() == &*shared.path {
-            return shared.post(parts, body, peer);
+            return Either::Left(shared.post(parts, body, peer));
         }
         let mut request = http::Request::from_parts(parts, Body::new(body));
         request.extensions_mut().insert(ConnectInfo(peer));
         let mut router = shared.router.clone();
-        Box::pin(async move { router.call(request).await.map(answer_body::of) })
+        Either::Right(Box::pin(async move {
+            router.call(request).await.map(answer_body::of)
+        }))
     }
 }
 
 impl Shared {
     /// A POST to the MCP path, as the router serves it: the gate, the `Host` check, the handler.
     ///
-    /// Without authorization, the one future boxed is the handler's, made here: an `async`
-    /// block around it would hold the request beside it.
-    fn post(self: Arc<Self>, parts: Parts, body: Incoming, peer: SocketAddr) -> Pending {
+    /// Without authorization, the handler's future, as it is; behind the gate, boxed.
+    fn post(
+        self: Arc<Self>,
+        parts: Parts,
+        body: Incoming,
+        peer: SocketAddr,
+    ) -> Either<impl Future<Output = Result<Answer, Infallible>> + Send + use<>, Pending> {
         if self.guard.is_open() {
-            return Box::pin(post::serve(
+            return Either::Left(post::serve(
                 self.endpoint.clone(),
                 (parts, body),
                 Some(peer),
             ));
         }
-        Box::pin(async move {
+        Either::Right(Box::pin(async move {
             let request = http::Request::from_parts(parts, Body::new(body));
             let request = match self.guard.admit(request).await {
                 Ok(admitted) => admitted,
@@ -135,6 +150,6 @@ impl Shared {
             };
             let request = request.into_parts();
             post::serve(self.endpoint.clone(), request, Some(peer)).await
-        })
+        }))
     }
 }

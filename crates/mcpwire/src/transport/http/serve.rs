@@ -1,7 +1,7 @@
 //! The accept loop: a socket is accepted when there is room for it ([`super::connections`]:
 //! in total, and for its peer's network), gets `TCP_NODELAY` (without it, small SSE writes wait
 //! ~40 ms for a delayed ACK) and is served on a task of its own as one HTTP/1.1 connection by
-//! hyper, through the connection's [`FrontConnection`](super::front) (which knows the peer
+//! hyper, through a service made of the connection's [`FrontConnection`](super::front) (which knows the peer
 //! address, so anonymous sessions are counted per network), until it is idle or stalled for its
 //! timeout ([`Watched`]); then graceful shutdown.
 //!
@@ -14,11 +14,13 @@
 //!   a malformed HTTP/1.1 request (the connection closed without an answer) instead of as an
 //!   unsupported version.
 
-use super::activity::{Activity, Seen};
+use super::activity::{Activity, Counted, Seen};
 use super::connections::{Admissions, ConnectionLimits, REFUSAL};
 use super::front::Front;
 use crate::error::Result;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
+use hyper::service::HttpService;
 use hyper_util::rt::TokioIo;
 use std::future::Future;
 use std::io;
@@ -110,7 +112,8 @@ async fn accept_until(
         };
         let activity = Arc::new(Activity::default());
         let front = front.connection(peer, Arc::clone(&activity));
-        let connection = http1::Builder::new().serve_connection(TokioIo::new(tcp), front);
+        let service = hyper::service::service_fn(move |request| front.serve(request));
+        let connection = http1::Builder::new().serve_connection(TokioIo::new(tcp), service);
         let timeout = (!admitted.is_proxied()).then_some(limits.header_read_timeout);
         let idle = (activity, timeout);
         let watched = Watched::new(connection, stopping.clone(), idle);
@@ -157,8 +160,9 @@ impl Stopping {
     }
 }
 
-/// The connection `Watched` serves: hyper's, through the connection's front.
-type Connection = http1::Connection<TokioIo<tokio::net::TcpStream>, super::front::FrontConnection>;
+/// The connection `Watched` serves: hyper's, through the connection's front (`S`: the service
+/// made of it, whose future hyper keeps in place).
+type Connection<S> = http1::Connection<TokioIo<tokio::net::TcpStream>, S>;
 
 pin_project_lite::pin_project! {
     /// A connection, told to close gracefully (once its request in flight is answered) when the
@@ -176,9 +180,9 @@ pin_project_lite::pin_project! {
     /// stalled (read to its end, or a frame of it came since), gets another timeout; any other
     /// is closed. A request's head thus has at most twice the timeout, so has a body between
     /// two of its frames, and an idle connection lasts between one and two.
-    struct Watched {
+    struct Watched<S: HttpService<Incoming>> {
         #[pin]
-        connection: Connection,
+        connection: Connection<S>,
         #[pin]
         stop: OwnedNotified,
         stopping: Arc<Stopping>,
@@ -197,9 +201,9 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl Watched {
+impl<S: HttpService<Incoming>> Watched<S> {
     fn new(
-        connection: Connection,
+        connection: Connection<S>,
         stopping: Arc<Stopping>,
         (activity, timeout): (Arc<Activity>, Option<Duration>),
     ) -> Self {
@@ -218,7 +222,11 @@ impl Watched {
     }
 }
 
-impl Future for Watched {
+impl<S> Future for Watched<S>
+where
+    S: HttpService<Incoming, ResBody = Counted>,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     type Output = hyper::Result<()>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
