@@ -1,9 +1,9 @@
 //! The accept loop: a socket is accepted when there is room for it ([`super::connections`]:
 //! in total, and for its peer's network), gets `TCP_NODELAY` (without it, small SSE writes wait
 //! ~40 ms for a delayed ACK) and is served on a task of its own as one HTTP/1.1 connection by
-//! hyper, through a service made of the connection's [`FrontConnection`](super::front) (which knows the peer
-//! address, so anonymous sessions are counted per network), until it is idle or stalled for its
-//! timeout ([`Watched`]); then graceful shutdown.
+//! hyper, through a service made of the connection's [`FrontConnection`](super::front) (which
+//! knows the peer address, so anonymous sessions are counted per network), until it is idle or
+//! stalled for its timeout ([`Watched`]); then graceful shutdown.
 //!
 //! What `axum::serve` does, with two differences that every request used to pay for:
 //! - A connection learns that the server stops from a flag it reads on each wake-up
