@@ -2,6 +2,7 @@
 //! ([`ToolCallInterceptor`](crate::extension::intercept::ToolCallInterceptor)): the request's
 //! parts, and a runner of the tool that owns what it needs.
 
+use super::call_inputs::CallInputs;
 use super::envelope::to_json;
 use super::era::Served;
 use super::exchange::Exchange;
@@ -17,7 +18,6 @@ use crate::extension::intercept::{
 use crate::layer::Kept;
 use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::result_kind::ResultKind;
-use crate::protocol::tools::CallToolParams;
 use crate::protocol::{CallToolResult, ErrorObject, RequestId};
 use crate::request_state::ReplayGuard;
 use crate::resolve::{RoundInputs, Stop};
@@ -45,7 +45,7 @@ pub(crate) struct Intercepted<'a> {
     pub(crate) id: &'a RequestId,
     pub(crate) served: Served,
     pub(crate) tool: Arc<RegisteredTool>,
-    pub(crate) params: CallToolParams,
+    pub(crate) inputs: CallInputs,
     /// The request's context, as its middleware left it.
     pub(crate) context: Context,
     /// What the middleware keeps alive while the tool runs apart from the request.
@@ -57,7 +57,7 @@ impl Intercepted<'_> {
         Target {
             method: TOOLS_CALL,
             name: self.tool.definition.name,
-            arguments: self.params.arguments.as_deref(),
+            arguments: self.inputs.arguments.as_deref(),
             principal: self.exchange.principal.as_deref(),
         }
     }
@@ -98,7 +98,7 @@ impl InterceptedCall for Intercepted<'_> {
     }
 
     fn open_round(&self) -> Result<RoundInputs, ErrorObject> {
-        let params = &self.params;
+        let params = &self.inputs;
         rounds::open(
             &self.exchange.core,
             self.target(),
@@ -122,7 +122,7 @@ impl InterceptedCall for Intercepted<'_> {
         let definition = &self.tool.definition;
         Box::new(Runner {
             tool: Arc::clone(&self.tool),
-            arguments: self.params.arguments.clone(),
+            arguments: self.inputs.arguments.clone(),
             replay_guard: definition.once.then(|| core.replay_guard.clone()),
             _kept: self.kept.take(),
         })

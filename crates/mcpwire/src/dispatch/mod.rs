@@ -14,6 +14,7 @@
 
 pub(crate) mod admitted;
 pub(crate) mod authorize;
+pub(crate) mod call_inputs;
 pub(crate) mod connection;
 pub(crate) mod envelope;
 pub(crate) mod era;

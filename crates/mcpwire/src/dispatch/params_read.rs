@@ -4,9 +4,11 @@
 //! parameters are made from that reading when it holds all of them ([`ParamsRead::tool_call`]);
 //! any other method parses its parameters itself, later.
 
-use crate::dispatch::preread::{PlainCall, Preread};
+use crate::dispatch::preread::{CalledName, PlainCall, Preread};
 use crate::protocol::meta::{RawMeta, RawMetaOnly, RequestMeta};
 use crate::protocol::methods::TOOLS_CALL;
+use crate::server::core::ServerCore;
+use crate::server::tool_kind::ToolView;
 use crate::wire::object::Object;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -111,9 +113,9 @@ impl<'a> ParamsRead<'a> {
 
     /// What this reading hands on to a `method` request's method: a `tools/call`'s parameters
     /// ([`ParamsRead::tool_call`]), nothing for any other method.
-    pub(crate) fn preread(&self, method: &str) -> Preread {
+    pub(crate) fn preread(&self, method: &str, core: &ServerCore) -> Preread {
         if method == TOOLS_CALL {
-            self.tool_call()
+            self.tool_call(&core.snapshot().tools)
         } else {
             Preread::Nothing
         }
@@ -123,12 +125,12 @@ impl<'a> ParamsRead<'a> {
     /// [`CallToolParams`](crate::protocol::tools::CallToolParams) gives them, when this reading
     /// holds them all: read in one pass, no later round's fields nor `task`, and `name` a string
     /// without escapes (else [`Preread::Nothing`]: the method parses them itself, and says what
-    /// is wrong with them).
-    pub(crate) fn tool_call(&self) -> Preread {
+    /// is wrong with them). The tool it names is looked up in `tools`, the registered tools.
+    pub(crate) fn tool_call(&self, tools: &ToolView) -> Preread {
         let name = self.named.name.map(RawValue::get).and_then(unescaped);
         match name {
             Some(name) if self.whole_call => Preread::ToolCall(PlainCall {
-                name: name.to_owned(),
+                tool: CalledName::of(name, tools),
                 arguments: self.named.arguments.map(ToOwned::to_owned),
             }),
             _ => Preread::Nothing,
@@ -205,7 +207,7 @@ mod tests {
             r#"{"arguments" : [1, "two"] , "name" : "a b", "inputResponses": null}"#,
         ] {
             let params = raw(json);
-            match ParamsRead::of(Some(&params)).tool_call() {
+            match ParamsRead::of(Some(&params)).tool_call(&ToolView::default()) {
                 Preread::ToolCall(read) => {
                     assert_eq!(format!("Ok({:?})", read.into_params()), parsed(&params));
                 }
@@ -229,9 +231,15 @@ mod tests {
         ] {
             let params = raw(json);
             let read = ParamsRead::of(Some(&params));
-            assert!(matches!(read.tool_call(), Preread::Nothing), "{json}");
+            assert!(
+                matches!(read.tool_call(&ToolView::default()), Preread::Nothing),
+                "{json}"
+            );
         }
-        assert!(matches!(ParamsRead::of(None).tool_call(), Preread::Nothing));
+        assert!(matches!(
+            ParamsRead::of(None).tool_call(&ToolView::default()),
+            Preread::Nothing
+        ));
     }
 
     #[test]

@@ -2,7 +2,11 @@
 //! handed on to the request's method so that it does not parse `params` once more.
 
 use crate::protocol::tools::CallToolParams;
+use crate::server::tool::RegisteredTool;
+use crate::server::tool_kind::ToolView;
 use serde_json::value::RawValue;
+use std::fmt;
+use std::sync::Arc;
 
 /// A request's parameters as its transport already read them, in the form its method would
 /// parse them into; the method uses them instead of reading `params` again.
@@ -22,17 +26,56 @@ pub(crate) enum Preread {
 /// are absent.
 #[derive(Debug)]
 pub(crate) struct PlainCall {
-    /// The tool's name.
-    pub(crate) name: String,
+    /// The tool it names.
+    pub(crate) tool: CalledName,
     /// Its arguments, raw.
     pub(crate) arguments: Option<Box<RawValue>>,
+}
+
+/// The tool a plain call names: the registered tool itself when the name is its own, so that
+/// the common call copies no name and looks it up once.
+pub(crate) enum CalledName {
+    /// The tool registered under this very name when the request was read.
+    Registered(Arc<RegisteredTool>),
+    /// Any other name (no tool's, or a tool's alias), as sent: the method looks it up.
+    Sent(String),
+}
+
+impl CalledName {
+    /// The tool `name` names in `tools`.
+    pub(crate) fn of(name: &str, tools: &ToolView) -> Self {
+        match tools.get(name) {
+            Some(tool) if tool.definition.name == name => Self::Registered(Arc::clone(tool)),
+            _ => Self::Sent(name.to_owned()),
+        }
+    }
+
+    /// The name as sent.
+    fn into_name(self) -> String {
+        match self {
+            Self::Registered(tool) => tool.definition.name.to_owned(),
+            Self::Sent(name) => name,
+        }
+    }
+}
+
+impl fmt::Debug for CalledName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Registered(tool) => f
+                .debug_tuple("Registered")
+                .field(&tool.definition.name)
+                .finish(),
+            Self::Sent(name) => f.debug_tuple("Sent").field(name).finish(),
+        }
+    }
 }
 
 impl PlainCall {
     /// The parameters, exactly as parsing the request's `params` gives them.
     pub(crate) fn into_params(self) -> CallToolParams {
         CallToolParams {
-            name: self.name,
+            name: self.tool.into_name(),
             arguments: self.arguments,
             input_responses: None,
             request_state: None,

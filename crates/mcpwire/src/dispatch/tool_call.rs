@@ -5,25 +5,26 @@
 //! answer, the route, the handler method), each polled on every wake-up and each moved whole
 //! into the next, with the method's own run boxed inside. A `tools/call` whose parameters the
 //! transport already read, on a server without an outer tier, needs none of them: its method
-//! is known, and what it runs is [`call_tool`]'s. So it is that run, held here, then its line
-//! written, as the router writes it.
+//! is known, and so is its tool, found when the call was read ([`CalledName`]). So it is the
+//! tool's run, held here, then its line written, as the router writes it.
 //!
 //! When nothing stands between the request and its tool (no layers of the server's or the
 //! tool's own, no extension that wants the call, a caller that may use it), the run is the
 //! tool's own ([`PlainRun`]), held as it is: nothing is boxed but the tool's future. Otherwise it
-//! is [`call_tool`]'s run through the layers ([`HandlerRun`], held as it is too), or its
-//! refusal. Every decision is the
-//! router's, made by the same functions on the same values; a request this does not take is
-//! handed back untouched, for the router.
+//! is [`call_found`]'s run through the layers ([`HandlerRun`], held as it is too), or its
+//! refusal; a name no tool has under it (an alias, or none) is [`call_tool`]'s to look up. Every
+//! decision is the router's, made by the same functions on the same values; a request this does
+//! not take is handed back untouched, for the router.
 
 use super::authorize;
+use super::call_inputs::CallInputs;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::intercepted::called_tool;
 use super::methods::handlers::HandlerMethod;
-use super::methods::tools::{PlainRun, call_tool, run_plain};
+use super::methods::tools::{PlainRun, call_found, call_tool, run_plain};
 use super::pipeline::{HandlerRun, answered, write};
-use super::preread::{PlainCall, Preread};
+use super::preread::{CalledName, PlainCall, Preread};
 use super::reply::{Reply, reply};
 use super::runner::reaching_context;
 use super::table::{Serve, row};
@@ -82,47 +83,66 @@ pub(crate) fn prepare(
         preread => return Err((request, served, preread)),
     };
     let id = request.id;
-    let run = match plain_tool(exchange, &call, era) {
-        Some(tool) => {
-            let context = reaching_context(exchange, &id, served, tool.definition.name);
-            Run::Plain(run_plain(
-                Arc::clone(exchange),
-                call.into_params(),
-                tool,
-                era,
-                context,
-            ))
+    let PlainCall { tool, arguments } = call;
+    let tool = match tool {
+        CalledName::Registered(tool) => tool,
+        CalledName::Sent(name) => {
+            let params = PlainCall {
+                tool: CalledName::Sent(name),
+                arguments,
+            };
+            let run = match call_tool(exchange, &id, params.into_params(), served, None) {
+                Ok(stacked) => Run::Stacked(stacked),
+                Err(error) => Run::Refused(Some(error)),
+            };
+            return Ok(ToolCall::new(run, id, era, exchange));
         }
-        None => match call_tool(exchange, &id, call.into_params(), served, None) {
+    };
+    let run = if is_plain(exchange, &tool, era) {
+        let context = reaching_context(exchange, &id, served, tool.definition.name);
+        let exchange = Arc::clone(exchange);
+        Run::Plain(run_plain(
+            exchange,
+            arguments,
+            (None, None),
+            tool,
+            era,
+            context,
+        ))
+    } else {
+        let inputs = CallInputs::first(arguments);
+        match call_found(exchange, &id, tool, inputs, served, None) {
             Ok(stacked) => Run::Stacked(stacked),
             Err(error) => Run::Refused(Some(error)),
-        },
+        }
     };
-    Ok(ToolCall {
-        run,
-        id,
-        era,
-        exchange: Arc::clone(exchange),
-    })
+    Ok(ToolCall::new(run, id, era, exchange))
 }
 
-/// The tool `call` names, when nothing stands between it and the call: the caller may use it
-/// (and the request's headers agree with its body), and no layer (the server's, the tool's
-/// own) nor extension has the call to run.
-fn plain_tool(exchange: &Exchange, call: &PlainCall, era: Era) -> Option<Arc<RegisteredTool>> {
+impl ToolCall {
+    fn new(run: Run, id: RequestId, era: Era, exchange: &Arc<Exchange>) -> Self {
+        ToolCall {
+            run,
+            id,
+            era,
+            exchange: Arc::clone(exchange),
+        }
+    }
+}
+
+/// Whether nothing stands between `tool` and a call of it: the caller may use it (and the
+/// request's headers agree with its body), and no layer (the server's, the tool's own) nor
+/// extension has the call to run.
+fn is_plain(exchange: &Exchange, tool: &RegisteredTool, era: Era) -> bool {
     let core = &exchange.core;
     let layers = &core.layers;
-    if !layers.server().is_endpoint() {
-        return None;
-    }
-    let tool = core.snapshot().tools.get(&call.name).cloned()?;
     let definition = &tool.definition;
-    let plain = authorize::admit(exchange, definition.scopes).is_ok()
+    layers.server().is_endpoint()
+        && authorize::admit(exchange, definition.scopes).is_ok()
         && layers.handler(HandlerKind::Tool, definition.name).is_none()
         && (core.extensions)
-            .interceptors_of(&called_tool(&tool), era)
-            .is_none();
-    plain.then_some(tool)
+            .interceptors_of(&called_tool(tool), era)
+            .is_none()
 }
 
 impl Future for ToolCall {

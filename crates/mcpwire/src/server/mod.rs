@@ -49,7 +49,7 @@ pub(crate) mod schema;
 pub(crate) mod snapshot;
 mod task_settings;
 pub(crate) mod tool;
-mod tool_kind;
+pub(crate) mod tool_kind;
 pub(crate) mod tool_output;
 pub(crate) mod unregistrable;
 mod uri_template;

@@ -3,6 +3,7 @@
 
 use crate::context::Context;
 use crate::dispatch::authorize;
+use crate::dispatch::call_inputs::CallInputs;
 use crate::dispatch::envelope::{MethodResult, to_json};
 use crate::dispatch::era::Served;
 use crate::dispatch::errors;
@@ -23,6 +24,7 @@ use crate::server::handler::{CallKept, failure};
 use crate::server::tool::{RegisteredTool, ToolFuture};
 use crate::server::tool_output::ToolOutput;
 use futures_util::future::Either;
+use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
@@ -36,13 +38,33 @@ use std::task::{Poll, ready};
 pub(crate) fn call_tool(
     exchange: &Arc<Exchange>,
     id: &RequestId,
-    mut params: CallToolParams,
+    params: CallToolParams,
     served: Served,
     context: Option<Context>,
 ) -> Result<HandlerRun, ErrorObject> {
     let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
         return Err(errors::unknown("tool", &params.name));
     };
+    call_found(
+        exchange,
+        id,
+        tool,
+        CallInputs::from(params),
+        served,
+        context,
+    )
+}
+
+/// [`call_tool`] for the tool a request named, found: its scope decision, then its run through
+/// the layers.
+pub(crate) fn call_found(
+    exchange: &Arc<Exchange>,
+    id: &RequestId,
+    tool: Arc<RegisteredTool>,
+    mut inputs: CallInputs,
+    served: Served,
+    context: Option<Context>,
+) -> Result<HandlerRun, ErrorObject> {
     authorize::admit(exchange, tool.definition.scopes)?;
     let name = tool.definition.name;
     // A call an extension may take over keeps the request's `Served` for it; any other moves it
@@ -60,9 +82,9 @@ pub(crate) fn call_tool(
     let request = HandlerRequest {
         method: TOOLS_CALL,
         target: Cow::Borrowed(name),
-        retried: params.request_state.is_some() || params.input_responses.is_some(),
+        retried: inputs.request_state.is_some() || inputs.input_responses.is_some(),
         // Handed on to the tool once the layers pass the request on.
-        arguments: params.arguments.take(),
+        arguments: inputs.arguments.take(),
         context,
         own: exchange.core.layers.handler(HandlerKind::Tool, name),
     };
@@ -70,9 +92,11 @@ pub(crate) fn call_tool(
     // A plain call's future is the tool's run alone; one an extension may take over is boxed
     // apart, so that the plain call's does not hold its state.
     let handler = move |handed: Handed| {
-        params.arguments = handed.arguments;
+        inputs.arguments = handed.arguments;
         let Some((served, interceptors)) = served else {
-            return Either::Left(run_plain(owned, params, tool, era, handed.context));
+            let arguments = inputs.arguments.take();
+            let run = run_plain(owned, arguments, inputs.round(), tool, era, handed.context);
+            return Either::Left(run);
         };
         Either::Right(Box::pin(async move {
             let mut call = Intercepted {
@@ -80,7 +104,7 @@ pub(crate) fn call_tool(
                 id: &id,
                 served,
                 tool,
-                params,
+                inputs,
                 context: handed.context,
                 kept: handed.kept,
             };
@@ -90,7 +114,10 @@ pub(crate) fn call_tool(
                 }
             }
             let exchange = Arc::clone(&owned);
-            run_plain(exchange, call.params, call.tool, era, call.context).await
+            let mut inputs = call.inputs;
+            let arguments = inputs.arguments.take();
+            let round = inputs.round();
+            run_plain(exchange, arguments, round, call.tool, era, call.context).await
         }) as Intercepting)
     };
     Ok(run_handler(exchange, request, handler))
@@ -99,23 +126,26 @@ pub(crate) fn call_tool(
 /// The future of a call an extension may take over.
 type Intercepting = Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>;
 
-/// Runs an admitted tool as a plain call: what it does before the tool runs is done here, and
-/// the future returned ([`PlainRun`]) is the tool's run and the reading of its outcome.
+/// Runs an admitted tool as a plain call on `arguments` and, in a later round, what the client
+/// sent for it (`round`: its `inputResponses` and `requestState`): what it does before the tool
+/// runs is done here, and the future returned ([`PlainRun`]) is the tool's run and the reading
+/// of its outcome.
 pub(crate) fn run_plain(
     exchange: Arc<Exchange>,
-    params: CallToolParams,
+    arguments: Option<Box<RawValue>>,
+    (responses, state): (Option<&RawValue>, Option<&str>),
     tool: Arc<RegisteredTool>,
     era: Era,
     context: Context,
 ) -> PlainRun {
-    let kept = CallKept::new(params.arguments);
+    let kept = CallKept::new(arguments);
     let name = tool.definition.name;
     let invocation = Invocation {
         target: bound_to(name, &kept, &exchange),
         handler: &tool.handler,
         kept: Arc::clone(&kept),
-        responses: params.input_responses.as_deref(),
-        state: params.request_state.as_deref(),
+        responses,
+        state,
         uri: None,
         once: tool.definition.once,
         context: None,

@@ -13,6 +13,7 @@ use crate::dispatch::params_read::{Both, ParamsRead};
 use crate::dispatch::preread::Preread;
 use crate::protocol::jsonrpc::{Request, RequestId};
 use crate::protocol::methods::TOOLS_CALL;
+use crate::server::tool_kind::ToolView;
 use crate::wire::object::Object;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -47,8 +48,8 @@ pub(super) struct CallRead<'a> {
 
 impl<'a> CallRead<'a> {
     /// `text` read in one pass, when it is a `tools/call` request this reading takes whole;
-    /// `None` sends it the usual way.
-    pub(super) fn of(text: &'a str) -> Option<Self> {
+    /// `None` sends it the usual way. The tool it names is looked up in `tools`.
+    pub(super) fn of(text: &'a str, tools: &ToolView) -> Option<Self> {
         let Object(envelope) = serde_json::from_str::<Object<Envelope<'a>>>(text).ok()?;
         let Envelope {
             jsonrpc: Some("2.0"),
@@ -62,7 +63,7 @@ impl<'a> CallRead<'a> {
             return None;
         };
         let read = ParamsRead::of_both(params);
-        let preread = read.tool_call();
+        let preread = read.tool_call(tools);
         if matches!(preread, Preread::Nothing) {
             return None;
         }
@@ -93,7 +94,10 @@ mod tests {
             return None;
         };
         let read = ParamsRead::of(request.params.as_deref());
-        let preread = read.preread(&request.method);
+        let preread = match &*request.method {
+            TOOLS_CALL => read.tool_call(&ToolView::default()),
+            _ => Preread::Nothing,
+        };
         let written = written(&request.id, &request.method, &read, &preread);
         Some((written, request.params.map(|p| p.get().to_owned())?))
     }
@@ -112,7 +116,7 @@ mod tests {
     /// Whenever the one pass takes a body, the usual reading gives the same request, the same
     /// reading of `params` and the same call parameters.
     fn agrees(text: &str) -> bool {
-        let Some(call) = CallRead::of(text) else {
+        let Some(call) = CallRead::of(text, &ToolView::default()) else {
             return false;
         };
         assert!(call.request.params.is_none());
@@ -167,7 +171,10 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}"#,
         ] {
-            assert!(CallRead::of(text).is_none(), "taken: {text}");
+            assert!(
+                CallRead::of(text, &ToolView::default()).is_none(),
+                "taken: {text}"
+            );
         }
     }
 

@@ -117,15 +117,18 @@ fn answer<'a>(
     if let Some(refusal) = host_refusal(endpoint, &mcp) {
         return Either::Right(Either::Left(ready(answer_body::of(refusal))));
     }
-    // A plain tool call is read in one pass, unless an outer tier wants its raw `params`.
-    if endpoint.core.layers.outer().is_none()
-        && let Some(call) = CallRead::of(text)
+    // A plain tool call is read in one pass, unless an outer tier wants its raw `params`; the
+    // tool it names is looked up as the registry is now.
+    let read_once = match endpoint.core.layers.outer() {
+        None => CallRead::of(text, &endpoint.core.snapshot().tools),
+        Some(_) => None,
+    };
+    if let Some(CallRead {
+        request,
+        read,
+        preread,
+    }) = read_once
     {
-        let CallRead {
-            request,
-            read,
-            preread,
-        } = call;
         let route = Route::of(endpoint, &request.method, read, &headers, &mcp);
         let routed = route_decided(endpoint, request, route, preread, headers, caller);
         return Either::Left(routed);
@@ -161,7 +164,7 @@ fn answer<'a>(
     // A `tools/call`'s parameters are taken from that reading when it holds them all, so that
     // the method does not parse them again.
     let read = ParamsRead::of(request.params.as_deref());
-    let preread = read.preread(&request.method);
+    let preread = read.preread(&request.method, &endpoint.core);
     let route = Route::of(endpoint, &request.method, read, &headers, &mcp);
     Either::Left(route_decided(
         endpoint, request, route, preread, headers, caller,
