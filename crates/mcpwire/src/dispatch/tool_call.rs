@@ -58,18 +58,25 @@ enum Run {
     Refused(Option<ErrorObject>),
 }
 
-/// A request the router serves: what [`prepare`] was given, given back.
-pub(crate) type NotTaken = (Request, Served, Preread);
+/// What [`prepare`] made of a request: a [`ToolCall`], or the request for the router, what it
+/// was given handed back untouched (not a `Result`: neither is an error, and the router's is
+/// the larger).
+pub(crate) enum Prepared {
+    /// A `tools/call`, running.
+    Call(ToolCall),
+    /// Any other request, for the router.
+    ForRouter(Request, Served, Preread),
+}
 
 /// `request` (served as `served`, with what the transport read of its parameters, `preread`)
 /// started as a [`ToolCall`], when it is a `tools/call` whose parameters were read, on a server
-/// without an outer tier; else everything given back, untouched.
+/// without an outer tier; else everything given back, untouched, for the router.
 pub(crate) fn prepare(
     exchange: &Arc<Exchange>,
     request: Request,
     served: Served,
     preread: Preread,
-) -> Result<ToolCall, NotTaken> {
+) -> Prepared {
     let core = &exchange.core;
     let era = served.era;
     let taken = request.method == TOOLS_CALL
@@ -80,7 +87,7 @@ pub(crate) fn prepare(
         );
     let call = match preread {
         Preread::ToolCall(call) if taken => call,
-        preread => return Err((request, served, preread)),
+        preread => return Prepared::ForRouter(request, served, preread),
     };
     let id = request.id;
     let PlainCall { tool, arguments } = call;
@@ -95,7 +102,7 @@ pub(crate) fn prepare(
                 Ok(stacked) => Run::Stacked(stacked),
                 Err(error) => Run::Refused(Some(error)),
             };
-            return Ok(ToolCall::new(run, id, era, exchange));
+            return Prepared::Call(ToolCall::new(run, id, era, exchange));
         }
     };
     let run = if is_plain(exchange, &tool, era) {
@@ -116,7 +123,7 @@ pub(crate) fn prepare(
             Err(error) => Run::Refused(Some(error)),
         }
     };
-    Ok(ToolCall::new(run, id, era, exchange))
+    Prepared::Call(ToolCall::new(run, id, era, exchange))
 }
 
 impl ToolCall {

@@ -24,7 +24,7 @@ use crate::dispatch::era::{SessionMeta, by_session, malformed_meta};
 use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::{respond, respond_served};
-use crate::dispatch::tool_call;
+use crate::dispatch::tool_call::{self, Prepared};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Notification, Request, RequestId, ResponseIn, code};
 use crate::protocol::version::LEGACY_VERSIONS;
@@ -168,7 +168,7 @@ fn start<'a>(
     let (request, served, preread) = match served {
         Some(served) if saver.is_none() => {
             match tool_call::prepare(&exchange, request, served, preread) {
-                Ok(call) => {
+                Prepared::Call(call) => {
                     let handshake = Arc::clone(&exchange.session);
                     // A request cancelled meanwhile sends no answer.
                     let work = Abortable::new(call, registration)
@@ -177,7 +177,7 @@ fn start<'a>(
                     let answer = resume::answer(endpoint, session, activity, id, work, lines);
                     return Either::Right(Either::Left(answer));
                 }
-                Err((request, served, preread)) => (request, Some(served), preread),
+                Prepared::ForRouter(request, served, preread) => (request, Some(served), preread),
             }
         }
         served => (request, served, preread),

@@ -13,7 +13,7 @@ use crate::dispatch::exchange::{Exchange, Sink};
 use crate::dispatch::params_read::RawNamed;
 use crate::dispatch::preread::Preread;
 use crate::dispatch::router::respond_served;
-use crate::dispatch::tool_call;
+use crate::dispatch::tool_call::{self, Prepared};
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::INITIALIZE;
@@ -94,7 +94,7 @@ pub(super) fn handle(
     // where it is made: the futures around this one (the HTTP handler's, moved whole by each
     // service wrapper on the way in) then hold a pointer, not the request's whole work.
     match tool_call::prepare(&exchange, request, served, preread) {
-        Ok(call) => {
+        Prepared::Call(call) => {
             let work = Work::cancelled_on_drop(call);
             Either::Right(Either::Left(reply::answer(
                 work,
@@ -103,7 +103,7 @@ pub(super) fn handle(
                 keep_alive,
             )))
         }
-        Err((request, served, preread)) => {
+        Prepared::ForRouter(request, served, preread) => {
             let work = Work::cancelled_on_drop(boxed(async move {
                 Some(respond_served(&exchange, request, Ok(served), preread).await)
             }));
