@@ -9,8 +9,9 @@
 //! The channel's state lives in whatever holds it ([`HoldsChannel`]): the request's own state on
 //! the transport, which both ends keep anyway, so that it needs no allocation of its own either.
 
+use futures_util::task::AtomicWaker;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use tokio::sync::Notify;
+use std::task::{Context, Poll};
 use tokio::sync::mpsc::{self, Receiver, Sender};
 
 /// What both ends share: the channel once made, and the hand-over of its receiving end.
@@ -21,8 +22,8 @@ pub(crate) struct LazyChannel {
     /// before that (a send then fails, as on a closed channel).
     sender: OnceLock<Option<Sender<String>>>,
     handover: Mutex<Handover>,
-    /// Woken when the channel is made.
-    made: Notify,
+    /// Wakes the receiving end's task when the channel is made (one receiving end: one waker).
+    made: AtomicWaker,
 }
 
 #[derive(Debug)]
@@ -71,7 +72,7 @@ impl LazyChannel {
                 receiver: None,
                 gone: false,
             }),
-            made: Notify::new(),
+            made: AtomicWaker::new(),
         }
     }
 
@@ -84,7 +85,7 @@ impl LazyChannel {
                 receiver: None,
                 gone: true,
             }),
-            made: Notify::const_new(),
+            made: AtomicWaker::new(),
         }
     }
 
@@ -104,7 +105,7 @@ impl LazyChannel {
         // Woken once the sending end is set, not while it is being made: the receiving end
         // looks for it before it takes the hand-over's lock.
         if made_now {
-            self.made.notify_one();
+            self.made.wake();
         }
         made.as_ref()
     }
@@ -138,11 +139,20 @@ impl LazyLines {
     /// end shares): wait on it beside what ends the request (its handler), and drain the queue
     /// with [`try_recv`](LazyLines::try_recv) once that ended.
     pub(crate) async fn recv(&mut self) -> Option<String> {
-        loop {
-            if let Some(receiver) = self.picked_up() {
-                return receiver.recv().await;
-            }
-            self.channel.lazy_channel().made.notified().await;
+        std::future::poll_fn(|cx| self.poll_recv(cx)).await
+    }
+
+    /// [`recv`](LazyLines::recv) as a poll: the next line when one is queued, else `Pending`
+    /// (the task woken when one is, or when the channel is made).
+    pub(crate) fn poll_recv(&mut self, cx: &mut Context<'_>) -> Poll<Option<String>> {
+        if let Some(receiver) = self.picked_up() {
+            return receiver.poll_recv(cx);
+        }
+        self.channel.lazy_channel().made.register(cx.waker());
+        // Looked for again once registered: a channel made in between woke no one.
+        match self.picked_up() {
+            Some(receiver) => receiver.poll_recv(cx),
+            None => Poll::Pending,
         }
     }
 
