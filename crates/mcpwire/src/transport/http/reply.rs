@@ -18,6 +18,8 @@ use axum::response::{IntoResponse, Response};
 use http::StatusCode;
 use std::collections::VecDeque;
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 /// The HTTP status of a JSON response: the 2026-07-28 mapping (unknown method `404`; header,
@@ -89,45 +91,109 @@ pub(super) enum Decision<F: Working = Boxed> {
     },
 }
 
-/// Waits for the handler's reply or its first line.
-pub(super) async fn decide<F: Working>(mut work: Work<F>, mut lines: LazyLines) -> Decision<F> {
-    let mut queue = VecDeque::new();
-    tokio::select! {
-        biased;
-        reply = &mut work => {
+/// Waits for the handler's reply or its first line: [`Deciding`].
+pub(super) fn decide<F: Working>(work: Work<F>, lines: LazyLines) -> Deciding<F> {
+    Deciding {
+        work: Some(work),
+        lines: Some(lines),
+        lines_ended: false,
+    }
+}
+
+/// The wait for the handler's reply or its first line, as one future (`Unpin`, held where it is
+/// made): the reply is looked at first, then the lines.
+pub(super) struct Deciding<F: Working> {
+    /// `None` once decided.
+    work: Option<Work<F>>,
+    lines: Option<LazyLines>,
+    /// The lines' channel closed: only the reply is waited for.
+    lines_ended: bool,
+}
+
+impl<F: Working> Future for Deciding<F> {
+    type Output = Decision<F>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Decision<F>> {
+        let this = self.get_mut();
+        let work = this.work.as_mut().expect("polled after it decided");
+        if let Poll::Ready(reply) = Pin::new(work).poll(cx) {
+            this.work = None;
+            let mut lines = this.lines.take().expect("polled after it decided");
+            let mut queue = VecDeque::new();
             while let Some(line) = lines.try_recv() {
                 queue.push_back(line);
             }
-            match reply.into() {
+            return Poll::Ready(match reply.into() {
                 Some(reply) if queue.is_empty() => Decision::Json(reply),
                 Some(reply) => {
                     queue.push_back(reply.line);
-                    Decision::Stream { queue, work: None, lines }
+                    Decision::Stream {
+                        queue,
+                        work: None,
+                        lines,
+                    }
                 }
-                None => Decision::Stream { queue, work: None, lines },
-            }
+                None => Decision::Stream {
+                    queue,
+                    work: None,
+                    lines,
+                },
+            });
         }
-        Some(first) = lines.recv() => {
-            queue.push_back(first);
-            Decision::Stream { queue, work: Some(work), lines }
+        if this.lines_ended {
+            return Poll::Pending;
+        }
+        let lines = this.lines.as_mut().expect("polled after it decided");
+        match lines.poll_recv(cx) {
+            Poll::Ready(Some(first)) => Poll::Ready(Decision::Stream {
+                queue: VecDeque::from([first]),
+                work: this.work.take(),
+                lines: this.lines.take().expect("polled after it decided"),
+            }),
+            Poll::Ready(None) => {
+                this.lines_ended = true;
+                Poll::Pending
+            }
+            Poll::Pending => Poll::Pending,
         }
     }
 }
 
 /// Answers with JSON when `work` finishes before `lines` yields, else with SSE. `work` yields
 /// `None` when the request was cancelled: the stream then ends without a response.
-pub(super) async fn answer<F: Working>(
+pub(super) fn answer<F: Working>(
     work: Work<F>,
     lines: LazyLines,
     era: Era,
     keep_alive: Duration,
-) -> Answer {
-    match decide(work, lines).await {
-        Decision::Json(reply) => finished(era, reply),
-        Decision::Stream { queue, work, lines } => {
-            let pump = Pump { queue, work, lines };
-            answer_body::of(sse::stream(pump.into_stream(), keep_alive))
-        }
+) -> Answered<F> {
+    Answered {
+        deciding: decide(work, lines),
+        era,
+        keep_alive,
+    }
+}
+
+/// A request's answer ([`answer`]), as one future: its decision, then the JSON response or
+/// the event stream it decides.
+pub(super) struct Answered<F: Working> {
+    deciding: Deciding<F>,
+    era: Era,
+    keep_alive: Duration,
+}
+
+impl<F: Working> Future for Answered<F> {
+    type Output = Answer;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Answer> {
+        let this = self.get_mut();
+        Poll::Ready(match ready!(Pin::new(&mut this.deciding).poll(cx)) {
+            Decision::Json(reply) => finished(this.era, reply),
+            Decision::Stream { queue, work, lines } => {
+                let pump = Pump { queue, work, lines };
+                answer_body::of(sse::stream(pump.into_stream(), this.keep_alive))
+            }
+        })
     }
 }
 
