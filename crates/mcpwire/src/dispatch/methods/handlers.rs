@@ -4,8 +4,9 @@
 
 use super::{prompts, resources, tools};
 use crate::dispatch::admitted::Admitted;
+use crate::dispatch::call_inputs::CallInputs;
 use crate::dispatch::exchange::parse;
-use crate::dispatch::preread::Preread;
+use crate::dispatch::preread::{CalledName, PlainCall, Preread};
 use crate::layer::McpResponse;
 use crate::protocol::ErrorObject;
 use futures_util::future::Either;
@@ -41,11 +42,23 @@ pub(crate) fn serve(
     } = admitted;
     match method {
         HandlerMethod::Tool => {
-            let params = match preread {
-                Preread::ToolCall(read) => read.into_params(),
-                Preread::Nothing => parse(params.as_deref())?,
+            let call = match preread {
+                // The tool was found when the parameters were read: not looked up again.
+                Preread::ToolCall(PlainCall {
+                    tool: CalledName::Registered(tool),
+                    arguments,
+                }) => {
+                    let inputs = CallInputs::first(arguments);
+                    tools::call_found(exchange, id, tool, inputs, served, context)?
+                }
+                Preread::ToolCall(read) => {
+                    tools::call_tool(exchange, id, read.into_params(), served, context)?
+                }
+                Preread::Nothing => {
+                    let params = parse(params.as_deref())?;
+                    tools::call_tool(exchange, id, params, served, context)?
+                }
             };
-            let call = tools::call_tool(exchange, id, params, served, context)?;
             Ok(Either::Left(call))
         }
         HandlerMethod::Prompt => {
