@@ -36,5 +36,6 @@ pub(crate) mod router;
 pub(crate) mod runner;
 pub(crate) mod running;
 pub(crate) mod table;
+#[cfg(feature = "http")]
 pub(crate) mod tool_call;
 pub(crate) mod watched;
