@@ -67,7 +67,7 @@ pub(super) fn resource(view: &View) -> ResourceDefinition {
 fn read(call: HandlerCall) -> ResourceFuture {
     Box::pin(async move {
         let uri = call.uri().to_owned();
-        let views = call.context.state::<Views>();
+        let views = call.context_ref().state::<Views>();
         let view = (views.0.get(&uri))
             .ok_or_else(|| Stop::InvalidArguments(ToolError::new("no such view")))?;
         let mime_type = Some(MIME_TYPE.to_owned());

@@ -23,6 +23,7 @@ mod client_requests;
 mod detached;
 mod grant;
 mod identity;
+mod lazy_context;
 #[cfg(feature = "http")]
 mod lazy_lines;
 mod observer;
@@ -42,6 +43,7 @@ pub(crate) use client_requests::issued_elsewhere;
 pub use detached::DetachedContext;
 pub use grant::Grant;
 pub use identity::Identity;
+pub(crate) use lazy_context::{LazyContext, RequestSeed, ScopeSource};
 #[cfg(feature = "http")]
 pub(crate) use lazy_lines::{HoldsChannel, LazyChannel, LazyLines};
 pub(crate) use observer::observe;

@@ -149,8 +149,7 @@ impl ToolRunner for Runner {
     ) -> Boxed<'static, RunOutcome> {
         let definition = &self.tool.definition;
         let call = HandlerCall {
-            context,
-            kept: CallKept::new(self.arguments.clone()),
+            kept: CallKept::new(self.arguments.clone(), context.into()),
             handler: self.tool.handler.clone(),
             round,
             uri: None,

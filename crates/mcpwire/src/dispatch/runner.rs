@@ -6,7 +6,9 @@ use super::era::Served;
 use super::exchange::Exchange;
 use super::rounds::{self, Target};
 use super::running::Running;
-use crate::context::{Context, HeldHeaders, Reached, RequestScope};
+use crate::context::{
+    Context, HeldHeaders, LazyContext, Reached, RequestScope, RequestSeed, ScopeSource,
+};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::run::panic_message;
@@ -22,38 +24,23 @@ use std::sync::Arc;
 pub(crate) struct Invocation<'a> {
     pub(crate) target: Target<'a>,
     pub(crate) handler: &'a Arc<Handler>,
-    /// The arguments, kept where the caller reads them again after the call (a round's state
-    /// is sealed to them).
+    /// The arguments and the context, kept where the caller reads them again after the call (a
+    /// round's state is sealed to the arguments).
     pub(crate) kept: Arc<CallKept>,
     pub(crate) responses: Option<&'a RawValue>,
     pub(crate) state: Option<&'a str>,
     pub(crate) uri: Option<String>,
     /// Whether a replayed final round is refused (`#[tool(once)]`).
     pub(crate) once: bool,
-    /// The request's context, when middleware already made it (else it is made here).
-    pub(crate) context: Option<Context>,
 }
 
-/// The call a handler runs with: its context and, on 2026-07-28, its round's verified inputs.
+/// The call a handler runs with, on a request served under `era`: its kept arguments and
+/// context and, on 2026-07-28, its round's verified inputs.
+#[inline(always)]
 pub(crate) fn start(
-    exchange: &Arc<Exchange>,
-    id: &RequestId,
-    served: Served,
-    invocation: Invocation<'_>,
-) -> Result<HandlerCall, ErrorObject> {
-    let era = served.era;
-    start_in(exchange, era, invocation, |given| {
-        given.unwrap_or_else(|| request_context(exchange, id, served))
-    })
-}
-
-/// [`start`] for a request served under `era`, whose context `context` makes (from the
-/// invocation's, if it has one) once the round's inputs are verified.
-pub(crate) fn start_in(
     exchange: &Exchange,
     era: Era,
     invocation: Invocation<'_>,
-    context: impl FnOnce(Option<Context>) -> Context,
 ) -> Result<HandlerCall, ErrorObject> {
     let Invocation {
         target,
@@ -63,14 +50,12 @@ pub(crate) fn start_in(
         state,
         uri,
         once,
-        context: given,
     } = invocation;
     let round = match era {
         Era::Modern => rounds::open(&exchange.core, target, responses, state)?,
         Era::Legacy => RoundInputs::default(),
     };
     Ok(HandlerCall {
-        context: context(given),
         kept,
         handler: handler.clone(),
         round,
@@ -98,6 +83,18 @@ pub(crate) fn reaching_context(
     Context::new(request_scope(exchange, id, served, Reached::known(target)))
 }
 
+/// [`reaching_context`], made only when the call first asks for it ([`LazyContext`]): a plain
+/// call whose tool takes no context, resolves nothing and sends nothing back never makes it.
+pub(crate) fn lazy_reaching_context(
+    exchange: &Arc<Exchange>,
+    id: &RequestId,
+    served: Served,
+    target: &'static str,
+) -> LazyContext {
+    let seed = request_seed(id, served, Reached::known(target));
+    LazyContext::later(Arc::clone(exchange) as Arc<dyn ScopeSource>, seed)
+}
+
 /// What a `Context` of the request `id`, served as `served`, holds: the request's identity,
 /// capabilities and back channel (the client's requests only on a 2025-11-25 session), and what
 /// it `reached`, when that is known as it is made.
@@ -111,16 +108,40 @@ pub(crate) fn request_scope(
     served: Served,
     reached: Reached,
 ) -> RequestScope {
-    let core = &exchange.core;
-    let era = served.era;
-    RequestScope {
+    scope_of(exchange, request_seed(id, served, reached))
+}
+
+/// What a context of the request `id`, served as `served`, holds of the request itself.
+#[inline(always)]
+fn request_seed(id: &RequestId, served: Served, reached: Reached) -> RequestSeed {
+    RequestSeed {
         request_id: id.clone(),
-        era,
+        era: served.era,
         protocol_version: served.protocol_version,
         client_capabilities: served.capabilities,
         client_info: served.client_info,
         progress_token: served.progress_token,
         log_level: served.log_level,
+        trace_context: served.trace_context,
+        reached,
+    }
+}
+
+/// The scope of the request `seed` describes, served with `exchange`: the server's state and
+/// notifier, the request's back channel and headers, its caller, and the client's requests
+/// (on a 2025-11-25 session only).
+#[inline(always)]
+fn scope_of(exchange: &Arc<Exchange>, seed: RequestSeed) -> RequestScope {
+    let core = &exchange.core;
+    let era = seed.era;
+    RequestScope {
+        request_id: seed.request_id,
+        era,
+        protocol_version: seed.protocol_version,
+        client_capabilities: seed.client_capabilities,
+        client_info: seed.client_info,
+        progress_token: seed.progress_token,
+        log_level: seed.log_level,
         state: core.state.clone(),
         outbound: exchange.outbound().into_owned(),
         headers: exchange
@@ -133,11 +154,17 @@ pub(crate) fn request_scope(
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
-        reached,
-        trace_context: served.trace_context,
+        reached: seed.reached,
+        trace_context: seed.trace_context,
         observer: Default::default(),
         extensions: Default::default(),
         task: None,
+    }
+}
+
+impl ScopeSource for Exchange {
+    fn scope(self: Arc<Self>, seed: RequestSeed) -> RequestScope {
+        scope_of(&self, seed)
     }
 }
 
@@ -158,7 +185,6 @@ pub(crate) fn run<T, F>(
 where
     F: Future<Output = Result<T, Stop>> + Unpin,
 {
-    let context = call.context();
     let kept = Arc::clone(&call.kept);
     let started = match std::panic::catch_unwind(AssertUnwindSafe(|| handler(call))) {
         Ok(future) => Some(future),
@@ -167,7 +193,7 @@ where
             None
         }
     };
-    Running::new(started, what, context, kept)
+    Running::new(started, what, kept)
 }
 
 /// `future`'s output, or `None` when it panicked (the panic message goes to the log only).

@@ -1,7 +1,6 @@
 //! A handler's run as one future ([`Running`]): the handler's own future polled under
 //! `catch_unwind`, and what the call owes once it ends, done in the same poll.
 
-use crate::context::Context;
 use crate::error::ToolError;
 use crate::resolve::Stop;
 use crate::resolve::run::panic_message;
@@ -22,26 +21,15 @@ pub(crate) struct Running<F> {
     future: Option<F>,
     /// What ran, for the log and the failure a panic becomes (`"the tool"`).
     what: &'static str,
-    /// The call's context: its open URL-mode elicitations are completed at the end.
-    context: Context,
-    /// The call's kept arguments and the protocol error its body raised.
+    /// The call's kept arguments, its context (whose open URL-mode elicitations are completed
+    /// at the end) and the protocol error its body raised.
     kept: Arc<CallKept>,
 }
 
 impl<F> Running<F> {
     /// The run of `future` (`None`: the handler panicked making it, and the run fails at once).
-    pub(crate) fn new(
-        future: Option<F>,
-        what: &'static str,
-        context: Context,
-        kept: Arc<CallKept>,
-    ) -> Self {
-        Self {
-            future,
-            what,
-            context,
-            kept,
-        }
+    pub(crate) fn new(future: Option<F>, what: &'static str, kept: Arc<CallKept>) -> Self {
+        Self { future, what, kept }
     }
 }
 
@@ -72,7 +60,10 @@ where
         let what = this.what;
         let outcome = outcome
             .unwrap_or_else(|| Err(Stop::Failed(ToolError::new(format!("{what} panicked")))));
-        this.context.complete_open_elicitations();
+        // A context nothing asked for started no elicitation.
+        if let Some(context) = this.kept.context.if_made() {
+            context.complete_open_elicitations();
+        }
         Poll::Ready(match this.kept.raised.get() {
             Some(error) if outcome.is_ok() => Err(Stop::Protocol(error.clone())),
             _ => outcome,

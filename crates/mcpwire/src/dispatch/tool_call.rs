@@ -8,31 +8,26 @@
 //! is known, and so is its tool, found when the call was read ([`CalledName`]). So it is the
 //! tool's run, held here, then its line written, as the router writes it.
 //!
-//! When nothing stands between the request and its tool (no layers of the server's or the
-//! tool's own, no extension that wants the call, a caller that may use it), the run is the
-//! tool's own ([`PlainRun`]), held as it is: nothing is boxed but the tool's future. Otherwise it
-//! is [`call_found`]'s run through the layers ([`HandlerRun`], held as it is too), or its
-//! refusal; a name no tool has under it (an alias, or none) is [`call_tool`]'s to look up. Every
-//! decision is the router's, made by the same functions on the same values; a request this does
-//! not take is handed back untouched, for the router.
+//! The tool's run is [`start_found`]'s, the function the router's tool method runs too: the
+//! tool's own ([`PlainRun`]) when nothing stands between the request and its tool (no layers of
+//! the server's or the tool's own, no extension that wants the call), held as it is, with
+//! nothing boxed but the tool's future; else its run through the layers ([`HandlerRun`], held as
+//! it is too), or its refusal. A name no tool has under it (an alias, or none) is
+//! [`call_tool`]'s to look up. A request this does not take is handed back untouched, for the
+//! router.
 
-use super::authorize;
 use super::call_inputs::CallInputs;
 use super::era::Served;
 use super::exchange::Exchange;
-use super::intercepted::called_tool;
 use super::methods::handlers::HandlerMethod;
-use super::methods::tools::{PlainRun, call_found, call_tool, run_plain};
+use super::methods::tools::{PlainRun, ToolRun, call_tool, start_found};
 use super::pipeline::{HandlerRun, answered, write};
 use super::preread::{CalledName, PlainCall, Preread};
 use super::reply::{Reply, reply};
-use super::runner::reaching_context;
 use super::table::{Serve, row};
-use crate::layer::service::HandlerKind;
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::{Era, ErrorObject, RequestId};
-use crate::server::tool::RegisteredTool;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -105,23 +100,11 @@ pub(crate) fn prepare(
             return Prepared::Call(ToolCall::new(run, id, era, exchange));
         }
     };
-    let run = if is_plain(exchange, &tool, era) {
-        let context = reaching_context(exchange, &id, served, tool.definition.name);
-        let exchange = Arc::clone(exchange);
-        Run::Plain(run_plain(
-            exchange,
-            arguments,
-            (None, None),
-            tool,
-            era,
-            context,
-        ))
-    } else {
-        let inputs = CallInputs::first(arguments);
-        match call_found(exchange, &id, tool, inputs, served, None) {
-            Ok(stacked) => Run::Stacked(stacked),
-            Err(error) => Run::Refused(Some(error)),
-        }
+    let inputs = CallInputs::first(arguments);
+    let run = match start_found(exchange, &id, tool, inputs, served, None) {
+        Ok(ToolRun::Plain(plain)) => Run::Plain(plain),
+        Ok(ToolRun::Stacked(stacked)) => Run::Stacked(stacked),
+        Err(error) => Run::Refused(Some(error)),
     };
     Prepared::Call(ToolCall::new(run, id, era, exchange))
 }
@@ -135,21 +118,6 @@ impl ToolCall {
             exchange: Arc::clone(exchange),
         }
     }
-}
-
-/// Whether nothing stands between `tool` and a call of it: the caller may use it (and the
-/// request's headers agree with its body), and no layer (the server's, the tool's own) nor
-/// extension has the call to run.
-fn is_plain(exchange: &Exchange, tool: &RegisteredTool, era: Era) -> bool {
-    let core = &exchange.core;
-    let layers = &core.layers;
-    let definition = &tool.definition;
-    layers.server().is_endpoint()
-        && authorize::admit(exchange, definition.scopes).is_ok()
-        && layers.handler(HandlerKind::Tool, definition.name).is_none()
-        && (core.extensions)
-            .interceptors_of(&called_tool(tool), era)
-            .is_none()
 }
 
 impl Future for ToolCall {

@@ -81,7 +81,7 @@ pub(crate) async fn forward(
     token: Option<String>,
     unavailable: fn(String) -> Stop,
 ) -> Result<Box<RawValue>, Stop> {
-    let context = call.context.clone();
+    let context = call.context();
     let (options, notes) = call_options(&context);
     let level = context.log_level();
     let link_name = mounted.links[backend].backend.name.clone();

@@ -159,10 +159,10 @@ fn undecodable(e: serde_json::Error) -> Stop {
 /// unavailable gives an `isError` result naming it.
 pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
     Box::pin(async move {
-        let mounted = mounted(&call.context);
+        let mounted = mounted(call.context_ref());
         let route = (mounted.tools.route(call.name())).ok_or_else(|| gone("tool", call.name()))?;
         let arguments = arguments(&call)?;
-        let token = authorization(&call.context);
+        let token = authorization(call.context_ref());
         let backend = route.backend;
         let params = named(&route.name, arguments);
         let failed = |message| Stop::Failed(ToolError::new(message));
@@ -194,12 +194,12 @@ pub(crate) fn call_tool(call: HandlerCall) -> ToolFuture {
 /// A proxied `prompts/get`, its questions and progress passed on (`call.rs`).
 pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
     Box::pin(async move {
-        let mounted = mounted(&call.context);
+        let mounted = mounted(call.context_ref());
         let route =
             (mounted.prompts.route(call.name())).ok_or_else(|| gone("prompt", call.name()))?;
         let params = named(&route.name, arguments(&call)?);
         let link = &mounted.links[route.backend];
-        let token = authorization(&call.context);
+        let token = authorization(call.context_ref());
         let forwarded = forward(
             &call,
             mounted.clone(),
@@ -227,13 +227,13 @@ pub(crate) fn get_prompt(call: HandlerCall) -> PromptFuture {
 /// progress passed on (`call.rs`).
 pub(crate) fn read_resource(call: HandlerCall) -> ResourceFuture {
     Box::pin(async move {
-        let mounted = mounted(&call.context);
+        let mounted = mounted(call.context_ref());
         let uri = call.uri().to_owned();
         let route = mounted
             .route_uri(call.name(), &uri)
             .ok_or_else(|| gone("resource", &uri))?;
         let link = &mounted.links[route.backend];
-        let token = authorization(&call.context);
+        let token = authorization(call.context_ref());
         let mut params = Map::new();
         params.insert("uri".into(), Value::String(route.name.clone()));
         let forwarded = forward(

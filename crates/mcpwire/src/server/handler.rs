@@ -1,7 +1,7 @@
 //! Handlers: what registration derives for a tool, prompt or resource, and the call its
 //! generated code runs against (arguments, resolvers, the failure result).
 
-use crate::context::Context;
+use crate::context::{Context, LazyContext};
 use crate::error::ToolError;
 use crate::protocol::ErrorObject;
 use crate::protocol::tools::CallToolResult;
@@ -65,9 +65,8 @@ impl Handler {
 
 /// One call of a tool (or prompt, or resource), as its generated code sees it.
 pub struct HandlerCall {
-    pub(crate) context: Context,
-    /// The arguments, and the error the body ended with: what the runner reads once the call's
-    /// future (which takes the call) is done.
+    /// The arguments, the context, and the error the body ended with: what the runner reads
+    /// once the call's future (which takes the call) is done.
     pub(crate) kept: Arc<CallKept>,
     pub(crate) handler: Arc<Handler>,
     pub(crate) round: RoundInputs,
@@ -85,15 +84,20 @@ pub(crate) struct CallKept {
     /// The arguments as sent (`None` when there were none): a round's `requestState` is bound
     /// to them, sealed after the call.
     pub(crate) arguments: Option<Box<RawValue>>,
+    /// The request's context (given, or made when the call first asks for it): its open
+    /// URL-mode elicitations are completed once the call ends.
+    pub(crate) context: LazyContext,
     /// The JSON-RPC error the body ended with ([`ToolError::protocol`]).
     pub(crate) raised: std::sync::OnceLock<ErrorObject>,
 }
 
 impl CallKept {
-    /// A call's, with these `arguments`.
-    pub(crate) fn new(arguments: Option<Box<RawValue>>) -> Arc<Self> {
+    /// A call's, with these `arguments` and this `context`.
+    #[inline]
+    pub(crate) fn new(arguments: Option<Box<RawValue>>, context: LazyContext) -> Arc<Self> {
         Arc::new(Self {
             arguments,
+            context,
             raised: std::sync::OnceLock::new(),
         })
     }
@@ -102,7 +106,12 @@ impl CallKept {
 impl HandlerCall {
     /// The request's context.
     pub fn context(&self) -> Context {
-        self.context.clone()
+        self.context_ref().clone()
+    }
+
+    /// The request's context, borrowed (made now, if nothing asked for it before).
+    pub(crate) fn context_ref(&self) -> &Context {
+        self.kept.context.get()
     }
 
     /// Parses the arguments once into the tool's argument type, and checks them against the
@@ -126,7 +135,7 @@ impl HandlerCall {
     ) -> Result<Resolved<'a>, Stop> {
         let resolved = resolve(
             &self.handler.plan,
-            &self.context,
+            self.context_ref(),
             arguments,
             &self.round,
             checks,

@@ -49,8 +49,9 @@ fn file_template() -> ResourceDefinition {
 /// Reads the skill file the call's URI names; an unknown one is not found.
 fn read(call: HandlerCall) -> ResourceFuture {
     Box::pin(async move {
+        let context = call.context();
+        let published = context.state::<Published>();
         let uri = call.uri.unwrap_or_default();
-        let published = call.context.state::<Published>();
         let file = (uri.starts_with(SCHEME))
             .then(|| published.0.file(&uri))
             .flatten()

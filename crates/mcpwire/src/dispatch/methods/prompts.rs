@@ -15,7 +15,7 @@ use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::PROMPTS_GET;
 use crate::protocol::prompts::GetPromptParams;
 use crate::protocol::result_kind::ResultKind;
-use crate::protocol::{ErrorObject, RequestId};
+use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::{CallKept, Handler};
 use crate::server::prompt::PromptDefinition;
@@ -42,22 +42,22 @@ pub(crate) fn get_prompt(
         serde_json::value::to_raw_value(arguments).expect("string maps serialize")
     });
     let name = prompt.definition.name;
+    let era = served.era;
     let request = HandlerRequest {
         method: PROMPTS_GET,
         target: Cow::Borrowed(name),
         // Handed on to the prompt once the layers pass the request on.
         arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: context.unwrap_or_else(|| reaching_context(exchange, id, served.clone(), name)),
+        context: context.unwrap_or_else(|| reaching_context(exchange, id, served, name)),
         own: exchange.core.layers.handler(HandlerKind::Prompt, name),
     };
-    let (owned, id) = (Arc::clone(exchange), id.clone());
+    let owned = Arc::clone(exchange);
     let handler = move |handed: Handed| async move {
         let rendered = render(
             &owned,
-            &id,
             &params,
-            served,
+            era,
             (&prompt.definition, &prompt.handler),
             handed.arguments,
             handed.context,
@@ -70,14 +70,13 @@ pub(crate) fn get_prompt(
 /// Renders an admitted prompt.
 async fn render(
     exchange: &Arc<Exchange>,
-    id: &RequestId,
     params: &GetPromptParams,
-    served: Served,
+    era: Era,
     (definition, handler): (&PromptDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
     context: Context,
 ) -> MethodResult {
-    let kept = CallKept::new(arguments);
+    let kept = CallKept::new(arguments, context.into());
     let target = Target {
         method: PROMPTS_GET,
         name: definition.name,
@@ -86,8 +85,7 @@ async fn render(
     };
     let call = start(
         exchange,
-        id,
-        served,
+        era,
         Invocation {
             target,
             handler,
@@ -96,7 +94,6 @@ async fn render(
             state: params.request_state.as_deref(),
             uri: None,
             once: false,
-            context: Some(context),
         },
     )?;
     let outcome = run(definition.call, call, "the prompt").await;

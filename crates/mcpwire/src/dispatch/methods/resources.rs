@@ -17,7 +17,7 @@ use crate::protocol::jsonrpc::code;
 use crate::protocol::methods::RESOURCES_READ;
 use crate::protocol::resources::{ReadResourceParams, ReadResourceResult};
 use crate::protocol::result_kind::ResultKind;
-use crate::protocol::{ErrorObject, RequestId};
+use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::{CallKept, Handler};
 use crate::server::resource::ResourceDefinition;
@@ -55,16 +55,15 @@ pub(crate) fn read_resource(
         // Handed on to the resource once the layers pass the request on.
         arguments,
         retried: params.request_state.is_some() || params.input_responses.is_some(),
-        context: context.unwrap_or_else(|| request_context(exchange, id, served.clone())),
+        context: context.unwrap_or_else(|| request_context(exchange, id, served)),
         own: (exchange.core.layers).handler(HandlerKind::Resource, resource.definition.uri),
     };
-    let (owned, id) = (Arc::clone(exchange), id.clone());
+    let owned = Arc::clone(exchange);
     let handler = move |handed: Handed| async move {
         let answer = read(
             &owned,
-            &id,
             &params,
-            served,
+            era,
             (&resource.definition, &resource.handler),
             handed.arguments,
             handed.context,
@@ -77,14 +76,12 @@ pub(crate) fn read_resource(
 /// Reads an admitted resource.
 async fn read(
     exchange: &Arc<Exchange>,
-    id: &RequestId,
     params: &ReadResourceParams,
-    served: Served,
+    era: Era,
     (definition, handler): (&ResourceDefinition, &Arc<Handler>),
     arguments: Option<Box<serde_json::value::RawValue>>,
     context: Context,
 ) -> MethodResult {
-    let era = served.era;
     let target = Target {
         method: RESOURCES_READ,
         name: &params.uri,
@@ -93,17 +90,15 @@ async fn read(
     };
     let call = start(
         exchange,
-        id,
-        served,
+        era,
         Invocation {
             target,
             handler,
-            kept: CallKept::new(arguments),
+            kept: CallKept::new(arguments, context.into()),
             responses: params.input_responses.as_deref(),
             state: params.request_state.as_deref(),
             uri: Some(params.uri.clone()),
             once: false,
-            context: Some(context),
         },
     )?;
     // The answer to a retried round must not be cached (the client may not reuse it either);

@@ -1,7 +1,7 @@
 //! `tools/call`: a tool runs as a plain call, unless an extension's hook takes the call over
 //! (the tasks extension runs it as a task on a request that negotiated it).
 
-use crate::context::Context;
+use crate::context::{Context, LazyContext};
 use crate::dispatch::authorize;
 use crate::dispatch::call_inputs::CallInputs;
 use crate::dispatch::envelope::{MethodResult, to_json};
@@ -11,7 +11,9 @@ use crate::dispatch::exchange::Exchange;
 use crate::dispatch::intercepted::{Intercepted, called_tool};
 use crate::dispatch::pipeline::{HandlerRequest, HandlerRun, run_handler};
 use crate::dispatch::rounds::Target;
-use crate::dispatch::runner::{Invocation, reaching_context, run, start_in, stopped};
+use crate::dispatch::runner::{
+    Invocation, lazy_reaching_context, reaching_context, run, start, stopped,
+};
 use crate::dispatch::running::Running;
 use crate::layer::Handed;
 use crate::layer::service::HandlerKind;
@@ -55,22 +57,66 @@ pub(crate) fn call_tool(
     )
 }
 
-/// [`call_tool`] for the tool a request named, found: its scope decision, then its run through
-/// the layers.
+/// [`call_tool`] for the tool a request named, found: its scope decision, then its run (the
+/// plain one boxed, as a run through the layers is).
 pub(crate) fn call_found(
+    exchange: &Arc<Exchange>,
+    id: &RequestId,
+    tool: Arc<RegisteredTool>,
+    inputs: CallInputs,
+    served: Served,
+    context: Option<Context>,
+) -> Result<HandlerRun, ErrorObject> {
+    Ok(
+        match start_found(exchange, id, tool, inputs, served, context)? {
+            ToolRun::Plain(run) => HandlerRun::Bottom(Box::pin(run)),
+            ToolRun::Stacked(run) => run,
+        },
+    )
+}
+
+/// A found tool's run: its own, or through the layers.
+pub(crate) enum ToolRun {
+    /// Nothing stands between the request and the tool: no layer (the server's or the tool's
+    /// own), no extension that wants the call, no context made before it. The tool's run, held
+    /// as it is; its context is made only if the call asks for it.
+    Plain(PlainRun),
+    /// Through the layers (or an extension that may take the call over).
+    Stacked(HandlerRun),
+}
+
+/// The tool a request named, found, started: its scope decision, then its plain run when nothing
+/// stands between the request and the tool, else its run through the layers.
+pub(crate) fn start_found(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     tool: Arc<RegisteredTool>,
     mut inputs: CallInputs,
     served: Served,
     context: Option<Context>,
-) -> Result<HandlerRun, ErrorObject> {
+) -> Result<ToolRun, ErrorObject> {
     authorize::admit(exchange, tool.definition.scopes)?;
     let name = tool.definition.name;
     // A call an extension may take over keeps the request's `Served` for it; any other moves it
     // into the context the layers see.
     let era = served.era;
     let interceptors = (exchange.core.extensions).interceptors_of(&called_tool(&tool), era);
+    let layers = &exchange.core.layers;
+    let own = layers.handler(HandlerKind::Tool, name);
+    if interceptors.is_none() && context.is_none() && own.is_none() && layers.server().is_endpoint()
+    {
+        let context = lazy_reaching_context(exchange, id, served, name);
+        let arguments = inputs.arguments.take();
+        let owned = Arc::clone(exchange);
+        return Ok(ToolRun::Plain(run_plain(
+            owned,
+            arguments,
+            inputs.round(),
+            tool,
+            era,
+            context,
+        )));
+    }
     let (context, served) = match (interceptors, context) {
         (Some(interceptors), given) => (
             given.unwrap_or_else(|| reaching_context(exchange, id, served.clone(), name)),
@@ -86,7 +132,7 @@ pub(crate) fn call_found(
         // Handed on to the tool once the layers pass the request on.
         arguments: inputs.arguments.take(),
         context,
-        own: exchange.core.layers.handler(HandlerKind::Tool, name),
+        own,
     };
     let (owned, id) = (Arc::clone(exchange), id.clone());
     // A plain call's future is the tool's run alone; one an extension may take over is boxed
@@ -95,7 +141,14 @@ pub(crate) fn call_found(
         inputs.arguments = handed.arguments;
         let Some((served, interceptors)) = served else {
             let arguments = inputs.arguments.take();
-            let run = run_plain(owned, arguments, inputs.round(), tool, era, handed.context);
+            let run = run_plain(
+                owned,
+                arguments,
+                inputs.round(),
+                tool,
+                era,
+                handed.context.into(),
+            );
             return Either::Left(run);
         };
         Either::Right(Box::pin(async move {
@@ -117,28 +170,36 @@ pub(crate) fn call_found(
             let mut inputs = call.inputs;
             let arguments = inputs.arguments.take();
             let round = inputs.round();
-            run_plain(exchange, arguments, round, call.tool, era, call.context).await
+            run_plain(
+                exchange,
+                arguments,
+                round,
+                call.tool,
+                era,
+                call.context.into(),
+            )
+            .await
         }) as Intercepting)
     };
-    Ok(run_handler(exchange, request, handler))
+    Ok(ToolRun::Stacked(run_handler(exchange, request, handler)))
 }
 
 /// The future of a call an extension may take over.
 type Intercepting = Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>;
 
 /// Runs an admitted tool as a plain call on `arguments` and, in a later round, what the client
-/// sent for it (`round`: its `inputResponses` and `requestState`): what it does before the tool
-/// runs is done here, and the future returned ([`PlainRun`]) is the tool's run and the reading
-/// of its outcome.
+/// sent for it (`round`: its `inputResponses` and `requestState`), with `context` (given, or
+/// made when the call asks for it): what it does before the tool runs is done here, and the
+/// future returned ([`PlainRun`]) is the tool's run and the reading of its outcome.
 pub(crate) fn run_plain(
     exchange: Arc<Exchange>,
     arguments: Option<Box<RawValue>>,
     (responses, state): (Option<&RawValue>, Option<&str>),
     tool: Arc<RegisteredTool>,
     era: Era,
-    context: Context,
+    context: LazyContext,
 ) -> PlainRun {
-    let kept = CallKept::new(arguments);
+    let kept = CallKept::new(arguments, context);
     let name = tool.definition.name;
     let invocation = Invocation {
         target: bound_to(name, &kept, &exchange),
@@ -148,9 +209,8 @@ pub(crate) fn run_plain(
         state,
         uri: None,
         once: tool.definition.once,
-        context: None,
     };
-    let call = match start_in(&exchange, era, invocation, |_| context) {
+    let call = match start(&exchange, era, invocation) {
         Ok(call) => call,
         Err(error) => return PlainRun::Refused(Some(error)),
     };
