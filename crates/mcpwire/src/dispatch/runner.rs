@@ -85,6 +85,7 @@ pub(crate) fn reaching_context(
 
 /// [`reaching_context`], made only when the call first asks for it ([`LazyContext`]): a plain
 /// call whose tool takes no context, resolves nothing and sends nothing back never makes it.
+#[inline(always)]
 pub(crate) fn lazy_reaching_context(
     exchange: &Arc<Exchange>,
     id: &RequestId,

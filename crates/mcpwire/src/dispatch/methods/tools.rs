@@ -191,6 +191,10 @@ type Intercepting = Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>;
 /// sent for it (`round`: its `inputResponses` and `requestState`), with `context` (given, or
 /// made when the call asks for it): what it does before the tool runs is done here, and the
 /// future returned ([`PlainRun`]) is the tool's run and the reading of its outcome.
+///
+/// Inlined, so that a context not made yet is written where the kept call holds it, not moved
+/// there through this function's arguments.
+#[inline(always)]
 pub(crate) fn run_plain(
     exchange: Arc<Exchange>,
     arguments: Option<Box<RawValue>>,
