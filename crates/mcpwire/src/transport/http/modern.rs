@@ -18,29 +18,31 @@ use crate::protocol::jsonrpc::Request;
 use crate::protocol::meta::RequestMeta;
 use crate::protocol::methods::INITIALIZE;
 use crate::protocol::{Era, ErrorObject};
+use crate::server::tool_kind::ToolView;
 use futures_util::future::Either;
 use http::{HeaderMap, StatusCode};
 use std::future::{Future, Ready, ready};
 use std::sync::Arc;
 
 /// Checks the headers that mirror the body of a `method` request (`mcp`, read from its
-/// `headers`): its `_meta` (`meta`) and the values of `params` the endpoint read (`fields`).
+/// `headers`): its `_meta` (`meta`) and the values of `params` the endpoint read (`fields`);
+/// the arguments a tool mirrors are its entry's in `tools` (the registry as the request found
+/// it).
 pub(super) fn check_headers(
-    endpoint: &Endpoint,
+    tools: &ToolView,
     headers: &HeaderMap,
     mcp: &McpHeaders<'_>,
     meta: &RequestMeta,
     method: &str,
     fields: &RawNamed<'_>,
 ) -> Result<(), ErrorObject> {
-    let snapshot = endpoint.core.snapshot();
     headers::check_read(
         headers,
         mcp,
         meta.protocol_version.as_deref(),
         method,
         fields,
-        |tool| snapshot.tools.header_params(tool),
+        |tool| tools.header_params(tool),
     )
 }
 

@@ -23,6 +23,7 @@ use crate::dispatch::preread::Preread;
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::{Incoming, Request, code};
 use crate::protocol::methods::INITIALIZE;
+use crate::server::tool_kind::ToolView;
 use axum::body::HttpBody;
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
@@ -118,9 +119,12 @@ fn answer<'a>(
         return Either::Right(Either::Left(ready(answer_body::of(refusal))));
     }
     // A plain tool call is read in one pass, unless an outer tier wants its raw `params`; the
-    // tool it names is looked up as the registry is now.
+    // tool it names is looked up as the registry is now, and so are the arguments its headers
+    // mirror (the registry loaded once for both).
+    let snapshot = endpoint.core.snapshot();
+    let tools = &snapshot.tools;
     let read_once = match endpoint.core.layers.outer() {
-        None => CallRead::of(text, &endpoint.core.snapshot().tools),
+        None => CallRead::of(text, tools),
         Some(_) => None,
     };
     if let Some(CallRead {
@@ -129,7 +133,7 @@ fn answer<'a>(
         preread,
     }) = read_once
     {
-        let route = Route::of(endpoint, &request.method, read, &headers, &mcp);
+        let route = Route::of(endpoint, tools, &request.method, read, (&headers, &mcp));
         let routed = route_decided(endpoint, request, route, preread, headers, caller);
         return Either::Left(routed);
     }
@@ -165,7 +169,7 @@ fn answer<'a>(
     // the method does not parse them again.
     let read = ParamsRead::of(request.params.as_deref());
     let preread = read.preread(&request.method, &endpoint.core);
-    let route = Route::of(endpoint, &request.method, read, &headers, &mcp);
+    let route = Route::of(endpoint, tools, &request.method, read, (&headers, &mcp));
     Either::Left(route_decided(
         endpoint, request, route, preread, headers, caller,
     ))
@@ -190,13 +194,13 @@ enum Route {
 
 impl Route {
     /// The route of a `method` request, as `read` of its `params` and its MCP headers (`mcp`,
-    /// read from its `headers`) decide.
+    /// read from its `headers`) decide; a tool's mirrored arguments are its entry's in `tools`.
     fn of(
         endpoint: &Endpoint,
+        tools: &ToolView,
         method: &str,
         read: ParamsRead<'_>,
-        headers: &HeaderMap,
-        mcp: &McpHeaders<'_>,
+        (headers, mcp): (&HeaderMap, &McpHeaders<'_>),
     ) -> Self {
         // Classified here, so that what is served next holds what the request is served as,
         // not its whole `_meta`: a 2026-07-28 request's once its headers are checked against
@@ -204,7 +208,7 @@ impl Route {
         match read.meta {
             Some(meta) if names_revision(&meta) => {
                 let fields = &read.named;
-                let checked = modern::check_headers(endpoint, headers, mcp, &meta, method, fields);
+                let checked = modern::check_headers(tools, headers, mcp, &meta, method, fields);
                 let served = classify_meta(meta, &endpoint.stateless);
                 Route::Modern { served, checked }
             }
