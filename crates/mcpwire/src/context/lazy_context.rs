@@ -92,3 +92,67 @@ impl From<Context> for LazyContext {
         Self::given(context)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A source that counts the scopes it makes: a detached context's, with the seed's id and
+    /// target.
+    #[derive(Default)]
+    struct Counting(AtomicUsize);
+
+    impl ScopeSource for Counting {
+        fn scope(self: Arc<Self>, seed: RequestSeed) -> RequestScope {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            let detached = Context::detached().build();
+            let Ok(mut scope) = Arc::try_unwrap(detached.inner) else {
+                unreachable!("a context just built has one owner")
+            };
+            scope.request_id = seed.request_id;
+            scope.reached = seed.reached;
+            scope
+        }
+    }
+
+    fn seed(id: i64) -> RequestSeed {
+        RequestSeed {
+            request_id: RequestId::Number(id),
+            era: Era::Modern,
+            protocol_version: Arc::from("2026-07-28"),
+            client_capabilities: Default::default(),
+            client_info: None,
+            progress_token: None,
+            log_level: None,
+            trace_context: None,
+            reached: Reached::known("add"),
+        }
+    }
+
+    #[test]
+    fn a_seeded_context_is_made_once_and_only_when_asked_for() {
+        let source = Arc::new(Counting::default());
+        let lazy = LazyContext::later(source.clone(), seed(7));
+        assert!(lazy.if_made().is_none());
+        assert_eq!(
+            source.0.load(Ordering::SeqCst),
+            0,
+            "made before it was asked for"
+        );
+        assert_eq!(lazy.get().request_id(), &RequestId::Number(7));
+        assert_eq!(lazy.get().reached_target(), Some("add"));
+        assert_eq!(source.0.load(Ordering::SeqCst), 1, "made more than once");
+        assert!(lazy.if_made().is_some());
+        drop(lazy);
+        assert_eq!(Arc::strong_count(&source), 1, "the seed's source was kept");
+    }
+
+    #[test]
+    fn a_given_context_is_kept_as_it_is() {
+        let given = Context::detached().build();
+        let lazy = LazyContext::from(given.clone());
+        assert!(Arc::ptr_eq(&lazy.if_made().unwrap().inner, &given.inner));
+        assert!(Arc::ptr_eq(&lazy.get().inner, &given.inner));
+    }
+}
