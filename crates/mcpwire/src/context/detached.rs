@@ -2,7 +2,7 @@
 //! test, as `name::call(..)`.
 
 use super::state::SharedState;
-use super::{Context, Notifier, Outbound, RequestScope};
+use super::{Context, Notifier, Outbound, RequestScope, RequestSeed};
 use crate::protocol::version::MODERN;
 use crate::protocol::{ClientCapabilities, Era, RequestId};
 use std::sync::Arc;
@@ -186,13 +186,17 @@ impl DetachedContext {
     pub fn build(self) -> Context {
         let outbound = Outbound::nowhere();
         Context::new(RequestScope {
-            request_id: RequestId::Number(0),
-            era: Era::Modern,
-            protocol_version: Arc::from(MODERN),
-            client_capabilities: Arc::new(self.capabilities),
-            client_info: None,
-            progress_token: None,
-            log_level: None,
+            request: RequestSeed {
+                request_id: RequestId::Number(0),
+                era: Era::Modern,
+                protocol_version: Arc::from(MODERN),
+                client_capabilities: Arc::new(self.capabilities),
+                client_info: None,
+                progress_token: None,
+                log_level: None,
+                trace_context: None,
+                reached: Default::default(),
+            },
             state: Arc::new(self.state),
             outbound,
             headers: None,
@@ -208,8 +212,6 @@ impl DetachedContext {
             client_requests: None,
             client_request_timeout: Duration::ZERO,
             open_url_elicitations: Default::default(),
-            reached: Default::default(),
-            trace_context: None,
             observer: Default::default(),
             extensions: std::sync::Mutex::new(self.extensions),
             task: None,

@@ -24,8 +24,12 @@ pub(crate) struct RequestSeed {
     pub(crate) client_capabilities: Arc<ClientCapabilities>,
     pub(crate) client_info: Option<Arc<Implementation>>,
     pub(crate) progress_token: Option<ProgressToken>,
+    /// The lowest level the client wants to hear, or `None` for "send no log messages".
     pub(crate) log_level: Option<LoggingLevel>,
+    /// The caller's trace context, as its `_meta` carried it.
     pub(crate) trace_context: Option<Arc<TraceContext>>,
+    /// What the request reached once authorization admitted it (a tool's or a prompt's name,
+    /// a resource's URI), as its method parsed it: what telemetry names the request by.
     pub(crate) reached: Reached,
 }
 
@@ -110,8 +114,7 @@ mod tests {
             let Ok(mut scope) = Arc::try_unwrap(detached.inner) else {
                 unreachable!("a context just built has one owner")
             };
-            scope.request_id = seed.request_id;
-            scope.reached = seed.reached;
+            scope.request = seed;
             scope
         }
     }

@@ -63,7 +63,7 @@ pub(crate) use state::SharedState;
 use crate::protocol::jsonrpc::notification_line;
 use crate::protocol::logging::{LoggingLevel, LoggingMessageParams};
 use crate::protocol::methods::{MESSAGE, PROGRESS};
-use crate::protocol::progress::{ProgressParams, ProgressToken};
+use crate::protocol::progress::ProgressParams;
 use crate::protocol::{ClientCapabilities, Era, Implementation, RequestId};
 use std::sync::Arc;
 
@@ -93,14 +93,9 @@ pub struct Context {
 
 /// Everything a `Context` carries; built once per request by the dispatcher.
 pub(crate) struct RequestScope {
-    pub(crate) request_id: RequestId,
-    pub(crate) era: Era,
-    pub(crate) protocol_version: Arc<str>,
-    pub(crate) client_capabilities: Arc<ClientCapabilities>,
-    pub(crate) client_info: Option<Arc<Implementation>>,
-    pub(crate) progress_token: Option<ProgressToken>,
-    /// The lowest level the client wants to hear, or `None` for "send no log messages".
-    pub(crate) log_level: Option<LoggingLevel>,
+    /// What it holds of the request itself: its id, what it is served as, what it reached
+    /// (the seed a context not made yet keeps: [`LazyContext`]).
+    pub(crate) request: RequestSeed,
     pub(crate) state: Arc<SharedState>,
     pub(crate) outbound: Outbound,
     /// What holds the request's HTTP headers (the transport's per-request state), when it
@@ -121,11 +116,6 @@ pub(crate) struct RequestScope {
     pub(crate) open_url_elicitations: std::sync::Mutex<Vec<String>>,
     /// The task this call runs as (tasks extension), if it runs as one.
     pub(crate) task: Option<task::TaskLink>,
-    /// What the request reached once authorization admitted it (a tool's or a prompt's name,
-    /// a resource's URI), as its method parsed it: what telemetry names the request by.
-    pub(crate) reached: Reached,
-    /// The caller's trace context, as its `_meta` carried it.
-    pub(crate) trace_context: Option<Arc<crate::protocol::TraceContext>>,
     /// What watches the work done below the layers (attached by a layer: telemetry).
     pub(crate) observer: std::sync::OnceLock<Arc<dyn RequestObserver>>,
     /// Typed values a layer attached for what runs after it ([`Context::insert_extension`]).
@@ -168,7 +158,7 @@ impl Context {
     /// # });
     /// ```
     pub fn request_id(&self) -> &RequestId {
-        &self.inner.request_id
+        &self.inner.request.request_id
     }
 
     /// The protocol revision this request is served under (e.g. `2026-07-28`).
@@ -182,7 +172,7 @@ impl Context {
     /// assert_eq!(ctx.protocol_version(), "2026-07-28");
     /// ```
     pub fn protocol_version(&self) -> &str {
-        &self.inner.protocol_version
+        &self.inner.request.protocol_version
     }
 
     /// Whether this is a 2025-11-25 session request or a stateless 2026-07-28 one. Handlers
@@ -198,7 +188,7 @@ impl Context {
     /// assert_eq!(ctx.era(), Era::Modern);
     /// ```
     pub fn era(&self) -> Era {
-        self.inner.era
+        self.inner.request.era
     }
 
     /// What the client declared it can do (per session on 2025-11-25, per request on 2026-07-28).
@@ -215,7 +205,7 @@ impl Context {
     /// assert!(!ctx.client_capabilities().roots());
     /// ```
     pub fn client_capabilities(&self) -> &ClientCapabilities {
-        &self.inner.client_capabilities
+        &self.inner.request.client_capabilities
     }
 
     /// Who the client says it is, when it said so. For display and logs only.
@@ -239,7 +229,7 @@ impl Context {
     /// # Ok(()) }
     /// ```
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.inner.client_info.as_deref()
+        self.inner.request.client_info.as_deref()
     }
 
     /// The HTTP request headers, on the HTTP transport; `None` on stdio. Client-supplied input:
@@ -391,7 +381,7 @@ impl Context {
             task.reporter.report(message).await;
             return;
         }
-        let Some(token) = &self.inner.progress_token else {
+        let Some(token) = &self.inner.request.progress_token else {
             return;
         };
         let params = ProgressParams {
@@ -420,7 +410,7 @@ impl Context {
     /// assert_eq!(Context::detached().build().log_level(), None);
     /// ```
     pub fn log_level(&self) -> Option<LoggingLevel> {
-        self.inner.log_level
+        self.inner.request.log_level
     }
 
     /// Sends a log message to the client, when the revision and the client allow it: on
@@ -446,7 +436,7 @@ impl Context {
     /// # });
     /// ```
     pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: serde_json::Value) {
-        let Some(min) = self.inner.log_level else {
+        let Some(min) = self.inner.request.log_level else {
             return;
         };
         if level < min {
@@ -586,7 +576,7 @@ impl Context {
 
     /// Records what the request reached, once its method admitted it.
     pub(crate) fn set_reached(&self, target: std::borrow::Cow<'static, str>) {
-        self.inner.reached.set(target);
+        self.inner.request.reached.set(target);
     }
 
     /// What the request reached (a tool's or a prompt's name, a resource's URI), as its method
@@ -609,14 +599,14 @@ impl Context {
     /// # let _ = mcpwire::McpServer::new("demo").outer_layer(audit);
     /// ```
     pub fn reached_target(&self) -> Option<&str> {
-        self.inner.reached.get()
+        self.inner.request.reached.get()
     }
 
     /// The W3C trace context the request carried in `params._meta` (`traceparent`,
     /// `tracestate`), as sent; `None` when it carried none. What a tracing layer links or
     /// follows (`mcpwire::otel::Tracing`).
     pub fn trace_context(&self) -> Option<&crate::protocol::TraceContext> {
-        self.inner.trace_context.as_deref()
+        self.inner.request.trace_context.as_deref()
     }
 
     /// Attaches `observer` to the request: it watches the work the core does below the layers

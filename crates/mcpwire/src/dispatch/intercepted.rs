@@ -80,15 +80,15 @@ impl InterceptedCall for Intercepted<'_> {
         // No back channel: a task's progress becomes its status message, it sends no
         // notifications and asks the client nothing directly.
         let outbound = Outbound::nowhere();
-        let scope = request_scope(
+        let mut scope = request_scope(
             self.exchange,
             self.id,
             self.served.clone(),
             Default::default(),
         );
+        scope.request.progress_token = None;
+        scope.request.log_level = None;
         Context::new(RequestScope {
-            progress_token: None,
-            log_level: None,
             outbound,
             client_requests: None,
             extensions: Mutex::new(self.context.extensions_copy()),

@@ -136,13 +136,7 @@ fn scope_of(exchange: &Arc<Exchange>, seed: RequestSeed) -> RequestScope {
     let core = &exchange.core;
     let era = seed.era;
     RequestScope {
-        request_id: seed.request_id,
-        era,
-        protocol_version: seed.protocol_version,
-        client_capabilities: seed.client_capabilities,
-        client_info: seed.client_info,
-        progress_token: seed.progress_token,
-        log_level: seed.log_level,
+        request: seed,
         state: core.state.clone(),
         outbound: exchange.outbound().into_owned(),
         headers: exchange
@@ -155,8 +149,6 @@ fn scope_of(exchange: &Arc<Exchange>, seed: RequestSeed) -> RequestScope {
         client_requests: (era == Era::Legacy).then(|| exchange.session.client_requests().clone()),
         client_request_timeout: core.limits.client_request_timeout,
         open_url_elicitations: Default::default(),
-        reached: seed.reached,
-        trace_context: seed.trace_context,
         observer: Default::default(),
         extensions: Default::default(),
         task: None,
