@@ -123,21 +123,16 @@ impl<F: Working> Future for Deciding<F> {
             while let Some(line) = lines.try_recv() {
                 queue.push_back(line);
             }
-            return Poll::Ready(match reply.into() {
-                Some(reply) if queue.is_empty() => Decision::Json(reply),
-                Some(reply) => {
-                    queue.push_back(reply.line);
-                    Decision::Stream {
-                        queue,
-                        work: None,
-                        lines,
-                    }
+            if let Some(reply) = reply.into() {
+                if queue.is_empty() {
+                    return Poll::Ready(Decision::Json(reply));
                 }
-                None => Decision::Stream {
-                    queue,
-                    work: None,
-                    lines,
-                },
+                queue.push_back(reply.line);
+            }
+            return Poll::Ready(Decision::Stream {
+                queue,
+                work: None,
+                lines,
             });
         }
         if this.lines_ended {
