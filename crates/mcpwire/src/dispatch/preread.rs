@@ -1,6 +1,7 @@
 //! What a transport already read of a request's parameters before routing it ([`Preread`]),
 //! handed on to the request's method so that it does not parse `params` once more.
 
+#[cfg(test)]
 use crate::protocol::tools::CallToolParams;
 use crate::server::tool::RegisteredTool;
 use crate::server::tool_kind::ToolView;
@@ -51,6 +52,7 @@ impl CalledName {
     }
 
     /// The name as sent.
+    #[cfg(test)]
     fn into_name(self) -> String {
         match self {
             Self::Registered(tool) => tool.definition.name.to_owned(),
@@ -72,7 +74,9 @@ impl fmt::Debug for CalledName {
 }
 
 impl PlainCall {
-    /// The parameters, exactly as parsing the request's `params` gives them.
+    /// The parameters, exactly as parsing the request's `params` gives them (what the tests
+    /// compare the reading with).
+    #[cfg(test)]
     pub(crate) fn into_params(self) -> CallToolParams {
         CallToolParams {
             name: self.tool.into_name(),

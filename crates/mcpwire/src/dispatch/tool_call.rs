@@ -5,24 +5,24 @@
 //! answer, the route, the handler method), each polled on every wake-up and each moved whole
 //! into the next, with the method's own run boxed inside. A `tools/call` whose parameters the
 //! transport already read, on a server without an outer tier, needs none of them: its method
-//! is known, and so is its tool, found when the call was read ([`CalledName`]). So it is the
-//! tool's run, held here, then its line written, as the router writes it.
+//! is known, and so is its tool, found when the call was read
+//! ([`CalledName`](super::preread::CalledName)). So it is the tool's run, held here, then its
+//! line written, as the router writes it.
 //!
-//! The tool's run is [`start_found`]'s, the function the router's tool method runs too: the
+//! The tool's run is [`start_read`]'s, the function the router's tool method runs too: the
 //! tool's own ([`PlainRun`]) when nothing stands between the request and its tool (no layers of
 //! the server's or the tool's own, no extension that wants the call), held as it is, with
 //! nothing boxed but the tool's future; else its run through the layers ([`HandlerRun`], held as
-//! it is too), or its refusal. A name no tool has under it (an alias, or none) is
-//! [`call_tool`]'s to look up. A request this does not take is handed back untouched, for the
-//! router.
+//! it is too), or its refusal. A name sent that is not the tool's own (an alias, or no tool's)
+//! is looked up as the registry is now. A request this does not take is handed back untouched,
+//! for the router.
 
-use super::call_inputs::CallInputs;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::methods::handlers::HandlerMethod;
-use super::methods::tools::{PlainRun, ToolRun, call_tool, start_found};
+use super::methods::tools::{PlainRun, ToolRun, start_read};
 use super::pipeline::{HandlerRun, answered, write};
-use super::preread::{CalledName, PlainCall, Preread};
+use super::preread::Preread;
 use super::reply::{Reply, reply};
 use super::table::{Serve, row};
 use crate::protocol::jsonrpc::Request;
@@ -46,7 +46,7 @@ pub(crate) struct ToolCall {
 enum Run {
     /// The tool's own run: nothing stands between the request and the tool.
     Plain(PlainRun),
-    /// [`call_tool`]'s run, through the layers (or an extension that takes the call over).
+    /// The run through the layers (or an extension that takes the call over).
     Stacked(HandlerRun),
     /// Refused before its layers (an unknown tool, a scope the caller lacks); `None` once
     /// answered.
@@ -85,23 +85,7 @@ pub(crate) fn prepare(
         preread => return Prepared::ForRouter(request, served, preread),
     };
     let id = request.id;
-    let PlainCall { tool, arguments } = call;
-    let tool = match tool {
-        CalledName::Registered(tool) => tool,
-        CalledName::Sent(name) => {
-            let params = PlainCall {
-                tool: CalledName::Sent(name),
-                arguments,
-            };
-            let run = match call_tool(exchange, &id, params.into_params(), served, None) {
-                Ok(stacked) => Run::Stacked(stacked),
-                Err(error) => Run::Refused(Some(error)),
-            };
-            return Prepared::Call(ToolCall::new(run, id, era, exchange));
-        }
-    };
-    let inputs = CallInputs::first(arguments);
-    let run = match start_found(exchange, &id, tool, inputs, served, None) {
+    let run = match start_read(exchange, &id, call, served, None) {
         Ok(ToolRun::Plain(plain)) => Run::Plain(plain),
         Ok(ToolRun::Stacked(stacked)) => Run::Stacked(stacked),
         Err(error) => Run::Refused(Some(error)),

@@ -4,9 +4,8 @@
 
 use super::{prompts, resources, tools};
 use crate::dispatch::admitted::Admitted;
-use crate::dispatch::call_inputs::CallInputs;
 use crate::dispatch::exchange::parse;
-use crate::dispatch::preread::{CalledName, PlainCall, Preread};
+use crate::dispatch::preread::Preread;
 use crate::layer::McpResponse;
 use crate::protocol::ErrorObject;
 use futures_util::future::Either;
@@ -43,16 +42,8 @@ pub(crate) fn serve(
     match method {
         HandlerMethod::Tool => {
             let call = match preread {
-                // The tool was found when the parameters were read: not looked up again.
-                Preread::ToolCall(PlainCall {
-                    tool: CalledName::Registered(tool),
-                    arguments,
-                }) => {
-                    let inputs = CallInputs::first(arguments);
-                    tools::call_found(exchange, id, tool, inputs, served, context)?
-                }
                 Preread::ToolCall(read) => {
-                    tools::call_tool(exchange, id, read.into_params(), served, context)?
+                    tools::start_read(exchange, id, read, served, context)?.into()
                 }
                 Preread::Nothing => {
                     let params = parse(params.as_deref())?;

@@ -10,6 +10,7 @@ use crate::dispatch::errors;
 use crate::dispatch::exchange::Exchange;
 use crate::dispatch::intercepted::{Intercepted, called_tool};
 use crate::dispatch::pipeline::{HandlerRequest, HandlerRun, run_handler};
+use crate::dispatch::preread::{CalledName, PlainCall};
 use crate::dispatch::rounds::Target;
 use crate::dispatch::runner::{
     Invocation, lazy_reaching_context, reaching_context, run, start, stopped,
@@ -44,35 +45,35 @@ pub(crate) fn call_tool(
     served: Served,
     context: Option<Context>,
 ) -> Result<HandlerRun, ErrorObject> {
-    let Some(tool) = exchange.core.snapshot().tools.get(&params.name).cloned() else {
-        return Err(errors::unknown("tool", &params.name));
-    };
-    call_found(
-        exchange,
-        id,
-        tool,
-        CallInputs::from(params),
-        served,
-        context,
-    )
+    let tool = registered(exchange, &params.name)?;
+    let inputs = CallInputs::from(params);
+    start_found(exchange, id, tool, inputs, served, context).map(HandlerRun::from)
 }
 
-/// [`call_tool`] for the tool a request named, found: its scope decision, then its run (the
-/// plain one boxed, as a run through the layers is).
-pub(crate) fn call_found(
+/// Starts the plain call a transport read (`call`): the tool found as it was read, or the one
+/// the name it sent (an alias) names now.
+pub(crate) fn start_read(
     exchange: &Arc<Exchange>,
     id: &RequestId,
-    tool: Arc<RegisteredTool>,
-    inputs: CallInputs,
+    call: PlainCall,
     served: Served,
     context: Option<Context>,
-) -> Result<HandlerRun, ErrorObject> {
-    Ok(
-        match start_found(exchange, id, tool, inputs, served, context)? {
-            ToolRun::Plain(run) => HandlerRun::Bottom(Box::pin(run)),
-            ToolRun::Stacked(run) => run,
-        },
-    )
+) -> Result<ToolRun, ErrorObject> {
+    let tool = match call.tool {
+        CalledName::Registered(tool) => tool,
+        CalledName::Sent(name) => registered(exchange, &name)?,
+    };
+    let inputs = CallInputs::first(call.arguments);
+    start_found(exchange, id, tool, inputs, served, context)
+}
+
+/// The tool registered under `name` (or an alias of it), as the registry is now.
+fn registered(exchange: &Exchange, name: &str) -> Result<Arc<RegisteredTool>, ErrorObject> {
+    let tools = &exchange.core.snapshot().tools;
+    tools
+        .get(name)
+        .cloned()
+        .ok_or_else(|| errors::unknown("tool", name))
 }
 
 /// A found tool's run: its own, or through the layers.
@@ -85,9 +86,20 @@ pub(crate) enum ToolRun {
     Stacked(HandlerRun),
 }
 
+/// A tool's run as the router holds every method's: a plain run boxed, as a run through the
+/// layers is.
+impl From<ToolRun> for HandlerRun {
+    fn from(run: ToolRun) -> Self {
+        match run {
+            ToolRun::Plain(run) => HandlerRun::Bottom(Box::pin(run)),
+            ToolRun::Stacked(run) => run,
+        }
+    }
+}
+
 /// The tool a request named, found, started: its scope decision, then its plain run when nothing
 /// stands between the request and the tool, else its run through the layers.
-pub(crate) fn start_found(
+fn start_found(
     exchange: &Arc<Exchange>,
     id: &RequestId,
     tool: Arc<RegisteredTool>,
