@@ -12,6 +12,7 @@ use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::server::core::ServerCore;
+use futures_util::FutureExt;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
@@ -32,7 +33,7 @@ pub(crate) struct HandlerRequest {
 }
 
 /// Runs a handler method's `handler` (started on what of the request the layers passed on; it
-/// gives the outcome and whether it is a tool's `isError` result) through the server-wide
+/// gives its outcome, as a [`McpResponse`] tells it) through the server-wide
 /// layers, then the handler's own; their answer, marked as having reached its method.
 ///
 /// A plain function returning a named future ([`HandlerRun`]): an `async fn` would keep
@@ -45,7 +46,8 @@ pub(crate) fn run_handler<H, F>(
 ) -> HandlerRun
 where
     H: FnOnce(Handed) -> F + Send + 'static,
-    F: Future<Output = (MethodResult, bool)> + Send + 'static,
+    F: Future + Send + 'static,
+    F::Output: Into<McpResponse>,
 {
     let HandlerRequest {
         method,
@@ -68,10 +70,10 @@ where
             context,
             kept: None,
         };
-        return HandlerRun::Bottom(Box::pin(handler(handed)));
+        return HandlerRun::Bottom(Box::pin(FutureExt::map(handler(handed), Into::into)));
     }
     // The handler's future, mapped: an `async` block here would keep the handler beside it.
-    let work = Work::new(move |handed| futures_util::FutureExt::map(handler(handed), response));
+    let work = Work::new(move |handed| FutureExt::map(handler(handed), Into::into));
     let request = McpRequest {
         method: Cow::Borrowed(method),
         target: Some(target),
@@ -90,7 +92,7 @@ where
 /// reached its method. `Unpin`.
 pub(crate) enum HandlerRun {
     /// No layer to go through: the handler's own run, boxed.
-    Bottom(Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>),
+    Bottom(Pin<Box<dyn Future<Output = McpResponse> + Send>>),
     /// Through the server-wide layers, then the handler's own.
     Layered(Call),
 }
@@ -100,18 +102,13 @@ impl Future for HandlerRun {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<McpResponse> {
         Poll::Ready(match self.get_mut() {
-            HandlerRun::Bottom(run) => answered(ready!(run.as_mut().poll(cx))),
+            HandlerRun::Bottom(run) => reached(ready!(run.as_mut().poll(cx))),
             HandlerRun::Layered(call) => {
                 let Ok(response) = ready!(Pin::new(call).poll(cx));
                 reached(response)
             }
         })
     }
-}
-
-/// A handler method's outcome, as the layers would have answered it: reached its method.
-pub(crate) fn answered(outcome: (MethodResult, bool)) -> McpResponse {
-    reached(response(outcome))
 }
 
 /// `response`, marked as the answer of a request that reached its method.
@@ -134,7 +131,7 @@ pub(crate) fn write(
     match response.answer {
         Answer::Line { line, .. } => Ok((line, outcome)),
         Answer::Result { json, kind, .. } => {
-            Ok((envelope::result(core, era, id, &json, kind), outcome))
+            Ok((envelope::result_of(core, era, id, json, kind), outcome))
         }
         Answer::Refused(error) if method == TOOLS_CALL => {
             let json = McpResponse::refusal_result(&error.message);
@@ -149,15 +146,17 @@ pub(crate) fn write(
 
 /// A handler method's outcome (and whether it is a tool's `isError` result), as the layers see
 /// it.
-fn response((outcome, tool_error): (MethodResult, bool)) -> McpResponse {
-    McpResponse::of(match outcome {
-        Ok((json, kind)) => Answer::Result {
-            json,
-            kind,
-            tool_error,
-        },
-        Err(error) => Answer::Error(error),
-    })
+impl From<(MethodResult, bool)> for McpResponse {
+    fn from((outcome, tool_error): (MethodResult, bool)) -> Self {
+        McpResponse::of(match outcome {
+            Ok((json, kind)) => Answer::Result {
+                json: json.into(),
+                kind,
+                tool_error,
+            },
+            Err(error) => Answer::Error(error),
+        })
+    }
 }
 
 /// A method other than the handler methods (a list, `ping`, `tasks/get`, …), admitted, on its

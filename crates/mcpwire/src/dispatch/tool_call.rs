@@ -17,16 +17,18 @@
 //! is looked up as the registry is now. A request this does not take is handed back untouched,
 //! for the router.
 
+use super::envelope;
 use super::era::Served;
 use super::exchange::Exchange;
 use super::methods::handlers::HandlerMethod;
-use super::methods::tools::{PlainRun, ToolRun, start_read};
-use super::pipeline::{HandlerRun, answered, write};
+use super::methods::tools::{PlainOutcome, PlainRun, ToolRun, start_read};
+use super::pipeline::{HandlerRun, reached, write};
 use super::preread::Preread;
 use super::reply::{Reply, reply};
 use super::table::{Serve, row};
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::methods::{Method, TOOLS_CALL};
+use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use std::future::Future;
 use std::pin::Pin;
@@ -111,7 +113,17 @@ impl Future for ToolCall {
         let this = self.get_mut();
         let grant = this.exchange.grant.as_deref();
         let response = match &mut this.run {
-            Run::Plain(run) => answered(ready!(Pin::new(run).poll(cx))),
+            Run::Plain(run) => match ready!(Pin::new(run).poll(cx)) {
+                // The tool's output goes straight into its line: no layer is there to read it
+                // as a response first.
+                PlainOutcome::Output(output) => {
+                    let json = output.into_result_json();
+                    let (core, kind) = (&this.exchange.core, ResultKind::Complete);
+                    let line = envelope::result_of(core, this.era, &this.id, json, kind);
+                    return Poll::Ready(reply(&this.id, Ok(line), grant));
+                }
+                ended => reached(ended.into()),
+            },
             Run::Stacked(run) => ready!(Pin::new(run).poll(cx)),
             Run::Refused(error) => {
                 let error = error.take().expect("polled after it finished");

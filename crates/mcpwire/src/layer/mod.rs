@@ -58,6 +58,7 @@ mod log;
 mod rate_limit;
 mod request;
 mod response;
+mod result_json;
 pub(crate) mod service;
 mod timeout;
 mod work;
@@ -76,4 +77,5 @@ pub use service::{FromFn, FromFnService, McpLayer, Next, from_fn};
 pub use timeout::{REQUEST_TIMED_OUT, Timeout, TimeoutService};
 
 pub(crate) use response::Answer;
+pub(crate) use result_json::ResultJson;
 pub(crate) use work::{Handed, Kept, Work};

@@ -1,5 +1,6 @@
 //! [`McpResponse`]: how a request ended, as a layer sees it (and how a layer refuses one).
 
+use super::result_json::ResultJson;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{CallToolResult, ErrorObject};
@@ -34,9 +35,9 @@ pub struct McpResponse {
 /// What a response holds.
 #[derive(Debug)]
 pub(crate) enum Answer {
-    /// A result object (serialized JSON) of the given kind.
+    /// A result object of the given kind.
     Result {
-        json: String,
+        json: ResultJson,
         kind: ResultKind,
         /// A tool's `isError` result.
         tool_error: bool,
@@ -210,7 +211,7 @@ impl McpResponse {
     /// ```
     pub fn result_json(&self) -> Option<&str> {
         match &self.answer {
-            Answer::Result { json, .. } => Some(json),
+            Answer::Result { json, .. } => Some(json.as_str()),
             _ => None,
         }
     }

@@ -231,7 +231,7 @@ fn structured<T: Serialize>(value: &T, call: &HandlerCall) -> ToolOutput {
     // Through a `Value`, whose maps keep their keys sorted: what a result built as a
     // `CallToolResult` carries, and what clients saw before it was written directly.
     match serde_json::to_value(value) {
-        Ok(value) => ToolOutput::structured(&value, call.wraps_output()),
+        Ok(value) => ToolOutput::structured(value, call.wraps_output()),
         Err(error) => {
             tracing::error!(%error, "structured tool output failed to serialize");
             call.failed(ToolError::new("the tool's output could not be serialized"))

@@ -1,7 +1,9 @@
 //! [`ToolOutput`]: what a tool call gives the server to send, built as a [`CallToolResult`]
 //! or already written as JSON.
 
+use crate::layer::ResultJson;
 use crate::protocol::tools::CallToolResult;
+use crate::wire::structured::structured_json;
 use serde_json::Value;
 
 /// A tool call's result on its way to the client: a [`CallToolResult`], or the JSON of one,
@@ -27,10 +29,18 @@ pub struct ToolOutput(Form);
 #[derive(Debug)]
 enum Form {
     Built(CallToolResult),
-    /// The result's JSON: an object, as [`CallToolResult`] serializes it.
+    /// The result's JSON: an object, as [`CallToolResult`] serializes it (a result passed on
+    /// from another server).
+    #[cfg(any(test, feature = "gateway"))]
     Written {
         json: String,
         is_error: bool,
+    },
+    /// Structured output, written when it is sent: its value, wrapped as `{"result": …}` when
+    /// `wrapped`.
+    Structured {
+        value: Value,
+        wrapped: bool,
     },
 }
 
@@ -39,7 +49,9 @@ impl ToolOutput {
     pub fn is_error(&self) -> bool {
         match &self.0 {
             Form::Built(result) => result.is_error == Some(true),
+            #[cfg(any(test, feature = "gateway"))]
             Form::Written { is_error, .. } => *is_error,
+            Form::Structured { .. } => false,
         }
     }
 
@@ -47,68 +59,47 @@ impl ToolOutput {
     /// written result this SDK cannot read (one passed on from another server, with a kind of
     /// content block it does not know) becomes an `isError` result saying so.
     pub fn into_result(self) -> CallToolResult {
-        match self.0 {
-            Form::Built(result) => result,
-            Form::Written { json, .. } => serde_json::from_str(&json).unwrap_or_else(|error| {
-                tracing::warn!(%error, "a tool's written result could not be read back");
-                CallToolResult::error("the tool's result could not be read")
-            }),
-        }
+        let json = match self.0 {
+            Form::Built(result) => return result,
+            #[cfg(any(test, feature = "gateway"))]
+            Form::Written { json, .. } => json,
+            structured @ Form::Structured { .. } => Self(structured).into_json(),
+        };
+        serde_json::from_str(&json).unwrap_or_else(|error| {
+            tracing::warn!(%error, "a tool's written result could not be read back");
+            CallToolResult::error("the tool's result could not be read")
+        })
     }
 
     /// The result's JSON, as [`CallToolResult`] serializes it.
     pub(crate) fn into_json(self) -> String {
         match self.0 {
             Form::Built(result) => serde_json::to_string(&result).expect("results serialize"),
+            #[cfg(any(test, feature = "gateway"))]
             Form::Written { json, .. } => json,
+            Form::Structured { value, wrapped } => structured_json(&value, wrapped),
         }
     }
 
     /// The result of structured output `value`: its JSON text as the one content block, and
-    /// the value as `structuredContent` (wrapped as `{"result": …}` when `wrapped`); what
-    /// serializing that `CallToolResult` writes, byte for byte.
-    ///
-    /// Written into one buffer: the value's JSON text first where the content block's text goes,
-    /// then copied to where `structuredContent` goes, and escaped back into its place.
-    pub(crate) fn structured(value: &Value, wrapped: bool) -> Self {
-        const HEAD: &[u8] = br#"{"content":[{"type":"text","text":""#;
-        let (middle, tail): (&[u8], &[u8]) = if wrapped {
-            (br#""}],"structuredContent":{"result":"#, b"}}")
-        } else {
-            (br#""}],"structuredContent":"#, b"}")
-        };
-        let mut json = Vec::with_capacity(128);
-        json.extend_from_slice(HEAD);
-        let start = json.len();
-        serde_json::to_writer(&mut json, value).expect("a Value serializes");
-        let text = json.len() - start;
-        // Serialized JSON holds no raw control characters, and serde_json escapes nothing else
-        // in a string: escaping the text as a string escapes its quotes and backslashes only.
-        let escaped = |b: &u8| matches!(b, b'"' | b'\\');
-        let escapes = json[start..].iter().filter(|b| escaped(b)).count();
-        let middle_at = start + text + escapes;
-        let raw_at = middle_at + middle.len();
-        json.resize(raw_at + text, 0);
-        json.copy_within(start..start + text, raw_at);
-        json[middle_at..raw_at].copy_from_slice(middle);
-        let (front, raw) = json.split_at_mut(raw_at);
-        let mut at = start;
-        for &byte in raw.iter() {
-            if escaped(&byte) {
-                front[at] = b'\\';
-                at += 1;
-            }
-            front[at] = byte;
-            at += 1;
+    /// the value as `structuredContent` (wrapped as `{"result": …}` when `wrapped`). Written
+    /// when it is sent ([`with_structured`]): straight into the response line on the common
+    /// way, with no result written apart first.
+    pub(crate) fn structured(value: Value, wrapped: bool) -> Self {
+        Self(Form::Structured { value, wrapped })
+    }
+
+    /// The result's JSON as a response holds it: structured output not written yet.
+    pub(crate) fn into_result_json(self) -> ResultJson {
+        match self.0 {
+            Form::Structured { value, wrapped } => ResultJson::structured(value, wrapped),
+            form => Self(form).into_json().into(),
         }
-        debug_assert_eq!(at, middle_at);
-        json.extend_from_slice(tail);
-        let json = String::from_utf8(json).expect("serde_json writes UTF-8");
-        Self::written(json, false)
     }
 
     /// A result already written: `json` is a `CallToolResult`'s JSON (an object whose
     /// `content` is an array of content blocks), and `is_error` its `isError`.
+    #[cfg(any(test, feature = "gateway"))]
     pub(crate) fn written(json: String, is_error: bool) -> Self {
         Self(Form::Written { json, is_error })
     }
@@ -153,12 +144,12 @@ mod tests {
             json!({"k\"ey\\": ["\\\\", "\"\"", {"long": "y\"".repeat(300)}]}),
         ] {
             for wrapped in [false, true] {
-                let written = ToolOutput::structured(&value, wrapped);
+                let written = ToolOutput::structured(value.clone(), wrapped);
                 assert!(!written.is_error());
                 let json = written.into_json();
                 assert_eq!(json, built(&value, wrapped), "{value} wrapped: {wrapped}");
                 // Read back as the built result's JSON reads.
-                let read = ToolOutput::structured(&value, wrapped).into_result();
+                let read = ToolOutput::structured(value.clone(), wrapped).into_result();
                 let expected: CallToolResult = serde_json::from_str(&json).unwrap();
                 assert_eq!(read, expected);
             }

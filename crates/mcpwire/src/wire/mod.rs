@@ -15,6 +15,9 @@ pub(crate) mod http_error;
 pub(crate) mod jwt_backend;
 pub(crate) mod line_split;
 pub(crate) mod lines;
+// A tool's structured output, written where it is sent.
+#[cfg(feature = "server")]
+pub(crate) mod structured;
 // Readings of JSON objects only: the server's one pass of `params`, the gateway's results.
 #[cfg(any(feature = "server", feature = "gateway"))]
 pub(crate) mod object;

@@ -16,8 +16,8 @@ use crate::dispatch::runner::{
     Invocation, lazy_reaching_context, reaching_context, run, start, stopped,
 };
 use crate::dispatch::running::Running;
-use crate::layer::Handed;
 use crate::layer::service::HandlerKind;
+use crate::layer::{Answer, Handed, McpResponse};
 use crate::protocol::methods::TOOLS_CALL;
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::tools::CallToolParams;
@@ -26,6 +26,7 @@ use crate::resolve::Stop;
 use crate::server::handler::{CallKept, failure};
 use crate::server::tool::{RegisteredTool, ToolFuture};
 use crate::server::tool_output::ToolOutput;
+use futures_util::FutureExt;
 use futures_util::future::Either;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -91,7 +92,9 @@ pub(crate) enum ToolRun {
 impl From<ToolRun> for HandlerRun {
     fn from(run: ToolRun) -> Self {
         match run {
-            ToolRun::Plain(run) => HandlerRun::Bottom(Box::pin(run)),
+            ToolRun::Plain(run) => {
+                HandlerRun::Bottom(Box::pin(FutureExt::map(run, McpResponse::from)))
+            }
             ToolRun::Stacked(run) => run,
         }
     }
@@ -161,7 +164,7 @@ fn start_found(
                 era,
                 handed.context.into(),
             );
-            return Either::Left(run);
+            return Either::Left(FutureExt::map(run, McpResponse::from));
         };
         Either::Right(Box::pin(async move {
             let mut call = Intercepted {
@@ -175,7 +178,7 @@ fn start_found(
             };
             for interceptor in &interceptors {
                 if let Some(answer) = interceptor.intercept(&mut call) {
-                    return (answer.await, false);
+                    return McpResponse::from((answer.await, false));
                 }
             }
             let exchange = Arc::clone(&owned);
@@ -191,13 +194,14 @@ fn start_found(
                 call.context.into(),
             )
             .await
+            .into()
         }) as Intercepting)
     };
     Ok(ToolRun::Stacked(run_handler(exchange, request, handler)))
 }
 
 /// The future of a call an extension may take over.
-type Intercepting = Pin<Box<dyn Future<Output = (MethodResult, bool)> + Send>>;
+type Intercepting = Pin<Box<dyn Future<Output = McpResponse> + Send>>;
 
 /// Runs an admitted tool as a plain call on `arguments` and, in a later round, what the client
 /// sent for it (`round`: its `inputResponses` and `requestState`), with `context` (given, or
@@ -238,7 +242,36 @@ pub(crate) fn run_plain(
     }
 }
 
-/// A plain call of a tool, as one future: the outcome, and whether it is an `isError` result.
+/// How a plain call ended: the tool's output as it gave it (structured output is written when it
+/// is sent, [`envelope::result_of`]), or the method's outcome.
+///
+/// [`envelope::result_of`]: crate::dispatch::envelope::result_of
+pub(crate) enum PlainOutcome {
+    /// The tool's output.
+    Output(ToolOutput),
+    /// Any other end (a failure result, a protocol error, questions for the client), as the
+    /// method's outcome, and whether it is an `isError` result.
+    Ended((MethodResult, bool)),
+}
+
+/// A plain call's end, as the layers see it.
+impl From<PlainOutcome> for McpResponse {
+    fn from(outcome: PlainOutcome) -> Self {
+        match outcome {
+            PlainOutcome::Output(output) => {
+                let tool_error = output.is_error();
+                McpResponse::of(Answer::Result {
+                    json: output.into_result_json(),
+                    kind: ResultKind::Complete,
+                    tool_error,
+                })
+            }
+            PlainOutcome::Ended(outcome) => outcome.into(),
+        }
+    }
+}
+
+/// A plain call of a tool, as one future: how it ended ([`PlainOutcome`]).
 ///
 /// Named (not a mapped future) so that a caller can hold it as it is: it is `Unpin`, as the
 /// tool's own future is boxed.
@@ -255,13 +288,13 @@ pub(crate) enum PlainRun {
 }
 
 impl Future for PlainRun {
-    type Output = (MethodResult, bool);
+    type Output = PlainOutcome;
 
     fn poll(self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> Poll<Self::Output> {
         match self.get_mut() {
             PlainRun::Refused(error) => {
                 let error = error.take().expect("polled after it finished");
-                Poll::Ready((Err(error), false))
+                Poll::Ready(PlainOutcome::Ended((Err(error), false)))
             }
             PlainRun::Running {
                 running,
@@ -276,19 +309,15 @@ impl Future for PlainRun {
     }
 }
 
-/// What the call of tool `name` (with the arguments in `kept`) ended in: the result, and
-/// whether it is an `isError` one.
+/// What the call of tool `name` (with the arguments in `kept`) ended in.
 fn read_outcome(
     outcome: Result<ToolOutput, Stop>,
     name: &'static str,
     kept: &CallKept,
     exchange: &Exchange,
-) -> (MethodResult, bool) {
-    match outcome {
-        Ok(result) => {
-            let failed = result.is_error();
-            (Ok((result.into_json(), ResultKind::Complete)), failed)
-        }
+) -> PlainOutcome {
+    PlainOutcome::Ended(match outcome {
+        Ok(result) => return PlainOutcome::Output(result),
         Err(Stop::Failed(error) | Stop::InvalidArguments(error)) => (
             Ok((to_json(&failure(name, &error)), ResultKind::Complete)),
             true,
@@ -297,7 +326,7 @@ fn read_outcome(
             stopped(exchange, bound_to(name, kept, exchange), stop),
             false,
         ),
-    }
+    })
 }
 
 /// What a call of tool `name` with the arguments in `kept` binds its round's `requestState` to.
