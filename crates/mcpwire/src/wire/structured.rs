@@ -100,3 +100,34 @@ pub(crate) fn structured_json(value: &Value, wrapped: bool) -> String {
         json
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The result of a string value whose JSON text is `n` bytes long, written as it is meant
+    /// to be.
+    fn expected(n: usize, wrapped: bool) -> String {
+        let text = format!("\"{}\"", "x".repeat(n - 2));
+        let escaped = text.replace('"', "\\\"");
+        let structured = match wrapped {
+            true => format!(r#"{{"result":{text}}}"#),
+            false => text,
+        };
+        format!(
+            r#"{{"content":[{{"type":"text","text":"{escaped}"}}],"structuredContent":{structured}}}"#
+        )
+    }
+
+    #[test]
+    fn a_value_is_written_the_same_whether_its_text_fits_on_the_stack_or_not() {
+        for n in [2, 127, 128, 129, 1000] {
+            let value = Value::String("x".repeat(n - 2));
+            for wrapped in [false, true] {
+                let json = structured_json(&value, wrapped);
+                assert_eq!(json, expected(n, wrapped), "{n} {wrapped}");
+                assert_eq!(json.len(), json.capacity(), "written at its length");
+            }
+        }
+    }
+}
