@@ -3,7 +3,6 @@
 
 use crate::layer::ResultJson;
 use crate::protocol::tools::CallToolResult;
-use crate::wire::structured::structured_json;
 use serde_json::Value;
 
 /// A tool call's result on its way to the client: a [`CallToolResult`], or the JSON of one,
@@ -29,18 +28,12 @@ pub struct ToolOutput(Form);
 #[derive(Debug)]
 enum Form {
     Built(CallToolResult),
-    /// The result's JSON: an object, as [`CallToolResult`] serializes it (a result passed on
-    /// from another server).
-    #[cfg(any(test, feature = "gateway"))]
-    Written {
-        json: String,
+    /// The result's JSON (an object, as [`CallToolResult`] serializes it), as a response holds
+    /// it: written (a result passed on from another server), or structured output written when
+    /// it is sent; and its `isError`.
+    Json {
+        json: ResultJson,
         is_error: bool,
-    },
-    /// Structured output, written when it is sent: its value, wrapped as `{"result": …}` when
-    /// `wrapped`.
-    Structured {
-        value: Value,
-        wrapped: bool,
     },
 }
 
@@ -49,9 +42,7 @@ impl ToolOutput {
     pub fn is_error(&self) -> bool {
         match &self.0 {
             Form::Built(result) => result.is_error == Some(true),
-            #[cfg(any(test, feature = "gateway"))]
-            Form::Written { is_error, .. } => *is_error,
-            Form::Structured { .. } => false,
+            Form::Json { is_error, .. } => *is_error,
         }
     }
 
@@ -61,39 +52,38 @@ impl ToolOutput {
     pub fn into_result(self) -> CallToolResult {
         let json = match self.0 {
             Form::Built(result) => return result,
-            #[cfg(any(test, feature = "gateway"))]
-            Form::Written { json, .. } => json,
-            structured @ Form::Structured { .. } => Self(structured).into_json(),
+            Form::Json { json, .. } => json,
         };
-        serde_json::from_str(&json).unwrap_or_else(|error| {
+        serde_json::from_str(json.as_str()).unwrap_or_else(|error| {
             tracing::warn!(%error, "a tool's written result could not be read back");
             CallToolResult::error("the tool's result could not be read")
         })
     }
 
-    /// The result's JSON, as [`CallToolResult`] serializes it.
+    /// The result's JSON, as [`CallToolResult`] serializes it (what the tests compare).
+    #[cfg(test)]
     pub(crate) fn into_json(self) -> String {
-        match self.0 {
-            Form::Built(result) => serde_json::to_string(&result).expect("results serialize"),
-            #[cfg(any(test, feature = "gateway"))]
-            Form::Written { json, .. } => json,
-            Form::Structured { value, wrapped } => structured_json(&value, wrapped),
-        }
+        self.into_result_json().into_string()
     }
 
     /// The result of structured output `value`: its JSON text as the one content block, and
     /// the value as `structuredContent` (wrapped as `{"result": …}` when `wrapped`). Written
-    /// when it is sent ([`with_structured`]): straight into the response line on the common
-    /// way, with no result written apart first.
+    /// when it is sent: straight into the response line on the common way, with no result
+    /// written apart first.
     pub(crate) fn structured(value: Value, wrapped: bool) -> Self {
-        Self(Form::Structured { value, wrapped })
+        Self(Form::Json {
+            json: ResultJson::structured(value, wrapped),
+            is_error: false,
+        })
     }
 
     /// The result's JSON as a response holds it: structured output not written yet.
     pub(crate) fn into_result_json(self) -> ResultJson {
         match self.0 {
-            Form::Structured { value, wrapped } => ResultJson::structured(value, wrapped),
-            form => Self(form).into_json().into(),
+            Form::Built(result) => serde_json::to_string(&result)
+                .expect("results serialize")
+                .into(),
+            Form::Json { json, .. } => json,
         }
     }
 
@@ -101,7 +91,10 @@ impl ToolOutput {
     /// `content` is an array of content blocks), and `is_error` its `isError`.
     #[cfg(any(test, feature = "gateway"))]
     pub(crate) fn written(json: String, is_error: bool) -> Self {
-        Self(Form::Written { json, is_error })
+        Self(Form::Json {
+            json: json.into(),
+            is_error,
+        })
     }
 }
 
