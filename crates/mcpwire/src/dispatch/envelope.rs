@@ -49,26 +49,12 @@ pub(crate) fn result_of(
     }
 }
 
-/// What a complete 2026-07-28 result has after its own fields, before the server's `_meta`.
-const COMPLETE: &str = r#","resultType":"complete","#;
-
 /// The response line of a structured result, `meta` being the server's `_meta` field.
 fn structured_line(meta: &str, era: Era, id: &RequestId, result: &StructuredResult<'_>) -> String {
-    let tail = match era {
-        Era::Modern => COMPLETE.len() + meta.len(),
-        Era::Legacy => 0,
-    };
-    let length = result_head_len(id) + result.open_len() + tail + 2;
-    let mut line = String::with_capacity(length);
-    push_result_head(&mut line, id);
-    result.write_open(&mut line);
-    if era == Era::Modern {
-        line.push_str(COMPLETE);
-        line.push_str(meta);
-    }
-    line.push_str("}}");
-    debug_assert_eq!(line.len(), length);
-    line
+    let fields = (result.open_len(), true);
+    line_around(meta, era, id, ResultKind::Complete, fields, |out| {
+        result.write_open(out)
+    })
 }
 
 /// [`result`], `meta` being the server's `_meta` field.
@@ -84,45 +70,74 @@ fn result_line_of(
         Era::Modern => {
             let body = result_json.trim_end();
             let body = body.strip_suffix('}').expect("results are JSON objects");
-            let comma = !body.trim_end().ends_with('{');
-            let result_type = match kind {
-                ResultKind::InputRequired => r#""resultType":"input_required","#,
-                ResultKind::Task => r#""resultType":"task","#,
-                _ => r#""resultType":"complete","#,
-            };
-            let cache = match kind {
-                ResultKind::Cacheable(hint) => {
-                    let scope = match hint.scope {
-                        CacheScope::Public => "public",
-                        CacheScope::Private => "private",
-                    };
-                    format!(r#""ttlMs":{},"cacheScope":"{scope}","#, hint.ttl_ms)
-                }
-                _ => String::new(),
-            };
-            // The line is written whole here, not the result and then the line around it, into
-            // a buffer of its exact length (the response body then takes it as it is).
-            let length = result_head_len(id)
-                + body.len()
-                + usize::from(comma)
-                + result_type.len()
-                + cache.len()
-                + meta.len()
-                + 2;
-            let mut out = String::with_capacity(length);
-            push_result_head(&mut out, id);
-            out.push_str(body);
-            if comma {
-                out.push(',');
-            }
-            out.push_str(result_type);
-            out.push_str(&cache);
-            out.push_str(meta);
-            out.push_str("}}");
-            debug_assert_eq!(out.len(), length);
-            out
+            let fields = (body.len(), !body.trim_end().ends_with('{'));
+            line_around(meta, era, id, kind, fields, |out| out.push_str(body))
         }
     }
+}
+
+/// A result line under `era`, written whole into a buffer of its exact length (the response
+/// body then takes it as it is): the JSON-RPC head, the result's own fields (`body`: the result
+/// object but its closing brace, `length` bytes, with fields when `fields`), then on 2026-07-28
+/// `resultType`, a cacheable result's hint and the server's `_meta` (`meta`), and the closing
+/// braces.
+fn line_around(
+    meta: &str,
+    era: Era,
+    id: &RequestId,
+    kind: ResultKind,
+    (length, fields): (usize, bool),
+    body: impl FnOnce(&mut String),
+) -> String {
+    let (result_type, cache) = match era {
+        Era::Legacy => ("", String::new()),
+        Era::Modern => modern_fields(kind),
+    };
+    let comma = era == Era::Modern && fields;
+    let meta = match era {
+        Era::Legacy => "",
+        Era::Modern => meta,
+    };
+    let length = result_head_len(id)
+        + length
+        + usize::from(comma)
+        + result_type.len()
+        + cache.len()
+        + meta.len()
+        + 2;
+    let mut out = String::with_capacity(length);
+    push_result_head(&mut out, id);
+    body(&mut out);
+    if comma {
+        out.push(',');
+    }
+    out.push_str(result_type);
+    out.push_str(&cache);
+    out.push_str(meta);
+    out.push_str("}}");
+    debug_assert_eq!(out.len(), length);
+    out
+}
+
+/// A 2026-07-28 result's `resultType` field of kind `kind`, and a cacheable result's hint (each
+/// with its trailing comma).
+fn modern_fields(kind: ResultKind) -> (&'static str, String) {
+    let result_type = match kind {
+        ResultKind::InputRequired => r#""resultType":"input_required","#,
+        ResultKind::Task => r#""resultType":"task","#,
+        _ => r#""resultType":"complete","#,
+    };
+    let cache = match kind {
+        ResultKind::Cacheable(hint) => {
+            let scope = match hint.scope {
+                CacheScope::Public => "public",
+                CacheScope::Private => "private",
+            };
+            format!(r#""ttlMs":{},"cacheScope":"{scope}","#, hint.ttl_ms)
+        }
+        _ => String::new(),
+    };
+    (result_type, cache)
 }
 
 /// A result object as JSON.
