@@ -22,14 +22,16 @@ use super::era::Served;
 use super::exchange::Exchange;
 use super::methods::handlers::HandlerMethod;
 use super::methods::tools::{PlainOutcome, PlainRun, ToolRun, start_read};
-use super::pipeline::{HandlerRun, reached, write};
+use super::pipeline::{HandlerRun, Written, write};
 use super::preread::Preread;
 use super::reply::{Reply, reply};
 use super::table::{Serve, row};
+use crate::layer::Outcome;
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
+use crate::server::core::ServerCore;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -112,29 +114,34 @@ impl Future for ToolCall {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Reply> {
         let this = self.get_mut();
         let grant = this.exchange.grant.as_deref();
-        let response = match &mut this.run {
-            Run::Plain(run) => match ready!(Pin::new(run).poll(cx)) {
-                // The tool's output goes straight into its line: no layer is there to read it
-                // as a response first.
-                PlainOutcome::Output(output) => {
-                    let json = output.into_result_json();
-                    let (core, kind) = (&this.exchange.core, ResultKind::Complete);
-                    let line = envelope::result_of(core, this.era, &this.id, json, kind);
-                    return Poll::Ready(reply(&this.id, Ok(line), grant));
-                }
-                ended => reached(ended.into()),
-            },
-            Run::Stacked(run) => ready!(Pin::new(run).poll(cx)),
-            Run::Refused(error) => {
-                let error = error.take().expect("polled after it finished");
-                return Poll::Ready(reply(&this.id, Err(error), grant));
-            }
+        let (core, answering) = (&this.exchange.core, (&this.id, this.era, TOOLS_CALL));
+        let written = match &mut this.run {
+            Run::Plain(run) => written(core, answering, ready!(Pin::new(run).poll(cx))),
+            Run::Stacked(run) => write(core, answering, ready!(Pin::new(run).poll(cx))),
+            Run::Refused(error) => Err(error.take().expect("polled after it finished")),
         };
-        let written = write(
-            &this.exchange.core,
-            (&this.id, this.era, TOOLS_CALL),
-            response,
-        );
         Poll::Ready(reply(&this.id, written.map(|(line, _)| line), grant))
     }
+}
+
+/// Writes the answer to a plain call that ended in `outcome`: the tool's output straight into
+/// its line, as [`write`] writes a result (no layer is there to read it as a response first);
+/// any other end as [`write`] writes it.
+fn written(
+    core: &ServerCore,
+    answering: (&RequestId, Era, &str),
+    outcome: PlainOutcome,
+) -> Written {
+    let output = match outcome {
+        PlainOutcome::Output(output) => output,
+        ended => return write(core, answering, ended.into()),
+    };
+    let outcome = match output.is_error() {
+        true => Outcome::ToolError,
+        false => Outcome::Complete,
+    };
+    let (id, era, _) = answering;
+    let json = output.into_result_json();
+    let line = envelope::result_of(core, era, id, json, ResultKind::Complete);
+    Ok((line, outcome))
 }
