@@ -43,23 +43,6 @@ impl ResultJson {
     }
 }
 
-impl ResultJson {
-    /// The JSON, owned (written now, when structured output was not written yet).
-    #[cfg(test)]
-    pub(crate) fn into_string(self) -> String {
-        match self {
-            ResultJson::Written(json) => json,
-            ResultJson::Structured {
-                value,
-                wrapped,
-                written,
-            } => written
-                .into_inner()
-                .unwrap_or_else(|| structured_json(&value, wrapped)),
-        }
-    }
-}
-
 impl From<String> for ResultJson {
     fn from(json: String) -> Self {
         ResultJson::Written(json)
@@ -83,12 +66,10 @@ mod tests {
             r#"{"content":[{"type":"text","text":"{\"n\":1}"}],"structuredContent":{"result":{"n":1}}}"#
         );
         assert!(std::ptr::eq(first, json.as_str()), "written once");
-        let first_owned = first.to_owned();
-        assert_eq!(json.into_string(), first_owned);
         assert_eq!(ResultJson::from("{}".to_owned()).as_str(), "{}");
         let unread = ResultJson::structured(serde_json::json!(2), false);
         assert_eq!(
-            unread.into_string(),
+            unread.as_str(),
             r#"{"content":[{"type":"text","text":"2"}],"structuredContent":2}"#
         );
     }

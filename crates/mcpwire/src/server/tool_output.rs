@@ -63,7 +63,7 @@ impl ToolOutput {
     /// The result's JSON, as [`CallToolResult`] serializes it (what the tests compare).
     #[cfg(test)]
     pub(crate) fn into_json(self) -> String {
-        self.into_result_json().into_string()
+        self.into_result_json().as_str().to_owned()
     }
 
     /// The result of structured output `value`: its JSON text as the one content block, and
