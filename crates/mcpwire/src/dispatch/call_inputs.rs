@@ -1,13 +1,14 @@
 //! What a `tools/call` runs its tool on once the tool is found ([`CallInputs`]).
 
 use crate::protocol::tools::CallToolParams;
+use crate::wire::shared_json::SharedJson;
 use serde_json::value::RawValue;
 
 /// What a call runs its tool on: the parameters of a `tools/call` but for the name (the tool is
 /// found) and `task` (the tasks extension reads the request's own).
 pub(crate) struct CallInputs {
-    /// The arguments, raw.
-    pub(crate) arguments: Option<Box<RawValue>>,
+    /// The arguments, as sent.
+    pub(crate) arguments: Option<SharedJson>,
     /// A later round's answers to what the last one asked (2026-07-28).
     pub(crate) input_responses: Option<Box<RawValue>>,
     /// A later round's sealed state (2026-07-28).
@@ -16,7 +17,7 @@ pub(crate) struct CallInputs {
 
 impl CallInputs {
     /// A first round's: its arguments alone.
-    pub(crate) fn first(arguments: Option<Box<RawValue>>) -> Self {
+    pub(crate) fn first(arguments: Option<SharedJson>) -> Self {
         Self {
             arguments,
             input_responses: None,
@@ -36,7 +37,7 @@ impl CallInputs {
 impl From<CallToolParams> for CallInputs {
     fn from(params: CallToolParams) -> Self {
         Self {
-            arguments: params.arguments,
+            arguments: params.arguments.map(SharedJson::from),
             input_responses: params.input_responses,
             request_state: params.request_state,
         }

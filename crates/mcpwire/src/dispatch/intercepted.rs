@@ -24,7 +24,7 @@ use crate::resolve::{RoundInputs, Stop};
 use crate::server::handler::{CallKept, HandlerCall, failure};
 use crate::server::tool::{RegisteredTool, ToolDefinition};
 use crate::server::tool_output::ToolOutput;
-use serde_json::value::RawValue;
+use crate::wire::shared_json::SharedJson;
 use std::sync::{Arc, Mutex};
 
 /// What the core tells an interceptor of `definition`.
@@ -57,7 +57,7 @@ impl Intercepted<'_> {
         Target {
             method: TOOLS_CALL,
             name: self.tool.definition.name,
-            arguments: self.inputs.arguments.as_deref(),
+            arguments: self.inputs.arguments.as_ref().map(SharedJson::get),
             principal: self.exchange.principal.as_deref(),
         }
     }
@@ -122,7 +122,8 @@ impl InterceptedCall for Intercepted<'_> {
         let definition = &self.tool.definition;
         Box::new(Runner {
             tool: Arc::clone(&self.tool),
-            arguments: self.inputs.arguments.clone(),
+            // Its own copy: the task may run long after the request's body is gone.
+            arguments: self.inputs.arguments.as_ref().map(SharedJson::detached),
             replay_guard: definition.once.then(|| core.replay_guard.clone()),
             _kept: self.kept.take(),
         })
@@ -132,7 +133,7 @@ impl InterceptedCall for Intercepted<'_> {
 /// Runs a tool apart from its request, as often as the interceptor asks.
 struct Runner {
     tool: Arc<RegisteredTool>,
-    arguments: Option<Box<RawValue>>,
+    arguments: Option<SharedJson>,
     /// Refuses a replayed final round (`#[tool(once)]`); only a round with a verified
     /// `requestState` is checked.
     replay_guard: Option<Arc<dyn ReplayGuard>>,

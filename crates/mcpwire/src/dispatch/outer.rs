@@ -12,8 +12,9 @@ use crate::layer::{Answer, McpRequest, McpResponse, McpService, Work};
 use crate::protocol::jsonrpc::Request;
 use crate::protocol::methods::Method;
 use crate::protocol::{Era, ErrorObject, RequestId};
+use crate::wire::shared_json::SharedJson;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A request as it arrives, made into the request the outer layers see.
 pub(crate) struct Arrived {
@@ -46,7 +47,8 @@ impl Arrived {
             request: McpRequest {
                 method: method_name(&request.method, known),
                 target: sent.target,
-                arguments: sent.arguments,
+                arguments: sent.arguments.map(SharedJson::from),
+                arguments_read: OnceLock::new(),
                 retried: sent.retried,
                 context,
                 binding: exchange.principal.clone(),

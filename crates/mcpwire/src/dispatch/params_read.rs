@@ -10,6 +10,8 @@ use crate::protocol::methods::TOOLS_CALL;
 use crate::server::core::ServerCore;
 use crate::server::tool_kind::ToolView;
 use crate::wire::object::Object;
+use crate::wire::shared_json::SharedJson;
+use bytestring::ByteString;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -112,10 +114,16 @@ impl<'a> ParamsRead<'a> {
     }
 
     /// What this reading hands on to a `method` request's method: a `tools/call`'s parameters
-    /// ([`ParamsRead::tool_call`]), nothing for any other method.
-    pub(crate) fn preread(&self, method: &str, core: &ServerCore) -> Preread {
+    /// ([`ParamsRead::tool_call`]), nothing for any other method. `body` is the text `params`
+    /// were read from, when it can be shared.
+    pub(crate) fn preread(
+        &self,
+        method: &str,
+        core: &ServerCore,
+        body: Option<&ByteString>,
+    ) -> Preread {
         if method == TOOLS_CALL {
-            self.tool_call(&core.snapshot().tools)
+            self.tool_call(&core.snapshot().tools, body)
         } else {
             Preread::Nothing
         }
@@ -126,12 +134,15 @@ impl<'a> ParamsRead<'a> {
     /// holds them all: read in one pass, no later round's fields nor `task`, and `name` a string
     /// without escapes (else [`Preread::Nothing`]: the method parses them itself, and says what
     /// is wrong with them). The tool it names is looked up in `tools`, the registered tools.
-    pub(crate) fn tool_call(&self, tools: &ToolView) -> Preread {
+    ///
+    /// The arguments are a slice of `body` when they were read from it (shared, not copied:
+    /// [`SharedJson::read`]); else a copy of their text.
+    pub(crate) fn tool_call(&self, tools: &ToolView, body: Option<&ByteString>) -> Preread {
         let name = self.named.name.map(RawValue::get).and_then(unescaped);
         match name {
             Some(name) if self.whole_call => Preread::ToolCall(PlainCall {
                 tool: CalledName::of(name, tools),
-                arguments: self.named.arguments.map(ToOwned::to_owned),
+                arguments: self.named.arguments.map(|raw| SharedJson::read(raw, body)),
             }),
             _ => Preread::Nothing,
         }
@@ -207,7 +218,7 @@ mod tests {
             r#"{"arguments" : [1, "two"] , "name" : "a b", "inputResponses": null}"#,
         ] {
             let params = raw(json);
-            match ParamsRead::of(Some(&params)).tool_call(&ToolView::default()) {
+            match ParamsRead::of(Some(&params)).tool_call(&ToolView::default(), None) {
                 Preread::ToolCall(read) => {
                     assert_eq!(format!("Ok({:?})", read.into_params()), parsed(&params));
                 }
@@ -232,12 +243,12 @@ mod tests {
             let params = raw(json);
             let read = ParamsRead::of(Some(&params));
             assert!(
-                matches!(read.tool_call(&ToolView::default()), Preread::Nothing),
+                matches!(read.tool_call(&ToolView::default(), None), Preread::Nothing),
                 "{json}"
             );
         }
         assert!(matches!(
-            ParamsRead::of(None).tool_call(&ToolView::default()),
+            ParamsRead::of(None).tool_call(&ToolView::default(), None),
             Preread::Nothing
         ));
     }

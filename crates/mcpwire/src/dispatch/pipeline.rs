@@ -12,11 +12,12 @@ use crate::protocol::methods::{Method, TOOLS_CALL};
 use crate::protocol::result_kind::ResultKind;
 use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::server::core::ServerCore;
+use crate::wire::shared_json::SharedJson;
 use futures_util::FutureExt;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::OnceLock;
 use std::task::{Context, Poll, ready};
 
 /// A handler method's request (`tools/call`, `prompts/get`, `resources/read`), as its layers
@@ -24,7 +25,7 @@ use std::task::{Context, Poll, ready};
 pub(crate) struct HandlerRequest {
     pub(crate) method: &'static str,
     pub(crate) target: Cow<'static, str>,
-    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) arguments: Option<SharedJson>,
     /// A later round of a multi-round call.
     pub(crate) retried: bool,
     pub(crate) context: RequestContext,
@@ -78,6 +79,7 @@ where
         method: Cow::Borrowed(method),
         target: Some(target),
         arguments,
+        arguments_read: OnceLock::new(),
         retried,
         context,
         binding: exchange.principal.clone(),
@@ -195,6 +197,7 @@ where
         method: method_name(method, known),
         target,
         arguments: None,
+        arguments_read: OnceLock::new(),
         retried: false,
         context,
         binding: exchange.principal.clone(),

@@ -5,7 +5,7 @@
 use crate::protocol::tools::CallToolParams;
 use crate::server::tool::RegisteredTool;
 use crate::server::tool_kind::ToolView;
-use serde_json::value::RawValue;
+use crate::wire::shared_json::SharedJson;
 use std::fmt;
 use std::sync::Arc;
 
@@ -29,8 +29,8 @@ pub(crate) enum Preread {
 pub(crate) struct PlainCall {
     /// The tool it names.
     pub(crate) tool: CalledName,
-    /// Its arguments, raw.
-    pub(crate) arguments: Option<Box<RawValue>>,
+    /// Its arguments, as sent (a slice of the request's body when it was read from one).
+    pub(crate) arguments: Option<SharedJson>,
 }
 
 /// The tool a plain call names: the registered tool itself when the name is its own, so that
@@ -80,7 +80,7 @@ impl PlainCall {
     pub(crate) fn into_params(self) -> CallToolParams {
         CallToolParams {
             name: self.tool.into_name(),
-            arguments: self.arguments,
+            arguments: self.arguments.as_ref().map(SharedJson::to_raw_value),
             input_responses: None,
             request_state: None,
             task: None,

@@ -12,12 +12,12 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The request a state belongs to: `tools/call` of a tool, `prompts/get` of a prompt,
-/// `resources/read` of a URI, with its arguments.
+/// `resources/read` of a URI, with its arguments (their JSON text).
 #[derive(Clone, Copy)]
 pub(crate) struct Target<'a> {
     pub(crate) method: &'static str,
     pub(crate) name: &'a str,
-    pub(crate) arguments: Option<&'a RawValue>,
+    pub(crate) arguments: Option<&'a str>,
     pub(crate) principal: Option<&'a str>,
 }
 

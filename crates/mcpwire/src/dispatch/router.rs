@@ -36,7 +36,7 @@ pub(crate) async fn respond(exchange: &Arc<Exchange>, request: Request) -> Reply
         return answer(exchange, request, None, Preread::Nothing).await;
     }
     let read = ParamsRead::of(request.params.as_deref());
-    let preread = read.preread(&request.method, &exchange.core);
+    let preread = read.preread(&request.method, &exchange.core, None);
     let served = match read.meta {
         Some(meta) => classify_meta(meta, &exchange.session),
         None => Err(malformed_meta()),

@@ -37,7 +37,7 @@ pub(super) fn authorization(context: &Context) -> Option<String> {
 fn arguments(call: &HandlerCall) -> Result<Value, Stop> {
     match call.raw_arguments() {
         None => Ok(json!({})),
-        Some(raw) => serde_json::from_str(raw.get())
+        Some(text) => serde_json::from_str(text)
             .map_err(|e| Stop::InvalidArguments(ToolError::new(format!("invalid arguments: {e}")))),
     }
 }

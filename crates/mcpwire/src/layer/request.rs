@@ -7,13 +7,14 @@ use crate::context::{Context, Grant};
 use crate::protocol::ErrorObject;
 use crate::protocol::jsonrpc::code;
 use crate::protocol::{Era, RequestId};
+use crate::wire::shared_json::SharedJson;
 use futures_util::FutureExt;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::convert::Infallible;
 use std::future::{Future, poll_fn};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context as TaskContext, Poll, Waker};
 use tower_service::Service;
 
@@ -45,7 +46,10 @@ use tower_service::Service;
 pub struct McpRequest {
     pub(crate) method: Cow<'static, str>,
     pub(crate) target: Option<Cow<'static, str>>,
-    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) arguments: Option<SharedJson>,
+    /// The arguments as serde_json's raw value, written the first time a layer reads them
+    /// ([`McpRequest::arguments`]): a request no layer reads them of copies nothing.
+    pub(crate) arguments_read: OnceLock<Box<RawValue>>,
     pub(crate) retried: bool,
     pub(crate) context: Context,
     /// The key the caller is known by across requests (the issuer and the subject of a verified
@@ -111,7 +115,8 @@ impl McpRequest {
     /// # let _ = mcpwire::McpServer::new("demo").layer(small);
     /// ```
     pub fn arguments(&self) -> Option<&RawValue> {
-        self.arguments.as_deref()
+        let sent = self.arguments.as_ref()?;
+        Some(self.arguments_read.get_or_init(|| sent.to_raw_value()))
     }
 
     /// Whether this is a later round of a 2026-07-28 multi-round call: it carries the

@@ -5,7 +5,7 @@
 
 use super::McpResponse;
 use crate::context::Context as RequestContext;
-use serde_json::value::RawValue;
+use crate::wire::shared_json::SharedJson;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -19,7 +19,7 @@ pub(crate) type Kept = Arc<std::sync::Mutex<Vec<Box<dyn Send>>>>;
 /// What of a request the bottom of the stack starts its work on: what the handler runs on (the
 /// rest is dropped there).
 pub(crate) struct Handed {
-    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) arguments: Option<SharedJson>,
     pub(crate) context: RequestContext,
     /// What the layers keep alive while a task the request starts runs (made by the first
     /// layer that keeps something: nothing is allocated otherwise).

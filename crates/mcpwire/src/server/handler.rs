@@ -11,8 +11,8 @@ use crate::resolve::plan::ToolPlan;
 use crate::resolve::run::resolve;
 use crate::resolve::{ArgumentSource, Resolved, RoundInputs, Stop};
 use crate::schema::Validator;
+use crate::wire::shared_json::SharedJson;
 use serde::de::DeserializeOwned;
-use serde_json::value::RawValue;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -83,7 +83,7 @@ pub struct HandlerCall {
 pub(crate) struct CallKept {
     /// The arguments as sent (`None` when there were none): a round's `requestState` is bound
     /// to them, sealed after the call.
-    pub(crate) arguments: Option<Box<RawValue>>,
+    pub(crate) arguments: Option<SharedJson>,
     /// The request's context (given, or made when the call first asks for it): its open
     /// URL-mode elicitations are completed once the call ends.
     pub(crate) context: LazyContext,
@@ -94,7 +94,7 @@ pub(crate) struct CallKept {
 impl CallKept {
     /// A call's, with these `arguments` and this `context`.
     #[inline]
-    pub(crate) fn new(arguments: Option<Box<RawValue>>, context: LazyContext) -> Arc<Self> {
+    pub(crate) fn new(arguments: Option<SharedJson>, context: LazyContext) -> Arc<Self> {
         Arc::new(Self {
             arguments,
             context,
@@ -119,7 +119,7 @@ impl HandlerCall {
     /// missing `arguments` object reads as `{}`; a value sent under a name the type does not
     /// have (e.g. a resolved parameter's) is dropped, unless the schema forbids it.
     pub fn parse_arguments<A: DeserializeOwned>(&self) -> Result<A, ToolError> {
-        let text = self.kept.arguments.as_deref().map_or("{}", RawValue::get);
+        let text = self.kept.arguments.as_ref().map_or("{}", SharedJson::get);
         match &self.handler.input_check {
             Some(check) => checked_arguments(text, check),
             None => typed_arguments(text),

@@ -19,7 +19,7 @@ use crate::protocol::lifecycle::CacheScope;
 use crate::protocol::prompts::Prompt;
 use crate::protocol::resources::{Resource, ResourceTemplate};
 use crate::protocol::tools::{Tool, ToolAnnotations};
-use serde_json::value::RawValue;
+use crate::wire::shared_json::SharedJson;
 
 impl Catalog {
     /// Registers a tool listed as `listing`, whose calls run `call`; also called by `aliases`,
@@ -93,9 +93,9 @@ impl Catalog {
 }
 
 impl HandlerCall {
-    /// The arguments as the client sent them (`None` when it sent none).
-    pub(crate) fn raw_arguments(&self) -> Option<&RawValue> {
-        self.kept.arguments.as_deref()
+    /// The arguments as the client sent them, their JSON text (`None` when it sent none).
+    pub(crate) fn raw_arguments(&self) -> Option<&str> {
+        self.kept.arguments.as_ref().map(SharedJson::get)
     }
 
     /// The name the tool (prompt) was registered under; for an entry of

@@ -15,6 +15,9 @@ pub(crate) mod http_error;
 pub(crate) mod jwt_backend;
 pub(crate) mod line_split;
 pub(crate) mod lines;
+// A call's arguments, shared with the body they were read from.
+#[cfg(feature = "server")]
+pub(crate) mod shared_json;
 // A tool's structured output, written where it is sent.
 #[cfg(feature = "server")]
 pub(crate) mod structured;

@@ -19,6 +19,7 @@ use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::{CallKept, Handler};
 use crate::server::prompt::PromptDefinition;
+use crate::wire::shared_json::SharedJson;
 use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ pub(crate) fn get_prompt(
     };
     authorize::admit(exchange, prompt.definition.scopes)?;
     let arguments = params.arguments.as_ref().map(|arguments| {
-        serde_json::value::to_raw_value(arguments).expect("string maps serialize")
+        SharedJson::from(serde_json::value::to_raw_value(arguments).expect("string maps serialize"))
     });
     let name = prompt.definition.name;
     let era = served.era;
@@ -73,14 +74,14 @@ async fn render(
     params: &GetPromptParams,
     era: Era,
     (definition, handler): (&PromptDefinition, &Arc<Handler>),
-    arguments: Option<Box<serde_json::value::RawValue>>,
+    arguments: Option<SharedJson>,
     context: Context,
 ) -> MethodResult {
     let kept = CallKept::new(arguments, context.into());
     let target = Target {
         method: PROMPTS_GET,
         name: definition.name,
-        arguments: kept.arguments.as_deref(),
+        arguments: kept.arguments.as_ref().map(SharedJson::get),
         principal: exchange.principal.as_deref(),
     };
     let call = start(

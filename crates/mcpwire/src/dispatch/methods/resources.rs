@@ -21,6 +21,7 @@ use crate::protocol::{Era, ErrorObject, RequestId};
 use crate::resolve::Stop;
 use crate::server::handler::{CallKept, Handler};
 use crate::server::resource::ResourceDefinition;
+use crate::wire::shared_json::SharedJson;
 use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
@@ -48,7 +49,8 @@ pub(crate) fn read_resource(
     };
     authorize::admit(exchange, resource.definition.scopes)?;
     let arguments = (!variables.is_empty())
-        .then(|| serde_json::value::to_raw_value(&variables).expect("variables serialize"));
+        .then(|| serde_json::value::to_raw_value(&variables).expect("variables serialize"))
+        .map(SharedJson::from);
     let request = HandlerRequest {
         method: RESOURCES_READ,
         target: Cow::Owned(params.uri.clone()),
@@ -79,7 +81,7 @@ async fn read(
     params: &ReadResourceParams,
     era: Era,
     (definition, handler): (&ResourceDefinition, &Arc<Handler>),
-    arguments: Option<Box<serde_json::value::RawValue>>,
+    arguments: Option<SharedJson>,
     context: Context,
 ) -> MethodResult {
     let target = Target {

@@ -26,6 +26,7 @@ use crate::resolve::Stop;
 use crate::server::handler::{CallKept, failure};
 use crate::server::tool::{RegisteredTool, ToolFuture};
 use crate::server::tool_output::ToolOutput;
+use crate::wire::shared_json::SharedJson;
 use futures_util::FutureExt;
 use futures_util::future::Either;
 use serde_json::value::RawValue;
@@ -213,7 +214,7 @@ type Intercepting = Pin<Box<dyn Future<Output = McpResponse> + Send>>;
 #[inline(always)]
 pub(crate) fn run_plain(
     exchange: Arc<Exchange>,
-    arguments: Option<Box<RawValue>>,
+    arguments: Option<SharedJson>,
     (responses, state): (Option<&RawValue>, Option<&str>),
     tool: Arc<RegisteredTool>,
     era: Era,
@@ -334,7 +335,7 @@ fn bound_to<'a>(name: &'a str, kept: &'a CallKept, exchange: &'a Exchange) -> Ta
     Target {
         method: TOOLS_CALL,
         name,
-        arguments: kept.arguments.as_deref(),
+        arguments: kept.arguments.as_ref().map(SharedJson::get),
         principal: exchange.principal.as_deref(),
     }
 }

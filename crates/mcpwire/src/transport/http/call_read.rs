@@ -15,6 +15,7 @@ use crate::protocol::jsonrpc::{Request, RequestId};
 use crate::protocol::methods::TOOLS_CALL;
 use crate::server::tool_kind::ToolView;
 use crate::wire::object::Object;
+use bytestring::ByteString;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -47,10 +48,11 @@ pub(super) struct CallRead<'a> {
 }
 
 impl<'a> CallRead<'a> {
-    /// `text` read in one pass, when it is a `tools/call` request this reading takes whole;
-    /// `None` sends it the usual way. The tool it names is looked up in `tools`.
-    pub(super) fn of(text: &'a str, tools: &ToolView) -> Option<Self> {
-        let Object(envelope) = serde_json::from_str::<Object<Envelope<'a>>>(text).ok()?;
+    /// `body` read in one pass, when it is a `tools/call` request this reading takes whole;
+    /// `None` sends it the usual way. The tool it names is looked up in `tools`; its arguments
+    /// are a slice of `body` (shared, not copied).
+    pub(super) fn of(body: &'a ByteString, tools: &ToolView) -> Option<Self> {
+        let Object(envelope) = serde_json::from_str::<Object<Envelope<'a>>>(body).ok()?;
         let Envelope {
             jsonrpc: Some("2.0"),
             id: Some(id),
@@ -63,7 +65,7 @@ impl<'a> CallRead<'a> {
             return None;
         };
         let read = ParamsRead::of_both(params);
-        let preread = read.tool_call(tools);
+        let preread = read.tool_call(tools, Some(body));
         if matches!(preread, Preread::Nothing) {
             return None;
         }
@@ -83,6 +85,7 @@ impl<'a> CallRead<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dispatch::preread::PlainCall;
     use crate::protocol::jsonrpc::Incoming;
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
@@ -95,7 +98,7 @@ mod tests {
         };
         let read = ParamsRead::of(request.params.as_deref());
         let preread = match &*request.method {
-            TOOLS_CALL => read.tool_call(&ToolView::default()),
+            TOOLS_CALL => read.tool_call(&ToolView::default(), None),
             _ => Preread::Nothing,
         };
         let written = written(&request.id, &request.method, &read, &preread);
@@ -116,10 +119,26 @@ mod tests {
     /// Whenever the one pass takes a body, the usual reading gives the same request, the same
     /// reading of `params` and the same call parameters.
     fn agrees(text: &str) -> bool {
-        let Some(call) = CallRead::of(text, &ToolView::default()) else {
+        let body = ByteString::from(text);
+        let Some(call) = CallRead::of(&body, &ToolView::default()) else {
             return false;
         };
         assert!(call.request.params.is_none());
+        // The arguments are the body's own bytes, not a copy of them.
+        if let Preread::ToolCall(PlainCall {
+            arguments: Some(arguments),
+            ..
+        }) = &call.preread
+        {
+            let (outer, inner) = (
+                body.as_bytes().as_ptr_range(),
+                arguments.get().as_bytes().as_ptr_range(),
+            );
+            assert!(
+                outer.start <= inner.start && inner.end <= outer.end,
+                "{text}"
+            );
+        }
         let once = written(
             &call.request.id,
             &call.request.method,
@@ -172,7 +191,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}"#,
         ] {
             assert!(
-                CallRead::of(text, &ToolView::default()).is_none(),
+                CallRead::of(&ByteString::from(text), &ToolView::default()).is_none(),
                 "taken: {text}"
             );
         }

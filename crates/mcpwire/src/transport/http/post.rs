@@ -27,6 +27,7 @@ use crate::server::tool_kind::ToolView;
 use axum::body::HttpBody;
 use axum::extract::{ConnectInfo, State};
 use axum::response::Response;
+use bytestring::ByteString;
 use futures_util::future::Either;
 use http::{HeaderMap, StatusCode};
 use http_body_util::BodyExt;
@@ -78,12 +79,12 @@ where
             Ok(body) => body,
             Err(response) => return Ok(unless_host_refused(&endpoint, &headers, response)),
         };
-        let Ok(text) = std::str::from_utf8(&body) else {
+        let Ok(body) = ByteString::try_from(body) else {
             let error = ErrorObject::new(code::PARSE_ERROR, "Parse error: the body is not UTF-8");
             let refusal = reply::error(StatusCode::BAD_REQUEST, None, &error);
             return Ok(unless_host_refused(&endpoint, &headers, refusal));
         };
-        let answer = answer(&endpoint, text, headers, &caller);
+        let answer = answer(&endpoint, &body, headers, &caller);
         drop(body);
         Ok(answer.await)
     }
@@ -106,10 +107,11 @@ fn host_refusal(endpoint: &Endpoint, mcp: &McpHeaders<'_>) -> Option<Response> {
 /// notification or response), so that the common ones' futures do not hold theirs.
 type Boxed<'a> = Pin<Box<dyn Future<Output = Answer> + Send + 'a>>;
 
-/// The answer to the message `text`, as the future to wait for.
+/// The answer to the message `body`, as the future to wait for. What it keeps of the body (a
+/// call's arguments) is shared with it, not copied.
 fn answer<'a>(
     endpoint: &'a Arc<Endpoint>,
-    text: &str,
+    body: &ByteString,
     headers: HeaderMap,
     caller: &'a Caller,
 ) -> impl Future<Output = Answer> + Send + 'a {
@@ -124,7 +126,7 @@ fn answer<'a>(
     let snapshot = endpoint.core.snapshot();
     let tools = &snapshot.tools;
     let read_once = match endpoint.core.layers.outer() {
-        None => CallRead::of(text, tools),
+        None => CallRead::of(body, tools),
         Some(_) => None,
     };
     if let Some(CallRead {
@@ -137,7 +139,7 @@ fn answer<'a>(
         let routed = route_decided(endpoint, request, route, preread, headers, caller);
         return Either::Left(routed);
     }
-    let message = match Incoming::parse(text) {
+    let message = match Incoming::parse(body) {
         Ok(message) => message,
         Err(rejected) => {
             let refusal = reply::error(
@@ -168,7 +170,7 @@ fn answer<'a>(
     // A `tools/call`'s parameters are taken from that reading when it holds them all, so that
     // the method does not parse them again.
     let read = ParamsRead::of(request.params.as_deref());
-    let preread = read.preread(&request.method, &endpoint.core);
+    let preread = read.preread(&request.method, &endpoint.core, Some(body));
     let route = Route::of(endpoint, tools, &request.method, read, (&headers, &mcp));
     Either::Left(route_decided(
         endpoint, request, route, preread, headers, caller,
