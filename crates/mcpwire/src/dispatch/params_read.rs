@@ -13,6 +13,7 @@ use crate::wire::object::Object;
 use crate::wire::shared_json::SharedJson;
 use bytestring::ByteString;
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
 /// The fields of `params` the mirrored headers compare, each kept raw (borrowed from the body).
@@ -72,13 +73,13 @@ pub(crate) struct Both<'a> {
     task_id: Option<&'a RawValue>,
     #[serde(borrow)]
     arguments: Option<&'a RawValue>,
-    // The other fields of `CallToolParams`: only whether they are there.
-    #[serde(borrow, rename = "inputResponses")]
-    input_responses: Option<&'a RawValue>,
-    #[serde(borrow, rename = "requestState")]
-    request_state: Option<&'a RawValue>,
-    #[serde(borrow)]
-    task: Option<&'a RawValue>,
+    // The other fields of `CallToolParams`: only whether they are there (other than as `null`),
+    // their values skipped.
+    #[serde(rename = "inputResponses")]
+    input_responses: Option<IgnoredAny>,
+    #[serde(rename = "requestState")]
+    request_state: Option<IgnoredAny>,
+    task: Option<IgnoredAny>,
 }
 
 impl<'a> ParamsRead<'a> {
