@@ -55,17 +55,21 @@ pub struct RequestMeta {
 impl<'de> Deserialize<'de> for RequestMeta {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         MetaFields::<ClientCapabilities, Implementation>::deserialize(deserializer)?.into_meta(
-            |capabilities| Ok(Arc::new(capabilities)),
-            |info| Ok(Arc::new(info)),
+            (
+                |capabilities| Ok(Arc::new(capabilities)),
+                |info| Ok(Arc::new(info)),
+            ),
+            (Ok, Ok),
         )
     }
 }
 
-/// `_meta`'s fields, with the client's capabilities read as `C` and who it is as `I`: their
-/// text, for the server's reading ([`RawMeta`]); their own types, for the reading the tests hold
-/// it to (`RequestMeta`'s `Deserialize`).
+/// `_meta`'s fields, with the client's capabilities read as `C`, who it is as `I`, the progress
+/// token as `P` and the trace context's entries as `S`: their text, for the server's reading
+/// ([`RawMeta`]); their own types, for the reading the tests hold it to (`RequestMeta`'s
+/// `Deserialize`).
 #[derive(Deserialize)]
-pub(crate) struct MetaFields<C, I> {
+pub(crate) struct MetaFields<C, I, P = ProgressToken, S = String> {
     #[serde(
         rename = "io.modelcontextprotocol/protocolVersion",
         default,
@@ -79,27 +83,34 @@ pub(crate) struct MetaFields<C, I> {
     #[serde(rename = "io.modelcontextprotocol/logLevel")]
     log_level: Option<LoggingLevel>,
     #[serde(rename = "progressToken")]
-    progress_token: Option<ProgressToken>,
-    traceparent: Option<String>,
-    tracestate: Option<String>,
+    progress_token: Option<P>,
+    traceparent: Option<S>,
+    tracestate: Option<S>,
 }
 
-impl<C, I> MetaFields<C, I> {
+impl<C, I, P, S> MetaFields<C, I, P, S> {
     /// The `_meta` these fields make, the capabilities and the client's identity shared as
-    /// `capabilities` and `info` make them (`Err` when one of them fails).
+    /// `capabilities` and `info` make them, the progress token and the trace context's entries
+    /// as `progress` and `text` read them (`Err` when one of them fails).
     fn into_meta<E>(
         self,
-        capabilities: impl FnOnce(C) -> Result<Arc<ClientCapabilities>, E>,
-        info: impl FnOnce(I) -> Result<Arc<Implementation>, E>,
+        (capabilities, info): (
+            impl FnOnce(C) -> Result<Arc<ClientCapabilities>, E>,
+            impl FnOnce(I) -> Result<Arc<Implementation>, E>,
+        ),
+        (progress, text): (
+            impl FnOnce(P) -> Result<ProgressToken, E>,
+            impl Fn(S) -> Result<String, E>,
+        ),
     ) -> Result<RequestMeta, E> {
         Ok(RequestMeta {
             protocol_version: self.protocol_version,
             client_capabilities: self.client_capabilities.map(capabilities).transpose()?,
             client_info: self.client_info.map(info).transpose()?,
             log_level: self.log_level,
-            progress_token: self.progress_token,
-            traceparent: self.traceparent,
-            tracestate: self.tracestate,
+            progress_token: self.progress_token.map(progress).transpose()?,
+            traceparent: self.traceparent.map(&text).transpose()?,
+            tracestate: self.tracestate.map(&text).transpose()?,
         })
     }
 }
@@ -107,8 +118,10 @@ impl<C, I> MetaFields<C, I> {
 /// `_meta` as the server reads it from a request's text: the client's capabilities and who it
 /// is kept as their text until [`RawMeta::read`], which shares their values with the recent
 /// requests that sent the same ([`interned`]), since a 2026-07-28 client sends both again with
-/// every request.
-pub(crate) type RawMeta<'a> = MetaFields<&'a RawValue, &'a RawValue>;
+/// every request. The progress token and the trace context, seldom sent, are kept as their text
+/// too, and read then: a reading of `_meta` is moved through several functions whole, and their
+/// text is smaller to move than their values.
+pub(crate) type RawMeta<'a> = MetaFields<&'a RawValue, &'a RawValue, &'a RawValue, &'a RawValue>;
 
 thread_local! {
     static SHARED_CAPABILITIES: RefCell<Interned<ClientCapabilities>> = RefCell::default();
@@ -121,8 +134,14 @@ impl RawMeta<'_> {
     /// read as theirs).
     pub(crate) fn read(self) -> Option<RequestMeta> {
         self.into_meta(
-            |raw| interned::read(&SHARED_CAPABILITIES, raw),
-            |raw| interned::read(&SHARED_CLIENT_INFO, raw),
+            (
+                |raw| interned::read(&SHARED_CAPABILITIES, raw),
+                |raw| interned::read(&SHARED_CLIENT_INFO, raw),
+            ),
+            (
+                |raw| serde_json::from_str(raw.get()),
+                |raw| serde_json::from_str(raw.get()),
+            ),
         )
         .ok()
     }
@@ -316,6 +335,14 @@ mod examples {
             r#"{"_meta":{"io.modelcontextprotocol/clientInfo":{"version":"1"}}}"#,
             r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"roots":1,"roots":2}}}"#,
             r#"{"_meta":{"progressToken":[]}}"#,
+            // The progress token and the trace context, read as their own readings read them.
+            r#"{"_meta":{"progressToken":7,"traceparent":"00-a\u0062-c","tracestate":null}}"#,
+            r#"{"_meta":{"progressToken":"p\"q","tracestate":"k=\u0076"}}"#,
+            r#"{"_meta":{"progressToken":1.5}}"#,
+            r#"{"_meta":{"progressToken":null,"traceparent":null}}"#,
+            r#"{"_meta":{"traceparent":5}}"#,
+            r#"{"_meta":{"tracestate":{}}}"#,
+            r#"{"_meta":{"traceparent":"a","traceparent":"b"}}"#,
             r#"{"_meta":5}"#,
             r#"[1]"#,
         ];
