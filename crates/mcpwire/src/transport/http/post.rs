@@ -225,6 +225,9 @@ impl Route {
 
 /// The answer to `request`, routed as `route` says, as the future to wait for: a 2026-07-28
 /// request's, a session's, or the refusal of a request that is neither.
+///
+/// Inlined, so that the future is made where [`answer`] returns it, not made here and moved.
+#[inline(always)]
 fn route_decided<'a>(
     endpoint: &'a Arc<Endpoint>,
     request: Request,
