@@ -55,8 +55,9 @@ pub(crate) struct ParamsRead<'a> {
     /// The values the headers mirror.
     pub(crate) named: RawNamed<'a>,
     /// Whether this one reading saw every field of a `tools/call`'s parameters: `params` was
-    /// read in one pass (an object, each field once) and carries none of a later round's
-    /// fields (`inputResponses`, `requestState`) nor `task`, other than as `null`.
+    /// read in one pass (an object, each field once, a well-formed `_meta`) and carries none of
+    /// a later round's fields (`inputResponses`, `requestState`) nor `task`, other than as
+    /// `null`.
     whole_call: bool,
 }
 
@@ -98,12 +99,17 @@ impl<'a> ParamsRead<'a> {
         }
     }
 
-    /// What one reading of `params` as an object gave.
+    /// What one reading of `params` as an object gave. A `_meta` whose values do not read as
+    /// theirs (a progress token that is an array) leaves the call to its method's own reading,
+    /// as a `params` the one reading refused does.
     pub(crate) fn of_both(both: Both<'a>) -> Self {
-        let whole_call =
-            both.input_responses.is_none() && both.request_state.is_none() && both.task.is_none();
+        let meta = RawMeta::read_or_empty(both.meta);
+        let whole_call = meta.is_some()
+            && both.input_responses.is_none()
+            && both.request_state.is_none()
+            && both.task.is_none();
         Self {
-            meta: RawMeta::read_or_empty(both.meta),
+            meta,
             named: RawNamed {
                 name: both.name,
                 uri: both.uri,
