@@ -26,6 +26,7 @@ pub(crate) mod in_flight;
 pub(crate) mod intercepted;
 pub(crate) mod methods;
 pub(crate) mod outer;
+pub(crate) mod params_fields;
 pub(crate) mod params_read;
 pub(crate) mod peek;
 pub(crate) mod pipeline;

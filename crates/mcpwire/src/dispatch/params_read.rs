@@ -4,16 +4,15 @@
 //! parameters are made from that reading when it holds all of them ([`ParamsRead::tool_call`]);
 //! any other method parses its parameters itself, later.
 
+use crate::dispatch::params_fields::Both;
 use crate::dispatch::preread::{CalledName, PlainCall, Preread};
 use crate::protocol::meta::{RawMeta, RawMetaOnly, RequestMeta};
 use crate::protocol::methods::TOOLS_CALL;
 use crate::server::core::ServerCore;
 use crate::server::tool_kind::ToolView;
-use crate::wire::object::Object;
 use crate::wire::shared_json::SharedJson;
 use bytestring::ByteString;
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
 /// The fields of `params` the mirrored headers compare, each kept raw (borrowed from the body).
@@ -61,35 +60,13 @@ pub(crate) struct ParamsRead<'a> {
     whole_call: bool,
 }
 
-/// Both readings at once: what [`RawMetaOnly`] and [`RawNamed`] read, in one pass.
-#[derive(Deserialize)]
-pub(crate) struct Both<'a> {
-    #[serde(rename = "_meta", default, borrow)]
-    meta: Option<RawMeta<'a>>,
-    #[serde(borrow)]
-    name: Option<&'a RawValue>,
-    #[serde(borrow)]
-    uri: Option<&'a RawValue>,
-    #[serde(borrow, rename = "taskId")]
-    task_id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    arguments: Option<&'a RawValue>,
-    // The other fields of `CallToolParams`: only whether they are there (other than as `null`),
-    // their values skipped.
-    #[serde(rename = "inputResponses")]
-    input_responses: Option<IgnoredAny>,
-    #[serde(rename = "requestState")]
-    request_state: Option<IgnoredAny>,
-    task: Option<IgnoredAny>,
-}
-
 impl<'a> ParamsRead<'a> {
     /// Reads `params` (no params reads as `{}`). An object both readings accept is read once;
     /// anything else (an array, a malformed `_meta`, a field given twice) is read by each
     /// reading on its own, so that one's failure leaves the other's answer as it was.
     pub(crate) fn of(params: Option<&'a RawValue>) -> Self {
         let text = params.map_or("{}", RawValue::get);
-        if let Ok(Object(both)) = serde_json::from_str::<Object<Both<'a>>>(text) {
+        if let Some(both) = Both::read(text) {
             return Self::of_both(both);
         }
         Self {
@@ -104,10 +81,8 @@ impl<'a> ParamsRead<'a> {
     /// as a `params` the one reading refused does.
     pub(crate) fn of_both(both: Both<'a>) -> Self {
         let meta = RawMeta::read_or_empty(both.meta);
-        let whole_call = meta.is_some()
-            && both.input_responses.is_none()
-            && both.request_state.is_none()
-            && both.task.is_none();
+        let whole_call =
+            meta.is_some() && !(both.input_responses || both.request_state || both.task);
         Self {
             meta,
             named: RawNamed {

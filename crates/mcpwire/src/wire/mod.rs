@@ -21,6 +21,7 @@ pub(crate) mod shared_json;
 // A tool's structured output, written where it is sent.
 #[cfg(feature = "server")]
 pub(crate) mod structured;
-// Readings of JSON objects only: the server's one pass of `params`, the gateway's results.
-#[cfg(any(feature = "server", feature = "gateway"))]
+// Readings of JSON objects only: the gateway's results (and the derived readings the server's
+// in-place readings of `params` are tested against).
+#[cfg(any(test, feature = "gateway"))]
 pub(crate) mod object;

@@ -9,32 +9,14 @@
 //!
 //! [`Incoming::parse`]: crate::protocol::jsonrpc::Incoming::parse
 
-use crate::dispatch::params_read::{Both, ParamsRead};
+use super::call_envelope::Envelope;
+use crate::dispatch::params_read::ParamsRead;
 use crate::dispatch::preread::Preread;
-use crate::protocol::jsonrpc::{Request, RequestId};
+use crate::protocol::jsonrpc::Request;
 use crate::protocol::methods::TOOLS_CALL;
 use crate::server::tool_kind::ToolView;
-use crate::wire::object::Object;
 use bytestring::ByteString;
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use std::borrow::Cow;
-
-/// The envelope's fields, `params` read as [`ParamsRead`] reads it. A response's fields are
-/// read only to send such a message the usual way.
-#[derive(Deserialize)]
-struct Envelope<'a> {
-    #[serde(borrow)]
-    jsonrpc: Option<&'a str>,
-    id: Option<RequestId>,
-    #[serde(borrow)]
-    method: Option<&'a str>,
-    #[serde(borrow)]
-    params: Option<Object<Both<'a>>>,
-    // Only whether they are there (other than as `null`), their values skipped.
-    result: Option<IgnoredAny>,
-    error: Option<IgnoredAny>,
-}
 
 /// A `tools/call` request, read in one pass.
 pub(super) struct CallRead<'a> {
@@ -51,15 +33,15 @@ impl<'a> CallRead<'a> {
     /// `None` sends it the usual way. The tool it names is looked up in `tools`; its arguments
     /// are a slice of `body` (shared, not copied).
     pub(super) fn of(body: &'a ByteString, tools: &ToolView) -> Option<Self> {
-        let Object(envelope) = serde_json::from_str::<Object<Envelope<'a>>>(body).ok()?;
         let Envelope {
             jsonrpc: Some("2.0"),
             id: Some(id),
             method: Some(TOOLS_CALL),
-            params: Some(Object(params)),
-            result: None,
-            error: None,
-        } = envelope
+            params,
+            params_given: true,
+            result: false,
+            error: false,
+        } = Envelope::read(body)?
         else {
             return None;
         };
@@ -85,7 +67,7 @@ impl<'a> CallRead<'a> {
 mod tests {
     use super::*;
     use crate::dispatch::preread::PlainCall;
-    use crate::protocol::jsonrpc::Incoming;
+    use crate::protocol::jsonrpc::{Incoming, RequestId};
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
     use serde_json::value::RawValue;

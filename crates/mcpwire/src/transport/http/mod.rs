@@ -42,6 +42,7 @@ mod answer_relay;
 #[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
 pub mod auth;
 mod builder;
+mod call_envelope;
 mod call_read;
 mod caller;
 pub(crate) mod challenge;
