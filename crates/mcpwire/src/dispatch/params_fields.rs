@@ -38,14 +38,12 @@ pub(crate) struct Both<'a> {
 }
 
 impl<'a> Both<'a> {
-    /// The fields of the JSON object `text`; `None` when `text` is not one, or a field is given
-    /// twice or does not read as its type.
-    pub(crate) fn read(text: &'a str) -> Option<Self> {
-        let mut both = Both::default();
+    /// Reads the fields of the JSON object `text` into this (empty) reading, where its caller
+    /// keeps it; `false` when `text` is not one, or a field is given twice or does not read as
+    /// its type (what was read is then of no use).
+    pub(crate) fn read(&mut self, text: &'a str) -> bool {
         let mut reading = serde_json::Deserializer::from_str(text);
-        BothIn(&mut both).deserialize(&mut reading).ok()?;
-        reading.end().ok()?;
-        Some(both)
+        BothIn(self).deserialize(&mut reading).is_ok() && reading.end().is_ok()
     }
 }
 
@@ -190,7 +188,10 @@ mod tests {
     }
 
     fn in_place(text: &str) -> Option<String> {
-        let both = Both::read(text)?;
+        let mut both = Both::default();
+        if !both.read(text) {
+            return None;
+        }
         let raw = [both.name, both.uri, both.task_id, both.arguments];
         let present = [both.input_responses, both.request_state, both.task];
         Some(written(both.meta, raw, present))

@@ -66,8 +66,9 @@ impl<'a> ParamsRead<'a> {
     /// reading on its own, so that one's failure leaves the other's answer as it was.
     pub(crate) fn of(params: Option<&'a RawValue>) -> Self {
         let text = params.map_or("{}", RawValue::get);
-        if let Some(both) = Both::read(text) {
-            return Self::of_both(both);
+        let mut both = Both::default();
+        if both.read(text) {
+            return Self::of_both(&mut both);
         }
         Self {
             meta: RawMetaOnly::read(text),
@@ -79,8 +80,8 @@ impl<'a> ParamsRead<'a> {
     /// What one reading of `params` as an object gave. A `_meta` whose values do not read as
     /// theirs (a progress token that is an array) leaves the call to its method's own reading,
     /// as a `params` the one reading refused does.
-    pub(crate) fn of_both(both: Both<'a>) -> Self {
-        let meta = RawMeta::read_or_empty(both.meta);
+    pub(crate) fn of_both(both: &mut Both<'a>) -> Self {
+        let meta = RawMeta::read_or_empty(both.meta.take());
         let whole_call =
             meta.is_some() && !(both.input_responses || both.request_state || both.task);
         Self {

@@ -30,14 +30,12 @@ pub(super) struct Envelope<'a> {
 }
 
 impl<'a> Envelope<'a> {
-    /// The envelope of the JSON object `text`; `None` when `text` is not one, or a field is
-    /// given twice or does not read as its type.
-    pub(super) fn read(text: &'a str) -> Option<Self> {
-        let mut envelope = Envelope::default();
+    /// Reads the envelope of the JSON object `text` into this (empty) one, where its caller
+    /// keeps it; `false` when `text` is not one, or a field is given twice or does not read as
+    /// its type.
+    pub(super) fn read(&mut self, text: &'a str) -> bool {
         let mut reading = serde_json::Deserializer::from_str(text);
-        EnvelopeIn(&mut envelope).deserialize(&mut reading).ok()?;
-        reading.end().ok()?;
-        Some(envelope)
+        EnvelopeIn(self).deserialize(&mut reading).is_ok() && reading.end().is_ok()
     }
 }
 

@@ -33,19 +33,16 @@ impl<'a> CallRead<'a> {
     /// `None` sends it the usual way. The tool it names is looked up in `tools`; its arguments
     /// are a slice of `body` (shared, not copied).
     pub(super) fn of(body: &'a ByteString, tools: &ToolView) -> Option<Self> {
-        let Envelope {
-            jsonrpc: Some("2.0"),
-            id: Some(id),
-            method: Some(TOOLS_CALL),
-            params,
-            params_given: true,
-            result: false,
-            error: false,
-        } = Envelope::read(body)?
-        else {
-            return None;
-        };
-        let read = ParamsRead::of_both(params);
+        // Read into place and taken from there: the reading is not moved whole.
+        let mut envelope = Envelope::default();
+        let taken = envelope.read(body)
+            && envelope.jsonrpc == Some("2.0")
+            && envelope.method == Some(TOOLS_CALL)
+            && envelope.params_given
+            && !envelope.result
+            && !envelope.error;
+        let id = envelope.id.take().filter(|_| taken)?;
+        let read = ParamsRead::of_both(&mut envelope.params);
         let preread = read.tool_call(tools, Some(body));
         if matches!(preread, Preread::Nothing) {
             return None;
