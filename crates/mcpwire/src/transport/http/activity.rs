@@ -97,6 +97,7 @@ impl<B: HttpBody> HttpBody for Read<B> {
     type Data = B::Data;
     type Error = B::Error;
 
+    #[inline]
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -113,10 +114,12 @@ impl<B: HttpBody> HttpBody for Read<B> {
         Poll::Ready(frame)
     }
 
+    #[inline]
     fn is_end_stream(&self) -> bool {
         self.body.is_end_stream()
     }
 
+    #[inline]
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
     }
@@ -182,6 +185,7 @@ impl HttpBody for Counted {
     type Data = bytes::Bytes;
     type Error = axum::Error;
 
+    #[inline]
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -189,10 +193,12 @@ impl HttpBody for Counted {
         self.project().body.poll_frame(cx)
     }
 
+    #[inline]
     fn is_end_stream(&self) -> bool {
         self.body.is_end_stream()
     }
 
+    #[inline]
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
     }

@@ -53,6 +53,7 @@ impl HttpBody for AnswerBody {
     type Data = Bytes;
     type Error = axum::Error;
 
+    #[inline]
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -63,6 +64,7 @@ impl HttpBody for AnswerBody {
         }
     }
 
+    #[inline]
     fn is_end_stream(&self) -> bool {
         match self {
             AnswerBody::Whole(whole) => whole.is_none(),
@@ -70,6 +72,7 @@ impl HttpBody for AnswerBody {
         }
     }
 
+    #[inline]
     fn size_hint(&self) -> SizeHint {
         match self {
             AnswerBody::Whole(whole) => {

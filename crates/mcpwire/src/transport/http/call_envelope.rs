@@ -33,6 +33,7 @@ impl<'a> Envelope<'a> {
     /// Reads the envelope of the JSON object `text` into this (empty) one, where its caller
     /// keeps it; `false` when `text` is not one, or a field is given twice or does not read as
     /// its type.
+    #[inline]
     pub(super) fn read(&mut self, text: &'a str) -> bool {
         let mut reading = serde_json::Deserializer::from_str(text);
         EnvelopeIn(self).deserialize(&mut reading).is_ok() && reading.end().is_ok()

@@ -32,6 +32,10 @@ impl<'a> CallRead<'a> {
     /// `body` read in one pass, when it is a `tools/call` request this reading takes whole;
     /// `None` sends it the usual way. The tool it names is looked up in `tools`; its arguments
     /// are a slice of `body` (shared, not copied).
+    ///
+    /// Inlined into its one caller, so that what it gives is made where it is used, not
+    /// returned and moved there.
+    #[inline(always)]
     pub(super) fn of(body: &'a ByteString, tools: &ToolView) -> Option<Self> {
         // Read into place and taken from there: the reading is not moved whole.
         let mut envelope = Envelope::default();

@@ -197,6 +197,10 @@ enum Route {
 impl Route {
     /// The route of a `method` request, as `read` of its `params` and its MCP headers (`mcp`,
     /// read from its `headers`) decide; a tool's mirrored arguments are its entry's in `tools`.
+    ///
+    /// Inlined into its callers, so that the reading is used where it is, not copied for the
+    /// call.
+    #[inline(always)]
     fn of(
         endpoint: &Endpoint,
         tools: &ToolView,
