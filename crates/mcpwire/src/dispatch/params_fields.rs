@@ -52,23 +52,16 @@ pub(crate) struct BothIn<'p, 'a>(pub(crate) &'p mut Both<'a>);
 
 /// The names of [`Both`]'s fields, as sent (escapes read), any other name as `Other`.
 #[derive(Deserialize)]
-#[serde(field_identifier)]
+#[serde(field_identifier, rename_all = "camelCase")]
 enum Field {
     #[serde(rename = "_meta")]
     Meta,
-    #[serde(rename = "name")]
     Name,
-    #[serde(rename = "uri")]
     Uri,
-    #[serde(rename = "taskId")]
     TaskId,
-    #[serde(rename = "arguments")]
     Arguments,
-    #[serde(rename = "inputResponses")]
     InputResponses,
-    #[serde(rename = "requestState")]
     RequestState,
-    #[serde(rename = "task")]
     Task,
     #[serde(other)]
     Other,
@@ -116,15 +109,15 @@ impl<'de: 'a, 'a> Visitor<'de> for BothIn<'_, 'a> {
                 }
                 Field::InputResponses => {
                     given.once(5, "inputResponses")?;
-                    both.input_responses = map.next_value::<Option<IgnoredAny>>()?.is_some();
+                    both.input_responses = present(&mut map)?;
                 }
                 Field::RequestState => {
                     given.once(6, "requestState")?;
-                    both.request_state = map.next_value::<Option<IgnoredAny>>()?.is_some();
+                    both.request_state = present(&mut map)?;
                 }
                 Field::Task => {
                     given.once(7, "task")?;
-                    both.task = map.next_value::<Option<IgnoredAny>>()?.is_some();
+                    both.task = present(&mut map)?;
                 }
                 Field::Other => {
                     map.next_value::<IgnoredAny>()?;
@@ -133,6 +126,11 @@ impl<'de: 'a, 'a> Visitor<'de> for BothIn<'_, 'a> {
         }
         Ok(())
     }
+}
+
+/// Whether the value next in `map` is there, other than as `null`; the value skipped.
+pub(crate) fn present<'de, A: MapAccess<'de>>(map: &mut A) -> Result<bool, A::Error> {
+    Ok(map.next_value::<Option<IgnoredAny>>()?.is_some())
 }
 
 /// Which fields an object gave so far: a field given twice is refused, as a derived reading

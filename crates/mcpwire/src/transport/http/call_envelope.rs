@@ -6,7 +6,7 @@
 //! object) does: an object only, each field at most once, any other field skipped, `jsonrpc` and
 //! `method` only as strings without escapes (borrowed from the body).
 
-use crate::dispatch::params_fields::{Both, BothIn, Given};
+use crate::dispatch::params_fields::{Both, BothIn, Given, present};
 use crate::protocol::jsonrpc::RequestId;
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -45,19 +45,13 @@ struct EnvelopeIn<'p, 'a>(&'p mut Envelope<'a>);
 
 /// The names of [`Envelope`]'s fields, any other name as `Other`.
 #[derive(Deserialize)]
-#[serde(field_identifier)]
+#[serde(field_identifier, rename_all = "lowercase")]
 enum Field {
-    #[serde(rename = "jsonrpc")]
     Jsonrpc,
-    #[serde(rename = "id")]
     Id,
-    #[serde(rename = "method")]
     Method,
-    #[serde(rename = "params")]
     Params,
-    #[serde(rename = "result")]
     Result,
-    #[serde(rename = "error")]
     Error,
     #[serde(other)]
     Other,
@@ -101,11 +95,11 @@ impl<'de: 'a, 'a> Visitor<'de> for EnvelopeIn<'_, 'a> {
                 }
                 Field::Result => {
                     given.once(4, "result")?;
-                    envelope.result = map.next_value::<Option<IgnoredAny>>()?.is_some();
+                    envelope.result = present(&mut map)?;
                 }
                 Field::Error => {
                     given.once(5, "error")?;
-                    envelope.error = map.next_value::<Option<IgnoredAny>>()?.is_some();
+                    envelope.error = present(&mut map)?;
                 }
                 Field::Other => {
                     map.next_value::<IgnoredAny>()?;
